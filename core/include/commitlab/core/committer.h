@@ -1,0 +1,101 @@
+// Committer: Paimon's FileStoreCommitImpl read as plain synchronous C++. One per commit user
+// (writer); not thread-safe itself, but any number of committers may share one store and Env.
+//
+//   Commit(c)        -> an APPEND (or OVERWRITE) snapshot, then a COMPACT snapshot, each through
+//                       TryCommit.
+//   TryCommit        -> loop: read latest; TryCommitOnce; on a lost race or unknown outcome wait
+//                       per the retry policy and go again; a conflict ends it at once.
+//   TryCommitOnce    -> idempotency check (after a failed publish) -> conflict detection (when
+//                       asked) -> write manifest -> publish snapshot N+1.
+#ifndef COMMITLAB_CORE_COMMITTER_H_
+#define COMMITLAB_CORE_COMMITTER_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/env.h"
+#include "commitlab/core/events.h"
+#include "commitlab/core/model.h"
+#include "commitlab/core/retry_policy.h"
+#include "commitlab/core/status.h"
+#include "commitlab/core/store.h"
+#include "commitlab/core/table_state.h"
+
+namespace commitlab {
+
+struct CommitOptions {
+  std::string table = "T";
+  bool primary_key = false;
+  // Paimon's StreamWriteBuilder commits with ignoreEmptyCommit(false): an empty APPEND snapshot.
+  bool ignore_empty_commit = true;
+  // Scan for our own snapshot after a failed publish (Paimon PR #5771). Off only to show why.
+  bool idempotency_check = true;
+  RetryPolicy retry = PaimonDefaultPolicy();
+};
+
+// Counters for one committer; the tallies of a run add these up.
+struct CommitStats {
+  int64_t attempts = 0;          // publish attempts started
+  int64_t snapshots = 0;         // snapshots this user published (or found by the idempotency check)
+  int64_t atomic_failures = 0;   // lost races
+  int64_t unknown_outcomes = 0;  // publishes that ended in an error
+  int64_t idempotent_matches = 0;
+  int64_t conflicts = 0;
+  int64_t gave_up = 0;
+  int64_t manifests_written = 0;
+};
+
+class Committer {
+ public:
+  Committer(std::string commit_user, CommitOptions options, Env* env, SnapshotStore* store,
+            EventSink* events);
+
+  const std::string& commit_user() const { return user_; }
+  const CommitStats& stats() const { return stats_; }
+  const CommitOptions& options() const { return options_; }
+
+  // Commits one committable; returns the number of snapshots generated (0, 1 or 2).
+  // `check_append_files` runs conflict detection on the APPEND part too (Paimon does on recovery).
+  Result<int> Commit(const Committable& c, bool check_append_files = false);
+
+  // Keeps the committables whose identifier is above the newest one this user has committed.
+  // `committables` must be sorted by strictly increasing identifier.
+  Result<std::vector<Committable>> FilterCommitted(std::vector<Committable> committables);
+  // FilterCommitted, check that the files to re-commit still exist, then commit each with
+  // conflict detection; returns how many committables were committed.
+  Result<int> FilterAndCommit(std::vector<Committable> committables);
+
+ private:
+  struct AttemptResult;
+  Result<int64_t> TryCommit(const std::vector<FileChange>& changes, int64_t identifier,
+                            CommitKind kind, bool detect_conflicts);
+  AttemptResult TryCommitOnce(const std::vector<FileChange>& changes, int64_t identifier,
+                              CommitKind kind, bool detect_conflicts,
+                              const std::optional<Snapshot>& latest,
+                              const std::optional<int64_t>& failed_base_id, int attempt,
+                              int64_t start_micros);
+  // Scans (from_id, latest] for a snapshot of ours with this identifier and kind.
+  Result<std::optional<int64_t>> FindOwnSnapshot(int64_t from_id, const Snapshot& latest,
+                                                 int64_t identifier, CommitKind kind);
+  // Brings base_ up to snapshot `latest` by replaying the snapshots in between.
+  Status AdvanceBase(const Snapshot& latest);
+  std::string NewFileName(std::string_view prefix);
+  void Emit(Event e);
+
+  std::string user_;
+  CommitOptions options_;
+  Env* env_;
+  SnapshotStore* store_;
+  EventSink* events_;
+  CommitStats stats_;
+  TableState base_;  // live files at base_.snapshot_id(), advanced incrementally
+  std::string name_prefix_;  // per-committer random part of file names
+  int64_t name_counter_ = 0;
+};
+
+}  // namespace commitlab
+
+#endif  // COMMITLAB_CORE_COMMITTER_H_

@@ -1,0 +1,38 @@
+// Conflict detection, after Paimon's ConflictDetection / PrimaryKeyConflictDetection: replay the
+// base files of the buckets a commit changes together with its ADD/DELETE delta.
+//  - A DELETE that finds no live file, or an ADD of a file already live, is a file-deletion
+//    conflict ("File deletion conflicts detected! Give up committing.").
+//  - For primary-key tables, two files of one (partition, bucket, level >= 1) whose closed key
+//    ranges overlap or touch are an LSM conflict ("LSM conflicts detected! Give up committing.").
+// Only touched buckets are checked: the base is consistent, so an untouched bucket cannot newly
+// conflict (Paimon scans all buckets of the touched partitions).
+#ifndef COMMITLAB_CORE_CONFLICT_DETECTION_H_
+#define COMMITLAB_CORE_CONFLICT_DETECTION_H_
+
+#include <string>
+#include <vector>
+
+#include "commitlab/core/model.h"
+#include "commitlab/core/status.h"
+#include "commitlab/core/table_state.h"
+
+namespace commitlab {
+
+struct ConflictContext {
+  std::string table;
+  std::string base_commit_user;     // user of the latest snapshot (may be ourselves)
+  std::string current_commit_user;
+  bool primary_key = true;
+};
+
+inline constexpr char kFileDeletionConflict[] = "File deletion conflicts detected! Give up committing.";
+inline constexpr char kLsmConflict[] = "LSM conflicts detected! Give up committing.";
+
+// OK, or Status::Conflict whose message is Paimon's full text: headline, causes, users, base
+// entries, changes, and "Caused by: ...".
+Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta,
+                      const ConflictContext& ctx);
+
+}  // namespace commitlab
+
+#endif  // COMMITLAB_CORE_CONFLICT_DETECTION_H_

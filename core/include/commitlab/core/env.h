@@ -1,0 +1,48 @@
+// Env: every effect the commit engine has on the world goes through here (clock, sleep, the random
+// stream, the boundaries of storage operations, and named fault points). RealEnv runs on OS threads
+// and the wall clock; SimEnv runs writers on fibers in virtual time and yields to its scheduler at
+// every call. The engine never knows which one it has.
+//
+// Implementations must be safe to call from several writer threads at once.
+#ifndef COMMITLAB_CORE_ENV_H_
+#define COMMITLAB_CORE_ENV_H_
+
+#include <cstdint>
+#include <string_view>
+
+#include "commitlab/core/rng.h"
+#include "commitlab/core/status.h"
+
+namespace commitlab {
+
+enum class StorageOp { kReadLatest, kReadSnapshot, kWriteManifest, kPublish };
+std::string_view StorageOpName(StorageOp op);  // "read-latest", "read-snapshot", ...
+
+// Names of the fault points in the engine. A fault plan selects them by these strings.
+namespace fault {
+inline constexpr std::string_view kReadLatestBefore = "read-latest.before";
+inline constexpr std::string_view kManifestBefore = "manifest.before";
+inline constexpr std::string_view kPublishBefore = "publish.before";  // error: publish has no effect
+inline constexpr std::string_view kPublishAfter = "publish.after";    // error: took effect, caller unsure
+}  // namespace fault
+
+class Env {
+ public:
+  virtual ~Env() = default;
+
+  virtual int64_t NowMicros() = 0;
+  virtual void SleepMicros(int64_t micros) = 0;
+  // The calling writer's random stream.
+  virtual Rng& rng() = 0;
+  // Called just before a storage operation takes effect (the request hop) and just after it (the
+  // response hop). A simulator charges latency and lets other writers run at both.
+  virtual void BeginStorageOp(StorageOp op) = 0;
+  virtual void EndStorageOp(StorageOp op) = 0;
+  // A named fault point: OK, or the failure a fault plan injects here (IOError "simulated ...",
+  // Crashed). A delay effect sleeps and returns OK.
+  virtual Status FaultPoint(std::string_view name) = 0;
+};
+
+}  // namespace commitlab
+
+#endif  // COMMITLAB_CORE_ENV_H_

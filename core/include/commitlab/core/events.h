@@ -1,0 +1,58 @@
+// Events: every step of the commit loop emits one. Core never prints; sinks turn events into log
+// lines, JSONL traces and tallies.
+#ifndef COMMITLAB_CORE_EVENTS_H_
+#define COMMITLAB_CORE_EVENTS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "commitlab/core/model.h"
+
+namespace commitlab {
+
+enum class EventType {
+  kAttempt,            // an attempt starts (after reading latest)
+  kPublished,          // INFO Successfully commit snapshot N ...
+  kAtomicCommitFailed, // WARN Atomic commit failed for snapshot #N ... (lost the race)
+  kUnknownOutcome,     // WARN Exception occurs when committing snapshot #N ... (publish threw)
+  kIdempotentMatch,    // INFO the previous attempt's snapshot was found: counted as success
+  kConflict,           // ERROR File deletion / LSM conflicts detected! Give up committing.
+  kRetryWait,          // the wait chosen by the retry policy
+  kGaveUp,             // ERROR Commit failed after ... retries
+  kCrashed,            // the writer stopped at a crash fault
+  kFiltered,           // filterCommitted dropped already committed identifiers
+  kError,              // any other failure that ends the commit
+};
+std::string_view EventTypeName(EventType t);  // "published", "atomic_commit_failed", ...
+
+enum class Level { kInfo, kWarn, kError };
+std::string_view LevelName(Level l);  // "INFO", "WARN", "ERROR"
+
+struct Event {
+  EventType type = EventType::kAttempt;
+  Level level = Level::kInfo;
+  std::string_view user = {};  // filled in by the committer
+  int64_t identifier = 0;
+  CommitKind kind = CommitKind::kAppend;
+  int attempt = 0;          // 1-based attempt within one tryCommit
+  int64_t snapshot_id = 0;  // the id this attempt tried to publish (or found)
+  int64_t wait_micros = 0;  // kRetryWait only
+  int64_t time_micros = 0;  // Env time when emitted
+  std::string message = {};  // the log line in the format's own words
+};
+
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void OnEvent(const Event& e) = 0;
+};
+
+class NullEventSink final : public EventSink {
+ public:
+  void OnEvent(const Event&) override {}
+};
+
+}  // namespace commitlab
+
+#endif  // COMMITLAB_CORE_EVENTS_H_

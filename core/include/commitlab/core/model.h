@@ -1,0 +1,78 @@
+// The data model that enters and leaves a commit, after Paimon's ManifestEntry / Snapshot.
+#ifndef COMMITLAB_CORE_MODEL_H_
+#define COMMITLAB_CORE_MODEL_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace commitlab {
+
+enum class CommitKind { kAppend, kCompact, kOverwrite };
+std::string_view CommitKindName(CommitKind k);  // "APPEND", "COMPACT", "OVERWRITE"
+std::optional<CommitKind> ParseCommitKind(std::string_view s);
+
+enum class ChangeKind { kAdd, kDelete };
+std::string_view ChangeKindName(ChangeKind k);  // "ADD", "DELETE"
+
+// A data file. Its identity is (partition, bucket, level, name): moving a file to another level is
+// a DELETE plus an ADD, as in Paimon's FileEntry.Identifier.
+struct DataFile {
+  std::string name;       // e.g. data-3f2a...-0.parquet
+  std::string partition;  // "" for an unpartitioned table, else "dt=2024-01-01"
+  int32_t bucket = 0;
+  int32_t level = 0;
+  int64_t min_key = 0;
+  int64_t max_key = 0;
+  int64_t row_count = 0;
+
+  bool operator==(const DataFile&) const = default;
+};
+
+struct FileChange {
+  ChangeKind kind = ChangeKind::kAdd;
+  DataFile file;
+
+  bool operator==(const FileChange&) const = default;
+};
+
+// Lecture style: {kind=ADD, partition=, bucket=0, level=5, fileName=data-...-0.parquet, ...}
+std::string FormatChange(const FileChange& c);
+
+// One published snapshot. `changes` is the delta this snapshot applied to its parent.
+struct Snapshot {
+  int64_t id = 0;         // from 1
+  int64_t parent_id = 0;  // the snapshot the writer built on; 0 for the first
+  std::string commit_user;
+  int64_t commit_identifier = 0;
+  CommitKind kind = CommitKind::kAppend;
+  int64_t time_millis = 0;
+  int64_t total_records = 0;
+  int64_t delta_records = 0;
+  std::string delta_manifest;  // name of the manifest file holding `changes`
+  std::vector<FileChange> changes;
+
+  bool operator==(const Snapshot&) const = default;
+};
+
+// What a writer hands to Commit(): Paimon's ManifestCommittable, with the append and compact
+// increments of all its messages already flattened.
+struct Committable {
+  int64_t identifier = 0;
+  std::vector<FileChange> append_changes;   // new files (ADD); deleted files (DELETE) make it OVERWRITE
+  std::vector<FileChange> compact_changes;  // compactBefore (DELETE) and compactAfter (ADD)
+};
+
+// A random UUID-shaped string (8-4-4-4-12 hex) drawn from the stream: file names stay
+// deterministic under a seed.
+class Rng;
+std::string RandomUuid(Rng& rng);
+
+// Sum of ADDed rows minus DELETEd rows.
+int64_t DeltaRecords(const std::vector<FileChange>& changes);
+
+}  // namespace commitlab
+
+#endif  // COMMITLAB_CORE_MODEL_H_

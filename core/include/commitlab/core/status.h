@@ -1,0 +1,78 @@
+// Status: the result of every fallible core operation. Codes are chosen for what the caller
+// does next (retry, give up, reconcile), in the spirit of Abseil's status-code guide.
+#ifndef COMMITLAB_CORE_STATUS_H_
+#define COMMITLAB_CORE_STATUS_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace commitlab {
+
+enum class Code {
+  kOk,
+  kInvalidArgument,  // bad input: a flag, a scenario line, a policy spec
+  kNotFound,
+  kCorruption,       // a stored file that cannot be parsed
+  kIOError,          // a storage call failed; whether it took effect is unknown
+  kConflict,         // a real conflict: never retried
+  kRetriesExhausted, // the retry loop gave up
+  kCrashed,          // an injected crash: the writer stops where it stands
+};
+
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  static Status OK() { return Status(); }
+  static Status InvalidArgument(std::string m) { return {Code::kInvalidArgument, std::move(m)}; }
+  static Status NotFound(std::string m) { return {Code::kNotFound, std::move(m)}; }
+  static Status Corruption(std::string m) { return {Code::kCorruption, std::move(m)}; }
+  static Status IOError(std::string m) { return {Code::kIOError, std::move(m)}; }
+  static Status Conflict(std::string m) { return {Code::kConflict, std::move(m)}; }
+  static Status RetriesExhausted(std::string m) { return {Code::kRetriesExhausted, std::move(m)}; }
+  static Status Crashed(std::string m) { return {Code::kCrashed, std::move(m)}; }
+
+  bool ok() const { return code_ == Code::kOk; }
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+  std::string ToString() const;
+
+ private:
+  Status(Code c, std::string m) : code_(c), message_(std::move(m)) {}
+  Code code_ = Code::kOk;
+  std::string message_;
+};
+
+std::string_view CodeName(Code c);
+
+// Result<T>: a value or a non-OK Status.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) {}  // NOLINT
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  T& value() & { return *value_; }
+  const T& value() const& { return *value_; }
+  T&& value() && { return std::move(*value_); }
+  T* operator->() { return &*value_; }
+  const T* operator->() const { return &*value_; }
+  T& operator*() { return *value_; }
+  const T& operator*() const { return *value_; }
+
+ private:
+  Status status_;
+  std::optional<T> value_;
+};
+
+}  // namespace commitlab
+
+#define COMMITLAB_RETURN_IF_ERROR(expr)        \
+  do {                                         \
+    ::commitlab::Status _st = (expr);          \
+    if (!_st.ok()) return _st;                 \
+  } while (0)
+
+#endif  // COMMITLAB_CORE_STATUS_H_

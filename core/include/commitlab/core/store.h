@@ -1,0 +1,49 @@
+// SnapshotStore: where snapshots, manifests and data files live. The one atomic primitive is
+// Publish(snapshot N): create-if-absent. Everything else is written before it and is invisible
+// garbage if the publish never lands.
+#ifndef COMMITLAB_CORE_STORE_H_
+#define COMMITLAB_CORE_STORE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/model.h"
+#include "commitlab/core/status.h"
+
+namespace commitlab {
+
+enum class PublishOutcome {
+  kPublished,      // snapshot N is ours
+  kAlreadyExists,  // someone else took N: lost the race, nothing written
+  kError,          // the call failed; whether N took effect is unknown to the caller
+};
+
+struct PublishResult {
+  PublishOutcome outcome = PublishOutcome::kError;
+  Status error;  // set when outcome == kError
+};
+
+class SnapshotStore {
+ public:
+  virtual ~SnapshotStore() = default;
+
+  // The latest published snapshot with its changes, or nullopt for an empty table.
+  virtual Result<std::optional<Snapshot>> LatestSnapshot() = 0;
+  virtual Result<Snapshot> ReadSnapshot(int64_t id) = 0;
+  // Writes a manifest holding `changes` under `name` (chosen by the caller, unique).
+  virtual Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) = 0;
+  // Atomically creates snapshot `s.id`. `s.delta_manifest` names a manifest already written.
+  virtual PublishResult Publish(const Snapshot& s) = 0;
+  // Data files are written by writers before they commit; a store may keep them as real files.
+  virtual Status WriteDataFile(const DataFile& f) = 0;
+  virtual bool DataFileExists(const DataFile& f) = 0;
+  // Every manifest and data file name the store holds (for the orphan-file tally).
+  virtual std::vector<std::string> ListManifests() = 0;
+  virtual std::vector<std::string> ListDataFiles() = 0;
+};
+
+}  // namespace commitlab
+
+#endif  // COMMITLAB_CORE_STORE_H_

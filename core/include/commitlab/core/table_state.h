@@ -1,0 +1,46 @@
+// TableState: the live data files of a table at one snapshot, indexed partition -> bucket ->
+// level -> file name, so that applying or checking a commit touches only the buckets it changes.
+#ifndef COMMITLAB_CORE_TABLE_STATE_H_
+#define COMMITLAB_CORE_TABLE_STATE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/model.h"
+#include "commitlab/core/status.h"
+
+namespace commitlab {
+
+class TableState {
+ public:
+  // level -> file name -> file
+  using BucketFiles = std::map<int32_t, std::map<std::string, DataFile>>;
+
+  int64_t snapshot_id() const { return snapshot_id_; }
+  int64_t total_records() const { return total_records_; }
+  size_t live_file_count() const { return live_files_; }
+
+  // Applies a snapshot's changes. Fails (and changes nothing) on a DELETE of a file that is not
+  // live or an ADD of one that is: a checker uses this to find a broken chain.
+  Status Apply(const Snapshot& s);
+  // Adds a file without a snapshot (benchmarks building a large table).
+  void AddLive(const DataFile& f);
+
+  // The files of one bucket, or nullptr when it holds none.
+  const BucketFiles* Bucket(const std::string& partition, int32_t bucket) const;
+  bool IsLive(const DataFile& f) const;
+  // All live files in (partition, bucket, level, name) order.
+  std::vector<DataFile> LiveFiles() const;
+
+ private:
+  std::map<std::string, std::map<int32_t, BucketFiles>> partitions_;
+  int64_t snapshot_id_ = 0;
+  int64_t total_records_ = 0;
+  size_t live_files_ = 0;
+};
+
+}  // namespace commitlab
+
+#endif  // COMMITLAB_CORE_TABLE_STATE_H_

@@ -1,0 +1,322 @@
+#include "commitlab/core/committer.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "commitlab/core/conflict_detection.h"
+
+namespace commitlab {
+namespace {
+
+// Java prints a double as "0.025" or "1.0"; Paimon's "after S seconds" uses that form.
+std::string JavaSeconds(int64_t micros) {
+  const int64_t millis = micros / 1000;
+  std::string s = fmt::format("{}", static_cast<double>(millis) / 1000.0);
+  if (s.find('.') == std::string::npos && s.find('e') == std::string::npos) s += ".0";
+  return s;
+}
+
+}  // namespace
+
+struct Committer::AttemptResult {
+  enum Kind { kSuccess, kRetry, kFatal } kind;
+  int64_t snapshot_id = 0;  // kSuccess
+  Status status;            // kFatal, or the cause of a kRetry
+};
+
+Committer::Committer(std::string commit_user, CommitOptions options, Env* env, SnapshotStore* store,
+                     EventSink* events)
+    : user_(std::move(commit_user)), options_(std::move(options)), env_(env), store_(store), events_(events) {}
+
+void Committer::Emit(Event e) {
+  e.user = user_;
+  e.time_micros = env_->NowMicros();
+  events_->OnEvent(e);
+}
+
+std::string Committer::NewFileName(std::string_view prefix) {
+  if (name_prefix_.empty()) name_prefix_ = RandomUuid(env_->rng());
+  return fmt::format("{}{}-{}", prefix, name_prefix_, name_counter_++);
+}
+
+Result<int> Committer::Commit(const Committable& c, bool check_append_files) {
+  int generated = 0;
+  if (!options_.ignore_empty_commit || !c.append_changes.empty()) {
+    bool overwrite = false;
+    for (const FileChange& ch : c.append_changes) overwrite |= ch.kind == ChangeKind::kDelete;
+    Result<int64_t> r = TryCommit(c.append_changes, c.identifier,
+                                  overwrite ? CommitKind::kOverwrite : CommitKind::kAppend,
+                                  check_append_files || overwrite);
+    if (!r.ok()) return r.status();
+    ++generated;
+  }
+  if (!c.compact_changes.empty()) {
+    Result<int64_t> r = TryCommit(c.compact_changes, c.identifier, CommitKind::kCompact, /*detect_conflicts=*/true);
+    if (!r.ok()) return r.status();
+    ++generated;
+  }
+  return generated;
+}
+
+Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int64_t identifier,
+                                     CommitKind kind, bool detect_conflicts) {
+  const int64_t start = env_->NowMicros();
+  const RetryPolicy& policy = options_.retry;
+  std::optional<int64_t> failed_base_id;  // latest id seen by an attempt whose publish failed
+  int64_t prev_wait = 0;
+  for (int retry = 0;; ++retry) {
+    Status fault = env_->FaultPoint(fault::kReadLatestBefore);
+    if (fault.code() == Code::kCrashed) {
+      Emit({.type = EventType::kCrashed, .level = Level::kError, .identifier = identifier, .kind = kind,
+            .attempt = retry + 1, .message = fault.message()});
+      return fault;
+    }
+    Result<std::optional<Snapshot>> latest = fault.ok() ? Result<std::optional<Snapshot>>(std::nullopt) : fault;
+    if (fault.ok()) {
+      env_->BeginStorageOp(StorageOp::kReadLatest);
+      latest = store_->LatestSnapshot();
+      env_->EndStorageOp(StorageOp::kReadLatest);
+    }
+    if (!latest.ok()) {
+      Emit({.type = EventType::kError, .level = Level::kError, .identifier = identifier, .kind = kind,
+            .attempt = retry + 1, .message = latest.status().message()});
+      return latest.status();
+    }
+
+    AttemptResult r = TryCommitOnce(changes, identifier, kind, detect_conflicts, *latest, failed_base_id,
+                                    retry + 1, start);
+    if (r.kind == AttemptResult::kSuccess) return r.snapshot_id;
+    if (r.kind == AttemptResult::kFatal) return r.status;
+
+    failed_base_id = latest->has_value() ? (*latest)->id : 0;
+    const int64_t elapsed = env_->NowMicros() - start;
+    const bool timed_out = policy.total_timeout_micros >= 0 && elapsed > policy.total_timeout_micros;
+    if (timed_out || (policy.max_retries >= 0 && retry >= policy.max_retries)) {
+      const int64_t timeout_millis = policy.total_timeout_micros >= 0 ? policy.total_timeout_micros / 1000
+                                                                      : std::numeric_limits<int64_t>::max();
+      std::string msg = fmt::format(
+          "Commit failed after {} millis with {} retries, there maybe exist commit conflicts between multiple jobs.",
+          timeout_millis, retry);
+      ++stats_.gave_up;
+      Emit({.type = EventType::kGaveUp, .level = Level::kError, .identifier = identifier, .kind = kind,
+            .attempt = retry + 1, .message = msg});
+      return Status::RetriesExhausted(msg);
+    }
+    const int64_t wait = NextWaitMicros(policy, retry + 1, prev_wait, env_->rng());
+    Emit({.type = EventType::kRetryWait, .level = Level::kInfo, .identifier = identifier, .kind = kind,
+          .attempt = retry + 1, .wait_micros = wait,
+          .message = fmt::format("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0)});
+    env_->SleepMicros(wait);
+    prev_wait = wait;
+  }
+}
+
+Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>& changes, int64_t identifier,
+                                                  CommitKind kind, bool detect_conflicts,
+                                                  const std::optional<Snapshot>& latest,
+                                                  const std::optional<int64_t>& failed_base_id, int attempt,
+                                                  int64_t start_micros) {
+  const int64_t latest_id = latest ? latest->id : 0;
+  const int64_t new_id = latest_id + 1;
+  const std::string_view kind_name = CommitKindName(kind);
+  auto fatal = [&](EventType type, Status st) {
+    Emit({.type = type, .level = Level::kError, .identifier = identifier, .kind = kind, .attempt = attempt,
+          .snapshot_id = new_id, .message = st.message()});
+    return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
+  };
+  auto crashed = [&](Status st) { return fatal(EventType::kCrashed, std::move(st)); };
+
+  // 1. After a failed publish, our snapshot may have landed anyway: look for it first.
+  if (failed_base_id && latest && options_.idempotency_check) {
+    Result<std::optional<int64_t>> found = FindOwnSnapshot(*failed_base_id, *latest, identifier, kind);
+    if (!found.ok()) return fatal(EventType::kError, found.status());
+    if (found->has_value()) {
+      ++stats_.idempotent_matches;
+      ++stats_.snapshots;
+      Emit({.type = EventType::kIdempotentMatch, .level = Level::kInfo, .identifier = identifier, .kind = kind,
+            .attempt = attempt, .snapshot_id = **found,
+            .message = fmt::format("Found snapshot {} committed by user {} with identifier {} and kind {} in a "
+                                   "previous attempt. Skip committing it again.",
+                                   **found, user_, identifier, kind_name)});
+      return {AttemptResult::kSuccess, **found, Status::OK()};
+    }
+  }
+  ++stats_.attempts;
+  Emit({.type = EventType::kAttempt, .identifier = identifier, .kind = kind, .attempt = attempt,
+        .snapshot_id = new_id,
+        .message = fmt::format("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", new_id, user_,
+                               identifier, kind_name)});
+
+  // 2. Conflict detection against the live files of the buckets we change.
+  if (latest && detect_conflicts) {
+    if (Status st = AdvanceBase(*latest); !st.ok()) return fatal(EventType::kError, std::move(st));
+    ConflictContext ctx{options_.table, latest->commit_user, user_, options_.primary_key};
+    if (Status st = CheckConflicts(base_, changes, ctx); !st.ok()) {
+      ++stats_.conflicts;
+      return fatal(EventType::kConflict, std::move(st));
+    }
+  }
+
+  // 3. Manifest: written before the snapshot, garbage if the publish never lands.
+  if (Status st = env_->FaultPoint(fault::kManifestBefore); !st.ok()) {
+    if (st.code() == Code::kCrashed) return crashed(std::move(st));
+    return fatal(EventType::kError,
+                 Status::IOError(fmt::format("Exception occurs when preparing snapshot #{} by user {} with hash {} and "
+                                             "kind {}. Clean up. Caused by: {}",
+                                             new_id, user_, identifier, kind_name, st.message())));
+  }
+  const std::string manifest = NewFileName("manifest-");
+  env_->BeginStorageOp(StorageOp::kWriteManifest);
+  Status written = store_->WriteManifest(manifest, changes);
+  env_->EndStorageOp(StorageOp::kWriteManifest);
+  if (!written.ok()) return fatal(EventType::kError, std::move(written));
+  ++stats_.manifests_written;
+
+  // 4. Publish snapshot N+1: the one atomic step.
+  const int64_t delta = DeltaRecords(changes);
+  Snapshot s{.id = new_id,
+             .parent_id = latest_id,
+             .commit_user = user_,
+             .commit_identifier = identifier,
+             .kind = kind,
+             .time_millis = env_->NowMicros() / 1000,
+             .total_records = (latest ? latest->total_records : 0) + delta,
+             .delta_records = delta,
+             .delta_manifest = manifest,
+             .changes = changes};
+  PublishResult pr;
+  if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
+    if (st.code() == Code::kCrashed) return crashed(std::move(st));
+    pr = {PublishOutcome::kError, std::move(st)};
+  } else {
+    env_->BeginStorageOp(StorageOp::kPublish);
+    pr = store_->Publish(s);
+    env_->EndStorageOp(StorageOp::kPublish);
+    if (pr.outcome == PublishOutcome::kPublished) {
+      if (Status after = env_->FaultPoint(fault::kPublishAfter); !after.ok()) {
+        if (after.code() == Code::kCrashed) return crashed(std::move(after));
+        pr = {PublishOutcome::kError, std::move(after)};
+      }
+    }
+  }
+
+  switch (pr.outcome) {
+    case PublishOutcome::kPublished:
+      ++stats_.snapshots;
+      Emit({.type = EventType::kPublished, .level = Level::kInfo, .identifier = identifier, .kind = kind,
+            .attempt = attempt, .snapshot_id = new_id,
+            .message = fmt::format("Successfully commit snapshot {} to table {} by user {} with identifier {} and kind {}.",
+                                   new_id, options_.table, user_, identifier, kind_name)});
+      return {AttemptResult::kSuccess, new_id, Status::OK()};
+    case PublishOutcome::kAlreadyExists:
+      ++stats_.atomic_failures;
+      Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .identifier = identifier, .kind = kind,
+            .attempt = attempt, .snapshot_id = new_id,
+            .message = fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and kind {} "
+                                   "after {} seconds. Skip clean up and try again.",
+                                   new_id, user_, identifier, kind_name,
+                                   JavaSeconds(env_->NowMicros() - start_micros))});
+      return {AttemptResult::kRetry, 0, Status::OK()};
+    case PublishOutcome::kError:
+      break;
+  }
+  ++stats_.unknown_outcomes;
+  std::string msg = fmt::format(
+      "Exception occurs when committing snapshot #{} by user {} with identifier {} and kind {}. Cannot clean up "
+      "because we can't determine the success. Caused by: {}",
+      new_id, user_, identifier, kind_name, pr.error.message());
+  Emit({.type = EventType::kUnknownOutcome, .level = Level::kWarn, .identifier = identifier, .kind = kind,
+        .attempt = attempt, .snapshot_id = new_id, .message = msg});
+  return {AttemptResult::kRetry, 0, Status::IOError(std::move(msg))};
+}
+
+Result<std::optional<int64_t>> Committer::FindOwnSnapshot(int64_t from_id, const Snapshot& latest,
+                                                          int64_t identifier, CommitKind kind) {
+  auto matches = [&](const Snapshot& s) {
+    return s.commit_user == user_ && s.commit_identifier == identifier && s.kind == kind;
+  };
+  for (int64_t id = from_id + 1; id < latest.id; ++id) {
+    env_->BeginStorageOp(StorageOp::kReadSnapshot);
+    Result<Snapshot> s = store_->ReadSnapshot(id);
+    env_->EndStorageOp(StorageOp::kReadSnapshot);
+    if (!s.ok()) return s.status();
+    if (matches(*s)) return std::optional<int64_t>(id);
+  }
+  if (latest.id > from_id && matches(latest)) return std::optional<int64_t>(latest.id);
+  return std::optional<int64_t>();
+}
+
+Status Committer::AdvanceBase(const Snapshot& latest) {
+  if (latest.id < base_.snapshot_id()) base_ = TableState();  // the table went back: rebuild
+  for (int64_t id = base_.snapshot_id() + 1; id < latest.id; ++id) {
+    env_->BeginStorageOp(StorageOp::kReadSnapshot);
+    Result<Snapshot> s = store_->ReadSnapshot(id);
+    env_->EndStorageOp(StorageOp::kReadSnapshot);
+    if (!s.ok()) return s.status();
+    COMMITLAB_RETURN_IF_ERROR(base_.Apply(*s));
+  }
+  if (latest.id > base_.snapshot_id()) COMMITLAB_RETURN_IF_ERROR(base_.Apply(latest));
+  return Status::OK();
+}
+
+Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committable> committables) {
+  for (size_t i = 1; i < committables.size(); ++i) {
+    if (committables[i].identifier <= committables[i - 1].identifier)
+      return Status::InvalidArgument(
+          "Committables must be sorted according to identifiers before filtering. This is unexpected.");
+  }
+  env_->BeginStorageOp(StorageOp::kReadLatest);
+  Result<std::optional<Snapshot>> latest = store_->LatestSnapshot();
+  env_->EndStorageOp(StorageOp::kReadLatest);
+  if (!latest.ok()) return latest.status();
+  std::optional<int64_t> newest;  // newest identifier this user has committed
+  if (latest->has_value()) {
+    if ((*latest)->commit_user == user_) newest = (*latest)->commit_identifier;
+    for (int64_t id = (*latest)->id - 1; !newest && id >= 1; --id) {
+      env_->BeginStorageOp(StorageOp::kReadSnapshot);
+      Result<Snapshot> s = store_->ReadSnapshot(id);
+      env_->EndStorageOp(StorageOp::kReadSnapshot);
+      if (!s.ok()) return s.status();
+      if (s->commit_user == user_) newest = s->commit_identifier;
+    }
+  }
+  if (!newest) return committables;
+  std::vector<Committable> kept;
+  for (Committable& c : committables)
+    if (c.identifier > *newest) kept.push_back(std::move(c));
+  const size_t dropped = committables.size() - kept.size();
+  Emit({.type = EventType::kFiltered, .identifier = *newest,
+        .message = fmt::format("Filtered {} committed committable(s) of user {}: its newest committed identifier is {}.",
+                               dropped, user_, *newest)});
+  return kept;
+}
+
+Result<int> Committer::FilterAndCommit(std::vector<Committable> committables) {
+  Result<std::vector<Committable>> kept = FilterCommitted(std::move(committables));
+  if (!kept.ok()) return kept.status();
+  std::vector<std::string> missing;
+  for (const Committable& c : *kept) {
+    for (const auto* list : {&c.append_changes, &c.compact_changes})
+      for (const FileChange& ch : *list)
+        if (ch.kind == ChangeKind::kAdd && !store_->DataFileExists(ch.file)) missing.push_back(ch.file.name);
+  }
+  if (!missing.empty()) {
+    std::string names;
+    for (const std::string& n : missing) names += (names.empty() ? "" : ", ") + n;
+    return Status::NotFound(
+        "Cannot recover from this checkpoint because some files in the snapshot that need to be resubmitted have "
+        "been deleted: " + names);
+  }
+  int committed = 0;
+  for (const Committable& c : *kept) {
+    Result<int> r = Commit(c, /*check_append_files=*/true);
+    if (!r.ok()) return r.status();
+    ++committed;
+  }
+  return committed;
+}
+
+}  // namespace commitlab

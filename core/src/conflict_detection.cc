@@ -1,0 +1,126 @@
+#include "commitlab/core/conflict_detection.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace commitlab {
+namespace {
+
+// Paimon's createConflictException prints at most this many base entries and changes.
+constexpr size_t kMaxListedEntries = 50;
+
+using BucketKey = std::pair<std::string, int32_t>;
+using FileKey = std::tuple<std::string, int32_t, int32_t, std::string>;  // partition, bucket, level, name
+
+FileKey KeyOf(const DataFile& f) { return {f.partition, f.bucket, f.level, f.name}; }
+
+std::string ConflictMessage(std::string_view headline, const ConflictContext& ctx,
+                            const std::vector<FileChange>& base_entries,
+                            const std::vector<FileChange>& delta, std::string_view cause) {
+  std::string m(headline);
+  m += "\n\nDon't panic!\n"
+       "Conflicts during commits are normal and this failure is intended to resolve the conflicts.\n"
+       "Conflicts are mainly caused by the following scenarios:\n"
+       "1. Multiple jobs are writing into the same partition at the same time, or you use STATEMENT SET to execute multiple INSERT statements into the same Paimon table.\n"
+       "   You'll probably see different base commit user and current commit user below.\n"
+       "   You can use https://paimon.apache.org/docs/master/maintenance/dedicated-compaction#dedicated-compaction-job to support multiple writing.\n"
+       "2. You're recovering from an old savepoint, or you're creating multiple jobs from a savepoint.\n"
+       "   The job will fail continuously in this scenario to protect metadata from corruption.\n"
+       "   You can either recover from the latest savepoint, or you can revert the table to the snapshot corresponding to the old savepoint.\n\n";
+  m += fmt::format("Base commit user is: {}; Current commit user is: {}\n\n", ctx.base_commit_user,
+                   ctx.current_commit_user);
+  auto list = [&m](const std::vector<FileChange>& entries) {
+    for (size_t i = 0; i < entries.size() && i < kMaxListedEntries; ++i) m += FormatChange(entries[i]) + "\n";
+  };
+  m += "Base entries are:\n";
+  list(base_entries);
+  m += "\nChanges are:\n";
+  list(delta);
+  if (base_entries.size() > kMaxListedEntries || delta.size() > kMaxListedEntries)
+    m += "The entry list above are not fully displayed, please refer to taskmanager.log for more information.\n";
+  m += fmt::format("\nCaused by: {}", cause);
+  return m;
+}
+
+std::string DescribeFile(const DataFile& f) {
+  return fmt::format("{}, bucket {}, level {}, file {}, minKey {}, maxKey {}",
+                     f.partition.empty() ? "{}" : f.partition, f.bucket, f.level, f.name, f.min_key, f.max_key);
+}
+
+}  // namespace
+
+Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta,
+                      const ConflictContext& ctx) {
+  std::set<BucketKey> touched;
+  for (const FileChange& c : delta) touched.emplace(c.file.partition, c.file.bucket);
+
+  std::vector<FileChange> base_entries;
+  for (const auto& [partition, bucket] : touched) {
+    if (const TableState::BucketFiles* files = base.Bucket(partition, bucket)) {
+      for (const auto& [level, by_name] : *files)
+        for (const auto& [name, f] : by_name) base_entries.push_back({ChangeKind::kAdd, f});
+    }
+  }
+
+  // Replay the delta over the base, one change at a time, in the order it was given.
+  std::map<FileKey, bool> overlay;  // identity -> live after the changes seen so far
+  auto live = [&](const DataFile& f) {
+    auto it = overlay.find(KeyOf(f));
+    return it != overlay.end() ? it->second : base.IsLive(f);
+  };
+  for (const FileChange& c : delta) {
+    const DataFile& f = c.file;
+    if (c.kind == ChangeKind::kAdd) {
+      if (live(f))
+        return Status::Conflict(ConflictMessage(kFileDeletionConflict, ctx, base_entries, delta,
+                                                fmt::format("Trying to add file {} which is already in the the map: {}",
+                                                            f.name, FormatChange(c))));
+      overlay[KeyOf(f)] = true;
+    } else {
+      if (!live(f))
+        return Status::Conflict(ConflictMessage(
+            kFileDeletionConflict, ctx, base_entries, delta,
+            fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table)));
+      overlay[KeyOf(f)] = false;
+    }
+  }
+  if (!ctx.primary_key) return Status::OK();
+
+  // LSM: within one (partition, bucket, level >= 1), closed key ranges must not touch. Only levels
+  // the delta ADDs to can newly overlap.
+  std::set<std::tuple<std::string, int32_t, int32_t>> levels;
+  for (const FileChange& c : delta)
+    if (c.kind == ChangeKind::kAdd && c.file.level >= 1) levels.emplace(c.file.partition, c.file.bucket, c.file.level);
+  for (const auto& [partition, bucket, level] : levels) {
+    std::vector<DataFile> files;
+    if (const TableState::BucketFiles* b = base.Bucket(partition, bucket)) {
+      if (auto it = b->find(level); it != b->end())
+        for (const auto& [name, f] : it->second)
+          if (live(f)) files.push_back(f);
+    }
+    for (const FileChange& c : delta)
+      if (c.kind == ChangeKind::kAdd && c.file.partition == partition && c.file.bucket == bucket &&
+          c.file.level == level && overlay[KeyOf(c.file)])
+        files.push_back(c.file);
+    std::sort(files.begin(), files.end(), [](const DataFile& a, const DataFile& b) {
+      return std::tie(a.min_key, a.max_key, a.name) < std::tie(b.min_key, b.max_key, b.name);
+    });
+    for (size_t i = 1; i < files.size(); ++i) {
+      if (files[i - 1].max_key >= files[i].min_key) {
+        std::string headline = fmt::format("{} Conflict files are:\n{}\n{}", kLsmConflict,
+                                           DescribeFile(files[i - 1]), DescribeFile(files[i]));
+        return Status::Conflict(ConflictMessage(
+            headline, ctx, base_entries, delta,
+            fmt::format("Key ranges [{}, {}] and [{}, {}] overlap in level {} of bucket {}.", files[i - 1].min_key,
+                        files[i - 1].max_key, files[i].min_key, files[i].max_key, level, bucket)));
+      }
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace commitlab

@@ -1,0 +1,15 @@
+#include "commitlab/core/env.h"
+
+namespace commitlab {
+
+std::string_view StorageOpName(StorageOp op) {
+  switch (op) {
+    case StorageOp::kReadLatest: return "read-latest";
+    case StorageOp::kReadSnapshot: return "read-snapshot";
+    case StorageOp::kWriteManifest: return "write-manifest";
+    case StorageOp::kPublish: return "publish";
+  }
+  return "?";
+}
+
+}  // namespace commitlab
