@@ -1,0 +1,69 @@
+// TestEnv: a deterministic, thread-safe Env for core tests. Time advances only by sleeps; a test
+// may script fault-point results by name.
+#ifndef COMMITLAB_CORE_TESTS_TEST_ENV_H_
+#define COMMITLAB_CORE_TESTS_TEST_ENV_H_
+
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "commitlab/core/env.h"
+
+namespace commitlab::testing {
+
+class TestEnv : public Env {
+ public:
+  explicit TestEnv(uint64_t seed = 1) : rng_(seed) {}
+
+  int64_t NowMicros() override {
+    std::lock_guard<std::mutex> l(mu_);
+    return now_;
+  }
+  void SleepMicros(int64_t micros) override {
+    std::lock_guard<std::mutex> l(mu_);
+    now_ += micros;
+    slept_ += micros;
+  }
+  // Shared by all threads: tests that run threads must not depend on its draws.
+  Rng& rng() override { return rng_; }
+  void BeginStorageOp(StorageOp op) override {
+    std::lock_guard<std::mutex> l(mu_);
+    ++ops_[op];
+  }
+  void EndStorageOp(StorageOp) override {}
+  Status FaultPoint(std::string_view name) override {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = faults_.find(std::string(name));
+    if (it == faults_.end() || it->second.empty()) return Status::OK();
+    Status s = it->second.front();
+    it->second.pop_front();
+    return s;
+  }
+
+  // The next hit of `point` returns `s` (queued in order).
+  void InjectOnce(std::string_view point, Status s) {
+    std::lock_guard<std::mutex> l(mu_);
+    faults_[std::string(point)].push_back(std::move(s));
+  }
+  int64_t slept_micros() {
+    std::lock_guard<std::mutex> l(mu_);
+    return slept_;
+  }
+  int ops(StorageOp op) {
+    std::lock_guard<std::mutex> l(mu_);
+    return ops_[op];
+  }
+
+ private:
+  std::mutex mu_;
+  int64_t now_ = 0;
+  int64_t slept_ = 0;
+  std::map<StorageOp, int> ops_;
+  std::map<std::string, std::deque<Status>> faults_;
+  Rng rng_;
+};
+
+}  // namespace commitlab::testing
+
+#endif  // COMMITLAB_CORE_TESTS_TEST_ENV_H_

@@ -1,0 +1,46 @@
+// RealEnv: the wall clock, real sleeps and OS threads. Nondeterministic by design, like the
+// lecture's Java run; TSan keeps it honest. Each writer thread registers its name so that fault
+// plans can select it, and gets its own random stream derived from the run's seed.
+#ifndef COMMITLAB_SIM_REAL_ENV_H_
+#define COMMITLAB_SIM_REAL_ENV_H_
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/env.h"
+#include "commitlab/sim/fault_plan.h"
+
+namespace commitlab::sim {
+
+class RealEnv : public Env {
+ public:
+  explicit RealEnv(uint64_t seed, FaultPlan* faults = nullptr);
+
+  int64_t NowMicros() override;
+  void SleepMicros(int64_t micros) override;
+  Rng& rng() override;  // the calling thread's stream
+  void BeginStorageOp(StorageOp) override {}
+  void EndStorageOp(StorageOp) override {}
+  Status FaultPoint(std::string_view name) override;
+
+  // Runs each body on its own OS thread, released together, and joins them all. Inside a body,
+  // rng() and fault plans see the writer's name and index.
+  struct Writer {
+    std::string name;
+    std::function<void()> body;
+  };
+  void RunThreads(std::vector<Writer> writers);
+
+ private:
+  const uint64_t seed_;
+  FaultPlan* const faults_;  // may be null; must be thread-safe
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::atomic<uint64_t> next_stream_{0};
+};
+
+}  // namespace commitlab::sim
+
+#endif  // COMMITLAB_SIM_REAL_ENV_H_

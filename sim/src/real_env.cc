@@ -1,0 +1,64 @@
+#include "commitlab/sim/real_env.h"
+
+#include <latch>
+#include <memory>
+#include <optional>
+#include <thread>
+
+namespace commitlab::sim {
+namespace {
+
+// The calling thread's writer identity; set by RunThreads for the thread's lifetime.
+struct ThreadWriter {
+  const RealEnv* env = nullptr;
+  std::string name;
+  std::optional<Rng> rng;
+};
+thread_local ThreadWriter t_writer;
+
+}  // namespace
+
+RealEnv::RealEnv(uint64_t seed, FaultPlan* faults) : seed_(seed), faults_(faults) {}
+
+int64_t RealEnv::NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void RealEnv::SleepMicros(int64_t micros) {
+  if (micros > 0) std::this_thread::sleep_for(std::chrono::microseconds(micros));
+}
+
+Rng& RealEnv::rng() {
+  if (t_writer.env != this || !t_writer.rng) {
+    // A thread RunThreads did not start (a test's main thread): give it a stream of its own.
+    t_writer.env = this;
+    t_writer.rng.emplace(DeriveSeed(seed_, next_stream_.fetch_add(1) + 1, 0xfeed));
+  }
+  return *t_writer.rng;
+}
+
+Status RealEnv::FaultPoint(std::string_view name) {
+  if (faults_ == nullptr) return Status::OK();
+  FaultDecision d = faults_->Check(t_writer.env == this ? t_writer.name : std::string(), name, rng());
+  SleepMicros(d.delay_micros);
+  return d.status;
+}
+
+void RealEnv::RunThreads(std::vector<Writer> writers) {
+  std::latch start(static_cast<std::ptrdiff_t>(writers.size()));
+  std::vector<std::thread> threads;
+  threads.reserve(writers.size());
+  for (size_t i = 0; i < writers.size(); ++i) {
+    threads.emplace_back([this, &start, &w = writers[i], i] {
+      t_writer.env = this;
+      t_writer.name = w.name;
+      t_writer.rng.emplace(DeriveSeed(seed_, i));
+      start.arrive_and_wait();  // release all writers at once so that they race
+      w.body();
+      t_writer = ThreadWriter();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+}
+
+}  // namespace commitlab::sim
