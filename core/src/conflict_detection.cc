@@ -58,13 +58,17 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
   std::set<BucketKey> touched;
   for (const FileChange& c : delta) touched.emplace(c.file.partition, c.file.bucket);
 
-  std::vector<FileChange> base_entries;
-  for (const auto& [partition, bucket] : touched) {
-    if (const TableState::BucketFiles* files = base.Bucket(partition, bucket)) {
-      for (const auto& [level, by_name] : *files)
-        for (const auto& [name, f] : by_name) base_entries.push_back({ChangeKind::kAdd, f});
+  // The base entries are listed only in a refusal, so they are collected only then.
+  auto conflict = [&](std::string_view headline, std::string_view cause) {
+    std::vector<FileChange> base_entries;
+    for (const auto& [partition, bucket] : touched) {
+      if (const TableState::BucketFiles* files = base.Bucket(partition, bucket)) {
+        for (const auto& [level, by_name] : *files)
+          for (const auto& [name, f] : by_name) base_entries.push_back({ChangeKind::kAdd, f});
+      }
     }
-  }
+    return Status::Conflict(ConflictMessage(headline, ctx, base_entries, delta, cause));
+  };
 
   // Replay the delta over the base, one change at a time, in the order it was given.
   std::map<FileKey, bool> overlay;  // identity -> live after the changes seen so far
@@ -76,15 +80,13 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
     const DataFile& f = c.file;
     if (c.kind == ChangeKind::kAdd) {
       if (live(f))
-        return Status::Conflict(ConflictMessage(kFileDeletionConflict, ctx, base_entries, delta,
-                                                fmt::format("Trying to add file {} which is already in the the map: {}",
-                                                            f.name, FormatChange(c))));
+        return conflict(kFileDeletionConflict,
+                        fmt::format("Trying to add file {} which is already in the the map: {}", f.name, FormatChange(c)));
       overlay[KeyOf(f)] = true;
     } else {
       if (!live(f))
-        return Status::Conflict(ConflictMessage(
-            kFileDeletionConflict, ctx, base_entries, delta,
-            fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table)));
+        return conflict(kFileDeletionConflict,
+                        fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
       overlay[KeyOf(f)] = false;
     }
   }
@@ -113,10 +115,9 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
       if (files[i - 1].max_key >= files[i].min_key) {
         std::string headline = fmt::format("{} Conflict files are:\n{}\n{}", kLsmConflict,
                                            DescribeFile(files[i - 1]), DescribeFile(files[i]));
-        return Status::Conflict(ConflictMessage(
-            headline, ctx, base_entries, delta,
-            fmt::format("Key ranges [{}, {}] and [{}, {}] overlap in level {} of bucket {}.", files[i - 1].min_key,
-                        files[i - 1].max_key, files[i].min_key, files[i].max_key, level, bucket)));
+        return conflict(headline, fmt::format("Key ranges [{}, {}] and [{}, {}] overlap in level {} of bucket {}.",
+                                              files[i - 1].min_key, files[i - 1].max_key, files[i].min_key,
+                                              files[i].max_key, level, bucket));
       }
     }
   }

@@ -1,4 +1,4 @@
-// TestEnv: a deterministic, thread-safe Env for core tests. Time advances only by sleeps; a test
+// TestEnv: a deterministic Env for single-threaded core tests. Time advances only by sleeps; a test
 // may script fault-point results by name.
 #ifndef COMMITLAB_CORE_TESTS_TEST_ENV_H_
 #define COMMITLAB_CORE_TESTS_TEST_ENV_H_
@@ -25,7 +25,7 @@ class TestEnv : public Env {
     now_ += micros;
     slept_ += micros;
   }
-  // Shared by all threads: tests that run threads must not depend on its draws.
+  // Not thread-safe: multi-threaded tests use sim::RealEnv instead.
   Rng& rng() override { return rng_; }
   void BeginStorageOp(StorageOp op) override {
     std::lock_guard<std::mutex> l(mu_);

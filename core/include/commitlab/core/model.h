@@ -20,8 +20,8 @@ std::string_view ChangeKindName(ChangeKind k);  // "ADD", "DELETE"
 // A data file. Its identity is (partition, bucket, level, name): moving a file to another level is
 // a DELETE plus an ADD, as in Paimon's FileEntry.Identifier.
 struct DataFile {
-  std::string name;       // e.g. data-3f2a...-0.parquet
-  std::string partition;  // "" for an unpartitioned table, else "dt=2024-01-01"
+  std::string name = {};       // e.g. data-3f2a...-0.parquet
+  std::string partition = {};  // "" for an unpartitioned table, else "dt=2024-01-01"
   int32_t bucket = 0;
   int32_t level = 0;
   int64_t min_key = 0;
@@ -33,7 +33,7 @@ struct DataFile {
 
 struct FileChange {
   ChangeKind kind = ChangeKind::kAdd;
-  DataFile file;
+  DataFile file = {};
 
   bool operator==(const FileChange&) const = default;
 };
@@ -45,14 +45,14 @@ std::string FormatChange(const FileChange& c);
 struct Snapshot {
   int64_t id = 0;         // from 1
   int64_t parent_id = 0;  // the snapshot the writer built on; 0 for the first
-  std::string commit_user;
+  std::string commit_user = {};
   int64_t commit_identifier = 0;
   CommitKind kind = CommitKind::kAppend;
   int64_t time_millis = 0;
   int64_t total_records = 0;
   int64_t delta_records = 0;
-  std::string delta_manifest;  // name of the manifest file holding `changes`
-  std::vector<FileChange> changes;
+  std::string delta_manifest = {};  // name of the manifest file holding `changes`
+  std::vector<FileChange> changes = {};
 
   bool operator==(const Snapshot&) const = default;
 };
@@ -61,8 +61,8 @@ struct Snapshot {
 // increments of all its messages already flattened.
 struct Committable {
   int64_t identifier = 0;
-  std::vector<FileChange> append_changes;   // new files (ADD); deleted files (DELETE) make it OVERWRITE
-  std::vector<FileChange> compact_changes;  // compactBefore (DELETE) and compactAfter (ADD)
+  std::vector<FileChange> append_changes = {};   // new files (ADD); deleted files (DELETE) make it OVERWRITE
+  std::vector<FileChange> compact_changes = {};  // compactBefore (DELETE) and compactAfter (ADD)
 };
 
 // A random UUID-shaped string (8-4-4-4-12 hex) drawn from the stream: file names stay

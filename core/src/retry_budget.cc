@@ -1,0 +1,117 @@
+#include "commitlab/core/retry_budget.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <iterator>
+#include <cmath>
+#include <optional>
+#include <system_error>
+
+namespace commitlab {
+namespace {
+
+constexpr double kGrain = 1e6;     // millionths of a token
+constexpr double kMaxValue = 1e9;  // keeps every balance far inside int64
+
+int64_t ToGrains(double tokens) { return std::llround(tokens * kGrain); }
+
+std::optional<double> ParseNumber(std::string_view s) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+Result<RetryBudgetOptions> ParseRetryBudget(std::string_view spec) {
+  const auto error = [&](std::string what) {
+    return Status::InvalidArgument(fmt::format("retry budget \"{}\": {}", spec, what));
+  };
+  const size_t colon = spec.find(':');
+  const std::string_view name = spec.substr(0, colon);
+  if (name != "budget") return error(fmt::format("unknown name \"{}\" (expected budget)", name));
+  RetryBudgetOptions o;
+  if (colon == std::string_view::npos) return o;
+
+  bool seen[3] = {false, false, false};
+  std::string_view rest = spec.substr(colon + 1);
+  while (true) {
+    const size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const size_t eq = item.find('=');
+    if (eq == std::string_view::npos)
+      return error(fmt::format("expected key=value, got \"{}\"", item));
+    const std::string_view key = item.substr(0, eq);
+    const std::string_view value = item.substr(eq + 1);
+    // tokens and cost must be positive; a zero refund is allowed (the bucket only drains).
+    struct Field {
+      std::string_view key;
+      double* value;
+      bool positive;
+    };
+    const Field fields[] = {{"tokens", &o.tokens, true},
+                            {"cost", &o.retry_cost, true},
+                            {"refund", &o.success_refund, false}};
+    const auto f = std::find_if(std::begin(fields), std::end(fields),
+                                [&](const Field& x) { return x.key == key; });
+    if (f == std::end(fields))
+      return error(fmt::format("unknown key \"{}\" (expected one of tokens, cost, refund)", key));
+    bool& was_seen = seen[f - std::begin(fields)];
+    if (was_seen) return error(fmt::format("key {} given twice", key));
+    was_seen = true;
+    const std::optional<double> v = ParseNumber(value);
+    if (!v || (f->positive ? *v <= 0 : *v < 0) || *v > kMaxValue) {
+      return error(fmt::format("bad value \"{}\" for key {} (expected a number {} and at most 1e9)",
+                               value, key, f->positive ? "> 0" : ">= 0"));
+    }
+    *f->value = *v;
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  return o;
+}
+
+std::string FormatRetryBudget(const RetryBudgetOptions& options) {
+  const RetryBudgetOptions d;
+  std::string out = "budget";
+  char sep = ':';
+  const auto add = [&](std::string_view key, double value, double default_value) {
+    if (value == default_value) return;
+    // fmt prints the shortest text that reads back as the same double.
+    out += fmt::format("{}{}={}", sep, key, value);
+    sep = ',';
+  };
+  add("tokens", options.tokens, d.tokens);
+  add("cost", options.retry_cost, d.retry_cost);
+  add("refund", options.success_refund, d.success_refund);
+  return out;
+}
+
+RetryBudget::RetryBudget(const RetryBudgetOptions& options)
+    : options_(options),
+      capacity_(ToGrains(options.tokens)),
+      cost_(ToGrains(options.retry_cost)),
+      refund_(ToGrains(options.success_refund)),
+      balance_(capacity_) {}
+
+bool RetryBudget::TryAcquireRetry() {
+  std::lock_guard<std::mutex> l(mu_);
+  if (balance_ < cost_) return false;
+  balance_ -= cost_;
+  return true;
+}
+
+void RetryBudget::OnSuccess() {
+  std::lock_guard<std::mutex> l(mu_);
+  balance_ = std::min(capacity_, balance_ + refund_);
+}
+
+double RetryBudget::tokens() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return static_cast<double>(balance_) / kGrain;
+}
+
+}  // namespace commitlab

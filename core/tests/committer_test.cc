@@ -1,0 +1,308 @@
+#include "commitlab/core/committer.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "commitlab/core/memory_store.h"
+#include "test_env.h"
+#include "test_util.h"
+
+namespace commitlab {
+namespace {
+
+using ::commitlab::testing::Add;
+using ::commitlab::testing::AppendOf;
+using ::commitlab::testing::CompactOf;
+using ::commitlab::testing::Del;
+using ::commitlab::testing::File;
+using ::commitlab::testing::RecordingSink;
+using ::commitlab::testing::TestEnv;
+using ::testing::HasSubstr;
+
+// A memory store that runs a hook just before each publish, so a test can slip a competing
+// commit in between a writer's read of the latest snapshot and its publish.
+class HookedStore : public MemoryStore {
+ public:
+  PublishResult Publish(const Snapshot& s) override {
+    if (before_publish) before_publish(s);
+    return MemoryStore::Publish(s);
+  }
+  std::function<void(const Snapshot&)> before_publish;
+};
+
+// A store that always reports that someone else took the id.
+class AlwaysLosingStore : public MemoryStore {
+ public:
+  PublishResult Publish(const Snapshot&) override { return {PublishOutcome::kAlreadyExists, Status::OK()}; }
+};
+
+class CommitterTest : public ::testing::Test {
+ protected:
+  Committer Make(std::string user, CommitOptions o = {}) {
+    if (o.table == "T") o.table = "race_log";
+    return Committer(std::move(user), o, &env_, &store_, &sink_);
+  }
+  std::vector<Snapshot> Chain() {
+    std::vector<Snapshot> out;
+    auto latest = store_.LatestSnapshot();
+    for (int64_t id = 1; latest.ok() && latest->has_value() && id <= (*latest)->id; ++id) out.push_back(*store_.ReadSnapshot(id));
+    return out;
+  }
+  DataFile NewFile(int64_t key) {
+    DataFile f = File("data-" + std::to_string(next_file_++), 0, key, key, 1);
+    EXPECT_TRUE(store_.WriteDataFile(f).ok());
+    return f;
+  }
+
+  TestEnv env_;
+  HookedStore store_;
+  RecordingSink sink_;
+  int next_file_ = 0;
+};
+
+TEST_F(CommitterTest, PublishesSnapshotOneThenTwo) {
+  Committer c = Make("job-A");
+  ASSERT_EQ(*c.Commit(AppendOf(1, {Add(NewFile(1))})), 1);
+  ASSERT_EQ(*c.Commit(AppendOf(2, {Add(NewFile(2))})), 1);
+  std::vector<Snapshot> chain = Chain();
+  ASSERT_EQ(chain.size(), 2u);
+  EXPECT_EQ(chain[1].parent_id, 1);
+  EXPECT_EQ(chain[1].total_records, 2);
+  EXPECT_EQ(chain[1].delta_records, 1);
+  EXPECT_EQ(sink_.Last(EventType::kPublished)->message,
+            "Successfully commit snapshot 2 to table race_log by user job-A with identifier 2 and kind APPEND.");
+  EXPECT_EQ(c.stats().attempts, 2);
+  EXPECT_EQ(c.stats().atomic_failures, 0);
+}
+
+TEST_F(CommitterTest, LostRaceWaitsPerPolicyAndRetriesOnTheNextId) {
+  Committer a = Make("job-A");
+  Committer b = Make("job-B");
+  bool raced = false;
+  store_.before_publish = [&](const Snapshot& s) {
+    if (s.commit_user == "job-B" && !raced) {
+      raced = true;  // job-A takes snapshot 1 while job-B is about to publish it
+      ASSERT_TRUE(a.Commit(AppendOf(1, {Add(NewFile(1))})).ok());
+    }
+  };
+  ASSERT_EQ(*b.Commit(AppendOf(1, {Add(NewFile(2))})), 1);
+  EXPECT_EQ(b.stats().atomic_failures, 1);
+  EXPECT_EQ(b.stats().attempts, 2);
+  const auto* warn = sink_.Last(EventType::kAtomicCommitFailed);
+  ASSERT_NE(warn, nullptr);
+  EXPECT_THAT(warn->message, ::testing::MatchesRegex(
+                                 "Atomic commit failed for snapshot #1 by user job-B with identifier 1 and kind APPEND "
+                                 "after [0-9.]+ seconds\\. Skip clean up and try again\\."));
+  // Paimon's first wait: 10 ms plus up to 20 %.
+  EXPECT_GE(env_.slept_micros(), 10'000);
+  EXPECT_LT(env_.slept_micros(), 12'000);
+  std::vector<Snapshot> chain = Chain();
+  ASSERT_EQ(chain.size(), 2u);
+  EXPECT_EQ(chain[0].commit_user, "job-A");
+  EXPECT_EQ(chain[1].commit_user, "job-B");
+}
+
+TEST_F(CommitterTest, ExhaustedRetriesGiveUpWithPaimonsMessage) {
+  AlwaysLosingStore losing;
+  Committer c("job-A", {}, &env_, &losing, &sink_);
+  Result<int> r = c.Commit(AppendOf(1, {Add(File("f"))}));
+  ASSERT_EQ(r.status().code(), Code::kRetriesExhausted);
+  EXPECT_EQ(r.status().message(),
+            "Commit failed after 9223372036854775807 millis with 10 retries, there maybe exist commit conflicts "
+            "between multiple jobs.");
+  EXPECT_EQ(c.stats().attempts, 11);
+  EXPECT_EQ(c.stats().atomic_failures, 11);
+  EXPECT_EQ(c.stats().gave_up, 1);
+  // 10 + 20 + ... + 5120 ms of base wait, plus under 20 % jitter each.
+  EXPECT_GE(env_.slept_micros(), 10'230'000);
+  EXPECT_LT(env_.slept_micros(), 12'276'000);
+}
+
+TEST_F(CommitterTest, TotalTimeoutStopsRetrying) {
+  AlwaysLosingStore losing;
+  CommitOptions o;
+  o.retry.total_timeout_micros = 50'000;  // 50 ms: 10 + 20 + 40 ms of waits passes it
+  Committer c("job-A", o, &env_, &losing, &sink_);
+  Result<int> r = c.Commit(AppendOf(1, {Add(File("f"))}));
+  ASSERT_EQ(r.status().code(), Code::kRetriesExhausted);
+  EXPECT_THAT(r.status().message(), HasSubstr("Commit failed after 50 millis with 3 retries"));
+}
+
+TEST_F(CommitterTest, ConflictIsNeverRetried) {
+  Committer w = Make("writer");
+  DataFile f0 = NewFile(1);
+  ASSERT_TRUE(w.Commit(AppendOf(1, {Add(f0)})).ok());
+  Committer c1 = Make("compact-job-1");
+  Committer c2 = Make("compact-job-2");
+  ASSERT_TRUE(c1.Commit(CompactOf(1, {Del(f0), Add(File("l5-a", 5, 1, 1))})).ok());
+  Result<int> r = c2.Commit(CompactOf(1, {Del(f0), Add(File("l5-b", 5, 1, 1))}));
+  ASSERT_EQ(r.status().code(), Code::kConflict);
+  EXPECT_EQ(c2.stats().attempts, 1);
+  EXPECT_EQ(c2.stats().conflicts, 1);
+  EXPECT_EQ(sink_.Count(EventType::kRetryWait), 0);
+  EXPECT_EQ(env_.slept_micros(), 0);
+}
+
+// The lecture's scenario 2, end to end on one thread.
+TEST_F(CommitterTest, TwoCompactorsOfTheSameL0FilesReproduceTheLecture) {
+  Committer writer = Make("writer");
+  std::vector<DataFile> l0;
+  for (int i = 0; i < 3; ++i) {
+    l0.push_back(NewFile(i + 1));
+    ASSERT_TRUE(writer.Commit(AppendOf(i + 1, {Add(l0.back())})).ok());
+  }
+  CommitOptions stream;  // StreamWriteBuilder: empty commits are not ignored
+  stream.table = "conflict_orders";
+  stream.primary_key = true;
+  stream.ignore_empty_commit = false;
+  Committer job1 = Make("compact-job-1", stream);
+  Committer job2 = Make("compact-job-2", stream);
+  auto compaction = [&](const std::string& out) {
+    std::vector<FileChange> ch;
+    for (const DataFile& f : l0) ch.push_back(Del(f));
+    ch.push_back(Add(File(out, 5, 1, 3, 3)));
+    return CompactOf(1, ch);
+  };
+  ASSERT_EQ(*job1.Commit(compaction("data-09b6ced1-0.parquet")), 2);
+  Result<int> r = job2.Commit(compaction("data-6ad7fbe4-0.parquet"));
+  ASSERT_EQ(r.status().code(), Code::kConflict);
+  EXPECT_THAT(r.status().message(), HasSubstr("File deletion conflicts detected! Give up committing."));
+  EXPECT_THAT(r.status().message(), HasSubstr("Base commit user is: compact-job-2; Current commit user is: compact-job-2"));
+  EXPECT_THAT(r.status().message(), HasSubstr("level=5, fileName=data-09b6ced1-0.parquet"));
+
+  std::vector<Snapshot> chain = Chain();
+  ASSERT_EQ(chain.size(), 6u);
+  EXPECT_EQ(chain[3].kind, CommitKind::kAppend);
+  EXPECT_TRUE(chain[3].changes.empty());
+  EXPECT_EQ(chain[4].kind, CommitKind::kCompact);
+  EXPECT_EQ(chain[4].commit_user, "compact-job-1");
+  EXPECT_EQ(chain[4].total_records, 3);
+  EXPECT_EQ(chain[5].kind, CommitKind::kAppend);
+  EXPECT_EQ(chain[5].commit_user, "compact-job-2");
+}
+
+TEST_F(CommitterTest, EmptyCommitIsSkippedUnlessAsked) {
+  Committer batch = Make("batch");
+  EXPECT_EQ(*batch.Commit(AppendOf(1, {})), 0);
+  CommitOptions stream;
+  stream.ignore_empty_commit = false;
+  Committer streaming = Make("stream", stream);
+  EXPECT_EQ(*streaming.Commit(AppendOf(1, {})), 1);
+  EXPECT_EQ(Chain().size(), 1u);
+}
+
+TEST_F(CommitterTest, AppendWithDeleteIsAnOverwrite) {
+  Committer c = Make("job");
+  DataFile f = NewFile(1);
+  ASSERT_TRUE(c.Commit(AppendOf(1, {Add(f)})).ok());
+  ASSERT_TRUE(c.Commit(AppendOf(2, {Del(f), Add(NewFile(2))})).ok());
+  EXPECT_EQ(Chain()[1].kind, CommitKind::kOverwrite);
+}
+
+TEST_F(CommitterTest, UnknownOutcomeIsResolvedByTheIdempotencyCheck) {
+  Committer c = Make("job-A");
+  env_.InjectOnce(fault::kPublishAfter, Status::IOError("simulated lost reply"));
+  ASSERT_EQ(*c.Commit(AppendOf(7, {Add(NewFile(1))})), 1);
+  EXPECT_EQ(c.stats().unknown_outcomes, 1);
+  EXPECT_EQ(c.stats().idempotent_matches, 1);
+  EXPECT_EQ(Chain().size(), 1u);
+  EXPECT_THAT(sink_.Last(EventType::kUnknownOutcome)->message,
+              HasSubstr("Cannot clean up because we can't determine the success."));
+}
+
+TEST_F(CommitterTest, WithoutTheIdempotencyCheckAnUnknownOutcomeDuplicatesTheCommit) {
+  CommitOptions o;
+  o.idempotency_check = false;
+  Committer c = Make("job-A", o);
+  env_.InjectOnce(fault::kPublishAfter, Status::IOError("simulated lost reply"));
+  ASSERT_TRUE(c.Commit(AppendOf(7, {Add(NewFile(1))})).ok());
+  std::vector<Snapshot> chain = Chain();
+  ASSERT_EQ(chain.size(), 2u);
+  EXPECT_EQ(chain[0].commit_identifier, 7);
+  EXPECT_EQ(chain[1].commit_identifier, 7);
+}
+
+TEST_F(CommitterTest, PublishThatFailsWithoutEffectIsRetried) {
+  Committer c = Make("job-A");
+  env_.InjectOnce(fault::kPublishBefore, Status::IOError("simulated error"));
+  ASSERT_EQ(*c.Commit(AppendOf(1, {Add(NewFile(1))})), 1);
+  EXPECT_EQ(c.stats().unknown_outcomes, 1);
+  EXPECT_EQ(c.stats().idempotent_matches, 0);
+  EXPECT_EQ(Chain().size(), 1u);
+}
+
+TEST_F(CommitterTest, CrashStopsTheWriterWithoutPublishing) {
+  Committer c = Make("job-A");
+  env_.InjectOnce(fault::kManifestBefore, Status::Crashed("simulated crash"));
+  Result<int> r = c.Commit(AppendOf(1, {Add(NewFile(1))}));
+  EXPECT_EQ(r.status().code(), Code::kCrashed);
+  EXPECT_TRUE(Chain().empty());
+  EXPECT_EQ(sink_.Count(EventType::kCrashed), 1);
+}
+
+TEST_F(CommitterTest, FilterCommittedKeepsIdentifiersAboveTheUsersNewest) {
+  Committer x = Make("job-X");
+  ASSERT_TRUE(x.Commit(AppendOf(5, {Add(NewFile(1))})).ok());
+  Committer other = Make("job-Z");
+  ASSERT_TRUE(other.Commit(AppendOf(9, {Add(NewFile(2))})).ok());
+  Committer restarted = Make("job-X");
+  auto kept = restarted.FilterCommitted({AppendOf(4, {}), AppendOf(5, {}), AppendOf(6, {})});
+  ASSERT_TRUE(kept.ok());
+  ASSERT_EQ(kept->size(), 1u);
+  EXPECT_EQ((*kept)[0].identifier, 6);
+}
+
+TEST_F(CommitterTest, FilterCommittedRejectsUnsortedInput) {
+  Committer x = Make("job-X");
+  auto r = x.FilterCommitted({AppendOf(6, {}), AppendOf(5, {})});
+  EXPECT_EQ(r.status().message(),
+            "Committables must be sorted according to identifiers before filtering. This is unexpected.");
+}
+
+// The lecture's scenario 3: a restart replays checkpoint 5.
+TEST_F(CommitterTest, RestartReplayIsFilteredByUserAndIdentifier) {
+  DataFile f = NewFile(1);
+  Committer x = Make("job-X");
+  ASSERT_TRUE(x.Commit(AppendOf(5, {Add(f)})).ok());
+  Committer x_restarted = Make("job-X");
+  EXPECT_EQ(*x_restarted.FilterAndCommit({AppendOf(5, {Add(f)})}), 0);
+  Committer y = Make("job-Y");
+  EXPECT_EQ(*y.FilterAndCommit({AppendOf(5, {Add(NewFile(2))})}), 1);
+  std::vector<Snapshot> chain = Chain();
+  ASSERT_EQ(chain.size(), 2u);
+  EXPECT_EQ(chain[1].commit_user, "job-Y");
+}
+
+TEST_F(CommitterTest, FilterAndCommitRefusesMissingFiles) {
+  Committer x = Make("job-X");
+  auto r = x.FilterAndCommit({AppendOf(1, {Add(File("never-written"))})});
+  EXPECT_EQ(r.status().code(), Code::kNotFound);
+  EXPECT_THAT(r.status().message(), HasSubstr("some files in the snapshot that need to be resubmitted have been deleted: never-written"));
+}
+
+TEST_F(CommitterTest, AppendThenCompactMakesTwoSnapshotsWithOneIdentifier) {
+  Committer c = Make("job");
+  DataFile f = NewFile(1);
+  ASSERT_TRUE(c.Commit(AppendOf(1, {Add(f)})).ok());
+  Committable both{2, {Add(NewFile(2))}, {Del(f), Add(File("l1", 1, 1, 1))}};
+  ASSERT_EQ(*c.Commit(both), 2);
+  std::vector<Snapshot> chain = Chain();
+  ASSERT_EQ(chain.size(), 3u);
+  EXPECT_EQ(chain[1].kind, CommitKind::kAppend);
+  EXPECT_EQ(chain[2].kind, CommitKind::kCompact);
+  EXPECT_EQ(chain[1].commit_identifier, 2);
+  EXPECT_EQ(chain[2].commit_identifier, 2);
+}
+
+TEST_F(CommitterTest, StoreRefusesAnExistingSnapshot) {
+  Snapshot s{.id = 1, .commit_user = "a"};
+  EXPECT_EQ(store_.Publish(s).outcome, PublishOutcome::kPublished);
+  s.commit_user = "b";
+  EXPECT_EQ(store_.Publish(s).outcome, PublishOutcome::kAlreadyExists);
+  EXPECT_EQ(store_.ReadSnapshot(1)->commit_user, "a");
+}
+
+}  // namespace
+}  // namespace commitlab

@@ -1,0 +1,112 @@
+#include "commitlab/core/conflict_detection.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace commitlab {
+namespace {
+
+using ::commitlab::testing::Add;
+using ::commitlab::testing::Del;
+using ::commitlab::testing::File;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+ConflictContext Ctx(bool primary_key = true) { return {"conflict_orders", "compact-job-2", "compact-job-2", primary_key}; }
+
+TableState StateWith(std::vector<DataFile> files) {
+  TableState s;
+  for (const DataFile& f : files) s.AddLive(f);
+  return s;
+}
+
+TEST(ConflictDetectionTest, DeletingLiveFilesPasses) {
+  TableState base = StateWith({File("a", 0), File("b", 0)});
+  EXPECT_TRUE(CheckConflicts(base, {Del(File("a", 0)), Del(File("b", 0)), Add(File("c", 5, 1, 9))}, Ctx()).ok());
+}
+
+TEST(ConflictDetectionTest, DeletingAFileAnotherJobDeletedIsAFileDeletionConflict) {
+  // The lecture's scenario 2: job-1 already replaced the L0 files with its L5 file.
+  TableState base = StateWith({File("data-l5-job1", 5, 1, 3, 3)});
+  Status st = CheckConflicts(base, {Del(File("data-0", 0)), Add(File("data-l5-job2", 5, 1, 3, 3))}, Ctx());
+  ASSERT_EQ(st.code(), Code::kConflict);
+  EXPECT_THAT(st.message(), StartsWith("File deletion conflicts detected! Give up committing."));
+  EXPECT_THAT(st.message(), HasSubstr("Base commit user is: compact-job-2; Current commit user is: compact-job-2"));
+  EXPECT_THAT(st.message(), HasSubstr("Base entries are:\n{kind=ADD, partition=, bucket=0, level=5, fileName=data-l5-job1"));
+  EXPECT_THAT(st.message(), HasSubstr("Changes are:\n{kind=DELETE, partition=, bucket=0, level=0, fileName=data-0"));
+  EXPECT_THAT(st.message(),
+              HasSubstr("Caused by: Trying to delete file data-0 for table conflict_orders which is not previously added."));
+}
+
+TEST(ConflictDetectionTest, LevelIsPartOfFileIdentity) {
+  TableState base = StateWith({File("a", 1)});
+  EXPECT_EQ(CheckConflicts(base, {Del(File("a", 0))}, Ctx()).code(), Code::kConflict);
+}
+
+TEST(ConflictDetectionTest, AddingALiveFileIsAConflict) {
+  TableState base = StateWith({File("a", 0)});
+  Status st = CheckConflicts(base, {Add(File("a", 0))}, Ctx(false));
+  ASSERT_EQ(st.code(), Code::kConflict);
+  EXPECT_THAT(st.message(), HasSubstr("Trying to add file a which is already in the the map"));
+}
+
+TEST(ConflictDetectionTest, DeltaThatDeletesTheSameFileTwiceConflicts) {
+  TableState base = StateWith({File("a", 0)});
+  EXPECT_EQ(CheckConflicts(base, {Del(File("a", 0)), Del(File("a", 0))}, Ctx(false)).code(), Code::kConflict);
+}
+
+TEST(ConflictDetectionTest, LsmOverlapInTheSameLevelConflicts) {
+  // The lecture's self-test: job-1 put [1,20] into L5; job-2 compacts file 2 into L5 as [15,30].
+  TableState base = StateWith({File("l5-job1", 5, 1, 20), File("l0-2", 0, 15, 30)});
+  Status st = CheckConflicts(base, {Del(File("l0-2", 0, 15, 30)), Add(File("l5-job2", 5, 15, 30))}, Ctx());
+  ASSERT_EQ(st.code(), Code::kConflict);
+  EXPECT_THAT(st.message(), StartsWith("LSM conflicts detected! Give up committing. Conflict files are:\n"));
+  EXPECT_THAT(st.message(), HasSubstr("level 5, file l5-job1"));
+  EXPECT_THAT(st.message(), HasSubstr("level 5, file l5-job2"));
+}
+
+TEST(ConflictDetectionTest, TouchingKeyRangesConflict) {
+  TableState base = StateWith({File("x", 1, 1, 10)});
+  EXPECT_EQ(CheckConflicts(base, {Add(File("y", 1, 10, 20))}, Ctx()).code(), Code::kConflict);
+}
+
+TEST(ConflictDetectionTest, DisjointKeyRangesPass) {
+  TableState base = StateWith({File("x", 1, 1, 10)});
+  EXPECT_TRUE(CheckConflicts(base, {Add(File("y", 1, 11, 20))}, Ctx()).ok());
+}
+
+TEST(ConflictDetectionTest, LevelZeroMayOverlap) {
+  TableState base = StateWith({File("x", 0, 1, 10)});
+  EXPECT_TRUE(CheckConflicts(base, {Add(File("y", 0, 1, 10))}, Ctx()).ok());
+}
+
+TEST(ConflictDetectionTest, OverlapAcrossBucketsOrLevelsIsFine) {
+  TableState base = StateWith({File("x", 1, 1, 10, 1, /*bucket=*/0)});
+  EXPECT_TRUE(CheckConflicts(base, {Add(File("y", 1, 1, 10, 1, /*bucket=*/1))}, Ctx()).ok());
+  EXPECT_TRUE(CheckConflicts(base, {Add(File("z", 2, 1, 10))}, Ctx()).ok());
+}
+
+TEST(ConflictDetectionTest, AppendOnlyTablesSkipTheLsmCheck) {
+  TableState base = StateWith({File("x", 1, 1, 10)});
+  EXPECT_TRUE(CheckConflicts(base, {Add(File("y", 1, 5, 20))}, Ctx(/*primary_key=*/false)).ok());
+}
+
+TEST(ConflictDetectionTest, ReplacingAnOverlappingFileInTheSameDeltaPasses) {
+  TableState base = StateWith({File("x", 1, 1, 10)});
+  EXPECT_TRUE(CheckConflicts(base, {Del(File("x", 1, 1, 10)), Add(File("y", 1, 1, 10))}, Ctx()).ok());
+}
+
+TEST(ConflictDetectionTest, LongListsAreCutAtFiftyEntries) {
+  std::vector<FileChange> delta;
+  for (int i = 0; i < 60; ++i) delta.push_back(Del(File("gone-" + std::to_string(i))));
+  Status st = CheckConflicts(TableState(), delta, Ctx(false));
+  ASSERT_EQ(st.code(), Code::kConflict);
+  EXPECT_THAT(st.message(), HasSubstr("gone-49"));
+  EXPECT_THAT(st.message(), ::testing::Not(HasSubstr("gone-50,")));
+  EXPECT_THAT(st.message(), HasSubstr("The entry list above are not fully displayed"));
+}
+
+}  // namespace
+}  // namespace commitlab

@@ -1,0 +1,54 @@
+// Builders shared by core tests: files, committables and a recording event sink.
+#ifndef COMMITLAB_CORE_TESTS_TEST_UTIL_H_
+#define COMMITLAB_CORE_TESTS_TEST_UTIL_H_
+
+#include <string>
+#include <vector>
+
+#include "commitlab/core/events.h"
+#include "commitlab/core/model.h"
+
+namespace commitlab::testing {
+
+inline DataFile File(std::string name, int32_t level = 0, int64_t min_key = 0, int64_t max_key = 0,
+                     int64_t rows = 1, int32_t bucket = 0, std::string partition = "") {
+  return DataFile{std::move(name), std::move(partition), bucket, level, min_key, max_key, rows};
+}
+inline FileChange Add(DataFile f) { return {ChangeKind::kAdd, std::move(f)}; }
+inline FileChange Del(DataFile f) { return {ChangeKind::kDelete, std::move(f)}; }
+
+inline Committable AppendOf(int64_t identifier, std::vector<FileChange> changes) {
+  return Committable{identifier, std::move(changes), {}};
+}
+inline Committable CompactOf(int64_t identifier, std::vector<FileChange> changes) {
+  return Committable{identifier, {}, std::move(changes)};
+}
+
+struct RecordedEvent {
+  EventType type;
+  std::string user;
+  int64_t snapshot_id;
+  std::string message;
+};
+
+class RecordingSink : public EventSink {
+ public:
+  void OnEvent(const Event& e) override {
+    events.push_back({e.type, std::string(e.user), e.snapshot_id, e.message});
+  }
+  int Count(EventType t) const {
+    int n = 0;
+    for (const RecordedEvent& e : events) n += e.type == t;
+    return n;
+  }
+  const RecordedEvent* Last(EventType t) const {
+    for (auto it = events.rbegin(); it != events.rend(); ++it)
+      if (it->type == t) return &*it;
+    return nullptr;
+  }
+  std::vector<RecordedEvent> events;
+};
+
+}  // namespace commitlab::testing
+
+#endif  // COMMITLAB_CORE_TESTS_TEST_UTIL_H_

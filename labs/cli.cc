@@ -1,0 +1,32 @@
+#include "cli.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+namespace commitlab::cli {
+
+namespace po = boost::program_options;
+
+int UsageError(std::string_view command, std::string_view message) {
+  fmt::print(stderr, "commitlab {}: {}\nTry 'commitlab {} --help'.\n", command, message, command);
+  return kExitUsage;
+}
+
+bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
+               const po::options_description& options, const po::positional_options_description* positional,
+               po::variables_map* vm) {
+  try {
+    po::command_line_parser parser(args);
+    parser.options(options);
+    if (positional != nullptr) parser.positional(*positional);
+    po::store(parser.run(), *vm);
+    po::notify(*vm);
+    return true;
+  } catch (const po::error& e) {
+    UsageError(command, e.what());
+    return false;
+  }
+}
+
+}  // namespace commitlab::cli

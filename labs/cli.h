@@ -1,0 +1,37 @@
+// Shared pieces of the commitlab CLI: exit codes, the subcommand table, option parsing helpers.
+#ifndef COMMITLAB_LABS_CLI_H_
+#define COMMITLAB_LABS_CLI_H_
+
+#include <boost/program_options.hpp>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace commitlab::cli {
+
+inline constexpr int kExitOk = 0;       // ran, every invariant and expectation held
+inline constexpr int kExitFailed = 1;   // ran, something it checks did not hold
+inline constexpr int kExitUsage = 2;    // bad flag, bad input file: nothing ran
+
+struct Command {
+  std::string name;
+  std::string summary;
+  std::function<int(const std::vector<std::string>& args)> run;
+};
+
+// Parses `args` against `options` (and positional `positional`), printing
+// "commitlab NAME: <why>" and returning false on a usage error.
+bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
+               const boost::program_options::options_description& options,
+               const boost::program_options::positional_options_description* positional,
+               boost::program_options::variables_map* vm);
+
+// Prints "commitlab NAME: message" and a hint to stderr; returns kExitUsage.
+int UsageError(std::string_view command, std::string_view message);
+
+int RunRace(const std::vector<std::string>& args);
+
+}  // namespace commitlab::cli
+
+#endif  // COMMITLAB_LABS_CLI_H_

@@ -1,0 +1,27 @@
+// LogPrinter: prints engine events as log lines in the format's own words, lecture style:
+//   "   0.045 WARN  [job-B] Atomic commit failed for snapshot #1 by user job-B ..."
+// Thread-safe: writers on OS threads print through one mutex so lines never interleave.
+#ifndef COMMITLAB_LABS_LOG_PRINTER_H_
+#define COMMITLAB_LABS_LOG_PRINTER_H_
+
+#include <cstdio>
+#include <mutex>
+
+#include "commitlab/core/events.h"
+
+namespace commitlab::cli {
+
+class LogPrinter : public EventSink {
+ public:
+  explicit LogPrinter(std::FILE* out, bool verbose = false) : out_(out), verbose_(verbose) {}
+  void OnEvent(const Event& e) override;
+
+ private:
+  std::mutex mu_;
+  std::FILE* const out_;
+  const bool verbose_;  // also print attempts and retry waits
+};
+
+}  // namespace commitlab::cli
+
+#endif  // COMMITLAB_LABS_LOG_PRINTER_H_

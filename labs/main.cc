@@ -1,0 +1,47 @@
+// commitlab: the command-line entry point. Each subcommand lives in its own file.
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+#include "cli.h"
+
+namespace {
+
+using commitlab::cli::Command;
+
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> commands = {
+      {"race", "N writers race for snapshot ids on real threads (the lecture's scenario 1)", commitlab::cli::RunRace},
+  };
+  return commands;
+}
+
+void PrintUsage(std::FILE* out) {
+  fmt::print(out,
+             "commitlab: a lab for optimistic snapshot commits (Paimon, Iceberg, Delta).\n\n"
+             "Usage: commitlab <command> [options]   (commitlab <command> --help for its options)\n\n"
+             "Commands:\n");
+  for (const Command& c : Commands()) fmt::print(out, "  {:<8} {}\n", c.name, c.summary);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    PrintUsage(stderr);
+    return commitlab::cli::kExitUsage;
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    PrintUsage(stdout);
+    return commitlab::cli::kExitOk;
+  }
+  for (const Command& c : Commands()) {
+    if (c.name == args[0]) return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
+  std::string names;
+  for (const Command& c : Commands()) names += (names.empty() ? "" : ", ") + c.name;
+  fmt::print(stderr, "commitlab: unknown command '{}' (expected one of {})\n", args[0], names);
+  return commitlab::cli::kExitUsage;
+}

@@ -1,0 +1,109 @@
+// Fault specs and ScriptedFaultPlan: the fault plan given on the command line and in scenario files.
+//
+// A rule is WRITER:POINT:TRIGGER:EFFECT, e.g.
+//   job-B:publish.after:nth=1:unknown      the 1st publish.after of job-B: published, caller told error
+//   *:publish.before:p=0.1:error           each publish.before of any writer fails with p = 0.1
+//   job-A:manifest.before:nth=2:crash      job-A stops at its 2nd manifest.before
+//   *:read-latest.before:every=3:delay=20ms
+// WRITER is a writer name or `*`; POINT one of the engine's fault points (core/env.h);
+// TRIGGER nth=N (N >= 1, the N-th hit only), every=K (K >= 1, hits K, 2K, ...), p=P (0 <= P <= 1,
+// one draw from the run's stream per hit) or always; EFFECT error, unknown (publish.after only),
+// crash or delay=D with D an integer followed by us, ms or s.
+#ifndef COMMITLAB_SIM_FAULT_SPEC_H_
+#define COMMITLAB_SIM_FAULT_SPEC_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commitlab/core/rng.h"
+#include "commitlab/core/status.h"
+#include "commitlab/sim/fault_plan.h"
+
+namespace commitlab::sim {
+
+struct FaultTrigger {
+  enum class Kind { kNth, kEvery, kProbability, kAlways };
+  Kind kind = Kind::kAlways;
+  int64_t n = 0;             // kNth: the hit that fires; kEvery: the period
+  double probability = 0.0;  // kProbability
+
+  bool operator==(const FaultTrigger&) const = default;
+};
+
+struct FaultEffect {
+  enum class Kind { kError, kUnknown, kCrash, kDelay };
+  Kind kind = Kind::kError;
+  int64_t delay_micros = 0;  // kDelay
+
+  bool operator==(const FaultEffect&) const = default;
+};
+
+struct FaultRule {
+  std::string writer;  // a writer name, or "*" for every writer
+  std::string point;   // one of the names in commitlab::fault
+  FaultTrigger trigger;
+  FaultEffect effect;
+
+  bool operator==(const FaultRule&) const = default;
+};
+
+// One fault that fired: what the trace and the tests see.
+struct FiredFault {
+  std::string writer;
+  std::string point;
+  int64_t hit = 0;    // the (rule, writer) hit count at which it fired, from 1
+  size_t rule = 0;    // index of the rule in the plan
+  FaultEffect effect;
+
+  bool operator==(const FiredFault&) const = default;
+};
+
+// The engine's fault point names, in the order they are listed in messages.
+const std::vector<std::string_view>& FaultPointNames();
+
+// Parses WRITER:POINT:TRIGGER:EFFECT. Errors are InvalidArgument naming the spec, the field and
+// what was expected; when `error_column` is given it receives the 0-based column of the offending
+// field inside `spec`, so a scenario parser can report file:line:col.
+Result<FaultRule> ParseFaultRule(std::string_view spec, size_t* error_column = nullptr);
+// The spec ParseFaultRule reads back as the same rule.
+std::string FormatFaultRule(const FaultRule& rule);
+// "error", "unknown", "crash", "delay=20ms".
+std::string FormatFaultEffect(const FaultEffect& effect);
+
+// A fault plan made of rules. For each hit of a point by a writer, every matching rule counts the
+// hit (per rule and writer) and, for p=, draws once from the stream, whatever the other rules do,
+// so one rule's firing never shifts another's count. Delays of all firing rules add up; the first
+// firing rule with a failing effect (error, unknown, crash) decides the status and later failing
+// rules are suppressed for that hit. Thread-safe, so RealEnv's threads can share one plan.
+class ScriptedFaultPlan : public FaultPlan {
+ public:
+  ScriptedFaultPlan() = default;
+  // REQUIRES: each rule came from ParseFaultRule or passed ValidateFaultRule.
+  explicit ScriptedFaultPlan(std::vector<FaultRule> rules);
+
+  void AddRule(FaultRule rule);
+  FaultDecision Check(std::string_view writer, std::string_view point, Rng& rng) override;
+
+  std::vector<FaultRule> rules() const;
+  // Every fault that took effect, in firing order.
+  std::vector<FiredFault> fired() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<FaultRule> rules_;                     // guarded by mu_
+  std::vector<std::map<std::string, int64_t, std::less<>>> hits_;  // per rule: writer -> hits
+  std::vector<FiredFault> fired_;                    // guarded by mu_
+};
+
+// Checks a rule built in code: the point exists, the trigger and effect parameters are in range
+// and `unknown` is used only at publish.after.
+Status ValidateFaultRule(const FaultRule& rule);
+
+}  // namespace commitlab::sim
+
+#endif  // COMMITLAB_SIM_FAULT_SPEC_H_
