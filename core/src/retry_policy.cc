@@ -35,7 +35,7 @@ constexpr std::string_view kKindList =
 // The spec keys, in canonical order.
 enum Key { kBase, kCap, kJitter, kRetries, kTimeout, kNumKeys };
 constexpr std::array<std::string_view, kNumKeys> kKeyNames = {"base", "cap", "jitter", "retries",
-                                                             "timeout"};
+                                                              "timeout"};
 
 bool KeyApplies(RetryKind kind, Key key) {
   switch (key) {
@@ -107,7 +107,8 @@ std::optional<T> ParseWhole(std::string_view s) {
 std::optional<double> ParseFraction(std::string_view s) {
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || !(v >= 0.0 && v <= 1.0)) return std::nullopt;
+  if (ec != std::errc() || end != s.data() + s.size() || !(v >= 0.0 && v <= 1.0))
+    return std::nullopt;
   return v;
 }
 
@@ -126,10 +127,18 @@ RetryPolicy DefaultRetryPolicy(RetryKind kind) {
     case RetryKind::kIceberg:
       return IcebergDefaultPolicy();
     case RetryKind::kNone:
-      return {.kind = kind, .base_micros = 0, .cap_micros = 0, .jitter = 0.0, .max_retries = -1,
+      return {.kind = kind,
+              .base_micros = 0,
+              .cap_micros = 0,
+              .jitter = 0.0,
+              .max_retries = -1,
               .total_timeout_micros = -1};
     case RetryKind::kFixed:
-      return {.kind = kind, .base_micros = 5'000, .cap_micros = 0, .jitter = 0.0, .max_retries = -1,
+      return {.kind = kind,
+              .base_micros = 5'000,
+              .cap_micros = 0,
+              .jitter = 0.0,
+              .max_retries = -1,
               .total_timeout_micros = -1};
     case RetryKind::kExponential:
     case RetryKind::kFullJitter:
@@ -138,21 +147,33 @@ RetryPolicy DefaultRetryPolicy(RetryKind kind) {
       break;
   }
   // Brooker's simulator: base 5 ms, cap 2 s, and each client retries until it succeeds.
-  return {.kind = kind, .base_micros = 5'000, .cap_micros = 2'000'000, .jitter = 0.0,
-          .max_retries = -1, .total_timeout_micros = -1};
+  return {.kind = kind,
+          .base_micros = 5'000,
+          .cap_micros = 2'000'000,
+          .jitter = 0.0,
+          .max_retries = -1,
+          .total_timeout_micros = -1};
 }
 
 RetryPolicy PaimonDefaultPolicy() {
   // CoreOptions: commit.min-retry-wait 10 ms, commit.max-retry-wait 10 s, commit.max-retries 10,
   // commit.timeout unset; RetryWaiter adds up to 20%.
-  return {.kind = RetryKind::kPaimon, .base_micros = 10'000, .cap_micros = 10'000'000,
-          .jitter = 0.2, .max_retries = 10, .total_timeout_micros = -1};
+  return {.kind = RetryKind::kPaimon,
+          .base_micros = 10'000,
+          .cap_micros = 10'000'000,
+          .jitter = 0.2,
+          .max_retries = 10,
+          .total_timeout_micros = -1};
 }
 
 RetryPolicy IcebergDefaultPolicy() {
   // TableProperties commit.retry.*: 4 retries, 100 ms, 60 s, 30 min; Tasks adds up to 10%.
-  return {.kind = RetryKind::kIceberg, .base_micros = 100'000, .cap_micros = 60'000'000,
-          .jitter = 0.1, .max_retries = 4, .total_timeout_micros = 1'800'000'000};
+  return {.kind = RetryKind::kIceberg,
+          .base_micros = 100'000,
+          .cap_micros = 60'000'000,
+          .jitter = 0.1,
+          .max_retries = 4,
+          .total_timeout_micros = 1'800'000'000};
 }
 
 int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
@@ -178,7 +199,8 @@ int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_mic
       return v / 2 + rng.Between(0, v - v / 2);
     }
     case RetryKind::kDecorrelated: {
-      // Brooker's simulator starts from sleep = base; the committer passes 0 before the first retry.
+      // Brooker's simulator starts from sleep = base; the committer passes 0 before the first
+      // retry.
       const int64_t prev = std::max(prev_wait_micros, base);
       const int64_t hi = prev > kInt64Max / 3 ? kInt64Max : 3 * prev;
       return std::min(cap, rng.Between(base, hi));
@@ -321,9 +343,10 @@ Result<RetryPolicy> ParseRetryPolicy(std::string_view spec) {
     for (const Key key : {kBase, kCap}) {
       const int64_t micros = key == kBase ? p.base_micros : p.cap_micros;
       if (micros % 1000 == 0) continue;
-      return error(fmt::format("{} {} is not a whole number of milliseconds ({} waits in whole "
-                               "milliseconds)",
-                               kKeyNames[key], FormatDurationMicros(micros), name));
+      return error(
+          fmt::format("{} {} is not a whole number of milliseconds ({} waits in whole "
+                      "milliseconds)",
+                      kKeyNames[key], FormatDurationMicros(micros), name));
     }
   }
   return p;

@@ -2,19 +2,19 @@
 // wait, plus limits on retries and total time. The committer asks for a wait after every attempt
 // that lost the race or ended with an unknown outcome.
 //
-// Formulas, with n = failures (clamped to >= 1), U_int[a, b] a uniform integer drawn through
-// commitlab::Rng, and every wait in integer microseconds unless stated:
+// Formulas, with n = failures (clamped to >= 1), U_int[a, b] a uniform integer in [a, b] drawn
+// through commitlab::Rng, and every wait in integer microseconds unless stated:
 //   none          0
 //   fixed         base
 //   exponential   min(cap, base * 2^n)
 //   paimon        in whole ms: d = min(base_ms * 2^(n-1), cap_ms);
-//                 d + U_int[0, max(1, (int64)(d * jitter)) - 1]     (RetryWaiter.retryWait(n-1))
-//   iceberg       the same formula with Iceberg's defaults           (Tasks.runTaskWithRetry, k = n)
-//   full-jitter   U_int[0, v],                   v = min(cap, base * 2^n)
-//   equal-jitter  v/2 + U_int[0, v - v/2],       v = min(cap, base * 2^n), v/2 rounded down
-//   decorrelated  min(cap, U_int[base, 3 * max(prev, base)]),  prev = the previous wait (0 at first)
-// base_ms and cap_ms are base and cap truncated to whole milliseconds, as Java's options are. Powers
-// of two saturate: once base * 2^n would exceed cap, the value is cap, for any n.
+//                 wait = d + U_int[0, max(1, floor(d * jitter)) - 1]  (RetryWaiter, count n-1)
+//   iceberg       the paimon formula with Iceberg's defaults          (Tasks, attempt k = n)
+//   full-jitter   U_int[0, v],              v = min(cap, base * 2^n)
+//   equal-jitter  v/2 + U_int[0, v - v/2],  v = min(cap, base * 2^n), v/2 rounded down
+//   decorrelated  min(cap, U_int[base, 3 * max(prev, base)]), prev = previous wait (0 at first)
+// base_ms and cap_ms are base and cap truncated to whole milliseconds, as Java's options are.
+// Powers of two saturate: once base * 2^n would exceed cap, the value is cap, for any n.
 #ifndef COMMITLAB_CORE_RETRY_POLICY_H_
 #define COMMITLAB_CORE_RETRY_POLICY_H_
 
