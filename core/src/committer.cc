@@ -74,7 +74,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
             .attempt = retry + 1, .message = fault.message()});
       return fault;
     }
-    Result<std::optional<Snapshot>> latest = fault.ok() ? Result<std::optional<Snapshot>>(std::nullopt) : fault;
+    Result<std::optional<Snapshot>> latest = fault;
     if (fault.ok()) {
       env_->BeginStorageOp(StorageOp::kReadLatest);
       latest = store_->LatestSnapshot();
@@ -88,7 +88,10 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
 
     AttemptResult r = TryCommitOnce(changes, identifier, kind, detect_conflicts, *latest, failed_base_id,
                                     retry + 1, start);
-    if (r.kind == AttemptResult::kSuccess) return r.snapshot_id;
+    if (r.kind == AttemptResult::kSuccess) {
+      if (options_.budget != nullptr) options_.budget->OnSuccess();
+      return r.snapshot_id;
+    }
     if (r.kind == AttemptResult::kFatal) return r.status;
 
     failed_base_id = latest->has_value() ? (*latest)->id : 0;
@@ -100,6 +103,13 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
       std::string msg = fmt::format(
           "Commit failed after {} millis with {} retries, there maybe exist commit conflicts between multiple jobs.",
           timeout_millis, retry);
+      ++stats_.gave_up;
+      Emit({.type = EventType::kGaveUp, .level = Level::kError, .identifier = identifier, .kind = kind,
+            .attempt = retry + 1, .message = msg});
+      return Status::RetriesExhausted(msg);
+    }
+    if (options_.budget != nullptr && !options_.budget->TryAcquireRetry()) {
+      std::string msg = fmt::format("Commit failed after {} retries: the retry budget is empty, giving up.", retry);
       ++stats_.gave_up;
       Emit({.type = EventType::kGaveUp, .level = Level::kError, .identifier = identifier, .kind = kind,
             .attempt = retry + 1, .message = msg});

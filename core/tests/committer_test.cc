@@ -306,3 +306,29 @@ TEST_F(CommitterTest, StoreRefusesAnExistingSnapshot) {
 
 }  // namespace
 }  // namespace commitlab
+
+namespace commitlab {
+namespace {
+
+
+TEST(CommitterBudgetTest, EmptyBudgetStopsRetriesAndSuccessRefunds) {
+  testing::TestEnv env;
+  AlwaysLosingStore losing;
+  RetryBudget budget(RetryBudgetOptions{.tokens = 2, .retry_cost = 1, .success_refund = 0.5});
+  CommitOptions o;
+  o.budget = &budget;
+  testing::RecordingSink sink;
+  Committer c("job-A", o, &env, &losing, &sink);
+  Result<int> r = c.Commit(testing::AppendOf(1, {testing::Add(testing::File("f"))}));
+  ASSERT_EQ(r.status().code(), Code::kRetriesExhausted);
+  EXPECT_EQ(r.status().message(), "Commit failed after 2 retries: the retry budget is empty, giving up.");
+  EXPECT_EQ(c.stats().attempts, 3);
+
+  MemoryStore ok_store;
+  Committer d("job-B", o, &env, &ok_store, &sink);
+  ASSERT_TRUE(d.Commit(testing::AppendOf(1, {testing::Add(testing::File("g"))})).ok());
+  EXPECT_DOUBLE_EQ(budget.tokens(), 0.5);
+}
+
+}  // namespace
+}  // namespace commitlab

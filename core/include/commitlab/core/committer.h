@@ -19,6 +19,7 @@
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
+#include "commitlab/core/retry_budget.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/core/status.h"
 #include "commitlab/core/store.h"
@@ -34,6 +35,9 @@ struct CommitOptions {
   // Scan for our own snapshot after a failed publish (Paimon PR #5771). Off only to show why.
   bool idempotency_check = true;
   RetryPolicy retry = PaimonDefaultPolicy();
+  // Shared by all writers of a run, not owned; null means no budget. Each retry must be paid
+  // for; each landed commit refunds a little.
+  RetryBudget* budget = nullptr;
 };
 
 // Counters for one committer; the tallies of a run add these up.
