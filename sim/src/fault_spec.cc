@@ -106,15 +106,16 @@ Result<FaultTrigger> ParseTrigger(std::string_view s) {
   const std::string_view value = eq == std::string_view::npos ? std::string_view() : s.substr(eq + 1);
   if (eq != std::string_view::npos && (key == "nth" || key == "every")) {
     std::optional<int64_t> n = ParseInt(value);
+    const std::string_view letter = key == "nth" ? "N" : "K";
     if (!n || *n < 1)
       return Status::InvalidArgument(
-          fmt::format("bad trigger \"{}\" (expected {}={} with {} a whole number >= 1)", s, key,
-                      key == "nth" ? "N" : "K", key == "nth" ? "N" : "K"));
+          fmt::format("bad trigger \"{}\" (expected {}={} with {} a whole number >= 1)", s, key, letter, letter));
     return FaultTrigger{key == "nth" ? FaultTrigger::Kind::kNth : FaultTrigger::Kind::kEvery, *n, 0.0};
   }
   if (eq != std::string_view::npos && key == "p") {
     std::optional<double> p = ParseProbability(value);
-    if (!p) return Status::InvalidArgument(fmt::format("bad trigger \"{}\" (expected p=P with P a number from 0 to 1)", s));
+    if (!p)
+      return Status::InvalidArgument(fmt::format("bad trigger \"{}\" (expected p=P with P a number from 0 to 1)", s));
     return FaultTrigger{FaultTrigger::Kind::kProbability, 0, *p};
   }
   return Status::InvalidArgument(fmt::format("unknown trigger \"{}\" ({})", s, kTriggerExpected));
@@ -147,9 +148,9 @@ bool Fires(const FaultTrigger& t, int64_t hit, Rng& rng) {
 }  // namespace
 
 const std::vector<std::string_view>& FaultPointNames() {
-  static const std::vector<std::string_view> kNames = {fault::kReadLatestBefore, fault::kManifestBefore,
-                                                       fault::kPublishBefore, fault::kPublishAfter};
-  return kNames;
+  static const auto* const kNames = new std::vector<std::string_view>{
+      fault::kReadLatestBefore, fault::kManifestBefore, fault::kPublishBefore, fault::kPublishAfter};
+  return *kNames;
 }
 
 Result<FaultRule> ParseFaultRule(std::string_view spec, size_t* error_column) {
@@ -181,7 +182,8 @@ Result<FaultRule> ParseFaultRule(std::string_view spec, size_t* error_column) {
   Result<FaultEffect> effect = ParseEffect(fields[3]);
   if (!effect.ok()) return fail(effect.status().message(), columns[3]);
   rule.effect = *effect;
-  if (std::optional<FieldError> e = CheckEffectAtPoint(rule.effect, rule.point)) return fail(e->detail, columns[e->field]);
+  if (std::optional<FieldError> e = CheckEffectAtPoint(rule.effect, rule.point))
+    return fail(e->detail, columns[e->field]);
   return rule;
 }
 
@@ -216,7 +218,12 @@ std::string FormatFaultEffect(const FaultEffect& e) {
 }
 
 std::string FormatFaultRule(const FaultRule& rule) {
-  return fmt::format("{}:{}:{}:{}", rule.writer, rule.point, FormatTrigger(rule.trigger), FormatFaultEffect(rule.effect));
+  return fmt::format("{}:{}:{}:{}", rule.writer, rule.point, FormatTrigger(rule.trigger),
+                     FormatFaultEffect(rule.effect));
+}
+
+std::string FormatFiredFault(const FiredFault& f) {
+  return fmt::format("{}:{}:hit={}:{}", f.writer, f.point, f.hit, FormatFaultEffect(f.effect));
 }
 
 ScriptedFaultPlan::ScriptedFaultPlan(std::vector<FaultRule> rules)

@@ -62,9 +62,10 @@ std::vector<Violation> CheckInvariants(const std::vector<Snapshot>& chain, const
 
 // Turns the committer's events into CommitRecords, one per TryCommit (an APPEND and a COMPACT of
 // one Commit() are two). Published or idempotent_match => acknowledged; conflict, error or gave_up
-// => failed, unless an earlier attempt of the same commit had an unknown outcome; crashed =>
-// unknown (a crash at publish.after has published, and the event cannot say where it stopped); a
-// commit still open at the end => unknown. Thread-safe.
+// => failed, or unknown when an earlier publish of the same commit had an unknown outcome. A crash
+// inside an attempt => unknown: the event does not say whether it stopped before or after the
+// publish. A commit still open when records() is called counts as if it had crashed there.
+// Thread-safe.
 class OutcomeRecorder : public EventSink {
  public:
   void OnEvent(const Event& e) override;
@@ -75,7 +76,8 @@ class OutcomeRecorder : public EventSink {
   using Key = std::tuple<std::string, int64_t, CommitKind>;
   struct Open {
     size_t order = 0;
-    bool maybe_published = false;
+    bool in_attempt = false;       // an attempt started and its publish has not been answered
+    bool maybe_published = false;  // an earlier publish ended in an unknown outcome
   };
 
   mutable std::mutex mu_;

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -74,6 +75,8 @@ Result<FaultRule> ParseFaultRule(std::string_view spec, size_t* error_column = n
 std::string FormatFaultRule(const FaultRule& rule);
 // "error", "unknown", "crash", "delay=20ms".
 std::string FormatFaultEffect(const FaultEffect& effect);
+// "job-B:publish.after:hit=1:unknown", in the spec's shape, for summaries and trace footers.
+std::string FormatFiredFault(const FiredFault& fired);
 
 // A fault plan made of rules. For each hit of a point by a writer, every matching rule counts the
 // hit (per rule and writer) and, for p=, draws once from the stream, whatever the other rules do,
@@ -95,9 +98,10 @@ class ScriptedFaultPlan : public FaultPlan {
 
  private:
   mutable std::mutex mu_;
-  std::vector<FaultRule> rules_;                     // guarded by mu_
-  std::vector<std::map<std::string, int64_t, std::less<>>> hits_;  // per rule: writer -> hits
-  std::vector<FiredFault> fired_;                    // guarded by mu_
+  std::vector<FaultRule> rules_;  // guarded by mu_
+  // Guarded by mu_: hits_[i] maps a writer to its hits of rule i's point.
+  std::vector<std::map<std::string, int64_t, std::less<>>> hits_;
+  std::vector<FiredFault> fired_;  // guarded by mu_
 };
 
 // Checks a rule built in code: the point exists, the trigger and effect parameters are in range
