@@ -1,6 +1,7 @@
 // `commitlab race`: the lecture's scenario 1. N writers append M commits each to one table and
 // race for snapshot ids; every commit must land exactly once.
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 #include <unistd.h>
 
 #include <chrono>

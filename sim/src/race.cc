@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "commitlab/core/committer.h"
+#include "commitlab/sim/checker.h"
 #include "commitlab/sim/real_env.h"
 
 namespace commitlab::sim {
@@ -34,8 +35,22 @@ void AppendLoop(Committer& committer, SnapshotStore* store, Env* env, int commit
 
 }  // namespace
 
+Status ReadChain(SnapshotStore* store, std::vector<Snapshot>* chain) {
+  Result<std::optional<Snapshot>> latest = store->LatestSnapshot();
+  if (!latest.ok()) return latest.status();
+  const int64_t last = latest->has_value() ? (*latest)->id : 0;
+  for (int64_t id = 1; id <= last; ++id) {
+    Result<Snapshot> s = store->ReadSnapshot(id);
+    if (!s.ok()) return s.status();
+    chain->push_back(std::move(*s));
+  }
+  return Status::OK();
+}
+
 RaceReport RunThreadRace(const RaceConfig& config, SnapshotStore* store, EventSink* events) {
   RealEnv env(config.seed);
+  OutcomeRecorder recorder;
+  TeeEventSink sinks({events, &recorder});
   RaceReport report;
   report.writers.resize(static_cast<size_t>(config.writers));
   std::vector<Committer> committers;
@@ -47,7 +62,7 @@ RaceReport RunThreadRace(const RaceConfig& config, SnapshotStore* store, EventSi
     CommitOptions options;
     options.table = config.table;
     options.retry = config.policy;
-    committers.emplace_back(w->name, options, &env, store, events);
+    committers.emplace_back(w->name, options, &env, store, &sinks);
     Committer* c = &committers.back();
     bodies.push_back({w->name, [c, store, &env, &config, w] { AppendLoop(*c, store, &env, config.commits, w); }});
   }
@@ -61,20 +76,12 @@ RaceReport RunThreadRace(const RaceConfig& config, SnapshotStore* store, EventSi
     report.atomic_failures += w.atomic_failures;
     report.failed_jobs += w.error.empty() ? 0 : 1;
   }
-  Result<std::optional<Snapshot>> latest = store->LatestSnapshot();
-  if (!latest.ok()) {
-    report.violations.push_back(latest.status().ToString());
-    return report;
-  }
-  report.latest_snapshot = latest->has_value() ? (*latest)->id : 0;
-  for (int64_t id = 1; id <= report.latest_snapshot; ++id) {
-    Result<Snapshot> s = store->ReadSnapshot(id);
-    if (!s.ok()) {
-      report.violations.push_back(s.status().ToString());
-      continue;
-    }
-    ++report.snapshots_per_user[s->commit_user];
-  }
+  std::vector<Snapshot> chain;
+  Status read = ReadChain(store, &chain);
+  if (!read.ok()) report.violations.push_back(read.ToString());
+  report.latest_snapshot = chain.empty() ? 0 : chain.back().id;
+  for (const Snapshot& s : chain) ++report.snapshots_per_user[s.commit_user];
+  for (const Violation& v : CheckInvariants(chain, recorder.records())) report.violations.push_back(v.ToString());
   return report;
 }
 

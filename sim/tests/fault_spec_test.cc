@@ -237,7 +237,7 @@ TEST(FaultPlanTest, CountsHitsExactlyUnderConcurrentWriters) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&plan, t] {
       Rng rng(static_cast<uint64_t>(t));
-      const std::string writer = "w" + std::to_string(t % 2);  // two threads share each writer
+      const std::string writer = t % 2 == 0 ? "w0" : "w1";  // two threads share each writer
       for (int i = 0; i < kHits; ++i) plan.Check(writer, fault::kPublishBefore, rng);
     });
   }

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "commitlab/core/model.h"
 
@@ -51,6 +53,18 @@ class EventSink {
 class NullEventSink final : public EventSink {
  public:
   void OnEvent(const Event&) override {}
+};
+
+// Hands every event to each sink in turn (log, trace, outcome recorder, ...).
+class TeeEventSink final : public EventSink {
+ public:
+  explicit TeeEventSink(std::vector<EventSink*> sinks) : sinks_(std::move(sinks)) {}
+  void OnEvent(const Event& e) override {
+    for (EventSink* s : sinks_) s->OnEvent(e);
+  }
+
+ private:
+  std::vector<EventSink*> sinks_;
 };
 
 }  // namespace commitlab

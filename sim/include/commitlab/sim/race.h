@@ -43,6 +43,9 @@ struct RaceReport {
 // Writer names: job-A, job-B, ..., job-Z, then job-27, job-28, ...
 std::string WriterName(int index);
 
+// Reads snapshots 1..latest back from the store, in id order.
+Status ReadChain(SnapshotStore* store, std::vector<Snapshot>* chain);
+
 // Runs the race on OS threads with the real clock. `events` must be thread-safe.
 RaceReport RunThreadRace(const RaceConfig& config, SnapshotStore* store, EventSink* events);
 
