@@ -17,6 +17,10 @@ namespace commitlab {
 // Returns s as a JSON string literal: quoted, with ", \ and control characters escaped.
 std::string JsonQuote(std::string_view s);
 
+namespace json_internal {
+class Parser;
+}  // namespace json_internal
+
 // A parsed JSON value. Integers that fit int64 stay exact (snapshot ids, commit identifiers up to
 // Long.MAX_VALUE); other numbers are doubles. Object members keep their order in the text, so a
 // value prints back the way it was read.
@@ -64,6 +68,8 @@ class JsonValue {
   bool operator==(const JsonValue& other) const;
 
  private:
+  friend class json_internal::Parser;  // appends members after its own duplicate check
+
   Type type_ = Type::kNull;
   bool bool_ = false;
   int64_t int_ = 0;

@@ -1,0 +1,454 @@
+#include "commitlab/core/dir_store.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <set>
+#include <system_error>
+#include <utility>
+
+#include "commitlab/core/json.h"
+#include "commitlab/core/snapshot_codec.h"
+
+namespace commitlab {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kSnapshotPrefix = "snapshot-";
+constexpr std::string_view kLatestHint = "LATEST";
+// Caps on what a read pulls into memory, so a stray huge file is reported instead of swallowed.
+constexpr size_t kMaxSnapshotBytes = size_t{1} << 20;
+constexpr size_t kMaxManifestBytes = size_t{256} << 20;
+constexpr size_t kMaxHintBytes = 64;
+
+// strerror_r comes in a GNU flavour (returns the text) and an XSI one (fills the buffer); these
+// overloads accept either. strerror itself is not thread-safe.
+[[maybe_unused]] const char* StrerrorText(const char* text, const char*) { return text; }
+[[maybe_unused]] const char* StrerrorText(int rc, const char* buf) { return rc == 0 ? buf : "unknown error"; }
+
+std::string ErrnoText(int err) {
+  char buf[256] = {};
+  return StrerrorText(strerror_r(err, buf, sizeof(buf)), buf);
+}
+
+Status IoError(std::string_view what, std::string_view path, int err) {
+  return Status::IOError(fmt::format("cannot {} {}: {}", what, path, ErrnoText(err)));
+}
+
+std::string JoinPath(std::string_view dir, std::string_view name) {
+  if (dir.empty() || dir.back() == '/') return fmt::format("{}{}", dir, name);
+  return fmt::format("{}/{}", dir, name);
+}
+
+// One path component we create ourselves: no separators, no "." or "..", and no leading '.',
+// which marks temp files.
+bool IsSafeName(std::string_view name) {
+  return !name.empty() && name.size() <= 255 && name.front() != '.' &&
+         name.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos;
+}
+
+// A partition such as "dt=2024-01-01" or "k1=a/k2=b": safe components, and not one of the store's
+// own directories.
+bool IsSafePartition(std::string_view partition) {
+  if (partition.empty()) return true;
+  size_t start = 0;
+  while (true) {
+    const size_t slash = partition.find('/', start);
+    const std::string_view part = partition.substr(start, slash == std::string_view::npos ? slash : slash - start);
+    if (!IsSafeName(part)) return false;
+    if (start == 0 && (part == "snapshot" || part == "manifest")) return false;
+    if (slash == std::string_view::npos) return true;
+    start = slash + 1;
+  }
+}
+
+// Canonical decimal id >= 1 (no sign, no leading zeros), or nullopt.
+std::optional<int64_t> ParseId(std::string_view digits) {
+  if (digits.empty() || digits.front() == '0') return std::nullopt;
+  for (char c : digits)
+    if (c < '0' || c > '9') return std::nullopt;
+  int64_t id = 0;
+  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+  if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
+  return id;
+}
+
+// The id of a file named exactly snapshot-<id>; temp files and junk give nullopt.
+std::optional<int64_t> SnapshotIdOf(std::string_view file_name) {
+  if (!file_name.starts_with(kSnapshotPrefix)) return std::nullopt;
+  return ParseId(file_name.substr(kSnapshotPrefix.size()));
+}
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// True unless the path certainly does not exist.
+bool MayExist(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 || errno != ENOENT;
+}
+
+Status MakeDirectories(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (!ec && !fs::is_directory(dir, ec) && !ec) ec = std::make_error_code(std::errc::not_a_directory);
+  if (ec) return Status::InvalidArgument(fmt::format("cannot create directory {}: {}", dir, ec.message()));
+  return Status::OK();
+}
+
+Status WriteAll(int fd, std::string_view data, const std::string& path) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return IoError("write", path, errno);
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return Status::OK();
+}
+
+// Unique across threads (the counter) and processes (the pid); O_EXCL catches a stale file left by
+// a dead process whose pid was reused.
+std::string TempPath(const std::string& dir, std::string_view target_name) {
+  static std::atomic<uint64_t> counter{0};
+  return JoinPath(dir, fmt::format(".{}.{}-{}.tmp", target_name, ::getpid(), counter.fetch_add(1)));
+}
+
+// Writes `content` to a fresh temp file in `dir` next to `target_name`; returns its path. No
+// fsync: the lab models racing processes, not power loss.
+Result<std::string> WriteTempFile(const std::string& dir, std::string_view target_name, std::string_view content) {
+  std::string path;
+  int fd = -1;
+  for (int tries = 0; fd < 0 && tries < 100; ++tries) {
+    path = TempPath(dir, target_name);
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) return IoError("create", path, errno);
+  }
+  if (fd < 0) return IoError("create", path, EEXIST);
+  Status written = WriteAll(fd, content, path);
+  if (::close(fd) != 0 && written.ok()) written = IoError("close", path, errno);
+  if (!written.ok()) {
+    ::unlink(path.c_str());
+    return written;
+  }
+  return path;
+}
+
+int RenameNoReplace(const char* from, const char* to) {
+#if defined(RENAME_NOREPLACE)
+  return ::renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#elif defined(SYS_renameat2)
+  constexpr unsigned kRenameNoReplace = 1;  // RENAME_NOREPLACE in <linux/fs.h>
+  return static_cast<int>(::syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, kRenameNoReplace));
+#else
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+enum class CreateOutcome { kCreated, kExists };
+
+// link(2) fails with EEXIST instead of replacing, on every POSIX filesystem with hard links.
+Result<CreateOutcome> LinkNoReplace(const std::string& tmp, const std::string& target) {
+  if (::link(tmp.c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    if (err == EEXIST) return CreateOutcome::kExists;
+    return IoError("publish", target, err);
+  }
+  ::unlink(tmp.c_str());  // a leftover temp is ignored by every reader
+  return CreateOutcome::kCreated;
+}
+
+// Moves the finished temp file to `target` unless `target` exists: the atomic create-if-absent.
+// Paimon's LocalFileIO checks existence and renames under a JVM-wide lock, which protects threads
+// of one JVM only; rename(2) would silently replace a file another process just published.
+// RENAME_NOREPLACE and link(2) make the kernel do the check, so processes are safe too.
+Result<CreateOutcome> MoveNoReplace(const std::string& tmp, const std::string& target, bool rename_noreplace) {
+  if (!rename_noreplace) return LinkNoReplace(tmp, target);
+  if (RenameNoReplace(tmp.c_str(), target.c_str()) == 0) return CreateOutcome::kCreated;
+  const int err = errno;
+  if (err == EINVAL || err == ENOSYS) return LinkNoReplace(tmp, target);  // no RENAME_NOREPLACE here
+  ::unlink(tmp.c_str());
+  if (err == EEXIST) return CreateOutcome::kExists;
+  return IoError("publish", target, err);
+}
+
+Result<CreateOutcome> CreateNoReplace(const std::string& dir, const std::string& name, std::string_view content,
+                                      bool rename_noreplace) {
+  Result<std::string> tmp = WriteTempFile(dir, name, content);
+  if (!tmp.ok()) return tmp.status();
+  return MoveNoReplace(*tmp, JoinPath(dir, name), rename_noreplace);
+}
+
+// Atomically replaces dir/name with `content` (temp file + rename(2)).
+Status ReplaceFile(const std::string& dir, const std::string& name, std::string_view content) {
+  Result<std::string> tmp = WriteTempFile(dir, name, content);
+  if (!tmp.ok()) return tmp.status();
+  const std::string target = JoinPath(dir, name);
+  if (::rename(tmp->c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp->c_str());
+    return IoError("rename to", target, err);
+  }
+  return Status::OK();
+}
+
+// The whole file; NotFound (message: the path) when it does not exist, Corruption when it is not a
+// regular file or is larger than `limit`, IOError for other failures.
+Result<std::string> ReadFile(const std::string& path, size_t limit) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return Status::NotFound(path);
+    return IoError("open", path, errno);
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status::Corruption(fmt::format("{}: not a regular file", path));
+  }
+  std::string data;
+  char buf[16384];
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return IoError("read", path, err);
+    }
+    if (n == 0) break;
+    if (data.size() + static_cast<size_t>(n) > limit) {
+      ::close(fd);
+      return Status::Corruption(fmt::format("{}: file is larger than {} bytes", path, limit));
+    }
+    data.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return data;
+}
+
+std::string DataFileLine(const DataFile& f) {
+  JsonValue v;
+  v.Set("fileName", JsonValue::String(f.name));
+  v.Set("partition", JsonValue::String(f.partition));
+  v.Set("bucket", JsonValue::Int(f.bucket));
+  v.Set("level", JsonValue::Int(f.level));
+  v.Set("minKey", JsonValue::Int(f.min_key));
+  v.Set("maxKey", JsonValue::Int(f.max_key));
+  v.Set("rowCount", JsonValue::Int(f.row_count));
+  return ToJson(v) + "\n";
+}
+
+std::string BucketDir(const std::string& root, const DataFile& f) {
+  const std::string bucket = fmt::format("bucket-{}", f.bucket);
+  return f.partition.empty() ? JoinPath(root, bucket) : JoinPath(JoinPath(root, f.partition), bucket);
+}
+
+// Sorted names of the regular, non-temp files directly in `dir`.
+std::vector<std::string> ListFileNames(const std::string& dir) {
+  std::set<std::string> names;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    std::error_code type_ec;
+    if (IsSafeName(name) && it->is_regular_file(type_ec)) names.insert(std::move(name));
+  }
+  return {names.begin(), names.end()};
+}
+
+}  // namespace
+
+DirStore::DirStore(std::string root, DirStoreOptions options)
+    : root_(std::move(root)),
+      snapshot_dir_(JoinPath(root_, "snapshot")),
+      manifest_dir_(JoinPath(root_, "manifest")),
+      options_(options) {}
+
+Result<std::unique_ptr<DirStore>> DirStore::Open(std::string root, DirStoreOptions options) {
+  if (root.empty()) return Status::InvalidArgument("DirStore root must not be empty");
+  std::unique_ptr<DirStore> store(new DirStore(std::move(root), options));
+  for (const std::string* dir : {&store->root_, &store->snapshot_dir_, &store->manifest_dir_})
+    COMMITLAB_RETURN_IF_ERROR(MakeDirectories(*dir));
+  return store;
+}
+
+std::string DirStore::SnapshotPath(int64_t id) const {
+  return JoinPath(snapshot_dir_, fmt::format("{}{}", kSnapshotPrefix, id));
+}
+
+std::string DirStore::LatestHintPath() const { return JoinPath(snapshot_dir_, kLatestHint); }
+
+std::string DirStore::ManifestPath(std::string_view name) const { return JoinPath(manifest_dir_, name); }
+
+std::string DirStore::DataFilePath(const DataFile& f) const { return JoinPath(BucketDir(root_, f), f.name); }
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+std::optional<int64_t> DirStore::ReadLatestHint() const {
+  Result<std::string> text = ReadFile(LatestHintPath(), kMaxHintBytes);
+  if (!text.ok()) return std::nullopt;
+  std::string_view digits = *text;
+  while (!digits.empty() && (digits.back() == '\n' || digits.back() == '\r' || digits.back() == ' '))
+    digits.remove_suffix(1);
+  std::optional<int64_t> id = ParseId(digits);
+  if (id && *id == std::numeric_limits<int64_t>::max()) return std::nullopt;  // hint + 1 must not overflow
+  return id;
+}
+
+Result<int64_t> DirStore::FindLatestId() const {
+  // Paimon's SnapshotManager.findLatest: the hint is right unless a newer snapshot appeared.
+  if (std::optional<int64_t> hint = ReadLatestHint();
+      hint && IsRegularFile(SnapshotPath(*hint)) && !MayExist(SnapshotPath(*hint + 1))) {
+    return *hint;
+  }
+  return ListLatestId();
+}
+
+Result<int64_t> DirStore::ListLatestId() const {
+  std::error_code ec;
+  int64_t latest = 0;
+  fs::directory_iterator it(snapshot_dir_, ec);
+  for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
+    const std::optional<int64_t> id = SnapshotIdOf(it->path().filename().string());
+    std::error_code type_ec;
+    if (id && *id > latest && it->is_regular_file(type_ec)) latest = *id;
+  }
+  if (ec) return Status::IOError(fmt::format("cannot list {}: {}", snapshot_dir_, ec.message()));
+  return latest;
+}
+
+Result<std::optional<Snapshot>> DirStore::LatestSnapshot() {
+  Result<int64_t> id = FindLatestId();
+  if (!id.ok()) return id.status();
+  if (*id == 0) return std::optional<Snapshot>();
+  Result<Snapshot> s = ReadSnapshot(*id);
+  if (!s.ok()) return s.status();
+  return std::optional<Snapshot>(std::move(s).value());
+}
+
+Result<Snapshot> DirStore::ReadSnapshot(int64_t id) {
+  const std::string path = SnapshotPath(id);
+  if (id < 1) return Status::NotFound(fmt::format("Snapshot file {} does not exist.", path));
+  Result<std::string> text = ReadFile(path, kMaxSnapshotBytes);
+  if (!text.ok()) {
+    if (text.status().code() == Code::kNotFound)
+      return Status::NotFound(fmt::format("Snapshot file {} does not exist.", path));
+    return text.status();
+  }
+  Result<Snapshot> s = DecodeSnapshot(*text, path);
+  if (!s.ok()) return s.status();
+  if (s->id != id) return Status::Corruption(fmt::format("{}: holds id {}, expected {}", path, s->id, id));
+  Result<std::vector<FileChange>> changes = ReadManifest(s->delta_manifest, path);
+  if (!changes.ok()) return changes.status();
+  s->changes = std::move(changes).value();
+  return s;
+}
+
+Result<std::vector<FileChange>> DirStore::ReadManifest(const std::string& name,
+                                                       const std::string& snapshot_path) const {
+  if (!IsSafeName(name)) {
+    return Status::Corruption(
+        fmt::format("{}: field \"deltaManifestList\" is not a manifest file name: {}", snapshot_path, JsonQuote(name)));
+  }
+  const std::string path = ManifestPath(name);
+  Result<std::string> text = ReadFile(path, kMaxManifestBytes);
+  if (!text.ok()) {
+    if (text.status().code() == Code::kNotFound)
+      return Status::Corruption(fmt::format("{}: manifest {} does not exist", snapshot_path, path));
+    return text.status();
+  }
+  return DecodeManifest(*text, path);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+Status DirStore::WriteManifest(const std::string& name, const std::vector<FileChange>& changes) {
+  if (!IsSafeName(name)) return Status::InvalidArgument(fmt::format("invalid manifest name {}", JsonQuote(name)));
+  Result<CreateOutcome> r = CreateNoReplace(manifest_dir_, name, EncodeManifest(changes), options_.rename_noreplace);
+  if (!r.ok()) return r.status();
+  if (*r == CreateOutcome::kExists)
+    return Status::InvalidArgument(fmt::format("manifest {} already exists", ManifestPath(name)));
+  return Status::OK();
+}
+
+Status DirStore::CheckPublishable(const Snapshot& s) const {
+  if (s.id < 1) return Status::InvalidArgument(fmt::format("cannot publish snapshot id {}: ids start at 1", s.id));
+  if (!IsSafeName(s.delta_manifest))
+    return Status::InvalidArgument(fmt::format("invalid manifest name {}", JsonQuote(s.delta_manifest)));
+  // Snapshots are never deleted, so once snapshot-(N-1) exists this stays true.
+  if (s.id > 1 && !IsRegularFile(SnapshotPath(s.id - 1)))
+    return Status::InvalidArgument(fmt::format("snapshot-{} would leave a gap after snapshot-{}", s.id, s.id - 1));
+  return Status::OK();
+}
+
+PublishResult DirStore::Publish(const Snapshot& s) {
+  if (Status st = CheckPublishable(s); !st.ok()) return {PublishOutcome::kError, std::move(st)};
+  Result<CreateOutcome> r = CreateNoReplace(snapshot_dir_, fmt::format("{}{}", kSnapshotPrefix, s.id),
+                                            EncodeSnapshot(s), options_.rename_noreplace);
+  if (!r.ok()) return {PublishOutcome::kError, r.status()};
+  if (*r == CreateOutcome::kExists) return {PublishOutcome::kAlreadyExists, Status::OK()};
+  WriteLatestHint(s.id);
+  return {PublishOutcome::kPublished, Status::OK()};
+}
+
+void DirStore::WriteLatestHint(int64_t id) const {
+  // Advisory: a failed or out-of-order write only makes readers list the directory.
+  (void)ReplaceFile(snapshot_dir_, std::string(kLatestHint), fmt::format("{}", id));
+}
+
+Status DirStore::WriteDataFile(const DataFile& f) {
+  if (!IsSafeName(f.name) || !IsSafePartition(f.partition)) {
+    return Status::InvalidArgument(
+        fmt::format("invalid data file path: partition {}, name {}", JsonQuote(f.partition), JsonQuote(f.name)));
+  }
+  const std::string dir = BucketDir(root_, f);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return Status::IOError(fmt::format("cannot create directory {}: {}", dir, ec.message()));
+  return ReplaceFile(dir, f.name, DataFileLine(f));
+}
+
+bool DirStore::DataFileExists(const DataFile& f) {
+  return IsSafeName(f.name) && IsSafePartition(f.partition) && IsRegularFile(DataFilePath(f));
+}
+
+std::vector<std::string> DirStore::ListManifests() { return ListFileNames(manifest_dir_); }
+
+std::vector<std::string> DirStore::ListDataFiles() {
+  std::set<std::string> names;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(root_, fs::directory_options::skip_permission_denied, ec);
+  for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    std::string name = p.filename().string();
+    std::error_code type_ec;
+    if (it.depth() == 0 && (name == "snapshot" || name == "manifest")) {
+      it.disable_recursion_pending();
+    } else if (IsSafeName(name) && p.parent_path().filename().string().starts_with("bucket-") &&
+               it->is_regular_file(type_ec)) {
+      names.insert(std::move(name));
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
+}  // namespace commitlab
