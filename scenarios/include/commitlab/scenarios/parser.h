@@ -1,0 +1,32 @@
+// The scenario parser. Errors are Code::kInvalidArgument with the message
+// "file:line:col: what is wrong (what was expected)"; the first error ends the parse.
+//
+// The parser is total: any byte string yields a Scenario or an error, in time and memory bounded
+// by the limits below (it is fuzzed by scenarios/fuzz/parser_fuzz.cc).
+#ifndef COMMITLAB_SCENARIOS_PARSER_H_
+#define COMMITLAB_SCENARIOS_PARSER_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "commitlab/core/status.h"
+#include "commitlab/scenarios/scenario.h"
+
+namespace commitlab::scenarios {
+
+inline constexpr size_t kMaxLineBytes = 4096;
+inline constexpr size_t kMaxSteps = 100'000;          // after expanding repeats
+inline constexpr size_t kMaxListEntries = 64;         // files=..., checkpoints=...
+inline constexpr size_t kMaxNameBytes = 64;           // writer, table, label, checkpoint names
+inline constexpr size_t kMaxFileBytes = 16 << 20;     // LoadScenarioFile
+
+// Parses scenario text; `file_name` only names the source in messages. No I/O.
+Result<Scenario> ParseScenario(std::string_view text, std::string_view file_name);
+
+// Reads and parses a file. A file that cannot be read is an InvalidArgument naming the path.
+Result<Scenario> LoadScenarioFile(const std::string& path);
+
+}  // namespace commitlab::scenarios
+
+#endif  // COMMITLAB_SCENARIOS_PARSER_H_

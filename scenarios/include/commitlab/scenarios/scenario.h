@@ -1,0 +1,295 @@
+// Scenario: the parsed form of a scenarios/*.scn file (the language is documented in
+// scenarios/README.md). The parser resolves everything that does not need a run: repeats are
+// expanded, commit identifiers and fresh write keys are assigned, labels and checkpoint names are
+// resolved to step indexes, the retry policy is parsed. What only a run can decide (which files a
+// compaction picks, fault and latency specs owned by sim/) is kept as written, with its position.
+//
+// Every node keeps its SourcePos so a runner can report "scenarios/x.scn:12: expect failed: ...".
+#ifndef COMMITLAB_SCENARIOS_SCENARIO_H_
+#define COMMITLAB_SCENARIOS_SCENARIO_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "commitlab/core/model.h"
+#include "commitlab/core/retry_policy.h"
+
+namespace commitlab::scenarios {
+
+// 1-based line and byte column in the scenario file.
+struct SourcePos {
+  int line = 0;
+  int col = 0;
+
+  bool operator==(const SourcePos&) const = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Tables and writers
+
+enum class Protocol { kPaimon, kIceberg, kDelta };
+std::string_view ProtocolName(Protocol p);  // "paimon", "iceberg", "delta"
+
+struct Table {
+  SourcePos pos;
+  std::string name;
+  Protocol protocol = Protocol::kPaimon;
+  bool primary_key = false;                 // false: append-only
+  std::vector<std::string> partition_keys;  // empty: unpartitioned
+  int32_t buckets = 1;
+  int32_t levels = 6;  // L0 .. L(levels-1), Paimon's default num-levels
+  // Paimon's StreamWriteBuilder commits with ignoreEmptyCommit(false), the API the lecture uses.
+  bool ignore_empty_commit = false;
+};
+
+// write: a new L0 data file, pending in the writer until it commits or checkpoints.
+struct WriteOp {
+  int64_t rows = 1;
+  // Given with keys=LO..HI, or else the table's next fresh keys in file order, so the same file
+  // always gives the same keys whatever the schedule.
+  int64_t min_key = 0;
+  int64_t max_key = 0;
+  std::string partition;  // "" or "dt=2024-01-01/hr=1"
+  int32_t bucket = 0;
+};
+
+// commit: the pending files (and pending compaction) as one committable with `identifier`
+// (Paimon: an APPEND snapshot, then a COMPACT snapshot when a compaction is pending); or, with
+// `checkpoint`, the saved committable of that name, as a Flink committer does once the checkpoint
+// completes.
+struct CommitOp {
+  int64_t identifier = 0;  // given, else the writer's previous identifier + 1; the checkpoint's
+  std::string checkpoint;  // "" or the name of a checkpoint saved on an earlier line
+};
+
+// compact: rewrite chosen files of one bucket from one level into one file of another level; the
+// result is pending until the next commit or checkpoint.
+struct CompactOp {
+  std::string partition;
+  int32_t bucket = 0;
+  int32_t from_level = 0;
+  int32_t to_level = 0;
+  // Indexes into the writer's view of from_level when the step runs (oldest file first), or all.
+  bool all_files = true;
+  std::vector<int32_t> files;
+  // The output file's key range and row count; by default the union of the inputs' ranges and the
+  // sum of their rows.
+  std::optional<int64_t> min_key;
+  std::optional<int64_t> max_key;
+  std::optional<int64_t> rows;
+};
+
+// checkpoint: Flink's prepareCommit. The pending files and compaction become a committable with
+// `identifier`, saved under `name`; the writer has nothing pending afterwards.
+struct CheckpointOp {
+  std::string name;        // unique in the scenario; "name[i]" when saved inside a repeat
+  int64_t identifier = 0;  // given, else the writer's previous identifier + 1
+};
+
+// filter-and-commit: Paimon's filterAndCommit of saved committables after a restart: those whose
+// identifier this commit user has already committed are dropped, the rest committed in order.
+struct FilterAndCommitOp {
+  std::vector<std::string> checkpoints;  // strictly increasing identifiers
+};
+
+// restart: the writer's job fails over: a new committer with the same commit user; pending files
+// and compaction are lost, saved checkpoints and the identifier counter survive.
+struct RestartOp {};
+
+using Op = std::variant<WriteOp, CommitOp, CompactOp, CheckpointOp, FilterAndCommitOp, RestartOp>;
+std::string_view OpName(const Op& op);  // "write", "commit", "compact", ...
+
+struct Step {
+  SourcePos pos;      // the step's operation word
+  std::string label;  // on the first step of a labelled line; "c[3]" in iteration 3 of a repeat
+  int iteration = 0;  // 1-based iteration of its repeat; 0 outside a repeat
+  Op op;
+};
+
+struct Writer {
+  SourcePos pos;
+  std::string name;
+  std::string commit_user;  // defaults to the name
+  size_t table = 0;         // index into Scenario::tables
+  std::vector<Step> steps;  // in script order, repeats expanded
+};
+
+struct StepRef {
+  size_t writer = 0;  // index into Scenario::writers
+  size_t step = 0;    // index into Writer::steps
+
+  bool operator==(const StepRef&) const = default;
+};
+
+// `order A.x -> B.y`, RocksDB sync-point style: B's step y does not start until A's step x has
+// finished. A label on a line of several steps stands for the line: `before` is its last step and
+// `after` its first.
+struct OrderEdge {
+  SourcePos pos;  // the `before` reference
+  StepRef before;
+  StepRef after;
+  std::string text;  // "job-1.c1 -> job-2.c2", for messages
+};
+
+// A spec string another component parses (sim's fault rules and latency models). `pos` is the
+// spec's first character, so an error at offset k inside it is at column pos.col + k.
+struct SpecString {
+  SourcePos pos;
+  std::string text;
+};
+
+struct RetrySetting {
+  SourcePos pos;
+  std::string spec;  // as handed to ParseRetryPolicy, e.g. "paimon:retries=10"
+  RetryPolicy policy;
+};
+
+enum class SchedKind { kRandom, kPct, kRoundRobin, kFree };
+std::string_view SchedKindName(SchedKind k);  // "random", "pct", "round-robin", "free"
+
+struct SchedSetting {
+  SourcePos pos;
+  SchedKind kind = SchedKind::kRandom;
+  int pct_depth = 3;  // kPct only
+};
+
+// ---------------------------------------------------------------------------------------------
+// Expectations
+
+enum class CmpOp { kEq, kGe, kLe, kRange };
+
+struct Comparison {
+  CmpOp op = CmpOp::kEq;
+  int64_t lo = 0;  // the operand; the lower bound of a range
+  int64_t hi = 0;  // kRange only
+
+  bool Matches(int64_t v) const;
+  std::string ToString() const;  // "== 3", ">= 1", "<= 9", "18..25"
+  bool operator==(const Comparison&) const = default;
+};
+
+// Counters a run tallies per writer and in total (the keys of `commitlab run --json`).
+enum class Counter {
+  kCommitted,          // snapshots published (for a step: what the step returned)
+  kAttempts,           // publish attempts
+  kAtomicFailures,     // lost races for a snapshot id
+  kConflicts,          // refusals by conflict detection
+  kUnknownOutcomes,    // publishes that ended in an error
+  kIdempotentMatches,  // unknown outcomes the idempotency check found committed
+  kGaveUp,             // commits that exhausted their retries
+  kOrphanFiles,        // data and manifest files no snapshot references
+};
+std::string_view CounterName(Counter c);  // "committed", "atomic_failures", ...
+
+// How a writer's script (or a step) ended.
+enum class Outcome {
+  kOk,       // every step finished
+  kRefused,  // a step failed with an error other than giving up or a crash (a conflict, ...)
+  kGaveUp,   // a commit exhausted its retries (Code::kRetriesExhausted)
+  kCrashed,  // a crash fault stopped the writer
+};
+std::string_view OutcomeName(Outcome o);  // "ok", "refused", "gave-up", "crashed"
+
+// expect snapshot ID [kind=K] [user=U] [identifier=N] [total=N] [delta=N]: the snapshot exists
+// and has the given fields.
+struct SnapshotExpect {
+  int64_t id = 0;
+  std::optional<CommitKind> kind;
+  std::optional<std::string> user;
+  std::optional<int64_t> identifier;
+  std::optional<int64_t> total_records;
+  std::optional<int64_t> delta_records;
+};
+
+// expect latest-snapshot CMP (0 when the table has none).
+struct LatestSnapshotExpect {
+  Comparison value;
+};
+
+// expect per-user U=N ...: snapshots per commit user, exactly: a user not listed has none.
+struct PerUserExpect {
+  std::map<std::string, int64_t> snapshots;
+};
+
+// expect tally COUNTER CMP: the counter summed over all writers.
+struct TallyExpect {
+  Counter counter = Counter::kCommitted;
+  Comparison value;
+};
+
+enum class Subject {
+  kWriter,      // expect writer W ...
+  kStep,        // expect step W.L ...: the labelled line's steps
+  kSomeWriter,  // expect some-writer ...: at least one writer
+};
+
+// expect writer W OUTCOME ["text"] (and step / some-writer): `message` must occur in the error
+// that ended it ("" matches any; always "" for kOk).
+struct OutcomeExpect {
+  Subject subject = Subject::kWriter;
+  size_t writer = 0;      // kWriter, kStep
+  size_t first_step = 0;  // kStep: the labelled line's steps [first_step, last_step]
+  size_t last_step = 0;
+  Outcome outcome = Outcome::kOk;
+  std::string message;
+};
+
+// expect writer W COUNTER CMP, expect step W.L committed CMP.
+struct CounterExpect {
+  Subject subject = Subject::kWriter;  // kWriter or kStep
+  size_t writer = 0;
+  size_t first_step = 0;  // kStep: the sum over the line's steps
+  size_t last_step = 0;
+  Counter counter = Counter::kCommitted;
+  Comparison value;
+};
+
+// expect invariant-violation KIND: the checker must report this violation (the file's expected
+// result is the checker's finding); other violations still fail the run.
+struct InvariantExpect {
+  std::string violation;  // a kind name of sim/checker.h: "duplicate", "lost", ...
+};
+
+using ExpectBody = std::variant<SnapshotExpect, LatestSnapshotExpect, PerUserExpect, TallyExpect,
+                                OutcomeExpect, CounterExpect, InvariantExpect>;
+
+struct Expectation {
+  SourcePos pos;     // the `expect` word
+  std::string text;  // the line as written, without its comment: "expect latest-snapshot 6"
+  ExpectBody body;
+};
+
+// The violation kinds `expect invariant-violation` accepts.
+const std::vector<std::string_view>& InvariantViolationNames();
+
+// ---------------------------------------------------------------------------------------------
+
+struct Scenario {
+  std::string file_name;  // as given to the parser; prefixes every position in messages
+  std::string title;
+  std::vector<Table> tables;
+  std::vector<Writer> writers;
+  std::vector<OrderEdge> order;
+  std::vector<SpecString> faults;     // WRITER:POINT:TRIGGER:EFFECT, for sim::ParseFaultRule
+  std::vector<SpecString> latencies;  // storage-latency specs, for the simulator
+  std::optional<RetrySetting> retry;  // unset: the protocol's default policy
+  bool idempotency_check = true;
+  std::optional<SchedSetting> sched;  // unset: the command line decides
+  std::optional<uint64_t> seed;
+  std::vector<Expectation> expectations;
+
+  size_t TotalSteps() const;
+  std::optional<size_t> FindWriter(std::string_view name) const;
+  // "file:line:col", or "file:line" when col is 0.
+  std::string Where(const SourcePos& pos) const;
+};
+
+}  // namespace commitlab::scenarios
+
+#endif  // COMMITLAB_SCENARIOS_SCENARIO_H_

@@ -1,0 +1,120 @@
+// The parser's state, shared by the files that parse one kind of line each: parser.cc (the file,
+// scenario-wide directives), steps.cc (step lines and repeat), expect.cc, order.cc (order lines,
+// label resolution and the deadlock check).
+#ifndef COMMITLAB_SCENARIOS_PARSER_IMPL_H_
+#define COMMITLAB_SCENARIOS_PARSER_IMPL_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "args.h"
+#include "commitlab/core/status.h"
+#include "commitlab/scenarios/scenario.h"
+#include "lexer.h"
+
+namespace commitlab::scenarios::internal {
+
+class Parser {
+ public:
+  explicit Parser(std::string_view file_name);
+  Result<Scenario> Parse(std::string_view text);
+
+ private:
+  // A step reference WRITER.LABEL as written, resolved once the whole file is read.
+  struct RefText {
+    SourcePos pos;
+    std::string writer;
+    std::string label;
+  };
+  struct PendingOrder {
+    RefText before;
+    RefText after;
+    size_t edge = 0;  // index into s_.order
+  };
+  struct PendingStepExpect {
+    RefText ref;
+    size_t expectation = 0;  // index into s_.expectations
+  };
+  struct LabelInfo {
+    size_t first = 0;  // the labelled line's steps
+    size_t last = 0;
+    int line = 0;
+  };
+  struct CheckpointInfo {
+    int64_t identifier = 0;
+    int line = 0;
+  };
+  // One operation of a step line as parsed once; instantiated per repeat iteration.
+  struct OpTemplate {
+    Op op;
+    SourcePos pos;
+    bool identifier_given = false;
+    bool keys_given = false;
+    std::vector<SourcePos> ref_pos;  // checkpoint references, in order
+  };
+
+  // parser.cc
+  Status ParseLine(const LineContext& ctx, std::string_view line);
+  Status ParseTitle(const LineContext& ctx, Tokens toks);
+  Status ParseTable(const LineContext& ctx, Tokens toks);
+  Status ParseWriter(const LineContext& ctx, Tokens toks);
+  Status ParseSpec(const LineContext& ctx, Tokens toks, std::vector<SpecString>* out);
+  Status ParseRetry(const LineContext& ctx, Tokens toks);
+  Status ParseIdempotencyCheck(const LineContext& ctx, Tokens toks);
+  Status ParseSched(const LineContext& ctx, Tokens toks);
+  Status ParseSeed(const LineContext& ctx, Tokens toks);
+  // Singleton directives: the second occurrence is an error naming the first.
+  Status CheckOnce(const LineContext& ctx, const Token& directive);
+  Status Finish();
+
+  // steps.cc
+  Status ParseStepLine(const LineContext& ctx, Tokens toks, int64_t repeat, int repeat_col);
+  Status ParseRepeat(const LineContext& ctx, Tokens toks);
+  Status ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out);
+  Status ParsePartition(const LineContext& ctx, int owner_col, const Token* t, const Table& table,
+                        std::string_view what, std::string* out);
+  Status Instantiate(const LineContext& ctx, size_t writer, const OpTemplate& tmpl, int iteration,
+                     std::map<std::string, std::string, std::less<>>* line_checkpoints, Step* out);
+  Status ResolveCheckpoint(const LineContext& ctx, std::string_view name, SourcePos pos,
+                           const std::map<std::string, std::string, std::less<>>& line_checkpoints,
+                           std::string* resolved, const CheckpointInfo** info);
+
+  // expect.cc
+  Status ParseExpect(const LineContext& ctx, Tokens toks, std::string_view line);
+
+  // order.cc
+  Status ParseOrder(const LineContext& ctx, Tokens toks);
+  Status ParseRefText(const LineContext& ctx, const Token& t, RefText* out);
+  Status ResolveRef(const RefText& ref, size_t* writer, const LabelInfo** label) const;
+  Status ResolveReferences();
+  Status CheckOrderCycles() const;
+
+  Status ErrorAt(SourcePos pos, std::string_view message) const;
+
+  std::optional<size_t> FindWriter(std::string_view name) const;
+
+  std::string file_name_;
+  Scenario s_;
+  std::map<std::string, size_t, std::less<>> writer_index_;
+  std::map<std::string, int, std::less<>> users_;  // commit user -> writers with it
+  std::map<std::string, int, std::less<>> once_;  // singleton directive -> its line
+  std::vector<std::map<std::string, LabelInfo, std::less<>>> labels_;  // per writer, expanded
+  std::vector<std::map<std::string, int, std::less<>>> base_labels_;   // per writer: label -> line
+  std::map<std::string, CheckpointInfo, std::less<>> checkpoints_;     // expanded names
+  std::map<std::string, int, std::less<>> base_checkpoints_;           // name -> line
+  std::vector<int64_t> last_identifier_;  // per writer
+  std::vector<int64_t> next_key_;         // per table: the next fresh key
+  size_t total_steps_ = 0;
+  size_t list_entries_ = 0;
+  std::vector<PendingOrder> pending_order_;
+  std::vector<PendingStepExpect> pending_expect_;
+};
+
+}  // namespace commitlab::scenarios::internal
+
+#endif  // COMMITLAB_SCENARIOS_PARSER_IMPL_H_
