@@ -31,6 +31,7 @@ bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
 int UsageError(std::string_view command, std::string_view message);
 
 int RunRace(const std::vector<std::string>& args);
+int RunReplay(const std::vector<std::string>& args);
 
 }  // namespace commitlab::cli
 

@@ -12,7 +12,8 @@ using commitlab::cli::Command;
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
-      {"race", "N writers race for snapshot ids on real threads (the lecture's scenario 1)", commitlab::cli::RunRace},
+      {"race", "N writers race for snapshot ids (the lecture's scenario 1), on threads or simulated", commitlab::cli::RunRace},
+      {"replay", "re-run the configuration recorded in a trace and compare the traces", commitlab::cli::RunReplay},
   };
   return commands;
 }

@@ -1,11 +1,14 @@
 // `commitlab race`: the lecture's scenario 1. N writers append M commits each to one table and
-// race for snapshot ids; every commit must land exactly once.
+// race for snapshot ids; every commit must land exactly once. On OS threads (--sched free, the
+// default, like the lecture's Java run) or in virtual time under a seeded scheduler.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "cli.h"
@@ -13,7 +16,10 @@
 #include "commitlab/core/json.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/sim/race.h"
+#include "commitlab/sim/trace.h"
 #include "log_printer.h"
+#include "run_settings.h"
+#include "sim_flags.h"
 
 namespace commitlab::cli {
 namespace {
@@ -23,6 +29,11 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view kCommand = "race";
 
+// Storage latency that makes one commit take about as long as the lecture's Java commits on a
+// local disk (some milliseconds), so that writers contend as they did there.
+constexpr char kLectureLatency[] =
+    "read-latest=uniform:0.2,1;read-snapshot=uniform:0.2,1;write-manifest=uniform:1,4;publish=uniform:0.5,2";
+
 // A fresh directory for the table: under results/tmp when run from the project (ignored by git),
 // else under the system's temp directory.
 std::string FreshTableDir() {
@@ -31,7 +42,13 @@ std::string FreshTableDir() {
   return (parent / fmt::format("race-{}-{}", getpid(), stamp % 1'000'000)).string();
 }
 
-std::string ReportJson(const sim::RaceReport& r) {
+std::string Quoted(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + JsonQuote(s);
+  return out;
+}
+
+std::string ReportJson(const sim::RaceReport& r, uint64_t seed) {
   std::string writers, per_user;
   for (const sim::WriterReport& w : r.writers) {
     writers += fmt::format("{}{}: {{\"commits_ok\": {}, \"attempts\": {}, \"atomic_failures\": {}, "
@@ -41,13 +58,13 @@ std::string ReportJson(const sim::RaceReport& r) {
   }
   for (const auto& [user, n] : r.snapshots_per_user)
     per_user += fmt::format("{}{}: {}", per_user.empty() ? "" : ", ", JsonQuote(user), n);
-  std::string violations;
-  for (const std::string& v : r.violations) violations += (violations.empty() ? "" : ", ") + JsonQuote(v);
   return fmt::format(
-      "{{\"latest_snapshot\": {}, \"failed_jobs\": {}, \"atomic_failures\": {}, \"writers\": {{{}}}, "
-      "\"snapshots_per_user\": {{{}}}, \"invariants_ok\": {}, \"violations\": [{}]}}\n",
-      r.latest_snapshot, r.failed_jobs, r.atomic_failures, writers, per_user, r.violations.empty() ? "true" : "false",
-      violations);
+      "{{\"seed\": {}, \"latest_snapshot\": {}, \"failed_jobs\": {}, \"atomic_failures\": {}, \"writers\": {{{}}}, "
+      "\"snapshots_per_user\": {{{}}}, \"invariants_ok\": {}, \"violations\": [{}], \"faults_fired\": [{}], "
+      "\"schedule\": {}}}",
+      seed, r.latest_snapshot, r.failed_jobs, r.atomic_failures, writers, per_user,
+      r.violations.empty() ? "true" : "false", Quoted(r.violations), Quoted(r.fired_faults),
+      r.schedule.empty() ? "null" : JsonQuote(r.schedule));
 }
 
 void PrintSummary(const sim::RaceReport& r) {
@@ -62,12 +79,67 @@ void PrintSummary(const sim::RaceReport& r) {
   fmt::print("failed jobs: {}\n", r.failed_jobs);
   fmt::print("latest snapshot id: {}\n", r.latest_snapshot);
   fmt::print("snapshots per commit user: {{{}}}\n", per_user);
+  for (const std::string& f : r.fired_faults) fmt::print("fault fired: {}\n", f);
   if (r.violations.empty()) {
-    fmt::print("invariants: ok (every commit landed exactly once, ids contiguous)\n");
+    fmt::print("invariants: ok (every acknowledged commit landed exactly once, ids contiguous)\n");
   } else {
     fmt::print("invariants: VIOLATED\n");
     for (const std::string& v : r.violations) fmt::print("  - {}\n", v);
   }
+  if (!r.schedule.empty()) {
+    fmt::print("virtual time: {:.3f} s\n", static_cast<double>(r.virtual_micros) / 1e6);
+    fmt::print("schedule: {}\n", r.schedule);
+  }
+}
+
+struct StoreHandle {
+  std::unique_ptr<SnapshotStore> store;
+  std::string error;  // a usage error
+};
+
+StoreHandle OpenStore(const std::string& kind, std::string dir) {
+  if (kind == "memory") return {std::make_unique<MemoryStore>(), ""};
+  if (fs::exists(fs::path(dir) / "snapshot" / "snapshot-1"))
+    return {nullptr, fmt::format("--dir {} already holds a table (snapshot/snapshot-1 exists); pass an empty directory", dir)};
+  Result<std::unique_ptr<DirStore>> opened = DirStore::Open(dir);
+  if (!opened.ok()) return {nullptr, fmt::format("--dir: {}", opened.status().message())};
+  return {std::move(*opened), ""};
+}
+
+// --seeds A..B: one simulated run per seed, then the distribution of lost races.
+int RunSeedRange(sim::RaceConfig config, const SimFlags& flags, const std::string& store_kind, bool json) {
+  std::vector<int64_t> failures;
+  int violated = 0;
+  std::string json_runs;
+  NullEventSink quiet;
+  for (uint64_t seed = flags.first_seed;; ++seed) {
+    config.seed = seed;
+    StoreHandle h = OpenStore(store_kind, FreshTableDir());
+    if (!h.error.empty()) return UsageError(kCommand, h.error);
+    sim::RaceReport r = sim::RunRace(config, h.store.get(), &quiet);
+    failures.push_back(r.atomic_failures);
+    violated += r.violations.empty() && r.status.ok() ? 0 : 1;
+    if (json) {
+      json_runs += (json_runs.empty() ? "" : ", ") + ReportJson(r, seed);
+    } else {
+      fmt::print("seed {:>6}: atomic commit failures {:>4}, latest snapshot {}, invariants {}\n", seed,
+                 r.atomic_failures, r.latest_snapshot, r.violations.empty() ? "ok" : "VIOLATED");
+    }
+    if (seed == flags.last_seed) break;
+  }
+  std::vector<int64_t> sorted = failures;
+  std::sort(sorted.begin(), sorted.end());
+  const int64_t median = sorted[sorted.size() / 2];
+  if (json) {
+    fmt::print("{{\"seeds\": \"{}..{}\", \"atomic_failures\": {{\"min\": {}, \"median\": {}, \"max\": {}}}, "
+               "\"runs_with_violations\": {}, \"runs\": [{}]}}\n",
+               flags.first_seed, flags.last_seed, sorted.front(), median, sorted.back(), violated, json_runs);
+  } else {
+    fmt::print("\n{} runs: atomic commit failures min {} / median {} / max {}; runs with a lost, doubled or "
+               "misplaced commit: {}\n",
+               sorted.size(), sorted.front(), median, sorted.back(), violated);
+  }
+  return violated == 0 ? kExitOk : kExitFailed;
 }
 
 }  // namespace
@@ -75,8 +147,8 @@ void PrintSummary(const sim::RaceReport& r) {
 int RunRace(const std::vector<std::string>& args) {
   po::options_description options("commitlab race [options]");
   int writers = 2, commits = 30;
-  uint64_t seed = 1;
-  std::string store_kind = "memory", dir, policy_spec = "paimon";
+  std::string store_kind = "memory", dir, policy_spec = "paimon", idempotency = "on";
+  SimFlags flags;
   options.add_options()
       ("help,h", "show this help")
       ("writers", po::value(&writers)->default_value(2), "number of writers (job-A, job-B, ...), 1..1000")
@@ -84,9 +156,10 @@ int RunRace(const std::vector<std::string>& args) {
       ("store", po::value(&store_kind)->default_value("memory"), "memory | dir")
       ("dir", po::value(&dir), "table directory for --store dir (default: a fresh one under results/tmp)")
       ("policy", po::value(&policy_spec)->default_value("paimon"), "retry policy, e.g. paimon, none, exponential:base=5ms,cap=2s")
-      ("seed", po::value(&seed)->default_value(1), "seed of the writers' random streams (jitter, file names)")
+      ("idempotency-check", po::value(&idempotency)->default_value("on"), "on | off: look for our own snapshot after a failed publish")
       ("verbose", "also print attempts and retry waits")
       ("json", "print one JSON object instead of the log and summary");
+  AddSimOptions(&options, &flags, "free", kLectureLatency);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, nullptr, &vm)) return kExitUsage;
   if (vm.count("help")) {
@@ -100,30 +173,59 @@ int RunRace(const std::vector<std::string>& args) {
   if (store_kind != "memory" && store_kind != "dir")
     return UsageError(kCommand, fmt::format("--store '{}' is not one of memory, dir", store_kind));
   if (vm.count("dir") && store_kind != "dir") return UsageError(kCommand, "--dir needs --store dir");
-
-  std::unique_ptr<SnapshotStore> store;
-  if (store_kind == "memory") {
-    store = std::make_unique<MemoryStore>();
-  } else {
-    if (dir.empty()) dir = FreshTableDir();
-    if (fs::exists(fs::path(dir) / "snapshot" / "snapshot-1"))
-      return UsageError(kCommand, fmt::format("--dir {} already holds a table (snapshot/snapshot-1 exists); pass an empty directory", dir));
-    Result<std::unique_ptr<DirStore>> opened = DirStore::Open(dir);
-    if (!opened.ok()) return UsageError(kCommand, fmt::format("--dir: {}", opened.status().message()));
-    store = std::move(*opened);
-  }
+  if (idempotency != "on" && idempotency != "off")
+    return UsageError(kCommand, fmt::format("--idempotency-check '{}' is not one of on, off", idempotency));
+  if (Status st = Validate(vm, &flags); !st.ok()) return UsageError(kCommand, st.message());
+  if (vm.count("dir") && flags.seed_range) return UsageError(kCommand, "--dir and --seeds do not go together: each seed needs its own table");
 
   const bool json = vm.count("json") > 0;
-  sim::RaceConfig config{.writers = writers, .commits = commits, .policy = *policy, .seed = seed};
+  sim::RaceConfig config{.writers = writers,
+                         .commits = commits,
+                         .policy = *policy,
+                         .idempotency_check = idempotency == "on",
+                         .seed = flags.seed,
+                         .sched = flags.strategy,
+                         .latency = flags.latency,
+                         .faults = flags.faults};
+  if (flags.seed_range) return RunSeedRange(config, flags, store_kind, json);
+
+  StoreHandle h = OpenStore(store_kind, dir.empty() && store_kind == "dir" ? (dir = FreshTableDir()) : dir);
+  if (!h.error.empty()) return UsageError(kCommand, h.error);
+
+  RunSettings settings(std::string(kCommand), WithoutFlags(args, {"--trace", "--dir", "--json", "--verbose"}));
+  settings.Add("seed", std::to_string(flags.seed))
+      .Add("sched", flags.strategy)
+      .Add("writers", std::to_string(writers))
+      .Add("commits", std::to_string(commits))
+      .Add("store", store_kind)
+      .Add("policy", FormatRetryPolicy(*policy))
+      .Add("idempotency-check", idempotency)
+      .Add("latency", sim::FormatLatencyModel(flags.latency));
+  for (const sim::FaultRule& f : flags.faults) settings.Add("fault", sim::FormatFaultRule(f));
+
+  std::ofstream trace_file;
+  std::unique_ptr<sim::TraceWriter> trace;
+  if (!flags.trace.empty()) {
+    trace_file.open(flags.trace, std::ios::trunc);
+    if (!trace_file) return UsageError(kCommand, fmt::format("--trace: cannot write {}", flags.trace));
+    trace = std::make_unique<sim::TraceWriter>(&trace_file);
+    trace->WriteHeader(settings.HeaderFields());
+  }
   if (!json) {
-    fmt::print("== Race: {} writers x {} commits on real threads, store={}{}, policy={} ==\n", writers, commits,
-               store_kind, dir.empty() ? "" : " (" + dir + ")", FormatRetryPolicy(*policy));
+    fmt::print("== Race: {} writers x {} commits, {}, store={}{} ==\n{}\n", writers, commits,
+               flags.strategy == "free" ? "OS threads and the real clock" : "simulated in virtual time", store_kind,
+               dir.empty() ? "" : " (" + dir + ")", settings.Line());
   }
   LogPrinter printer(stdout, vm.count("verbose") > 0);
   NullEventSink quiet;
-  sim::RaceReport report = sim::RunThreadRace(config, store.get(), json ? static_cast<EventSink*>(&quiet) : &printer);
+  sim::RaceReport report = sim::RunRace(config, h.store.get(), json ? static_cast<EventSink*>(&quiet) : &printer, trace.get());
+  if (trace) trace->WriteFooter(report.schedule);
+  if (!report.status.ok()) {
+    fmt::print(stderr, "commitlab race: {}\n", report.status.message());
+    return kExitUsage;
+  }
   if (json) {
-    fmt::print("{}", ReportJson(report));
+    fmt::print("{}\n", ReportJson(report, flags.seed));
   } else {
     PrintSummary(report);
   }

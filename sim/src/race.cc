@@ -2,15 +2,32 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+
 #include "commitlab/core/committer.h"
 #include "commitlab/sim/checker.h"
 #include "commitlab/sim/real_env.h"
+#include "commitlab/sim/scheduler.h"
+#include "commitlab/sim/sim_env.h"
+#include "commitlab/sim/trace.h"
 
 namespace commitlab::sim {
 
 std::string WriterName(int index) {
   if (index < 26) return fmt::format("job-{}", static_cast<char>('A' + index));
   return fmt::format("job-{}", index + 1);
+}
+
+Status ReadChain(SnapshotStore* store, std::vector<Snapshot>* chain) {
+  Result<std::optional<Snapshot>> latest = store->LatestSnapshot();
+  if (!latest.ok()) return latest.status();
+  const int64_t last = latest->has_value() ? (*latest)->id : 0;
+  for (int64_t id = 1; id <= last; ++id) {
+    Result<Snapshot> s = store->ReadSnapshot(id);
+    if (!s.ok()) return s.status();
+    chain->push_back(std::move(*s));
+  }
+  return Status::OK();
 }
 
 namespace {
@@ -33,55 +50,94 @@ void AppendLoop(Committer& committer, SnapshotStore* store, Env* env, int commit
   }
 }
 
+// What both kinds of run share: writers, committers, sinks, and the report afterwards.
+class RaceRun {
+ public:
+  RaceRun(const RaceConfig& config, SnapshotStore* store, EventSink* events, TraceWriter* trace)
+      : config_(config), store_(store), plan_(config.faults), sinks_(Sinks(events, trace)) {
+    report_.writers.resize(static_cast<size_t>(config.writers));
+  }
+
+  // Builds each writer's committer on `env` and returns the bodies to run.
+  std::vector<RealEnv::Writer> Writers(Env* env) {
+    committers_.reserve(report_.writers.size());
+    std::vector<RealEnv::Writer> bodies;
+    for (int i = 0; i < config_.writers; ++i) {
+      WriterReport* w = &report_.writers[static_cast<size_t>(i)];
+      w->name = WriterName(i);
+      CommitOptions options;
+      options.table = config_.table;
+      options.retry = config_.policy;
+      options.idempotency_check = config_.idempotency_check;
+      committers_.emplace_back(w->name, options, env, store_, &sinks_);
+      Committer* c = &committers_.back();
+      bodies.push_back({w->name, [this, c, env, w] { AppendLoop(*c, store_, env, config_.commits, w); }});
+    }
+    return bodies;
+  }
+
+  FaultPlan* plan() { return config_.faults.empty() ? nullptr : &plan_; }
+
+  RaceReport Finish() {
+    for (size_t i = 0; i < committers_.size(); ++i) {
+      WriterReport& w = report_.writers[i];
+      w.attempts = committers_[i].stats().attempts;
+      w.atomic_failures = committers_[i].stats().atomic_failures;
+      w.unknown_outcomes = committers_[i].stats().unknown_outcomes;
+      report_.atomic_failures += w.atomic_failures;
+      report_.failed_jobs += w.error.empty() ? 0 : 1;
+    }
+    std::vector<Snapshot> chain;
+    if (Status read = ReadChain(store_, &chain); !read.ok()) report_.violations.push_back(read.ToString());
+    report_.latest_snapshot = chain.empty() ? 0 : chain.back().id;
+    for (const Snapshot& s : chain) ++report_.snapshots_per_user[s.commit_user];
+    for (const Violation& v : CheckInvariants(chain, recorder_.records())) report_.violations.push_back(v.ToString());
+    for (const FiredFault& f : plan_.fired()) report_.fired_faults.push_back(FormatFiredFault(f));
+    return std::move(report_);
+  }
+
+  RaceReport& report() { return report_; }
+
+ private:
+  std::vector<EventSink*> Sinks(EventSink* events, TraceWriter* trace) {
+    std::vector<EventSink*> sinks = {events, &recorder_};
+    if (trace != nullptr) sinks.push_back(trace);
+    return sinks;
+  }
+
+  const RaceConfig& config_;
+  SnapshotStore* const store_;
+  ScriptedFaultPlan plan_;
+  OutcomeRecorder recorder_;
+  TeeEventSink sinks_;
+  std::vector<Committer> committers_;
+  RaceReport report_;
+};
+
 }  // namespace
 
-Status ReadChain(SnapshotStore* store, std::vector<Snapshot>* chain) {
-  Result<std::optional<Snapshot>> latest = store->LatestSnapshot();
-  if (!latest.ok()) return latest.status();
-  const int64_t last = latest->has_value() ? (*latest)->id : 0;
-  for (int64_t id = 1; id <= last; ++id) {
-    Result<Snapshot> s = store->ReadSnapshot(id);
-    if (!s.ok()) return s.status();
-    chain->push_back(std::move(*s));
+RaceReport RunRace(const RaceConfig& config, SnapshotStore* store, EventSink* events, TraceWriter* trace) {
+  RaceRun run(config, store, events, trace);
+  if (config.sched == "free") {
+    RealEnv env(config.seed, run.plan(), config.latency);
+    env.RunThreads(run.Writers(&env));
+    return run.Finish();
   }
-  return Status::OK();
-}
-
-RaceReport RunThreadRace(const RaceConfig& config, SnapshotStore* store, EventSink* events) {
-  RealEnv env(config.seed);
-  OutcomeRecorder recorder;
-  TeeEventSink sinks({events, &recorder});
-  RaceReport report;
-  report.writers.resize(static_cast<size_t>(config.writers));
-  std::vector<Committer> committers;
-  committers.reserve(report.writers.size());
-  std::vector<RealEnv::Writer> bodies;
-  for (int i = 0; i < config.writers; ++i) {
-    WriterReport* w = &report.writers[static_cast<size_t>(i)];
-    w->name = WriterName(i);
-    CommitOptions options;
-    options.table = config.table;
-    options.retry = config.policy;
-    committers.emplace_back(w->name, options, &env, store, &sinks);
-    Committer* c = &committers.back();
-    bodies.push_back({w->name, [c, store, &env, &config, w] { AppendLoop(*c, store, &env, config.commits, w); }});
+  Result<std::unique_ptr<Strategy>> strategy = MakeStrategy(config.sched);
+  if (!strategy.ok()) {
+    run.report().status = strategy.status();
+    return run.Finish();
   }
-  env.RunThreads(std::move(bodies));
-
-  for (size_t i = 0; i < committers.size(); ++i) {
-    WriterReport& w = report.writers[i];
-    w.attempts = committers[i].stats().attempts;
-    w.atomic_failures = committers[i].stats().atomic_failures;
-    w.unknown_outcomes = committers[i].stats().unknown_outcomes;
-    report.atomic_failures += w.atomic_failures;
-    report.failed_jobs += w.error.empty() ? 0 : 1;
-  }
-  std::vector<Snapshot> chain;
-  Status read = ReadChain(store, &chain);
-  if (!read.ok()) report.violations.push_back(read.ToString());
-  report.latest_snapshot = chain.empty() ? 0 : chain.back().id;
-  for (const Snapshot& s : chain) ++report.snapshots_per_user[s.commit_user];
-  for (const Violation& v : CheckInvariants(chain, recorder.records())) report.violations.push_back(v.ToString());
+  Scheduler scheduler(std::move(*strategy), config.seed);
+  SimEnv env(&scheduler, config.latency, run.plan());
+  if (trace != nullptr) trace->set_step_source([&scheduler] { return scheduler.steps(); });
+  for (RealEnv::Writer& w : run.Writers(&env)) scheduler.AddWriter(std::move(w.name), std::move(w.body));
+  Status status = scheduler.Run();
+  if (trace != nullptr) trace->set_step_source({});
+  RaceReport report = run.Finish();
+  report.status = std::move(status);
+  report.schedule = scheduler.ScheduleString();
+  report.virtual_micros = scheduler.now_micros();
   return report;
 }
 

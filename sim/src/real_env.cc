@@ -18,7 +18,12 @@ thread_local ThreadWriter t_writer;
 
 }  // namespace
 
-RealEnv::RealEnv(uint64_t seed, FaultPlan* faults) : seed_(seed), faults_(faults) {}
+RealEnv::RealEnv(uint64_t seed, FaultPlan* faults, LatencyModel latency)
+    : seed_(seed), faults_(faults), latency_(latency) {}
+
+void RealEnv::BeginStorageOp(StorageOp op) { SleepMicros(latency_.RequestMicros(op, rng())); }
+
+void RealEnv::EndStorageOp(StorageOp op) { SleepMicros(latency_.ResponseMicros(op, rng())); }
 
 int64_t RealEnv::NowMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_).count();

@@ -1,5 +1,7 @@
 // The lecture's scenario 1 as a reusable harness: N writers append M commits each to one table
-// and race for snapshot ids. The CLI's `race` command, the tests and the benchmarks all run it.
+// and race for snapshot ids. The CLI's `race` command, the tests and the benchmarks all run it,
+// either on OS threads with the real clock ("free") or on fibers in virtual time under a seeded
+// scheduling strategy.
 #ifndef COMMITLAB_SIM_RACE_H_
 #define COMMITLAB_SIM_RACE_H_
 
@@ -11,15 +13,25 @@
 #include "commitlab/core/events.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/core/store.h"
+#include "commitlab/sim/fault_spec.h"
+#include "commitlab/sim/latency.h"
 
 namespace commitlab::sim {
+
+class TraceWriter;
 
 struct RaceConfig {
   int writers = 2;
   int commits = 30;
   std::string table = "race_log";
   RetryPolicy policy = PaimonDefaultPolicy();
+  bool idempotency_check = true;
   uint64_t seed = 1;
+  // "free" runs OS threads; otherwise a strategy spec for the simulator (strategy.h):
+  // random, pct, pct:depth=3, round-robin, replay:<schedule>.
+  std::string sched = "free";
+  LatencyModel latency = {};
+  std::vector<FaultRule> faults = {};
 };
 
 struct WriterReport {
@@ -38,6 +50,10 @@ struct RaceReport {
   int failed_jobs = 0;
   std::map<std::string, int64_t> snapshots_per_user;
   std::vector<std::string> violations;  // empty when every invariant held
+  std::vector<std::string> fired_faults;
+  std::string schedule;       // simulated runs: the schedule string to replay
+  int64_t virtual_micros = 0; // simulated runs: when the last writer finished
+  Status status;              // not OK when the run itself failed (a replayed schedule diverged)
 };
 
 // Writer names: job-A, job-B, ..., job-Z, then job-27, job-28, ...
@@ -46,8 +62,8 @@ std::string WriterName(int index);
 // Reads snapshots 1..latest back from the store, in id order.
 Status ReadChain(SnapshotStore* store, std::vector<Snapshot>* chain);
 
-// Runs the race on OS threads with the real clock. `events` must be thread-safe.
-RaceReport RunThreadRace(const RaceConfig& config, SnapshotStore* store, EventSink* events);
+// Runs the race. `events` must be thread-safe for free runs; `trace` may be null.
+RaceReport RunRace(const RaceConfig& config, SnapshotStore* store, EventSink* events, TraceWriter* trace = nullptr);
 
 }  // namespace commitlab::sim
 

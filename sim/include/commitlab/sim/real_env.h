@@ -1,6 +1,8 @@
 // RealEnv: the wall clock, real sleeps and OS threads. Nondeterministic by design, like the
 // lecture's Java run; TSan keeps it honest. Each writer thread registers its name so that fault
-// plans can select it, and gets its own random stream derived from the run's seed.
+// plans can select it, and gets its own random stream derived from the run's seed. A latency
+// model, if given, is slept for real around each storage operation: a teacher can make in-memory
+// commits take as long as the lecture's Java commits did.
 #ifndef COMMITLAB_SIM_REAL_ENV_H_
 #define COMMITLAB_SIM_REAL_ENV_H_
 
@@ -12,18 +14,19 @@
 
 #include "commitlab/core/env.h"
 #include "commitlab/sim/fault_plan.h"
+#include "commitlab/sim/latency.h"
 
 namespace commitlab::sim {
 
 class RealEnv : public Env {
  public:
-  explicit RealEnv(uint64_t seed, FaultPlan* faults = nullptr);
+  explicit RealEnv(uint64_t seed, FaultPlan* faults = nullptr, LatencyModel latency = {});
 
   int64_t NowMicros() override;
   void SleepMicros(int64_t micros) override;
   Rng& rng() override;  // the calling thread's stream
-  void BeginStorageOp(StorageOp) override {}
-  void EndStorageOp(StorageOp) override {}
+  void BeginStorageOp(StorageOp op) override;
+  void EndStorageOp(StorageOp op) override;
   Status FaultPoint(std::string_view name) override;
 
   // Runs each body on its own OS thread, released together, and joins them all. Inside a body,
@@ -37,6 +40,7 @@ class RealEnv : public Env {
  private:
   const uint64_t seed_;
   FaultPlan* const faults_;  // may be null; must be thread-safe
+  const LatencyModel latency_;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::atomic<uint64_t> next_stream_{0};
 };

@@ -34,6 +34,9 @@ class TraceFields {
     else return AddRaw(key, std::to_string(value));
   }
 
+  // A value that is already JSON (an array, an object).
+  TraceFields& AddJson(std::string_view key, std::string json) { return AddRaw(key, std::move(json)); }
+
   // `,"key":value` for each pair, ready to splice into an object.
   std::string ToJsonMembers() const;
   bool empty() const { return members_.empty(); }

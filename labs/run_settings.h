@@ -1,0 +1,39 @@
+// RunSettings: what a run prints first (its seed, strategy and every drawn setting) and what a
+// trace header records so that `commitlab replay` can re-run exactly the same configuration.
+#ifndef COMMITLAB_LABS_RUN_SETTINGS_H_
+#define COMMITLAB_LABS_RUN_SETTINGS_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "commitlab/sim/trace.h"
+
+namespace commitlab::cli {
+
+class RunSettings {
+ public:
+  // `command` and `args` re-create the run: args exclude --trace and anything naming a path.
+  RunSettings(std::string command, std::vector<std::string> args) : command_(std::move(command)), args_(std::move(args)) {}
+
+  RunSettings& Add(std::string key, std::string value) {
+    settings_.emplace_back(std::move(key), std::move(value));
+    return *this;
+  }
+  // "seed=7 sched=random writers=2 ..."
+  std::string Line() const;
+  // {"type":"header","command":"race","argv":[...],"seed":"7",...}
+  sim::TraceFields HeaderFields() const;
+
+ private:
+  std::string command_;
+  std::vector<std::string> args_;
+  std::vector<std::pair<std::string, std::string>> settings_;
+};
+
+// Removes `--flag VALUE` and `--flag=VALUE` for each of `flags` (e.g. --trace, --dir).
+std::vector<std::string> WithoutFlags(const std::vector<std::string>& args, const std::vector<std::string>& flags);
+
+}  // namespace commitlab::cli
+
+#endif  // COMMITLAB_LABS_RUN_SETTINGS_H_

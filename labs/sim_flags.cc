@@ -1,0 +1,74 @@
+#include "sim_flags.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "commitlab/sim/strategy.h"
+
+namespace commitlab::cli {
+
+namespace po = boost::program_options;
+
+void AddSimOptions(po::options_description* options, SimFlags* flags, const std::string& default_sched,
+                   const std::string& default_latency) {
+  options->add_options()
+      ("sched", po::value(&flags->sched)->default_value(default_sched),
+       "free (OS threads, real clock) | random | pct | pct:depth=3 | round-robin (simulated, virtual time)")
+      ("seed", po::value(&flags->seed)->default_value(1), "seed of the run's one random stream")
+      ("seeds", po::value(&flags->seeds), "A..B: run every seed in the range and report the distribution")
+      ("schedule", po::value(&flags->schedule), "replay this schedule string (printed at the end of a simulated run)")
+      ("fault", po::value(&flags->fault_specs)->composing(),
+       "WRITER:POINT:TRIGGER:EFFECT, e.g. job-B:publish.after:nth=1:unknown (repeatable)")
+      ("latency", po::value(&flags->latency_spec)->default_value(default_latency),
+       "storage latency, e.g. 'write-manifest=uniform:3,6;publish=normal:2,1' (ms); '' for none")
+      ("trace", po::value(&flags->trace), "write a JSON Lines trace of every event to this file");
+}
+
+namespace {
+
+bool ParseU64(std::string_view s, uint64_t* out) {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && end == s.data() + s.size() && !s.empty();
+}
+
+}  // namespace
+
+Status Validate(const po::variables_map& vm, SimFlags* f) {
+  const bool simulated = f->sched != "free";
+  if (simulated) {
+    Result<std::unique_ptr<sim::Strategy>> s = sim::MakeStrategy(f->sched);
+    if (!s.ok() || f->sched.rfind("replay", 0) == 0)
+      return Status::InvalidArgument(fmt::format("--sched '{}' is not one of free, random, pct, pct:depth=N, round-robin{}",
+                                                 f->sched, s.ok() ? " (use --schedule to replay)" : ": " + s.status().message()));
+  }
+  f->strategy = f->sched;
+  if (vm.count("schedule")) {
+    if (!simulated) return Status::InvalidArgument("--schedule replays a simulated run; it needs --sched other than free");
+    f->strategy = "replay:" + f->schedule;
+    if (Result<std::unique_ptr<sim::Strategy>> s = sim::MakeStrategy(f->strategy); !s.ok())
+      return Status::InvalidArgument(fmt::format("--schedule: {}", s.status().message()));
+  }
+  if (vm.count("seeds")) {
+    const size_t dots = f->seeds.find("..");
+    if (dots == std::string::npos || !ParseU64(std::string_view(f->seeds).substr(0, dots), &f->first_seed) ||
+        !ParseU64(std::string_view(f->seeds).substr(dots + 2), &f->last_seed) || f->last_seed < f->first_seed)
+      return Status::InvalidArgument(fmt::format("--seeds '{}' is not a range A..B with A <= B", f->seeds));
+    if (f->last_seed - f->first_seed >= 100000) return Status::InvalidArgument("--seeds: at most 100000 seeds");
+    if (!simulated) return Status::InvalidArgument("--seeds runs the simulator; it needs --sched other than free");
+    if (vm.count("schedule")) return Status::InvalidArgument("--seeds and --schedule do not go together");
+    if (vm.count("trace")) return Status::InvalidArgument("--seeds and --trace do not go together: trace one seed");
+    f->seed_range = true;
+  }
+  for (const std::string& spec : f->fault_specs) {
+    Result<sim::FaultRule> rule = sim::ParseFaultRule(spec);
+    if (!rule.ok()) return Status::InvalidArgument(fmt::format("--fault: {}", rule.status().message()));
+    f->faults.push_back(*rule);
+  }
+  Result<sim::LatencyModel> latency = sim::ParseLatencyModel(f->latency_spec);
+  if (!latency.ok()) return Status::InvalidArgument(fmt::format("--latency: {}", latency.status().message()));
+  f->latency = *latency;
+  return Status::OK();
+}
+
+}  // namespace commitlab::cli

@@ -1,0 +1,43 @@
+// The flags every simulated command shares (race, run): scheduling, seed(s), schedule replay,
+// faults, latency and trace. Parsed once here so that each command validates them the same way.
+#ifndef COMMITLAB_LABS_SIM_FLAGS_H_
+#define COMMITLAB_LABS_SIM_FLAGS_H_
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/status.h"
+#include "commitlab/sim/fault_spec.h"
+#include "commitlab/sim/latency.h"
+
+namespace commitlab::cli {
+
+struct SimFlags {
+  std::string sched;     // free | random | pct[:depth=d] | round-robin
+  uint64_t seed = 1;
+  std::string seeds;     // "A..B": run every seed in the range and report the distribution
+  std::string schedule;  // replay this schedule string
+  std::string trace;     // JSON Lines trace file
+  std::vector<std::string> fault_specs;
+  std::string latency_spec;
+
+  // Filled by Validate().
+  std::string strategy;  // what the simulator runs: sched, or replay:<schedule>
+  std::vector<sim::FaultRule> faults;
+  sim::LatencyModel latency;
+  uint64_t first_seed = 0, last_seed = 0;
+  bool seed_range = false;
+};
+
+void AddSimOptions(boost::program_options::options_description* options, SimFlags* flags,
+                   const std::string& default_sched, const std::string& default_latency);
+
+// Checks the flags' values and combinations; InvalidArgument names the flag and why.
+Status Validate(const boost::program_options::variables_map& vm, SimFlags* flags);
+
+}  // namespace commitlab::cli
+
+#endif  // COMMITLAB_LABS_SIM_FLAGS_H_

@@ -1,0 +1,61 @@
+// LatencyModel: how long each hop of a storage operation takes in a simulated run. An operation
+// is a request hop (it takes effect when the request arrives) and a response hop (its caller
+// resumes when the response arrives), as with a remote catalog or object store and as in
+// Brooker's backoff simulator. Parameters are in milliseconds; draws are whole microseconds from
+// the run's random stream with commitlab::Rng's own distributions.
+//
+// Spec: pieces separated by ';', each KEY=DIST.
+//   KEY  = OP | OP.request | OP.response        OP = read-latest | read-snapshot | write-manifest |
+//                                                    publish | * (every operation)
+//   DIST = const:MS | uniform:LO,HI | normal:MEAN,SD (folded at 0: |x|) | exp:MEAN
+// A key without a hop sets both hops. The most specific key wins whatever the order:
+// OP.hop > OP > *.hop > *. Example: "publish=normal:10,2;read-latest=const:1;*=uniform:0,2".
+// The default model is all zero: pure scheduling, no draws.
+#ifndef COMMITLAB_SIM_LATENCY_H_
+#define COMMITLAB_SIM_LATENCY_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "commitlab/core/env.h"
+#include "commitlab/core/rng.h"
+#include "commitlab/core/status.h"
+
+namespace commitlab::sim {
+
+struct Distribution {
+  enum class Kind { kConstant, kUniform, kNormal, kExponential };
+  Kind kind = Kind::kConstant;
+  double a = 0;  // ms: the constant, uniform's low end, normal's mean, exponential's mean
+  double b = 0;  // ms: uniform's high end, normal's standard deviation
+
+  // A constant draws nothing from the stream.
+  int64_t DrawMicros(Rng& rng) const;
+  bool operator==(const Distribution&) const = default;
+};
+
+// "const:1", "uniform:0,2", "normal:10,2", "exp:5".
+std::string FormatDistribution(const Distribution& d);
+Result<Distribution> ParseDistribution(std::string_view text);
+
+inline constexpr int kStorageOpCount = 4;  // StorageOp's enumerators
+
+struct LatencyModel {
+  std::array<Distribution, kStorageOpCount> request{};   // by StorageOp
+  std::array<Distribution, kStorageOpCount> response{};  // by StorageOp
+
+  int64_t RequestMicros(StorageOp op, Rng& rng) const { return request[static_cast<size_t>(op)].DrawMicros(rng); }
+  int64_t ResponseMicros(StorageOp op, Rng& rng) const { return response[static_cast<size_t>(op)].DrawMicros(rng); }
+  bool operator==(const LatencyModel&) const = default;
+};
+
+// Errors name the spec piece and what was expected. "" is the all-zero model.
+Result<LatencyModel> ParseLatencyModel(std::string_view spec);
+// The canonical spec: ParseLatencyModel(FormatLatencyModel(m)) == m.
+std::string FormatLatencyModel(const LatencyModel& m);
+
+}  // namespace commitlab::sim
+
+#endif  // COMMITLAB_SIM_LATENCY_H_

@@ -1,0 +1,109 @@
+// Scheduler: runs simulated writers one at a time in virtual time. Each writer runs on its own
+// fiber (fiber.h) on the thread that calls Run(); a writer gives up control only at a scheduling
+// point (Yield, SleepUntil, or returning), and there the strategy (strategy.h) picks who runs next.
+//
+// Time: the clock moves only when no writer can run: it jumps to the earliest wake-up, every
+// writer due at that instant becomes runnable (listed by index), and the strategy chooses. Yield
+// does not move the clock, so a writer waiting for another that sleeps must sleep too.
+//
+// Randomness: the scheduler owns the run's one random stream (rng()). Run() draws one value for
+// the strategy's set-up and then exactly one per step, whatever the strategy; the engine's retry
+// jitter, latencies and fault triggers draw from the same stream between steps. Same seed, same
+// strategy, same writers => same steps, same draws, same virtual times.
+//
+// The schedule string (format in schedule.h) lists the writer picked at every step, e.g.
+//   sched1:2w:7s:ab3a2b    2 writers, 7 steps: a, b, b, b, a, a, b
+// Replaying it (strategy "replay:<string>") with the same seed reproduces the run exactly; a
+// schedule that no longer fits (another writer count, a writer that cannot run at step K, too few
+// or too many steps) makes Run() return InvalidArgument("schedule diverged at step K: ...").
+#ifndef COMMITLAB_SIM_SCHEDULER_H_
+#define COMMITLAB_SIM_SCHEDULER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commitlab/core/rng.h"
+#include "commitlab/core/status.h"
+#include "commitlab/sim/schedule.h"
+#include "commitlab/sim/strategy.h"
+
+namespace commitlab::sim {
+
+class Fiber;
+
+class Scheduler {
+ public:
+  Scheduler(std::unique_ptr<Strategy> strategy, uint64_t seed);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Adds a writer, runnable at time 0; returns its index (0, 1, ...). Returns -1 once Run() has
+  // been called: the writer count is part of the schedule.
+  int AddWriter(std::string name, std::function<void()> body);
+
+  // Runs every writer to completion, then returns. Once per scheduler. Errors: the strategy's
+  // (a replayed schedule that diverged). After a divergence the remaining writers are finished
+  // under round-robin so that every fiber ends cleanly; their effects are not to be trusted.
+  Status Run();
+
+  // Scheduling points, called from inside a writer. Outside one, Yield does nothing and SleepUntil
+  // only moves the clock forward.
+  void Yield();
+  // The writer cannot run before `wake_micros` (a time in the past means now: a plain yield).
+  void SleepUntil(int64_t wake_micros);
+
+  int64_t now_micros() const { return now_; }
+  // The running writer's index, or -1 outside a writer.
+  int current() const { return current_; }
+  // The running writer's name, or "" outside a writer.
+  std::string_view current_name() const;
+  // Steps taken so far: one per pick of the strategy.
+  int64_t steps() const { return steps_; }
+  // The schedule so far (all of it once Run() returned).
+  std::string ScheduleString() const { return FormatSchedule(schedule_); }
+  const RecordedSchedule& schedule() const { return schedule_; }
+
+  Rng& rng() { return rng_; }
+  uint64_t seed() const { return seed_; }
+  int num_writers() const { return static_cast<int>(writers_.size()); }
+  const std::string& writer_name(int index) const { return writers_[static_cast<size_t>(index)].name; }
+  const Strategy& strategy() const { return *strategy_; }
+
+ private:
+  struct Writer {
+    std::string name;
+    std::unique_ptr<Fiber> fiber;
+    int64_t wake_micros = 0;
+    bool done = false;
+  };
+
+  // Picks the writer for the next step, jumping the clock if nobody can run now; -1 when every
+  // writer has finished.
+  int NextWriter();
+  // At a scheduling point of the current writer: lets the picked writer run, if it is another.
+  void Reschedule();
+
+  const uint64_t seed_;
+  Rng rng_;
+  std::unique_ptr<Strategy> strategy_;
+  std::unique_ptr<Strategy> fallback_;  // round-robin after a divergence
+  Status diverged_;
+  std::vector<Writer> writers_;
+  std::vector<int> runnable_;  // scratch for NextWriter
+  RecordedSchedule schedule_;
+  int64_t now_ = 0;
+  int64_t steps_ = 0;
+  int current_ = -1;  // running writer
+  int last_ = -1;     // writer that ran last (the strategy's SchedulePoint::last)
+  int next_ = -1;     // set by a writer that hands over, read by Run()
+  bool ran_ = false;
+};
+
+}  // namespace commitlab::sim
+
+#endif  // COMMITLAB_SIM_SCHEDULER_H_

@@ -1,0 +1,116 @@
+#include "commitlab/sim/fiber.h"
+
+#include <boost/context/fixedsize_stack.hpp>
+#include <utility>
+
+#if defined(COMMITLAB_ASAN_FIBERS)
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(COMMITLAB_TSAN_FIBERS)
+#include <sanitizer/tsan_interface.h>
+#endif
+
+namespace commitlab::sim {
+namespace {
+
+// Boost's fixed-size stack that also tells us where the stack lies: ASan must be given the bounds
+// of the stack we switch to.
+class RecordingStack {
+ public:
+  RecordingStack(size_t size, boost::context::stack_context* where) : inner_(size), where_(where) {}
+  boost::context::stack_context allocate() {
+    *where_ = inner_.allocate();
+    return *where_;
+  }
+  void deallocate(boost::context::stack_context& sctx) noexcept { inner_.deallocate(sctx); }
+
+ private:
+  boost::context::fixedsize_stack inner_;
+  boost::context::stack_context* where_;
+};
+
+// ASan: announce a switch to the stack [bottom, bottom + size) before it, and confirm it after.
+// `fake_stack_save` null means the stack we leave is gone for good.
+inline void StartSwitch([[maybe_unused]] void** fake_stack_save, [[maybe_unused]] const void* bottom,
+                        [[maybe_unused]] size_t size) {
+#if defined(COMMITLAB_ASAN_FIBERS)
+  __sanitizer_start_switch_fiber(fake_stack_save, bottom, size);
+#endif
+}
+inline void FinishSwitch([[maybe_unused]] void* fake_stack_save, [[maybe_unused]] const void** from_bottom,
+                         [[maybe_unused]] size_t* from_size) {
+#if defined(COMMITLAB_ASAN_FIBERS)
+  __sanitizer_finish_switch_fiber(fake_stack_save, from_bottom, from_size);
+#endif
+}
+
+// TSan is told about a switch with __tsan_switch_to_fiber immediately before the jump, called
+// directly at each site, never through a helper: TSan keeps a shadow call stack per fiber, and a
+// helper's entry would be charged to one fiber and its exit to the other. Switching synchronizes,
+// so what one writer did is ordered before what the next does, as the baton really orders it.
+#if defined(COMMITLAB_TSAN_FIBERS)
+#define COMMITLAB_TSAN_SWITCH_TO(fiber) __tsan_switch_to_fiber((fiber), 0)
+#else
+#define COMMITLAB_TSAN_SWITCH_TO(fiber) static_cast<void>(0)
+#endif
+
+}  // namespace
+
+Fiber::Fiber(std::function<void()> body, size_t stack_size) : body_(std::move(body)), stack_size_(stack_size) {}
+
+void Fiber::Create() {
+  started_ = true;
+#if defined(COMMITLAB_TSAN_FIBERS)
+  tsan_caller_ = __tsan_get_current_fiber();
+  tsan_fiber_ = __tsan_create_fiber(0);
+  // Boost's constructor already jumps onto the new stack and back; charge that to the new fiber
+  // so the caller's shadow call stack does not keep a frame that never returns there.
+  __tsan_switch_to_fiber(tsan_fiber_, 0);
+#endif
+  self_ = boost::context::fiber(std::allocator_arg, RecordingStack(stack_size_, &stack_),
+                                [this](boost::context::fiber&& caller) { return Entry(std::move(caller)); });
+  COMMITLAB_TSAN_SWITCH_TO(tsan_caller_);
+}
+
+void Fiber::Resume() {
+  if (!started_) Create();
+#if defined(COMMITLAB_TSAN_FIBERS)
+  tsan_caller_ = __tsan_get_current_fiber();
+#endif
+  void* fake_stack = nullptr;
+  StartSwitch(&fake_stack, static_cast<const char*>(stack_.sp) - stack_.size, stack_.size);
+  COMMITLAB_TSAN_SWITCH_TO(tsan_fiber_);
+  self_ = std::move(self_).resume();
+  FinishSwitch(fake_stack, nullptr, nullptr);
+#if defined(COMMITLAB_TSAN_FIBERS)
+  if (finished_) {
+    // The finished fiber's exit path ran charged to it (see Entry); only now are we home.
+    __tsan_switch_to_fiber(tsan_caller_, 0);
+    __tsan_destroy_fiber(tsan_fiber_);
+    tsan_fiber_ = nullptr;
+  }
+#endif
+}
+
+void Fiber::Suspend() {
+  void* fake_stack = nullptr;
+  StartSwitch(&fake_stack, caller_stack_bottom_, caller_stack_size_);
+  COMMITLAB_TSAN_SWITCH_TO(tsan_caller_);
+  caller_ = std::move(caller_).resume();
+  FinishSwitch(fake_stack, &caller_stack_bottom_, &caller_stack_size_);
+}
+
+boost::context::fiber Fiber::Entry(boost::context::fiber&& caller) {
+  caller_ = std::move(caller);
+  FinishSwitch(nullptr, &caller_stack_bottom_, &caller_stack_size_);
+  body_();
+  finished_ = true;
+  StartSwitch(nullptr, caller_stack_bottom_, caller_stack_size_);
+  // No TSan switch here: the frames below us (std::invoke, Boost's record, then Boost's fiber_exit
+  // on the caller's stack) return after the jump, and charged to the caller they would pop frames
+  // it never pushed. Resume() switches once the jump has returned.
+  // Returning the caller's continuation ends this fiber; Boost frees its stack on the caller's side.
+  return std::move(caller_);
+}
+
+}  // namespace commitlab::sim

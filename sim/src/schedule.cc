@@ -1,0 +1,125 @@
+#include "commitlab/sim/schedule.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+
+namespace commitlab::sim {
+namespace {
+
+constexpr std::string_view kTag = "sched1:";
+constexpr int64_t kMaxCount = int64_t{1} << 48;  // far beyond any run, far below overflow
+
+// The start of a possibly huge string, for error messages.
+std::string Quote(std::string_view text) {
+  constexpr size_t kMax = 40;
+  if (text.size() <= kMax) return fmt::format("\"{}\"", text);
+  return fmt::format("\"{}...\"", text.substr(0, kMax));
+}
+
+// Reads a decimal number at text[*pos]; false if there is none or it is absurdly large.
+bool ReadNumber(std::string_view text, size_t* pos, int64_t* out) {
+  const char* begin = text.data() + *pos;
+  const char* end = text.data() + text.size();
+  if (begin == end || !std::isdigit(static_cast<unsigned char>(*begin))) return false;
+  auto [ptr, ec] = std::from_chars(begin, end, *out);
+  if (ec != std::errc() || *out > kMaxCount) return false;
+  *pos += static_cast<size_t>(ptr - begin);
+  return true;
+}
+
+}  // namespace
+
+int64_t RecordedSchedule::steps() const {
+  int64_t n = 0;
+  for (const ScheduleRun& r : runs) n += r.count;
+  return n;
+}
+
+void RecordedSchedule::Append(int writer) {
+  if (!runs.empty() && runs.back().writer == writer) {
+    ++runs.back().count;
+  } else {
+    runs.push_back({writer, 1});
+  }
+}
+
+std::string WriterSymbol(int writer) {
+  if (writer >= 0 && writer < 26) return std::string(1, static_cast<char>('a' + writer));
+  if (writer >= 26 && writer < 52) return std::string(1, static_cast<char>('A' + writer - 26));
+  return fmt::format("{{{}}}", writer);
+}
+
+std::string FormatSchedule(const RecordedSchedule& schedule) {
+  std::string out = fmt::format("{}{}w:{}s:", kTag, schedule.writers, schedule.steps());
+  for (const ScheduleRun& r : schedule.runs) {
+    out += WriterSymbol(r.writer);
+    if (r.count != 1) out += std::to_string(r.count);
+  }
+  return out;
+}
+
+Result<RecordedSchedule> ParseSchedule(std::string_view text) {
+  std::string s;
+  s.reserve(text.size());
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c))) s += c;
+  auto error = [&](std::string_view what) {
+    return Status::InvalidArgument(fmt::format("schedule string {}: {}", Quote(s), what));
+  };
+  if (!s.starts_with(kTag)) return error(fmt::format("expected it to start with \"{}\"", kTag));
+  size_t pos = kTag.size();
+  int64_t writers = 0;
+  int64_t steps = 0;
+  if (!ReadNumber(s, &pos, &writers) || writers > 100'000 || s.substr(pos, 2) != "w:")
+    return error(fmt::format("expected the writer count as \"<W>w:\" after \"{}\"", kTag));
+  pos += 2;
+  if (!ReadNumber(s, &pos, &steps) || s.substr(pos, 2) != "s:")
+    return error("expected the step count as \"<S>s:\" after the writer count");
+  pos += 2;
+
+  RecordedSchedule out;
+  out.writers = static_cast<int>(writers);
+  int64_t total = 0;
+  while (pos < s.size()) {
+    const size_t at = pos;  // offset in the string without whitespace
+    const char c = s[pos];
+    int64_t writer = 0;
+    if (c >= 'a' && c <= 'z') {
+      writer = c - 'a';
+      ++pos;
+    } else if (c >= 'A' && c <= 'Z') {
+      writer = 26 + (c - 'A');
+      ++pos;
+    } else if (c == '{') {
+      ++pos;
+      if (!ReadNumber(s, &pos, &writer) || pos >= s.size() || s[pos] != '}')
+        return error(fmt::format("expected \"{{<writer index>}}\" at offset {}", at));
+      ++pos;
+    } else {
+      return error(fmt::format("unexpected '{}' at offset {}: expected a writer (a-z, A-Z or {{N}})", c, at));
+    }
+    if (writer >= writers)
+      return error(fmt::format("step {} names writer {} (#{}), but the header says {} writers", total,
+                               WriterSymbol(static_cast<int>(writer)), writer, writers));
+    int64_t count = 1;
+    if (pos < s.size() && std::isdigit(static_cast<unsigned char>(s[pos]))) {
+      if (!ReadNumber(s, &pos, &count) || count < 1)
+        return error(fmt::format("bad repeat count after writer {} at offset {}: expected 1 to {}",
+                                 WriterSymbol(static_cast<int>(writer)), at, kMaxCount));
+    }
+    if (!out.runs.empty() && out.runs.back().writer == writer) {
+      out.runs.back().count += count;  // "a2a3" is legal, if not canonical
+    } else {
+      out.runs.push_back({static_cast<int>(writer), count});
+    }
+    total += count;
+    if (total > kMaxCount) return error("too many steps");
+  }
+  if (total != steps)
+    return error(fmt::format("it lists {} steps but its header says {}: was it cut short when copied?", total, steps));
+  return out;
+}
+
+}  // namespace commitlab::sim

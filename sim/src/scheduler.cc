@@ -1,0 +1,121 @@
+#include "commitlab/sim/scheduler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "commitlab/sim/fiber.h"
+
+namespace commitlab::sim {
+
+Scheduler::Scheduler(std::unique_ptr<Strategy> strategy, uint64_t seed)
+    : seed_(seed), rng_(seed), strategy_(std::move(strategy)) {}
+
+// Out of line: Fiber is incomplete in the header.
+Scheduler::~Scheduler() = default;
+
+int Scheduler::AddWriter(std::string name, std::function<void()> body) {
+  if (ran_) return -1;
+  writers_.push_back({std::move(name), std::make_unique<Fiber>(std::move(body)), 0, false});
+  schedule_.writers = num_writers();
+  return num_writers() - 1;
+}
+
+std::string_view Scheduler::current_name() const {
+  return current_ < 0 ? std::string_view() : std::string_view(writers_[static_cast<size_t>(current_)].name);
+}
+
+Status Scheduler::Run() {
+  if (ran_) return Status::InvalidArgument("Scheduler::Run may be called only once");
+  ran_ = true;
+  std::vector<std::string> names;
+  names.reserve(writers_.size());
+  for (const Writer& w : writers_) names.push_back(w.name);
+  COMMITLAB_RETURN_IF_ERROR(strategy_->Start(names, rng_.Next()));
+
+  int next = NextWriter();
+  while (next >= 0) {
+    Writer& w = writers_[static_cast<size_t>(next)];
+    current_ = next;
+    next_ = -1;
+    w.fiber->Resume();  // back here when the writer hands over (next_) or finishes
+    if (w.fiber->finished()) {
+      w.done = true;
+      w.fiber.reset();
+      current_ = -1;
+      next = NextWriter();
+    } else {
+      next = next_;
+    }
+  }
+  current_ = -1;
+  if (!diverged_.ok()) return diverged_;
+  return strategy_->Finish(steps_);
+}
+
+void Scheduler::Yield() {
+  if (current_ >= 0) Reschedule();
+}
+
+void Scheduler::SleepUntil(int64_t wake_micros) {
+  if (current_ < 0) {
+    now_ = std::max(now_, wake_micros);
+    return;
+  }
+  writers_[static_cast<size_t>(current_)].wake_micros = std::max(now_, wake_micros);
+  Reschedule();
+}
+
+void Scheduler::Reschedule() {
+  const int self = current_;
+  const int next = NextWriter();
+  if (next == self) return;  // keeps running: no switch at all
+  next_ = next;
+  writers_[static_cast<size_t>(self)].fiber->Suspend();
+  // Run() resumed us: we were picked, and our wake-up time has come.
+}
+
+int Scheduler::NextWriter() {
+  runnable_.clear();
+  int64_t earliest = std::numeric_limits<int64_t>::max();
+  for (size_t i = 0; i < writers_.size(); ++i) {
+    const Writer& w = writers_[i];
+    if (w.done) continue;
+    if (w.wake_micros <= now_) {
+      runnable_.push_back(static_cast<int>(i));
+    } else {
+      earliest = std::min(earliest, w.wake_micros);
+    }
+  }
+  if (runnable_.empty()) {
+    if (earliest == std::numeric_limits<int64_t>::max()) return -1;  // every writer finished
+    now_ = earliest;  // nobody can run before then
+    for (size_t i = 0; i < writers_.size(); ++i)
+      if (!writers_[i].done && writers_[i].wake_micros <= now_) runnable_.push_back(static_cast<int>(i));
+  }
+
+  const SchedulePoint point{steps_, last_, runnable_, rng_.Next()};
+  int pick = -1;
+  if (diverged_.ok()) {
+    Result<int> r = strategy_->Pick(point);
+    if (!r.ok()) {
+      diverged_ = r.status();
+    } else if (!std::binary_search(runnable_.begin(), runnable_.end(), *r)) {
+      diverged_ = Status::InvalidArgument(fmt::format("strategy {} picked writer {} at step {}, which cannot run",
+                                                      strategy_->Describe(), *r, steps_));
+    } else {
+      pick = *r;
+    }
+    if (!diverged_.ok()) fallback_ = MakeRoundRobinStrategy();
+  }
+  if (pick < 0) pick = *fallback_->Pick(point);
+
+  schedule_.Append(pick);
+  ++steps_;
+  last_ = pick;
+  return pick;
+}
+
+}  // namespace commitlab::sim
