@@ -1,0 +1,293 @@
+#include "commitlab/core/delta/transaction.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "commitlab/core/model.h"
+
+namespace commitlab::delta {
+namespace {
+
+// Events carry Paimon's commit kinds; this is the nearest one for each Delta operation.
+CommitKind KindOf(Operation op) {
+  switch (op) {
+    case Operation::kInsert:
+    case Operation::kStreamingUpdate:
+      return CommitKind::kAppend;
+    case Operation::kOptimize:
+      return CommitKind::kCompact;
+    default:
+      return CommitKind::kOverwrite;
+  }
+}
+
+}  // namespace
+
+OptimisticTransaction::OptimisticTransaction(std::string writer, DeltaLog* log, Env* env, EventSink* events,
+                                             TransactionOptions options)
+    : writer_(std::move(writer)), log_(log), env_(env), events_(events), options_(std::move(options)) {}
+
+Result<OptimisticTransaction> OptimisticTransaction::Start(std::string writer, DeltaLog* log, Env* env,
+                                                           EventSink* events, TransactionOptions options,
+                                                           const TableSnapshot* base) {
+  OptimisticTransaction txn(std::move(writer), log, env, events, std::move(options));
+  if (Status st = txn.Load(base); !st.ok()) return st;
+  return txn;
+}
+
+void OptimisticTransaction::Emit(Event e) {
+  if (events_ == nullptr) return;
+  e.user = writer_;
+  e.kind = KindOf(op_);
+  e.identifier = info_.actions.txns.empty() ? 0 : info_.actions.txns.front().version;
+  e.time_micros = env_->NowMicros();
+  events_->OnEvent(e);
+}
+
+std::string OptimisticTransaction::LogPath(int64_t version) const {
+  return fmt::format("{}/_delta_log/{}", options_.table, DeltaFileName(version));
+}
+
+Status OptimisticTransaction::Load(const TableSnapshot* base) {
+  start_micros_ = env_->NowMicros();
+  auto fail = [&](Status st) {
+    Emit({.type = st.code() == Code::kCrashed ? EventType::kCrashed : EventType::kError, .level = Level::kError,
+          .attempt = 1, .message = st.message()});
+    return st;
+  };
+  if (Status st = env_->FaultPoint(fault::kReadLatestBefore); !st.ok()) return fail(std::move(st));
+  int64_t target = 0;
+  if (options_.read_version) {
+    target = *options_.read_version;
+  } else {
+    env_->BeginStorageOp(StorageOp::kReadLatest);
+    Result<int64_t> latest = log_->LatestVersion();
+    env_->EndStorageOp(StorageOp::kReadLatest);
+    if (!latest.ok()) return fail(latest.status());
+    target = *latest;
+  }
+  if (base != nullptr && base->version() <= target) snapshot_ = *base;
+  if (Status st = AdvanceSnapshot(snapshot_, *log_, *env_, target); !st.ok()) return fail(std::move(st));
+  info_.partitioned = snapshot_.partitioned();
+  info_.read_protocol = snapshot_.protocol();
+  info_.actions.commit_info.txn_id = RandomUuid(env_->rng());
+  return Status::OK();
+}
+
+std::vector<DataFile> OptimisticTransaction::FilterFiles(std::vector<std::string> partitions) {
+  ReadPredicate p = ReadPredicate::In(std::move(partitions));
+  std::vector<DataFile> out;
+  for (const auto& [name, f] : snapshot_.files()) {
+    if (!p.Matches(f)) continue;
+    out.push_back(f);
+    info_.read_files[name] = f;
+  }
+  info_.read_predicates.push_back(std::move(p));
+  return out;
+}
+
+std::vector<DataFile> OptimisticTransaction::FilterFiles() {
+  std::vector<DataFile> out;
+  for (const auto& [name, f] : snapshot_.files()) {
+    out.push_back(f);
+    info_.read_files[name] = f;
+  }
+  info_.read_predicates.push_back(ReadPredicate::All());
+  return out;
+}
+
+void OptimisticTransaction::ReadWholeTable() {
+  info_.read_predicates.push_back(ReadPredicate::All());
+  info_.read_whole_table = true;
+}
+
+int64_t OptimisticTransaction::TxnVersion(const std::string& app_id) {
+  info_.read_app_ids.insert(app_id);
+  return snapshot_.TxnVersion(app_id);
+}
+
+void OptimisticTransaction::Add(DataFile f, bool data_change) {
+  info_.actions.adds.push_back({std::move(f), data_change});
+}
+
+void OptimisticTransaction::Remove(DataFile f, bool data_change) {
+  info_.actions.removes.push_back({std::move(f), data_change});
+}
+
+void OptimisticTransaction::UpdateMetadata(Metadata m) { info_.actions.metadata = std::move(m); }
+
+void OptimisticTransaction::UpdateProtocol(Protocol p) { info_.actions.protocol = std::move(p); }
+
+void OptimisticTransaction::SetTransactionVersion(std::string app_id, int64_t version) {
+  info_.actions.txns.push_back({std::move(app_id), version});
+}
+
+IsolationLevel OptimisticTransaction::CommitIsolationLevel(Operation op) const {
+  const delta::Commit& a = info_.actions;
+  const std::optional<Metadata>& m = a.metadata ? a.metadata : snapshot_.metadata();
+  const IsolationLevel table = m ? TableIsolationLevel(*m) : IsolationLevel::kSerializable;
+  // canDowngradeToSnapshotIsolation: only file actions may be present.
+  if (a.metadata || a.protocol || !a.txns.empty()) return table;
+  bool data_changed = false;
+  for (const AddFile& f : a.adds) data_changed |= f.data_change;
+  for (const RemoveFile& f : a.removes) data_changed |= f.data_change;
+  const bool downgrade = table == IsolationLevel::kSerializable ? !data_changed
+                                                                : !data_changed && !OperationChangesData(op);
+  return downgrade ? IsolationLevel::kSnapshotIsolation : table;
+}
+
+delta::Commit OptimisticTransaction::PrepareCommit(Operation op) const {
+  delta::Commit c = info_.actions;
+  if (snapshot_.version() < 0 && !c.protocol) c.protocol = Protocol{};
+  CommitInfo& ci = c.commit_info;
+  ci.timestamp_millis = env_->NowMicros() / 1000;
+  ci.user_name = writer_;
+  ci.operation = op;
+  ci.read_version = snapshot_.version();
+  ci.isolation_level = level_;
+  ci.is_blind_append = c.removes.empty() && info_.read_predicates.empty() && info_.read_files.empty();
+  ci.read_predicates.clear();
+  for (const ReadPredicate& p : info_.read_predicates) ci.read_predicates.push_back(p.ToString());
+  ci.read_files.clear();
+  for (const auto& [name, f] : info_.read_files) ci.read_files.push_back(name);
+  return c;
+}
+
+Result<int64_t> OptimisticTransaction::Commit(Operation op) {
+  if (committed_) return Status::InvalidArgument("Transaction already committed.");
+  committed_ = true;
+  op_ = op;
+  if (snapshot_.version() < 0 && !info_.actions.metadata) {
+    Status st = Status::InvalidArgument("Couldn't find Metadata while committing the first version of the Delta table.");
+    Emit({.type = EventType::kError, .level = Level::kError, .attempt = 1, .message = st.message()});
+    return st;
+  }
+  level_ = CommitIsolationLevel(op);
+  info_.actions = PrepareCommit(op);
+
+  const int64_t first_version = snapshot_.version() + 1;
+  int64_t version = first_version;
+  std::string check_line;
+  for (int64_t attempt = 0;; ++attempt) {  // Delta's attemptNumber
+    if (attempt > 0) {
+      if (attempt > options_.max_commit_attempts) {
+        ++stats_.gave_up;
+        std::string msg = fmt::format(
+            "This commit has failed as it has been tried {} times but did not succeed.\n"
+            "This can be caused by the Delta table being committed continuously by many concurrent\n"
+            "commits.\n\n"
+            "Commit started at version: {}\n"
+            "Commit failed at version: {}\n"
+            "Number of actions attempted to commit: {}\n"
+            "Total time spent attempting this commit: {} ms",
+            attempt, first_version, version, info_.actions.ActionCount(),
+            (env_->NowMicros() - start_micros_) / 1000);
+        Emit({.type = EventType::kGaveUp, .level = Level::kError, .attempt = static_cast<int>(attempt),
+              .snapshot_id = version, .message = msg});
+        return Status::RetriesExhausted(std::move(msg));
+      }
+      Result<int64_t> next = CheckForConflicts(version, static_cast<int>(attempt), &check_line);
+      if (!next.ok()) return next.status();
+      version = *next;
+    }
+    Status error;
+    switch (DoCommit(version, static_cast<int>(attempt) + 1, check_line, &error)) {
+      case WriteStep::kWritten:
+        return version;
+      case WriteStep::kCollided:
+        break;
+      case WriteStep::kFailed:
+        return error;
+    }
+  }
+}
+
+OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version, int attempt,
+                                                                 const std::string& check_line, Status* error) {
+  ++stats_.attempts;
+  Emit({.type = EventType::kAttempt, .attempt = attempt, .snapshot_id = version,
+        .message = fmt::format("{}Attempting to commit version {} with {} actions with {} isolation level", check_line,
+                               version, info_.actions.ActionCount(), IsolationLevelName(level_))});
+  auto crashed = [&](Status st) {
+    Emit({.type = EventType::kCrashed, .level = Level::kError, .attempt = attempt, .snapshot_id = version,
+          .message = st.message()});
+    *error = std::move(st);
+    return WriteStep::kFailed;
+  };
+  auto unknown = [&](const Status& cause) {
+    ++stats_.unknown_outcomes;
+    std::string msg = fmt::format(
+        "Exception while committing delta #{} to {}/_delta_log: whether {} was written is unknown. Caused by: {}",
+        version, options_.table, DeltaFileName(version), cause.message());
+    Emit({.type = EventType::kUnknownOutcome, .level = Level::kWarn, .attempt = attempt, .snapshot_id = version,
+          .message = msg});
+    *error = Status::IOError(std::move(msg));
+    return WriteStep::kFailed;
+  };
+
+  if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
+    if (st.code() == Code::kCrashed) return crashed(std::move(st));
+    return unknown(st);
+  }
+  env_->BeginStorageOp(StorageOp::kPublish);
+  WriteResult r = log_->WriteIfAbsent(version, info_.actions);
+  env_->EndStorageOp(StorageOp::kPublish);
+  switch (r.outcome) {
+    case WriteOutcome::kWritten: {
+      if (Status st = env_->FaultPoint(fault::kPublishAfter); !st.ok()) {
+        if (st.code() == Code::kCrashed) return crashed(std::move(st));
+        return unknown(st);
+      }
+      ++stats_.commits;
+      Emit({.type = EventType::kPublished, .attempt = attempt, .snapshot_id = version,
+            .message = fmt::format("Committed delta #{} to {}/_delta_log", version, options_.table)});
+      return WriteStep::kWritten;
+    }
+    case WriteOutcome::kAlreadyExists:
+      ++stats_.collisions;
+      Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .attempt = attempt, .snapshot_id = version,
+            .message = fmt::format("java.nio.file.FileAlreadyExistsException: {}", LogPath(version))});
+      return WriteStep::kCollided;
+    case WriteOutcome::kError:
+      break;
+  }
+  return unknown(r.error);
+}
+
+Result<int64_t> OptimisticTransaction::CheckForConflicts(int64_t check_version, int attempt,
+                                                         std::string* check_line) {
+  auto fail = [&](Status st) {
+    Emit({.type = st.code() == Code::kCrashed ? EventType::kCrashed : EventType::kError, .level = Level::kError,
+          .attempt = attempt + 1, .snapshot_id = check_version, .message = st.message()});
+    return st;
+  };
+  if (Status st = env_->FaultPoint(fault::kReadLatestBefore); !st.ok()) return fail(std::move(st));
+  env_->BeginStorageOp(StorageOp::kReadLatest);
+  Result<int64_t> latest = log_->LatestVersion();
+  env_->EndStorageOp(StorageOp::kReadLatest);
+  if (!latest.ok()) return fail(latest.status());
+  const int64_t next = *latest + 1;
+
+  for (int64_t v = check_version; v < next; ++v) {
+    env_->BeginStorageOp(StorageOp::kReadSnapshot);
+    Result<delta::Commit> winner = log_->Read(v);
+    env_->EndStorageOp(StorageOp::kReadSnapshot);
+    if (!winner.ok()) return fail(winner.status());
+    ++stats_.winners_checked;
+    if (Status st = CheckConflicts(info_, *winner, v, level_); !st.ok()) {
+      ++stats_.conflicts;
+      Emit({.type = EventType::kConflict, .level = Level::kError, .attempt = attempt + 1, .snapshot_id = v,
+            .message = st.message()});
+      return st;
+    }
+  }
+  *check_line = fmt::format(
+      "[attempt {}] No conflicts with versions [{}, {}) with current txn having {} adds, {} removes, {} read "
+      "predicates, {} read files. ",
+      attempt, check_version, next, info_.actions.adds.size(), info_.actions.removes.size(),
+      info_.read_predicates.size(), info_.read_files.size());
+  return next;
+}
+
+}  // namespace commitlab::delta

@@ -1,0 +1,448 @@
+#include "commitlab/core/delta/transaction.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "../test_env.h"
+#include "../test_util.h"
+
+namespace commitlab::delta {
+namespace {
+
+using ::commitlab::testing::RecordingSink;
+using ::commitlab::testing::TestEnv;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+DataFile F(std::string name, std::string partition = "x=1", int64_t rows = 10) {
+  return DataFile{.name = std::move(name), .partition = std::move(partition), .row_count = rows};
+}
+
+class DeltaTransactionTest : public ::testing::Test {
+ protected:
+  // Version 0: a table partitioned by x (or not), with f1, f2 in x=1 and g1 in x=2.
+  void CreateTable(IsolationLevel level, bool partitioned = true, Protocol protocol = {}) {
+    OptimisticTransaction t = Start("creator");
+    Metadata m{.id = "t", .schema = "id INT, x INT"};
+    if (partitioned) m.partition_columns = {"x"};
+    m.configuration[std::string(kIsolationLevelProperty)] = std::string(IsolationLevelName(level));
+    t.UpdateMetadata(m);
+    t.UpdateProtocol(protocol);
+    const std::string x1 = partitioned ? "x=1" : "";
+    t.Add(F("f1", x1));
+    t.Add(F("f2", x1));
+    t.Add(F("g1", partitioned ? "x=2" : ""));
+    ASSERT_EQ(*t.Commit(Operation::kCreateTable), 0);
+    sink_.events.clear();
+  }
+  OptimisticTransaction Start(std::string writer, TransactionOptions o = {}) {
+    Result<OptimisticTransaction> t = OptimisticTransaction::Start(std::move(writer), &log_, &env_, &sink_, o);
+    EXPECT_TRUE(t.ok()) << t.status().ToString();
+    return std::move(t).value();
+  }
+  Commit Read(int64_t v) {
+    Result<Commit> c = log_.Read(v);
+    EXPECT_TRUE(c.ok());
+    return c.ok() ? *c : Commit{};
+  }
+  // An UPDATE of f1 in x=1: reads x=1, removes f1, adds its rewritten copy.
+  static void StageUpdate(OptimisticTransaction& t, const std::string& tag) {
+    std::vector<DataFile> read = t.FilterFiles({"x=1"});
+    ASSERT_EQ(read.size(), 2u);
+    t.Remove(read[0]);
+    t.Add(F("f1-" + tag));
+  }
+
+  TestEnv env_;
+  MemoryDeltaLog log_;
+  RecordingSink sink_;
+};
+
+TEST_F(DeltaTransactionTest, BlindAppendsNeverConflict) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction b = Start("B");
+  a.Add(F("a1"));
+  b.Add(F("b1"));
+  ASSERT_EQ(*a.Commit(Operation::kInsert), 1);
+  Result<int64_t> vb = b.Commit(Operation::kInsert);
+  ASSERT_TRUE(vb.ok()) << vb.status().ToString();
+  EXPECT_EQ(*vb, 2);
+  EXPECT_TRUE(Read(1).commit_info.is_blind_append);
+  EXPECT_EQ(Read(2).commit_info.user_name, "B");
+  EXPECT_EQ(Read(2).commit_info.read_version, 0);
+  EXPECT_EQ(b.stats().collisions, 1);
+  EXPECT_EQ(b.stats().winners_checked, 1);
+  EXPECT_EQ(b.stats().attempts, 2);
+  EXPECT_EQ(sink_.Count(EventType::kPublished), 2);
+}
+
+TEST_F(DeltaTransactionTest, RetryGoesToTheNextVersionAtOnce) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction b = Start("B");
+  for (const char* w : {"A1", "A2"}) {
+    OptimisticTransaction a = Start(w);
+    a.Add(F(std::string(w) + ".parquet"));
+    ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  }
+  b.Add(F("b1"));
+  sink_.events.clear();
+  ASSERT_EQ(*b.Commit(Operation::kInsert), 3);
+  // One collision at version 1, one check of both winners, then version 3: no sleep in between.
+  EXPECT_EQ(env_.slept_micros(), 0);
+  EXPECT_EQ(sink_.Count(EventType::kRetryWait), 0);
+  EXPECT_EQ(b.stats().winners_checked, 2);
+  ASSERT_EQ(sink_.events.size(), 4u);
+  EXPECT_EQ(sink_.events[0].type, EventType::kAttempt);
+  EXPECT_EQ(sink_.events[0].message, "Attempting to commit version 1 with 2 actions with Serializable isolation level");
+  EXPECT_EQ(sink_.events[1].type, EventType::kAtomicCommitFailed);
+  EXPECT_EQ(sink_.events[1].snapshot_id, 1);
+  EXPECT_EQ(sink_.events[1].message,
+            "java.nio.file.FileAlreadyExistsException: T/_delta_log/00000000000000000001.json");
+  EXPECT_EQ(sink_.events[2].type, EventType::kAttempt);
+  EXPECT_EQ(sink_.events[2].message,
+            "[attempt 1] No conflicts with versions [1, 3) with current txn having 1 adds, 0 removes, 0 read "
+            "predicates, 0 read files. Attempting to commit version 3 with 2 actions with Serializable isolation "
+            "level");
+  EXPECT_EQ(sink_.events[3].type, EventType::kPublished);
+  EXPECT_EQ(sink_.events[3].user, "B");
+  EXPECT_EQ(sink_.events[3].message, "Committed delta #3 to T/_delta_log");
+}
+
+TEST_F(DeltaTransactionTest, TwoDeletesOfTheSameFileConflict) {
+  CreateTable(IsolationLevel::kWriteSerializable);
+  // Each removes f1 without scanning for it (the file is known from an earlier snapshot, as FSCK
+  // or a dynamic partition overwrite does), so the delete-delete check is the one that fires.
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction b = Start("B");
+  a.Remove(F("f1"));
+  b.Remove(F("f1"));
+  ASSERT_EQ(*a.Commit(Operation::kDelete), 1);
+  Result<int64_t> vb = b.Commit(Operation::kDelete);
+  EXPECT_EQ(vb.status().code(), Code::kConflict);
+  EXPECT_THAT(vb.status().message(),
+              StartsWith("ConcurrentDeleteDeleteException: This transaction attempted to delete one or more files "
+                         "that were deleted (for example f1) by a concurrent update. Please try the operation again."));
+  EXPECT_THAT(vb.status().message(), HasSubstr("\"operation\":\"DELETE\""));
+  EXPECT_EQ(b.stats().conflicts, 1);
+  EXPECT_EQ(sink_.Last(EventType::kConflict)->message, vb.status().message());
+  EXPECT_EQ(*log_.LatestVersion(), 1);
+}
+
+TEST_F(DeltaTransactionTest, DeleteOfAFileTheTxnReadIsADeleteReadConflict) {
+  CreateTable(IsolationLevel::kWriteSerializable);
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction b = Start("B");
+  for (OptimisticTransaction* t : {&a, &b}) {
+    std::vector<DataFile> read = t->FilterFiles({"x=1"});
+    t->Remove(read[0]);
+  }
+  ASSERT_TRUE(a.Commit(Operation::kDelete).ok());
+  Result<int64_t> vb = b.Commit(Operation::kDelete);
+  EXPECT_THAT(vb.status().message(),
+              StartsWith("ConcurrentDeleteReadException: This transaction attempted to read one or more files that "
+                         "were deleted (for example f1 in partition [x=1]) by a concurrent update."));
+}
+
+TEST_F(DeltaTransactionTest, ReadOfPartitionVsConcurrentBlindAppendUnderSerializable) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction b = Start("B");
+  a.Add(F("a1"));  // blind append into x=1
+  StageUpdate(b, "b");
+  ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  Result<int64_t> vb = b.Commit(Operation::kUpdate);
+  EXPECT_EQ(vb.status().code(), Code::kConflict);
+  EXPECT_THAT(vb.status().message(), StartsWith("ConcurrentAppendException: Files were added to partition [x=1] by a "
+                                                "concurrent update. Please try the operation again."));
+}
+
+TEST_F(DeltaTransactionTest, ReadOfPartitionVsConcurrentBlindAppendUnderWriteSerializable) {
+  CreateTable(IsolationLevel::kWriteSerializable);
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction b = Start("B");
+  a.Add(F("a1"));
+  StageUpdate(b, "b");
+  ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  Result<int64_t> vb = b.Commit(Operation::kUpdate);
+  ASSERT_TRUE(vb.ok()) << vb.status().ToString();
+  EXPECT_EQ(*vb, 2);
+  EXPECT_EQ(Read(2).commit_info.isolation_level, IsolationLevel::kWriteSerializable);
+  EXPECT_FALSE(Read(2).commit_info.is_blind_append);
+  EXPECT_EQ(Read(2).commit_info.read_predicates, std::vector<std::string>{"x=1"});
+  EXPECT_EQ(Read(2).commit_info.read_files, (std::vector<std::string>{"f1", "f2"}));
+}
+
+TEST_F(DeltaTransactionTest, ReadOfPartitionVsConcurrentRewriteUnderWriteSerializable) {
+  CreateTable(IsolationLevel::kWriteSerializable);
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction b = Start("B");
+  // A's add into x=1 is not a blind append: A read the table first.
+  a.FilterFiles({"x=1"});
+  a.Add(F("a1"));
+  StageUpdate(b, "b");
+  ASSERT_FALSE(b.CommitIsolationLevel(Operation::kUpdate) == IsolationLevel::kSnapshotIsolation);
+  ASSERT_TRUE(a.Commit(Operation::kMerge).ok());
+  EXPECT_EQ(ConflictExceptionName(b.Commit(Operation::kUpdate).status()), kConcurrentAppendException);
+}
+
+TEST_F(DeltaTransactionTest, AddsToAnotherPartitionDoNotConflict) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction b = Start("B");
+  a.Add(F("a1", "x=2"));
+  StageUpdate(b, "b");
+  ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  EXPECT_EQ(*b.Commit(Operation::kUpdate), 2);
+}
+
+TEST_F(DeltaTransactionTest, UnpartitionedTableConflictsWithAnyAdd) {
+  CreateTable(IsolationLevel::kSerializable, /*partitioned=*/false);
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction b = Start("B");
+  a.Add(F("a1", ""));
+  b.FilterFiles();
+  b.Remove(F("g1", ""));
+  ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  EXPECT_THAT(b.Commit(Operation::kDelete).status().message(),
+              StartsWith("ConcurrentAppendException: Files were added to the root of the table by a concurrent update."));
+}
+
+// OPTIMIZE of x=1: reads f1 and f2, replaces them by one file, dataChange=false throughout.
+void StageOptimize(OptimisticTransaction& t) {
+  std::vector<DataFile> read = t.FilterFiles({"x=1"});
+  for (const DataFile& f : read) t.Remove(f, /*data_change=*/false);
+  t.Add(F("compacted", "x=1", 20), /*data_change=*/false);
+}
+
+class DeltaCompactionTest : public DeltaTransactionTest,
+                            public ::testing::WithParamInterface<IsolationLevel> {};
+
+TEST_P(DeltaCompactionTest, IgnoresConcurrentAppends) {
+  CreateTable(GetParam());
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction c = Start("compactor");
+  a.FilterFiles({"x=1"});  // even an append that read the table first, i.e. not a blind one
+  a.Add(F("a1"));
+  StageOptimize(c);
+  EXPECT_EQ(c.CommitIsolationLevel(Operation::kOptimize), IsolationLevel::kSnapshotIsolation);
+  ASSERT_TRUE(a.Commit(Operation::kMerge).ok());
+  Result<int64_t> vc = c.Commit(Operation::kOptimize);
+  ASSERT_TRUE(vc.ok()) << vc.status().ToString();
+  EXPECT_EQ(Read(*vc).commit_info.isolation_level, IsolationLevel::kSnapshotIsolation);
+  EXPECT_EQ(c.stats().winners_checked, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(DeltaTableLevels, DeltaCompactionTest,
+                         ::testing::Values(IsolationLevel::kSerializable, IsolationLevel::kWriteSerializable),
+                         [](const ::testing::TestParamInfo<IsolationLevel>& p) {
+                           return std::string(IsolationLevelName(p.param));
+                         });
+
+TEST_F(DeltaTransactionTest, CompactionConflictsWithConcurrentDeleteOfItsInputs) {
+  CreateTable(IsolationLevel::kWriteSerializable);
+  OptimisticTransaction d = Start("deleter");
+  OptimisticTransaction c = Start("compactor");
+  d.FilterFiles({"x=1"});
+  d.Remove(F("f2"));
+  StageOptimize(c);
+  ASSERT_TRUE(d.Commit(Operation::kDelete).ok());
+  Result<int64_t> vc = c.Commit(Operation::kOptimize);
+  EXPECT_THAT(vc.status().message(),
+              StartsWith("ConcurrentDeleteReadException: This transaction attempted to read one or more files that "
+                         "were deleted (for example f2 in partition [x=1]) by a concurrent update."));
+}
+
+TEST_F(DeltaTransactionTest, CompactionOfUnreadFilesConflictsDeleteDelete) {
+  CreateTable(IsolationLevel::kWriteSerializable);
+  OptimisticTransaction d = Start("deleter");
+  OptimisticTransaction c = Start("compactor");
+  d.Remove(F("f2"));
+  c.Remove(F("f1"), false);
+  c.Remove(F("f2"), false);
+  c.Add(F("compacted"), false);
+  ASSERT_TRUE(d.Commit(Operation::kDelete).ok());
+  EXPECT_EQ(ConflictExceptionName(c.Commit(Operation::kOptimize).status()), kConcurrentDeleteDeleteException);
+}
+
+TEST_F(DeltaTransactionTest, SameAppIdRunningTwiceConflicts) {
+  CreateTable(IsolationLevel::kWriteSerializable);
+  OptimisticTransaction a = Start("query-run-1");
+  OptimisticTransaction b = Start("query-run-2");
+  for (OptimisticTransaction* t : {&a, &b}) {
+    ASSERT_EQ(t->TxnVersion("query-1"), -1);  // batch 0 not yet committed: write it
+    t->Add(F(t->writer() + "-batch0", "x=3"));
+    t->SetTransactionVersion("query-1", 0);
+  }
+  ASSERT_TRUE(a.Commit(Operation::kStreamingUpdate).ok());
+  Result<int64_t> vb = b.Commit(Operation::kStreamingUpdate);
+  EXPECT_THAT(vb.status().message(),
+              StartsWith("ConcurrentTransactionException: This error occurs when multiple streaming queries are using "
+                         "the same checkpoint to write into this table. Did you run multiple instances of the same "
+                         "streaming query at the same time?"));
+  // A restarted run reads the app's version and skips the batch it already wrote.
+  OptimisticTransaction c = Start("query-run-3");
+  EXPECT_EQ(c.TxnVersion("query-1"), 0);
+}
+
+TEST_F(DeltaTransactionTest, DifferentAppIdsDoNotConflict) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction b = Start("B");
+  a.TxnVersion("query-a");
+  a.Add(F("a", "x=3"));
+  a.SetTransactionVersion("query-a", 0);
+  b.TxnVersion("query-b");
+  b.Add(F("b", "x=3"));
+  b.SetTransactionVersion("query-b", 0);
+  ASSERT_TRUE(a.Commit(Operation::kStreamingUpdate).ok());
+  ASSERT_EQ(*b.Commit(Operation::kStreamingUpdate), 2);
+  EXPECT_EQ(sink_.Last(EventType::kPublished)->message, "Committed delta #2 to T/_delta_log");
+}
+
+TEST_F(DeltaTransactionTest, MetadataChangeFailsEveryConcurrentWriter) {
+  CreateTable(IsolationLevel::kWriteSerializable);
+  OptimisticTransaction alter = Start("alter");
+  OptimisticTransaction insert = Start("insert");
+  Metadata m = *alter.snapshot().metadata();
+  m.configuration["delta.appendOnly"] = "true";
+  alter.UpdateMetadata(m);
+  insert.Add(F("i1"));  // even a blind append
+  ASSERT_TRUE(alter.Commit(Operation::kSetTableProperties).ok());
+  Result<int64_t> v = insert.Commit(Operation::kInsert);
+  EXPECT_THAT(v.status().message(), StartsWith("MetadataChangedException: The metadata of the Delta table has been "
+                                               "changed by a concurrent update. Please try the operation again."));
+}
+
+TEST_F(DeltaTransactionTest, ProtocolUpgradeFailsOnlyAConcurrentUpgrade) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction up1 = Start("upgrade-1");
+  OptimisticTransaction up2 = Start("upgrade-2");
+  OptimisticTransaction insert = Start("insert");
+  up1.UpdateProtocol(Protocol{.min_reader_version = 3, .min_writer_version = 7, .writer_features = {"appendOnly"}});
+  up2.UpdateProtocol(Protocol{.min_reader_version = 3, .min_writer_version = 7, .writer_features = {"invariants"}});
+  insert.Add(F("i1"));
+  ASSERT_TRUE(up1.Commit(Operation::kUpgradeProtocol).ok());
+  EXPECT_THAT(up2.Commit(Operation::kUpgradeProtocol).status().message(),
+              StartsWith("ProtocolChangedException: The protocol version of the Delta table has been changed by a "
+                         "concurrent update. Please try the operation again."));
+  EXPECT_EQ(*insert.Commit(Operation::kInsert), 2);
+}
+
+TEST_F(DeltaTransactionTest, ProtocolDowngradeFailsEveryone) {
+  CreateTable(IsolationLevel::kSerializable, true, Protocol{3, 7, {"deletionVectors"}});
+  OptimisticTransaction drop = Start("drop-feature");
+  OptimisticTransaction insert = Start("insert");
+  drop.UpdateProtocol(Protocol{3, 7, {}});
+  insert.Add(F("i1"));
+  ASSERT_TRUE(drop.Commit(Operation::kUpgradeProtocol).ok());
+  EXPECT_EQ(ConflictExceptionName(insert.Commit(Operation::kInsert).status()), kProtocolChangedException);
+}
+
+TEST_F(DeltaTransactionTest, TwoWritersCreatingTheTableRaceOnProtocol) {
+  OptimisticTransaction a = Start("A");
+  OptimisticTransaction b = Start("B");
+  EXPECT_EQ(a.read_version(), -1);
+  for (OptimisticTransaction* t : {&a, &b}) {
+    t->UpdateMetadata(Metadata{.id = t->writer(), .schema = "id INT"});
+    t->Add(F(t->writer() + "-0", ""));
+  }
+  ASSERT_EQ(*a.Commit(Operation::kCreateTable), 0);
+  EXPECT_TRUE(Read(0).protocol.has_value());  // the first commit always carries a protocol
+  EXPECT_THAT(b.Commit(Operation::kCreateTable).status().message(),
+              StartsWith("ProtocolChangedException: The protocol version of the Delta table has been changed by a "
+                         "concurrent update. This happens when multiple writers are writing to an empty directory. "
+                         "Creating the table ahead of time will avoid this conflict. Please try the operation again."));
+}
+
+TEST_F(DeltaTransactionTest, FirstCommitNeedsMetadata) {
+  OptimisticTransaction a = Start("A");
+  a.Add(F("a", ""));
+  EXPECT_EQ(a.Commit(Operation::kInsert).status().message(),
+            "Couldn't find Metadata while committing the first version of the Delta table.");
+  EXPECT_EQ(*log_.LatestVersion(), -1);
+}
+
+TEST_F(DeltaTransactionTest, CommitsOnlyOnce) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  a.Add(F("a"));
+  ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  EXPECT_EQ(a.Commit(Operation::kInsert).status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(*log_.LatestVersion(), 1);
+}
+
+TEST_F(DeltaTransactionTest, GivesUpAfterMaxCommitAttempts) {
+  CreateTable(IsolationLevel::kSerializable);
+  EXPECT_EQ(TransactionOptions{}.max_commit_attempts, 10'000'000);
+  OptimisticTransaction b = Start("B", TransactionOptions{.max_commit_attempts = 0});
+  OptimisticTransaction a = Start("A");
+  a.Add(F("a"));
+  b.Add(F("b"));
+  ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  Result<int64_t> vb = b.Commit(Operation::kInsert);
+  EXPECT_EQ(vb.status().code(), Code::kRetriesExhausted);
+  EXPECT_THAT(vb.status().message(),
+              StartsWith("This commit has failed as it has been tried 1 times but did not succeed.\n"));
+  EXPECT_THAT(vb.status().message(), HasSubstr("Commit started at version: 1\nCommit failed at version: 1\n"));
+  EXPECT_EQ(b.stats().gave_up, 1);
+  EXPECT_EQ(sink_.Count(EventType::kGaveUp), 1);
+}
+
+TEST_F(DeltaTransactionTest, ErrorBeforeTheWriteIsAnUnknownOutcome) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  a.Add(F("a"));
+  env_.InjectOnce(fault::kPublishBefore, Status::IOError("simulated publish failure"));
+  Result<int64_t> v = a.Commit(Operation::kInsert);
+  EXPECT_EQ(v.status().code(), Code::kIOError);
+  EXPECT_THAT(v.status().message(), HasSubstr("Caused by: simulated publish failure"));
+  EXPECT_EQ(*log_.LatestVersion(), 0);  // nothing was written, but the writer cannot know
+  EXPECT_EQ(a.stats().unknown_outcomes, 1);
+  EXPECT_EQ(sink_.Count(EventType::kUnknownOutcome), 1);
+}
+
+TEST_F(DeltaTransactionTest, ErrorAfterTheWriteLeavesTheVersionWritten) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  a.Add(F("a"));
+  env_.InjectOnce(fault::kPublishAfter, Status::IOError("simulated lost response"));
+  EXPECT_EQ(a.Commit(Operation::kInsert).status().code(), Code::kIOError);
+  EXPECT_EQ(*log_.LatestVersion(), 1);
+  EXPECT_EQ(sink_.Last(EventType::kUnknownOutcome)->snapshot_id, 1);
+  EXPECT_EQ(sink_.Count(EventType::kPublished), 0);
+}
+
+TEST_F(DeltaTransactionTest, CrashWhileReadingLatestStopsTheStart) {
+  env_.InjectOnce(fault::kReadLatestBefore, Status::Crashed("simulated crash"));
+  Result<OptimisticTransaction> t = OptimisticTransaction::Start("A", &log_, &env_, &sink_);
+  EXPECT_EQ(t.status().code(), Code::kCrashed);
+  EXPECT_EQ(sink_.Count(EventType::kCrashed), 1);
+}
+
+TEST_F(DeltaTransactionTest, BaseSnapshotIsAdvancedNotReplayed) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  TableSnapshot held = a.snapshot();
+  a.Add(F("a"));
+  ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  const int reads = env_.ops(StorageOp::kReadSnapshot);
+  Result<OptimisticTransaction> b = OptimisticTransaction::Start("B", &log_, &env_, &sink_, {}, &held);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(env_.ops(StorageOp::kReadSnapshot) - reads, 1);  // only version 1
+  EXPECT_EQ(b->read_version(), 1);
+  EXPECT_EQ(b->snapshot().files().count("a"), 1u);
+}
+
+TEST_F(DeltaTransactionTest, StartsAtAGivenReadVersion) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  a.Add(F("a"));
+  ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  OptimisticTransaction old = Start("B", TransactionOptions{.read_version = 0});
+  EXPECT_EQ(old.read_version(), 0);
+  EXPECT_EQ(old.snapshot().files().count("a"), 0u);
+}
+
+}  // namespace
+}  // namespace commitlab::delta
