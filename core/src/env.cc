@@ -8,6 +8,7 @@ std::string_view StorageOpName(StorageOp op) {
     case StorageOp::kReadSnapshot: return "read-snapshot";
     case StorageOp::kWriteManifest: return "write-manifest";
     case StorageOp::kPublish: return "publish";
+    case StorageOp::kWriteData: return "write-data";
   }
   return "?";
 }

@@ -37,7 +37,10 @@ void AppendLoop(Committer& committer, SnapshotStore* store, Env* env, int commit
   const std::string uuid = RandomUuid(env->rng());
   for (int i = 1; i <= commits; ++i) {
     DataFile f{.name = fmt::format("data-{}-{}.parquet", uuid, i - 1), .min_key = i, .max_key = i, .row_count = 1};
-    if (Status st = store->WriteDataFile(f); !st.ok()) {
+    env->BeginStorageOp(StorageOp::kWriteData);
+    Status written = store->WriteDataFile(f);
+    env->EndStorageOp(StorageOp::kWriteData);
+    if (Status st = written; !st.ok()) {
       report->error = st.ToString();
       return;
     }

@@ -15,8 +15,11 @@
 
 namespace commitlab {
 
-enum class StorageOp { kReadLatest, kReadSnapshot, kWriteManifest, kPublish };
-std::string_view StorageOpName(StorageOp op);  // "read-latest", "read-snapshot", ...
+// kWriteData is a writer writing a data file before it commits (not part of the commit itself):
+// the time it takes is what leaves gaps between one writer's commit attempts.
+enum class StorageOp { kReadLatest, kReadSnapshot, kWriteManifest, kPublish, kWriteData };
+inline constexpr int kStorageOpCount = 5;
+std::string_view StorageOpName(StorageOp op);  // "read-latest", "read-snapshot", ..., "write-data"
 
 // Names of the fault points in the engine. A fault plan selects them by these strings.
 namespace fault {

@@ -6,7 +6,7 @@
 //
 // Spec: pieces separated by ';', each KEY=DIST.
 //   KEY  = OP | OP.request | OP.response        OP = read-latest | read-snapshot | write-manifest |
-//                                                    publish | * (every operation)
+//                                                    publish | write-data | * (every operation)
 //   DIST = const:MS | uniform:LO,HI | normal:MEAN,SD (folded at 0: |x|) | exp:MEAN
 // A key without a hop sets both hops. The most specific key wins whatever the order:
 // OP.hop > OP > *.hop > *. Example: "publish=normal:10,2;read-latest=const:1;*=uniform:0,2".
@@ -39,8 +39,6 @@ struct Distribution {
 // "const:1", "uniform:0,2", "normal:10,2", "exp:5".
 std::string FormatDistribution(const Distribution& d);
 Result<Distribution> ParseDistribution(std::string_view text);
-
-inline constexpr int kStorageOpCount = 4;  // StorageOp's enumerators
 
 struct LatencyModel {
   std::array<Distribution, kStorageOpCount> request{};   // by StorageOp
