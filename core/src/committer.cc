@@ -29,7 +29,12 @@ struct Committer::AttemptResult {
 
 Committer::Committer(std::string commit_user, CommitOptions options, Env* env, SnapshotStore* store,
                      EventSink* events)
-    : user_(std::move(commit_user)), options_(std::move(options)), env_(env), store_(store), events_(events) {}
+    : user_(std::move(commit_user)),
+      options_(std::move(options)),
+      env_(env),
+      store_(store),
+      events_(events),
+      wants_messages_(events->wants_messages()) {}
 
 void Committer::Emit(Event e) {
   e.user = user_;
@@ -118,7 +123,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
     const int64_t wait = NextWaitMicros(policy, retry + 1, prev_wait, env_->rng());
     Emit({.type = EventType::kRetryWait, .level = Level::kInfo, .identifier = identifier, .kind = kind,
           .attempt = retry + 1, .wait_micros = wait,
-          .message = fmt::format("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0)});
+          .message = Message("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0)});
     env_->SleepMicros(wait);
     prev_wait = wait;
   }
@@ -148,7 +153,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
       ++stats_.snapshots;
       Emit({.type = EventType::kIdempotentMatch, .level = Level::kInfo, .identifier = identifier, .kind = kind,
             .attempt = attempt, .snapshot_id = **found,
-            .message = fmt::format("Found snapshot {} committed by user {} with identifier {} and kind {} in a "
+            .message = Message("Found snapshot {} committed by user {} with identifier {} and kind {} in a "
                                    "previous attempt. Skip committing it again.",
                                    **found, user_, identifier, kind_name)});
       return {AttemptResult::kSuccess, **found, Status::OK()};
@@ -157,7 +162,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   ++stats_.attempts;
   Emit({.type = EventType::kAttempt, .identifier = identifier, .kind = kind, .attempt = attempt,
         .snapshot_id = new_id,
-        .message = fmt::format("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", new_id, user_,
+        .message = Message("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", new_id, user_,
                                identifier, kind_name)});
 
   // 2. Conflict detection against the live files of the buckets we change.
@@ -218,14 +223,14 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
       ++stats_.snapshots;
       Emit({.type = EventType::kPublished, .level = Level::kInfo, .identifier = identifier, .kind = kind,
             .attempt = attempt, .snapshot_id = new_id,
-            .message = fmt::format("Successfully commit snapshot {} to table {} by user {} with identifier {} and kind {}.",
+            .message = Message("Successfully commit snapshot {} to table {} by user {} with identifier {} and kind {}.",
                                    new_id, options_.table, user_, identifier, kind_name)});
       return {AttemptResult::kSuccess, new_id, Status::OK()};
     case PublishOutcome::kAlreadyExists:
       ++stats_.atomic_failures;
       Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .identifier = identifier, .kind = kind,
             .attempt = attempt, .snapshot_id = new_id,
-            .message = fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and kind {} "
+            .message = Message("Atomic commit failed for snapshot #{} by user {} with identifier {} and kind {} "
                                    "after {} seconds. Skip clean up and try again.",
                                    new_id, user_, identifier, kind_name,
                                    JavaSeconds(env_->NowMicros() - start_micros))});
@@ -299,7 +304,7 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
     if (c.identifier > *newest) kept.push_back(std::move(c));
   const size_t dropped = committables.size() - kept.size();
   Emit({.type = EventType::kFiltered, .identifier = *newest,
-        .message = fmt::format("Filtered {} committed committable(s) of user {}: its newest committed identifier is {}.",
+        .message = Message("Filtered {} committed committable(s) of user {}: its newest committed identifier is {}.",
                                dropped, user_, *newest)});
   return kept;
 }

@@ -10,10 +10,13 @@
 #ifndef COMMITLAB_CORE_COMMITTER_H_
 #define COMMITLAB_CORE_COMMITTER_H_
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commitlab/core/env.h"
@@ -88,12 +91,18 @@ class Committer {
   Status AdvanceBase(const Snapshot& latest);
   std::string NewFileName(std::string_view prefix);
   void Emit(Event e);
+  // fmt::format, or "" when no sink reads messages (the text of an Emit-only message).
+  template <typename... Args>
+  std::string Message(fmt::format_string<Args...> format, Args&&... args) const {
+    return wants_messages_ ? fmt::format(format, std::forward<Args>(args)...) : std::string();
+  }
 
   std::string user_;
   CommitOptions options_;
   Env* env_;
   SnapshotStore* store_;
   EventSink* events_;
+  const bool wants_messages_;
   CommitStats stats_;
   TableState base_;  // live files at base_.snapshot_id(), advanced incrementally
   std::string name_prefix_;  // per-committer random part of file names

@@ -48,11 +48,15 @@ class EventSink {
  public:
   virtual ~EventSink() = default;
   virtual void OnEvent(const Event& e) = 0;
+  // False when the sink never reads Event::message: emitters may then skip formatting it, which
+  // is most of the cost of a commit attempt in a large simulated sweep.
+  virtual bool wants_messages() const { return true; }
 };
 
 class NullEventSink final : public EventSink {
  public:
   void OnEvent(const Event&) override {}
+  bool wants_messages() const override { return false; }
 };
 
 // Hands every event to each sink in turn (log, trace, outcome recorder, ...).
@@ -61,6 +65,11 @@ class TeeEventSink final : public EventSink {
   explicit TeeEventSink(std::vector<EventSink*> sinks) : sinks_(std::move(sinks)) {}
   void OnEvent(const Event& e) override {
     for (EventSink* s : sinks_) s->OnEvent(e);
+  }
+  bool wants_messages() const override {
+    for (const EventSink* s : sinks_)
+      if (s->wants_messages()) return true;
+    return false;
   }
 
  private:

@@ -69,6 +69,7 @@ std::vector<Violation> CheckInvariants(const std::vector<Snapshot>& chain, const
 class OutcomeRecorder : public EventSink {
  public:
   void OnEvent(const Event& e) override;
+  bool wants_messages() const override { return false; }
   // Closed records in the order they closed, then open ones (as unknown) in the order they opened.
   std::vector<CommitRecord> records() const;
 
