@@ -1,0 +1,69 @@
+// The lost-update counter of seed 003. The table holds one-row files {name: <key>, value: <n>}.
+// A worker reads the counter from a pinned snapshot, adds to it, writes a new one-row file and
+// commits an overwrite with filter name = <key>, validated from the snapshot it read. When two
+// workers read the same value, the first commit wins and validation stops the second one's
+// retry. What the worker does then decides the result: giving up loses nothing it was told
+// succeeded; re-committing the stale value it computed before succeeds and silently drops the
+// other increment (the library validates files, not where your value came from); re-reading and
+// recomputing counts every increment.
+#ifndef COMMITLAB_CORE_ICEBERG_COUNTER_H_
+#define COMMITLAB_CORE_ICEBERG_COUNTER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commitlab/core/iceberg/committer.h"
+#include "commitlab/core/iceberg/expression.h"
+#include "commitlab/core/iceberg/model.h"
+#include "commitlab/core/status.h"
+
+namespace commitlab::iceberg {
+
+inline constexpr char kCounterKeyColumn[] = "name";
+inline constexpr char kCounterValueColumn[] = "value";
+
+// ref(name="name") == "<key>"
+Expression CounterFilter(std::string_view key);
+Row CounterRow(std::string_view key, int64_t value);
+// The value of `key` in `rows`; nullopt when no row holds it. Corruption when several do (a
+// duplicated commit).
+Result<std::optional<int64_t>> CounterValue(const std::vector<Row>& rows, std::string_view key);
+
+// What a worker does when validation stops its overwrite.
+enum class OnValidationFailure {
+  kGiveUp,              // report the ValidationException
+  kRecommitStale,       // catch it, commit the value computed before with a fresh operation
+  kRereadAndRecompute,  // read again, add again, commit again
+};
+// "give-up", "recommit-stale", "reread"
+std::string_view OnValidationFailureName(OnValidationFailure v);
+std::optional<OnValidationFailure> ParseOnValidationFailure(std::string_view s);
+
+struct IncrementResult {
+  int64_t read_value = 0;     // what the committed value was computed from (absent counts as 0)
+  int64_t written_value = 0;  // what was committed
+  int reads = 0;              // reads of the counter
+  int commits = 0;            // Commit calls
+  int validation_failures = 0;
+  std::optional<int64_t> snapshot_id = {};  // the committed snapshot
+};
+
+// One worker adds `delta` to `key` through `committer`: read, compute, write a data file, commit
+// an overwrite by CounterFilter(key) at `isolation`. A ValidationException is handled per
+// `on_failure`, at most `max_tries` commits in all; any other failure is returned as is.
+Result<IncrementResult> IncrementCounter(IcebergCommitter* committer, std::string_view key, int64_t delta,
+                                         OnValidationFailure on_failure,
+                                         IsolationLevel isolation = IsolationLevel::kSerializable, int max_tries = 10);
+
+// The checker's rule: `acknowledged` successful increments of `delta` from `initial` must leave
+// initial + acknowledged * delta. nullopt when they do, else what was lost, e.g. "lost update:
+// counter hits is 15, but 2 acknowledged increments of 5 from 10 make 20 (1 increment lost)".
+std::optional<std::string> CheckCounter(std::string_view key, int64_t initial, int64_t delta, int acknowledged,
+                                        int64_t final_value);
+
+}  // namespace commitlab::iceberg
+
+#endif  // COMMITLAB_CORE_ICEBERG_COUNTER_H_

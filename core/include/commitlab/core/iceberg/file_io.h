@@ -1,0 +1,61 @@
+// FileIO: the object store under an Iceberg table (data files, manifests, manifest lists,
+// metadata files), after org.apache.iceberg.io.FileIO. It keeps every file it was given until
+// someone deletes it, so files no snapshot references (orphans) can be counted and removed.
+#ifndef COMMITLAB_CORE_ICEBERG_FILE_IO_H_
+#define COMMITLAB_CORE_ICEBERG_FILE_IO_H_
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commitlab/core/iceberg/model.h"
+#include "commitlab/core/status.h"
+
+namespace commitlab::iceberg {
+
+enum class FileKind { kData, kManifest, kManifestList, kMetadata };
+std::string_view FileKindName(FileKind kind);  // "data", "manifest", "manifest-list", "metadata"
+
+struct StoredFile {
+  std::string path = {};
+  FileKind kind = FileKind::kData;
+  int64_t written_micros = 0;  // Env time of the write: orphan cleanup spares recent files
+  std::string writer = {};
+  FileRef data = {};  // kData only: what a reader gets back
+};
+
+class FileIO {
+ public:
+  virtual ~FileIO() = default;
+
+  // Creates f.path. Paths carry UUIDs, so an existing path is a bug: InvalidArgument.
+  virtual Status Write(StoredFile f) = 0;
+  // NotFound "File does not exist: <path>" for a file never written or already deleted.
+  virtual Result<FileRef> ReadDataFile(const std::string& path) = 0;
+  virtual bool Exists(const std::string& path) = 0;
+  // NotFound when absent.
+  virtual Status Delete(const std::string& path) = 0;
+  // Every file, in path order.
+  virtual std::vector<StoredFile> List() = 0;
+};
+
+// Thread-safe: one mutex, never held across a call out.
+class InMemoryFileIO final : public FileIO {
+ public:
+  Status Write(StoredFile f) override;
+  Result<FileRef> ReadDataFile(const std::string& path) override;
+  bool Exists(const std::string& path) override;
+  Status Delete(const std::string& path) override;
+  std::vector<StoredFile> List() override;
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, StoredFile> files_;  // guarded by mu_
+};
+
+}  // namespace commitlab::iceberg
+
+#endif  // COMMITLAB_CORE_ICEBERG_FILE_IO_H_

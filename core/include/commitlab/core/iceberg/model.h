@@ -1,0 +1,121 @@
+// The Iceberg table model, after TableMetadata / Snapshot / ManifestFile / DataFile in
+// apache/iceberg core: a catalog pointer names one immutable metadata version; each version lists
+// the retained snapshots; each snapshot names its manifest list, its manifests and the data files
+// live in it. Everything is immutable once built and shared through shared_ptr<const ...>, so a
+// reader holding a snapshot needs no lock while writers build the next version.
+//
+// Simplified: one branch (main), no delete files (format v1 semantics for data), manifests reduced
+// to "the files a commit added" (a snapshot keeps a manifest while any of its files is live).
+#ifndef COMMITLAB_CORE_ICEBERG_MODEL_H_
+#define COMMITLAB_CORE_ICEBERG_MODEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "commitlab/core/model.h"
+
+namespace commitlab::iceberg {
+
+// A column value: enough types for a counter (name = "hits", value = 10) and partition keys.
+using Value = std::variant<int64_t, std::string>;
+// One row: column name -> value. A missing column is null.
+using Row = std::map<std::string, Value>;
+
+// Iceberg's Literal.toString(): 10, or "hits" with the quotes.
+std::string FormatValue(const Value& v);
+// The value as a partition path writes it: 10, or hits without quotes.
+std::string RawValue(const Value& v);
+
+// A data file with the rows it holds, so that reads, filters and the lost-update counter are
+// computed from contents. file.name is the path (Iceberg identifies files by location);
+// file.partition is "" or "k=v[/k=v...]" (identity partitions); file.row_count == rows.size().
+struct IcebergDataFile {
+  DataFile file = {};
+  std::vector<Row> rows = {};
+
+  const std::string& path() const { return file.name; }
+};
+using FileRef = std::shared_ptr<const IcebergDataFile>;
+FileRef MakeDataFile(std::string path, std::vector<Row> rows, std::string partition = "");
+
+// DataOperations: what a snapshot did, and so which validations look at it.
+enum class DataOperation { kAppend, kReplace, kOverwrite, kDelete };
+std::string_view DataOperationName(DataOperation op);  // "append", "replace", "overwrite", "delete"
+
+// IsolationLevel: which concurrent changes a validating operation treats as conflicts.
+enum class IsolationLevel { kSerializable, kSnapshot };
+std::string_view IsolationLevelName(IsolationLevel level);  // "serializable", "snapshot"
+std::optional<IsolationLevel> ParseIsolationLevel(std::string_view s);
+
+// A manifest written by one commit: the files it added. Written once per commit and reused by
+// every retry (sequence-number inheritance: only the manifest list is rewritten).
+struct ManifestFile {
+  std::string path = {};  // metadata/<commit-uuid>-m0.avro
+  int64_t added_snapshot_id = 0;
+  std::vector<std::string> files = {};
+};
+using ManifestRef = std::shared_ptr<const ManifestFile>;
+
+// path -> file, in path order. A multimap because Iceberg lets a commit add a path that is already
+// live (a blind re-commit after an unknown outcome): its rows are then read twice.
+using FileSet = std::multimap<std::string, FileRef>;
+
+struct Snapshot {
+  int64_t snapshot_id = 0;                // random, assigned once per commit, stable across retries
+  std::optional<int64_t> parent_id = {};  // the branch head the successful attempt built on
+  int64_t sequence_number = 0;            // re-assigned on every attempt
+  int64_t timestamp_ms = 0;
+  DataOperation operation = DataOperation::kAppend;
+  std::string committed_by = {};  // the writer (kept in the summary upstream, e.g. spark.app.id)
+  int32_t schema_id = 0;
+  std::string manifest_list = {};           // metadata/snap-<id>-<attempt>-<commit-uuid>.avro
+  std::vector<ManifestRef> manifests = {};  // the manifest list's entries
+  std::vector<FileRef> added_files = {};
+  std::vector<FileRef> deleted_files = {};
+  std::shared_ptr<const FileSet> live_files = {};   // after this snapshot; never null
+  std::map<std::string, std::string> summary = {};  // added-data-files, total-records, ...
+};
+using SnapshotRef = std::shared_ptr<const Snapshot>;
+
+// write.metadata.previous-versions-max: how many earlier metadata files the log keeps.
+inline constexpr size_t kPreviousVersionsMax = 100;
+
+struct TableMetadata {
+  std::string table_name = {};
+  int64_t version = 0;        // the N of metadata/NNNNN-<uuid>.metadata.json; create is 0
+  std::string location = {};  // this version's metadata file
+  int32_t current_schema_id = 0;
+  int64_t last_sequence_number = 0;
+  int64_t last_updated_ms = 0;
+  std::optional<int64_t> current_snapshot_id = {};
+  std::vector<SnapshotRef> snapshots = {};     // retained snapshots, oldest first
+  std::vector<std::string> metadata_log = {};  // earlier metadata files, oldest first
+
+  // nullptr when `id` is not retained (never committed, or expired).
+  SnapshotRef FindSnapshot(int64_t id) const;
+  // nullptr for a table without snapshots.
+  SnapshotRef CurrentSnapshot() const;
+  // The current snapshot's live files (empty without a snapshot).
+  const FileSet& LiveFiles() const;
+};
+using MetadataRef = std::shared_ptr<const TableMetadata>;
+
+// The metadata of a new, empty table: version 0 at metadata/00000-<uuid>.metadata.json.
+TableMetadata NewTableMetadata(std::string table_name, int32_t schema_id = 0,
+                               std::string_view uuid = "00000000-0000-0000-0000-000000000000");
+// metadata/00042-<uuid>.metadata.json, as BaseMetastoreTableOperations names them.
+std::string MetadataFilePath(int64_t version, std::string_view uuid);
+
+// Java's Long as SnapshotProducer prints it in messages; "null" for none.
+std::string FormatSnapshotId(const std::optional<int64_t>& id);
+
+}  // namespace commitlab::iceberg
+
+#endif  // COMMITLAB_CORE_ICEBERG_MODEL_H_

@@ -1,0 +1,81 @@
+// Operations: what a writer builds and hands to IcebergCommitter::Commit, after Iceberg's
+// PendingUpdate family (table.newAppend(), newOverwrite(), newRewrite(), newDelete(),
+// updateSchema(), expireSnapshots()). Each records the snapshot and schema it started from
+// (validateFromSnapshot), so that a retry can validate what was committed since.
+#ifndef COMMITLAB_CORE_ICEBERG_OPERATION_H_
+#define COMMITLAB_CORE_ICEBERG_OPERATION_H_
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "commitlab/core/iceberg/expression.h"
+#include "commitlab/core/iceberg/model.h"
+#include "commitlab/core/status.h"
+
+namespace commitlab::iceberg {
+
+enum class OperationKind {
+  kAppend,             // MergeAppend: add files; always re-applies
+  kOverwriteByFilter,  // BaseOverwriteFiles.overwriteByRowFilter(filter) + addFile
+  kRewrite,            // BaseRewriteFiles (compaction): replace files with files
+  kDeleteFiles,        // StreamingDelete.deleteFile
+  kDeleteByFilter,     // Spark's copy-on-write DELETE: OverwriteFiles of the scanned files
+  // SchemaUpdate: a new current schema, no snapshot. A lost swap re-applies while the schema is
+  // unchanged (the spec's rule, and the REST server's assert-current-schema-id loop); Java's
+  // SchemaUpdate.commit itself never retries.
+  kSchemaChange,
+  kExpireSnapshots,  // RemoveSnapshots: drop old snapshots, then delete their files
+};
+// "append", "overwrite-by-filter", "rewrite", "delete-files", "delete-by-filter",
+// "schema-change", "expire-snapshots"
+std::string_view OperationKindName(OperationKind kind);
+// The Java class that does it: "MergeAppend", "BaseOverwriteFiles", "BaseRewriteFiles",
+// "StreamingDelete", "SchemaUpdate", "RemoveSnapshots" (as "Committed snapshot N (Class)" logs).
+std::string_view OperationClassName(OperationKind kind);
+
+// ExpireSnapshots settings, after history.expire.min-snapshots-to-keep and expireOlderThan.
+struct ExpireOptions {
+  int retain_last = 1;  // the newest N ancestors of the current snapshot are kept (>= 1)
+  // Only snapshots older than this are expired; the default lets any age go.
+  int64_t older_than_ms = std::numeric_limits<int64_t>::max();
+};
+
+struct Operation {
+  OperationKind kind = OperationKind::kAppend;
+  // The isolation level of overwrite-by-filter and delete-by-filter (Spark's
+  // write.{delete,update,merge}.isolation-level, default serializable); ignored by the others.
+  IsolationLevel isolation = IsolationLevel::kSerializable;
+  std::optional<int64_t> starting_snapshot_id = {};  // the current snapshot when the writer read
+  int32_t starting_schema_id = 0;
+  Expression filter = {};                     // overwrite / delete by filter: row and conflict filter
+  std::vector<FileRef> files_to_add = {};     // append, overwrite, rewrite
+  std::vector<FileRef> files_to_delete = {};  // rewrite, delete files, delete by filter (from the scan)
+  int32_t new_schema_id = 0;                  // schema change
+  ExpireOptions expire = {};                  // expire snapshots
+  int64_t identifier = 0;                     // the caller's tag, copied into events
+};
+
+// `base` is the metadata the writer read; the operation starts from its current snapshot.
+Operation NewAppend(const TableMetadata& base, std::vector<FileRef> files);
+Operation NewOverwriteByFilter(const TableMetadata& base, Expression filter, std::vector<FileRef> files,
+                               IsolationLevel isolation = IsolationLevel::kSerializable);
+Operation NewRewrite(const TableMetadata& base, std::vector<FileRef> files_to_delete,
+                     std::vector<FileRef> files_to_add);
+Operation NewDeleteFiles(const TableMetadata& base, std::vector<FileRef> files);
+// Scans base's current snapshot for the files `filter` touches; each must match in every row
+// (a copy-on-write DELETE would rewrite a partly matching file: build that as NewRewrite).
+// Conflict (ValidationException, Iceberg's text) for a partly matching file.
+Result<Operation> NewDeleteByFilter(const TableMetadata& base, Expression filter,
+                                    IsolationLevel isolation = IsolationLevel::kSerializable);
+Operation NewSchemaChange(const TableMetadata& base, int32_t new_schema_id);
+Operation NewExpireSnapshots(ExpireOptions options);
+
+// Iceberg's "Cannot delete file where some, but not all, rows match filter %s: %s".
+std::string PartialDeleteMessage(const Expression& filter, const std::string& path);
+
+}  // namespace commitlab::iceberg
+
+#endif  // COMMITLAB_CORE_ICEBERG_OPERATION_H_

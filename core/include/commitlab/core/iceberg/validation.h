@@ -1,0 +1,58 @@
+// Validation, after MergingSnapshotProducer and its subclasses' validate(base, parent): before an
+// operation is (re-)applied on the metadata a retry refreshed, check that what it assumed still
+// holds, looking only at the snapshots committed since it started. Which checks run is the
+// isolation level:
+//
+//   operation            serializable                          snapshot
+//   append               -                                     -
+//   overwrite-by-filter  added(filter), deleted(filter)        deleted(filter)
+//   delete-by-filter     added(filter), files still live       files still live
+//   rewrite, delete      files still live                      files still live
+//   schema change        schema unchanged                      schema unchanged
+//
+// added(f):   no append/overwrite snapshot since the start added a file that can hold rows
+//             matching f (validateAddedDataFiles)
+// deleted(f): no overwrite/replace/delete snapshot since the start deleted such a file
+//             (validateDeletedDataFiles)
+// live:       every file to delete is still in the table (failMissingDeletePaths)
+//
+// Failures are Status::Conflict("ValidationException: <upstream text>"), never retried. The
+// schema check fails like a REST catalog's assert-current-schema-id requirement.
+#ifndef COMMITLAB_CORE_ICEBERG_VALIDATION_H_
+#define COMMITLAB_CORE_ICEBERG_VALIDATION_H_
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "commitlab/core/iceberg/expression.h"
+#include "commitlab/core/iceberg/model.h"
+#include "commitlab/core/iceberg/operation.h"
+#include "commitlab/core/status.h"
+
+namespace commitlab::iceberg {
+
+// Conflict "ValidationException: <message>".
+Status ValidationFailure(std::string_view message);
+
+// SnapshotUtil.ancestorsBetween: the snapshots from base's current one back to (not including)
+// `starting_snapshot_id`, newest first. When that walk cannot reach the start (its ancestors were
+// expired): "Cannot determine history between starting snapshot %s and the last known ancestor %s".
+Result<std::vector<SnapshotRef>> ValidationHistory(const TableMetadata& base,
+                                                   const std::optional<int64_t>& starting_snapshot_id);
+
+// "Found conflicting files that can contain records matching %s: [%s]"
+Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter);
+// "Found conflicting deleted files that can contain records matching %s: [%s]"
+Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter);
+// "Missing required files to delete: a,b" (ManifestFilterManager.validateRequiredDeletes)
+Status ValidateRequiredDeletes(const FileSet& live, const std::vector<FileRef>& files_to_delete);
+// Conflict "CommitFailedException: Requirement failed: current schema changed: expected id %s != %s"
+Status ValidateSchemaUnchanged(const TableMetadata& base, int32_t starting_schema_id);
+
+// Runs the checks of the table above for `op` against the refreshed `base`.
+Status Validate(const Operation& op, const TableMetadata& base);
+
+}  // namespace commitlab::iceberg
+
+#endif  // COMMITLAB_CORE_ICEBERG_VALIDATION_H_

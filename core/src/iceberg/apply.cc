@@ -1,0 +1,168 @@
+#include "commitlab/core/iceberg/apply.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "commitlab/core/iceberg/expression.h"
+#include "commitlab/core/iceberg/validation.h"
+
+namespace commitlab::iceberg {
+namespace {
+
+int64_t Records(const std::vector<FileRef>& files) {
+  int64_t n = 0;
+  for (const FileRef& f : files) n += f->file.row_count;
+  return n;
+}
+
+// The next version of `base`: what every metadata change shares.
+TableMetadata NextVersion(const TableMetadata& base, const ApplyContext& ctx) {
+  TableMetadata next = base;
+  next.version = base.version + 1;
+  next.location = ctx.metadata_location;
+  next.last_updated_ms = ctx.timestamp_ms;
+  next.metadata_log.push_back(base.location);
+  if (next.metadata_log.size() > kPreviousVersionsMax)
+    next.metadata_log.erase(next.metadata_log.begin(),
+                            next.metadata_log.end() - static_cast<std::ptrdiff_t>(kPreviousVersionsMax));
+  return next;
+}
+
+// The live files `op` removes from `live`: explicit files, or (overwrite) every file its row
+// filter matches in full, as ManifestFilterManager's deleteByRowFilter does on the refreshed base.
+Result<std::vector<FileRef>> FilesToDelete(const Operation& op, const FileSet& live) {
+  switch (op.kind) {
+    case OperationKind::kOverwriteByFilter: {
+      std::vector<FileRef> out;
+      for (const auto& entry : live) {
+        const IcebergDataFile& f = *entry.second;
+        if (!CanContainMatches(op.filter, f)) continue;
+        if (!AllRowsMatch(op.filter, f)) return ValidationFailure(PartialDeleteMessage(op.filter, f.path()));
+        out.push_back(entry.second);
+      }
+      return out;
+    }
+    case OperationKind::kRewrite:
+    case OperationKind::kDeleteFiles:
+    case OperationKind::kDeleteByFilter: {
+      COMMITLAB_RETURN_IF_ERROR(ValidateRequiredDeletes(live, op.files_to_delete));
+      std::vector<FileRef> out;
+      for (const FileRef& f : op.files_to_delete) {
+        // Deleting a path drops every entry for it (a path added twice goes at once).
+        auto [lo, hi] = live.equal_range(f->path());
+        for (auto it = lo; it != hi; ++it)
+          if (std::find(out.begin(), out.end(), it->second) == out.end()) out.push_back(it->second);
+      }
+      return out;
+    }
+    default: return std::vector<FileRef>{};
+  }
+}
+
+Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& base, const ApplyContext& ctx) {
+  SnapshotRef parent = base.CurrentSnapshot();
+  const FileSet& live = base.LiveFiles();
+  Result<std::vector<FileRef>> deleted = FilesToDelete(op, live);
+  if (!deleted.ok()) return deleted.status();
+
+  auto next_live = std::make_shared<FileSet>(live);
+  for (const FileRef& f : *deleted) next_live->erase(f->path());
+  for (const FileRef& f : op.files_to_add) next_live->emplace(f->path(), f);
+
+  auto s = std::make_shared<Snapshot>();
+  s->snapshot_id = ctx.snapshot_id;
+  s->parent_id = base.current_snapshot_id;
+  s->sequence_number = base.last_sequence_number + 1;
+  s->timestamp_ms = ctx.timestamp_ms;
+  s->operation = *SnapshotOperation(op);
+  s->committed_by = ctx.committed_by;
+  s->schema_id = base.current_schema_id;
+  s->manifest_list = ctx.manifest_list;
+  // The parent's manifests that still hold a live file carry over; emptied ones drop out.
+  if (parent != nullptr) {
+    for (const ManifestRef& m : parent->manifests) {
+      const bool any_live = std::any_of(m->files.begin(), m->files.end(),
+                                        [&](const std::string& path) { return next_live->count(path) != 0; });
+      if (any_live) s->manifests.push_back(m);
+    }
+  }
+  if (ctx.added_manifest != nullptr) s->manifests.push_back(ctx.added_manifest);
+  s->added_files = op.files_to_add;
+  s->deleted_files = std::move(*deleted);
+  int64_t total_records = 0;
+  for (const auto& entry : *next_live) total_records += entry.second->file.row_count;
+  // SnapshotSummary: added-* and deleted-* only when non-zero, totals always.
+  auto set_if = [&](const char* key, int64_t n) {
+    if (n > 0) s->summary[key] = fmt::format("{}", n);
+  };
+  set_if("added-data-files", static_cast<int64_t>(s->added_files.size()));
+  set_if("deleted-data-files", static_cast<int64_t>(s->deleted_files.size()));
+  set_if("added-records", Records(s->added_files));
+  set_if("deleted-records", Records(s->deleted_files));
+  s->summary["total-data-files"] = fmt::format("{}", next_live->size());
+  s->summary["total-records"] = fmt::format("{}", total_records);
+  s->live_files = std::move(next_live);
+
+  TableMetadata next = NextVersion(base, ctx);
+  next.last_sequence_number = s->sequence_number;
+  next.current_snapshot_id = s->snapshot_id;
+  next.snapshots.push_back(std::move(s));
+  return next;
+}
+
+}  // namespace
+
+std::optional<DataOperation> SnapshotOperation(const Operation& op) {
+  switch (op.kind) {
+    case OperationKind::kAppend: return DataOperation::kAppend;
+    case OperationKind::kOverwriteByFilter:
+      // A row filter counts as a delete whether or not it matches anything.
+      return op.files_to_add.empty() ? DataOperation::kDelete : DataOperation::kOverwrite;
+    case OperationKind::kDeleteByFilter:
+      return op.files_to_add.empty() ? DataOperation::kDelete : DataOperation::kOverwrite;
+    case OperationKind::kRewrite: return DataOperation::kReplace;
+    case OperationKind::kDeleteFiles: return DataOperation::kDelete;
+    case OperationKind::kSchemaChange:
+    case OperationKind::kExpireSnapshots: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Result<TableMetadata> ApplyOperation(const Operation& op, const TableMetadata& base, const ApplyContext& ctx) {
+  switch (op.kind) {
+    case OperationKind::kSchemaChange: {
+      TableMetadata next = NextVersion(base, ctx);
+      next.current_schema_id = op.new_schema_id;
+      return next;
+    }
+    case OperationKind::kExpireSnapshots: {
+      const std::vector<int64_t> expired = SnapshotsToExpire(base, op.expire);
+      TableMetadata next = NextVersion(base, ctx);
+      const std::set<int64_t> gone(expired.begin(), expired.end());
+      std::erase_if(next.snapshots, [&](const SnapshotRef& s) { return gone.count(s->snapshot_id) != 0; });
+      return next;
+    }
+    default: return ApplySnapshot(op, base, ctx);
+  }
+}
+
+std::vector<int64_t> SnapshotsToExpire(const TableMetadata& base, const ExpireOptions& options) {
+  std::set<int64_t> keep;
+  int kept = 0;
+  for (SnapshotRef s = base.CurrentSnapshot(); s != nullptr && kept < std::max(1, options.retain_last);
+       s = s->parent_id ? base.FindSnapshot(*s->parent_id) : nullptr, ++kept) {
+    keep.insert(s->snapshot_id);
+  }
+  std::vector<int64_t> out;
+  for (const SnapshotRef& s : base.snapshots) {
+    if (keep.count(s->snapshot_id) != 0 || s->timestamp_ms >= options.older_than_ms) continue;
+    out.push_back(s->snapshot_id);
+  }
+  return out;
+}
+
+}  // namespace commitlab::iceberg

@@ -1,0 +1,295 @@
+#include "commitlab/core/iceberg/committer.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <memory>
+#include <utility>
+
+#include "commitlab/core/iceberg/apply.h"
+#include "commitlab/core/iceberg/validation.h"
+
+namespace commitlab::iceberg {
+namespace {
+
+CommitKind EventKind(const Operation& op) {
+  std::optional<DataOperation> data = SnapshotOperation(op);
+  if (data == DataOperation::kAppend) return CommitKind::kAppend;
+  if (data == DataOperation::kReplace) return CommitKind::kCompact;
+  return CommitKind::kOverwrite;
+}
+
+}  // namespace
+
+// CommitStateUnknownException.COMMON_INFO, verbatim.
+const char kCommitStateUnknownInfo[] =
+    "Cannot determine whether the commit was successful or not, the underlying data files may or may not be "
+    "needed. Manual intervention via the Remove Orphan Files Action can remove these files when a connection to the "
+    "Catalog can be re-established if the commit was actually unsuccessful.\n"
+    "Please check to see whether or not your commit was successful before retrying this commit. Retrying an already "
+    "successful operation will result in duplicate records or unintentional modifications.\n"
+    "At this time no files will be deleted including possibly unused manifest lists.";
+
+// What stays the same across the attempts of one commit.
+struct IcebergCommitter::CommitState {
+  std::string commit_uuid = {};
+  int64_t snapshot_id = 0;
+  ManifestRef added_manifest = {};               // written by the first attempt that got that far
+  std::vector<std::string> manifest_lists = {};  // one per attempt that wrote one
+};
+
+struct IcebergCommitter::AttemptResult {
+  enum Kind { kSuccess, kLost, kFatal } kind = kFatal;
+  CommitResult result = {};  // kSuccess
+  Status status = {};        // kFatal
+  std::string message = {};  // kLost: the CommitFailedException text
+};
+
+IcebergCommitter::IcebergCommitter(std::string writer, IcebergCommitOptions options, Env* env, IcebergCatalog* catalog,
+                                   FileIO* io, EventSink* events)
+    : writer_(std::move(writer)),
+      options_(std::move(options)),
+      env_(env),
+      catalog_(catalog),
+      io_(io),
+      events_(events) {}
+
+void IcebergCommitter::Emit(Event e) {
+  e.user = writer_;
+  e.time_micros = env_->NowMicros();
+  events_->OnEvent(e);
+}
+
+std::string IcebergCommitter::Uuid() { return RandomUuid(env_->rng()); }
+
+Result<MetadataRef> IcebergCommitter::Refresh() {
+  env_->BeginStorageOp(StorageOp::kReadLatest);
+  Result<MetadataRef> current = catalog_->Current();
+  env_->EndStorageOp(StorageOp::kReadLatest);
+  return current;
+}
+
+std::string IcebergCommitter::NewDataFilePath(std::string_view partition) {
+  if (name_prefix_.empty()) name_prefix_ = Uuid();
+  return fmt::format("data/{}{}{}-{}-{}.parquet", partition, partition.empty() ? "" : "/", writer_, name_prefix_,
+                     name_counter_++);
+}
+
+Status IcebergCommitter::WriteDataFile(const FileRef& f) {
+  return io_->Write(
+      {.path = f->path(), .kind = FileKind::kData, .written_micros = env_->NowMicros(), .writer = writer_, .data = f});
+}
+
+Status IcebergCommitter::WriteFile(std::string path, FileKind kind) {
+  const int64_t now = env_->NowMicros();
+  env_->BeginStorageOp(StorageOp::kWriteManifest);
+  Status st = io_->Write({.path = std::move(path), .kind = kind, .written_micros = now, .writer = writer_});
+  env_->EndStorageOp(StorageOp::kWriteManifest);
+  return st;
+}
+
+Status IcebergCommitter::DeleteFile(const std::string& path) {
+  // StorageOp has no delete: a delete is charged as a write to the store.
+  env_->BeginStorageOp(StorageOp::kWriteManifest);
+  Status st = io_->Delete(path);
+  env_->EndStorageOp(StorageOp::kWriteManifest);
+  return st;
+}
+
+void IcebergCommitter::CleanAll(const CommitState& state) {
+  // Upstream suppresses cleanup errors; a file already gone is no loss here either.
+  for (const std::string& list : state.manifest_lists) (void)DeleteFile(list);
+  if (state.added_manifest != nullptr) (void)DeleteFile(state.added_manifest->path);
+}
+
+Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
+  CommitState state;
+  state.commit_uuid = Uuid();
+  if (SnapshotOperation(op)) {
+    // SnapshotIdGeneratorUtil: a random positive long, fixed for every attempt of this commit.
+    state.snapshot_id = static_cast<int64_t>(env_->rng().Next() & std::numeric_limits<int64_t>::max());
+  }
+  const RetryPolicy& policy = options_.retry;
+  const int64_t start = env_->NowMicros();
+  int64_t prev_wait = 0;
+  for (int attempt = 1;; ++attempt) {
+    AttemptResult r = Attempt(op, state, attempt);
+    if (r.kind == AttemptResult::kSuccess) {
+      if (options_.budget != nullptr) options_.budget->OnSuccess();
+      r.result.attempts = attempt;
+      return std::move(r.result);
+    }
+    if (r.kind == AttemptResult::kFatal) return r.status;
+
+    // Tasks.runTaskWithRetry: the time limit never stops the second attempt.
+    const std::string failure = "CommitFailedException: " + r.message;
+    const int64_t elapsed = env_->NowMicros() - start;
+    const bool attempts_exhausted = policy.max_retries >= 0 && attempt >= policy.max_retries + 1;
+    const bool timeout_exhausted =
+        policy.total_timeout_micros >= 0 && elapsed > policy.total_timeout_micros && attempt > 1;
+    const bool budget_empty =
+        !attempts_exhausted && !timeout_exhausted && options_.budget != nullptr && !options_.budget->TryAcquireRetry();
+    if (attempts_exhausted || timeout_exhausted || budget_empty) {
+      std::string why = failure;
+      if (timeout_exhausted) {
+        why = fmt::format("Stopping retries after {} ms. {}", elapsed / 1000, failure);
+      } else if (budget_empty) {
+        why = fmt::format("The retry budget is empty after {} retries. {}", attempt - 1, failure);
+      }
+      ++stats_.gave_up;
+      Emit({.type = EventType::kGaveUp,
+            .level = Level::kError,
+            .identifier = op.identifier,
+            .kind = EventKind(op),
+            .attempt = attempt,
+            .message = std::move(why)});
+      CleanAll(state);
+      return Status::RetriesExhausted(failure);
+    }
+    const int64_t wait = NextWaitMicros(policy, attempt, prev_wait, env_->rng());
+    Emit({.type = EventType::kRetryWait,
+          .level = Level::kWarn,
+          .identifier = op.identifier,
+          .kind = EventKind(op),
+          .attempt = attempt,
+          .wait_micros = wait,
+          .message = fmt::format("Retrying task after failure: sleepTimeMs={} {}", wait / 1000, r.message)});
+    env_->SleepMicros(wait);
+    prev_wait = wait;
+  }
+}
+
+IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, CommitState& state, int attempt) {
+  const CommitKind kind = EventKind(op);
+  const std::string_view op_class = OperationClassName(op.kind);
+  int64_t new_version = 0;
+  auto emit = [&](EventType type, Level level, std::string message) {
+    Emit({.type = type,
+          .level = level,
+          .identifier = op.identifier,
+          .kind = kind,
+          .attempt = attempt,
+          .snapshot_id = new_version,
+          .message = std::move(message)});
+  };
+  auto fatal = [&](EventType type, Status st) {
+    emit(type, Level::kError, st.message());
+    return AttemptResult{.kind = AttemptResult::kFatal, .status = std::move(st)};
+  };
+  // A fault point's status: a crash stops the writer where it stands.
+  auto crashed = [&](Status st) { return fatal(EventType::kCrashed, std::move(st)); };
+
+  // 1. refresh(): read the pointer.
+  Status fault = env_->FaultPoint(fault::kReadLatestBefore);
+  if (fault.code() == Code::kCrashed) return crashed(std::move(fault));
+  Result<MetadataRef> refreshed = fault.ok() ? Refresh() : Result<MetadataRef>(fault);
+  if (!refreshed.ok()) return fatal(EventType::kError, refreshed.status());
+  const MetadataRef base = *refreshed;
+  new_version = base->version + 1;
+  if (op.kind == OperationKind::kExpireSnapshots && SnapshotsToExpire(*base, op.expire).empty()) {
+    // No change, no commit (BaseMetastoreTableOperations: base == metadata).
+    return {.kind = AttemptResult::kSuccess, .result = {.base = base, .committed = base}};
+  }
+  ++stats_.attempts;
+  const int64_t attempt_start = env_->NowMicros();
+  emit(EventType::kAttempt, Level::kInfo,
+       fmt::format("Committing {} to table {}: metadata v{} -> v{} (attempt {})", op_class, catalog_->table_name(),
+                   base->version, new_version, attempt));
+
+  auto refuse = [&](Status st) {
+    ++stats_.conflicts;
+    AttemptResult r = fatal(EventType::kConflict, std::move(st));
+    CleanAll(state);  // ValidationException is a CleanableFailure
+    return r;
+  };
+
+  // 2. Validate against the snapshots committed since the operation started.
+  if (Status st = Validate(op, *base); !st.ok()) return refuse(std::move(st));
+
+  // 3. Manifests, then this attempt's manifest list and metadata file.
+  if (Status st = env_->FaultPoint(fault::kManifestBefore); !st.ok()) {
+    if (st.code() == Code::kCrashed) return crashed(std::move(st));
+    // A write error is no CleanableFailure: with strict cleanup nothing is deleted.
+    return fatal(EventType::kError, Status::IOError(fmt::format(
+                                        "RuntimeIOException: Failed to write manifest list file: {}", st.message())));
+  }
+  const bool makes_snapshot = SnapshotOperation(op).has_value();
+  ApplyContext ctx{.snapshot_id = state.snapshot_id, .committed_by = writer_, .timestamp_ms = env_->NowMicros() / 1000};
+  if (makes_snapshot) {
+    if (!op.files_to_add.empty() && state.added_manifest == nullptr) {
+      auto manifest = std::make_shared<ManifestFile>();
+      manifest->path = fmt::format("metadata/{}-m0.avro", state.commit_uuid);
+      manifest->added_snapshot_id = state.snapshot_id;
+      for (const FileRef& f : op.files_to_add) manifest->files.push_back(f->path());
+      if (Status st = WriteFile(manifest->path, FileKind::kManifest); !st.ok()) return fatal(EventType::kError, st);
+      ++stats_.manifests_written;
+      state.added_manifest = std::move(manifest);
+    }
+    ctx.added_manifest = state.added_manifest;
+    ctx.manifest_list = fmt::format("metadata/snap-{}-{}-{}.avro", state.snapshot_id, attempt, state.commit_uuid);
+  }
+  ctx.metadata_location = MetadataFilePath(new_version, Uuid());
+  Result<TableMetadata> next = ApplyOperation(op, *base, ctx);
+  if (!next.ok()) {
+    if (next.status().code() == Code::kConflict) return refuse(next.status());
+    return fatal(EventType::kError, next.status());
+  }
+  if (makes_snapshot) {
+    if (Status st = WriteFile(ctx.manifest_list, FileKind::kManifestList); !st.ok())
+      return fatal(EventType::kError, st);
+    state.manifest_lists.push_back(ctx.manifest_list);
+    ++stats_.manifests_written;
+  }
+  if (Status st = WriteFile(ctx.metadata_location, FileKind::kMetadata); !st.ok()) return fatal(EventType::kError, st);
+
+  // 4. The swap: the one atomic step.
+  auto committed = std::make_shared<const TableMetadata>(std::move(*next));
+  CasResult cas;
+  if (Status before = env_->FaultPoint(fault::kPublishBefore); !before.ok()) {
+    if (before.code() == Code::kCrashed) return crashed(std::move(before));
+    cas = {CasOutcome::kUnknown, before.message()};
+  } else {
+    env_->BeginStorageOp(StorageOp::kPublish);
+    cas = catalog_->CompareAndSwap(base->version, committed);
+    env_->EndStorageOp(StorageOp::kPublish);
+    if (cas.outcome == CasOutcome::kSwapped) {
+      if (Status after = env_->FaultPoint(fault::kPublishAfter); !after.ok()) {
+        if (after.code() == Code::kCrashed) return crashed(std::move(after));
+        cas = {CasOutcome::kUnknown, after.message()};
+      }
+    }
+  }
+
+  switch (cas.outcome) {
+    case CasOutcome::kSwapped: {
+      std::optional<int64_t> snapshot_id;
+      if (makes_snapshot) {
+        ++stats_.snapshots;
+        snapshot_id = state.snapshot_id;
+        emit(EventType::kPublished, Level::kInfo,
+             fmt::format("Committed snapshot {} ({})", state.snapshot_id, op_class));
+        // Every manifest list but the committed one is garbage now.
+        for (const std::string& list : state.manifest_lists)
+          if (list != ctx.manifest_list) (void)DeleteFile(list);
+      } else {
+        emit(EventType::kPublished, Level::kInfo,
+             fmt::format("Successfully committed to table {} in {} ms", catalog_->table_name(),
+                         (env_->NowMicros() - attempt_start) / 1000));
+      }
+      return {.kind = AttemptResult::kSuccess,
+              .result = {.base = base, .committed = std::move(committed), .snapshot_id = snapshot_id}};
+    }
+    case CasOutcome::kLost:
+      ++stats_.atomic_failures;
+      emit(EventType::kAtomicCommitFailed, Level::kWarn, "CommitFailedException: " + cas.message);
+      return {.kind = AttemptResult::kLost, .message = std::move(cas.message)};
+    case CasOutcome::kUnknown: break;
+  }
+  // Not retried and nothing deleted: the swap may have landed.
+  ++stats_.unknown_outcomes;
+  std::string message = fmt::format("CommitStateUnknownException: {}\n{}", cas.message, kCommitStateUnknownInfo);
+  emit(EventType::kUnknownOutcome, Level::kError, message);
+  return {.kind = AttemptResult::kFatal, .status = Status::IOError(std::move(message))};
+}
+
+}  // namespace commitlab::iceberg

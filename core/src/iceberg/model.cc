@@ -1,0 +1,81 @@
+#include "commitlab/core/iceberg/model.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+namespace commitlab::iceberg {
+
+std::string FormatValue(const Value& v) {
+  if (const auto* s = std::get_if<std::string>(&v)) return fmt::format("\"{}\"", *s);
+  return fmt::format("{}", std::get<int64_t>(v));
+}
+
+std::string RawValue(const Value& v) {
+  if (const auto* s = std::get_if<std::string>(&v)) return *s;
+  return fmt::format("{}", std::get<int64_t>(v));
+}
+
+FileRef MakeDataFile(std::string path, std::vector<Row> rows, std::string partition) {
+  auto f = std::make_shared<IcebergDataFile>();
+  f->file.name = std::move(path);
+  f->file.partition = std::move(partition);
+  f->file.row_count = static_cast<int64_t>(rows.size());
+  f->rows = std::move(rows);
+  return f;
+}
+
+std::string_view DataOperationName(DataOperation op) {
+  switch (op) {
+    case DataOperation::kAppend: return "append";
+    case DataOperation::kReplace: return "replace";
+    case DataOperation::kOverwrite: return "overwrite";
+    case DataOperation::kDelete: return "delete";
+  }
+  return "?";
+}
+
+std::string_view IsolationLevelName(IsolationLevel level) {
+  return level == IsolationLevel::kSerializable ? "serializable" : "snapshot";
+}
+
+std::optional<IsolationLevel> ParseIsolationLevel(std::string_view s) {
+  if (s == "serializable") return IsolationLevel::kSerializable;
+  if (s == "snapshot") return IsolationLevel::kSnapshot;
+  return std::nullopt;
+}
+
+SnapshotRef TableMetadata::FindSnapshot(int64_t id) const {
+  for (const SnapshotRef& s : snapshots)
+    if (s->snapshot_id == id) return s;
+  return nullptr;
+}
+
+SnapshotRef TableMetadata::CurrentSnapshot() const {
+  return current_snapshot_id ? FindSnapshot(*current_snapshot_id) : nullptr;
+}
+
+const FileSet& TableMetadata::LiveFiles() const {
+  static const FileSet* const kEmpty = new FileSet();
+  SnapshotRef s = CurrentSnapshot();
+  return s ? *s->live_files : *kEmpty;
+}
+
+TableMetadata NewTableMetadata(std::string table_name, int32_t schema_id, std::string_view uuid) {
+  TableMetadata m;
+  m.table_name = std::move(table_name);
+  m.version = 0;
+  m.location = MetadataFilePath(0, uuid);
+  m.current_schema_id = schema_id;
+  return m;
+}
+
+std::string MetadataFilePath(int64_t version, std::string_view uuid) {
+  return fmt::format("metadata/{:05d}-{}.metadata.json", version, uuid);
+}
+
+std::string FormatSnapshotId(const std::optional<int64_t>& id) {
+  return id ? fmt::format("{}", *id) : std::string("null");
+}
+
+}  // namespace commitlab::iceberg
