@@ -6,10 +6,13 @@
 #define COMMITLAB_SIM_RACE_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/core/store.h"
@@ -64,6 +67,12 @@ Status ReadChain(SnapshotStore* store, std::vector<Snapshot>* chain);
 
 // Runs the race. `events` must be thread-safe for free runs; `trace` may be null.
 RaceReport RunRace(const RaceConfig& config, SnapshotStore* store, EventSink* events, TraceWriter* trace = nullptr);
+
+// The same, for a store that needs the run's Env (an object store pauses between its existence
+// check and its put); the store lives for the run.
+using StoreFactory = std::function<std::unique_ptr<SnapshotStore>(Env* env)>;
+RaceReport RunRace(const RaceConfig& config, const StoreFactory& make_store, EventSink* events,
+                   TraceWriter* trace = nullptr);
 
 }  // namespace commitlab::sim
 
