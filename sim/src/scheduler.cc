@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "commitlab/sim/fiber.h"
@@ -52,6 +53,7 @@ Status Scheduler::Run() {
   }
   current_ = -1;
   if (!diverged_.ok()) return diverged_;
+  if (!deadlock_.ok()) return deadlock_;
   return strategy_->Finish(steps_);
 }
 
@@ -68,6 +70,31 @@ void Scheduler::SleepUntil(int64_t wake_micros) {
   Reschedule();
 }
 
+Status Scheduler::Block() {
+  if (current_ < 0) return Status::InvalidArgument("Scheduler::Block called outside a writer");
+  if (!deadlock_.ok()) return deadlock_;
+  writers_[static_cast<size_t>(current_)].blocked = true;
+  Reschedule();
+  // Picked again: another writer unblocked us, or a deadlock released everyone.
+  return deadlock_;
+}
+
+void Scheduler::Unblock(int writer) {
+  if (writer < 0 || writer >= num_writers()) return;
+  writers_[static_cast<size_t>(writer)].blocked = false;
+}
+
+void Scheduler::BreakDeadlock() {
+  std::string names;
+  for (Writer& w : writers_) {
+    if (w.done || !w.blocked) continue;
+    names += (names.empty() ? "" : ", ") + w.name;
+    w.blocked = false;
+  }
+  deadlock_ = Status::InvalidArgument(
+      fmt::format("deadlock: every unfinished writer is blocked waiting for another: {}", names));
+}
+
 void Scheduler::Reschedule() {
   const int self = current_;
   const int next = NextWriter();
@@ -80,20 +107,29 @@ void Scheduler::Reschedule() {
 int Scheduler::NextWriter() {
   runnable_.clear();
   int64_t earliest = std::numeric_limits<int64_t>::max();
+  bool any_blocked = false;
   for (size_t i = 0; i < writers_.size(); ++i) {
     const Writer& w = writers_[i];
     if (w.done) continue;
-    if (w.wake_micros <= now_) {
+    if (w.blocked) {
+      any_blocked = true;
+    } else if (w.wake_micros <= now_) {
       runnable_.push_back(static_cast<int>(i));
     } else {
       earliest = std::min(earliest, w.wake_micros);
     }
   }
   if (runnable_.empty()) {
-    if (earliest == std::numeric_limits<int64_t>::max()) return -1;  // every writer finished
-    now_ = earliest;  // nobody can run before then
-    for (size_t i = 0; i < writers_.size(); ++i)
-      if (!writers_[i].done && writers_[i].wake_micros <= now_) runnable_.push_back(static_cast<int>(i));
+    if (earliest == std::numeric_limits<int64_t>::max()) {
+      if (!any_blocked) return -1;  // every writer finished
+      BreakDeadlock();  // nobody left to unblock them
+      earliest = now_;
+    }
+    now_ = std::max(now_, earliest);  // nobody can run before then
+    for (size_t i = 0; i < writers_.size(); ++i) {
+      const Writer& w = writers_[i];
+      if (!w.done && !w.blocked && w.wake_micros <= now_) runnable_.push_back(static_cast<int>(i));
+    }
   }
 
   const SchedulePoint point{steps_, last_, runnable_, rng_.Next()};

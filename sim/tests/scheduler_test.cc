@@ -15,6 +15,7 @@ namespace commitlab::sim {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 std::unique_ptr<Strategy> Make(std::string_view spec) {
@@ -373,6 +374,110 @@ TEST(SchedulerTest, SleepOutsideARunOnlyMovesTheClock) {
   s.SleepUntil(10);
   EXPECT_EQ(s.now_micros(), 30);
   EXPECT_EQ(s.steps(), 0);
+}
+
+// --- blocking -----------------------------------------------------------------------------------
+
+TEST(SchedulerTest, ABlockedWriterWaitsWithoutStepsUntilUnblockedAndTheClockMoves) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    SCOPED_TRACE(seed);
+    Scheduler s(MakeRandomStrategy(), seed);
+    std::vector<std::string> order;
+    const int waiter = s.AddWriter("waiter", [&] {
+      order.push_back("wait");
+      EXPECT_TRUE(s.Block().ok());
+      order.push_back("resumed at " + std::to_string(s.now_micros()));
+    });
+    s.AddWriter("sleeper", [&] {
+      s.SleepUntil(5000);  // the waiter must not hold the clock at 0
+      order.push_back("unblock");
+      EXPECT_TRUE(s.blocked(waiter));  // it ran at time 0, before the clock could move
+      s.Unblock(waiter);
+      EXPECT_FALSE(s.blocked(waiter));
+    });
+    ASSERT_TRUE(s.Run().ok());
+    // Whoever starts first, the waiter resumes only after the unblock, at the sleeper's time.
+    EXPECT_EQ(order, (std::vector<std::string>{"wait", "unblock", "resumed at 5000"}));
+    // No spinning: each writer starts once, the sleeper wakes once, the waiter resumes once.
+    EXPECT_EQ(s.steps(), 4);
+  }
+}
+
+TEST(SchedulerTest, UnblockingAWriterThatIsNotBlockedDoesNothing) {
+  Scheduler s(MakeRoundRobinStrategy(), 1);
+  int ran = 0;
+  s.AddWriter("a", [&] {
+    s.Unblock(1);
+    s.Unblock(7);  // no such writer
+    ++ran;
+  });
+  s.AddWriter("b", [&] { ++ran; });
+  ASSERT_TRUE(s.Run().ok());
+  EXPECT_EQ(ran, 2);
+  EXPECT_EQ(s.ScheduleString(), "sched1:2w:2s:ab");
+}
+
+TEST(SchedulerTest, WhenEveryUnfinishedWriterIsBlockedRunReportsTheDeadlockNamingThem) {
+  Scheduler s(MakeRandomStrategy(), 9);
+  std::vector<Status> seen(3);
+  s.AddWriter("job-1", [&] { seen[0] = s.Block(); });
+  s.AddWriter("job-2", [&] { seen[1] = s.Block(); });
+  s.AddWriter("free", [&] { s.SleepUntil(100); });  // sleeping is not blocked: no deadlock yet
+  const Status run = s.Run();
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.code(), Code::kInvalidArgument);
+  EXPECT_THAT(run.message(), StartsWith("deadlock: "));
+  EXPECT_THAT(run.message(), HasSubstr("job-1, job-2"));
+  EXPECT_THAT(run.message(), Not(HasSubstr("free")));
+  // Both blocked writers were released with the error, so their fibers ended cleanly.
+  EXPECT_EQ(seen[0].message(), run.message());
+  EXPECT_EQ(seen[1].message(), run.message());
+  EXPECT_EQ(s.now_micros(), 100);  // the deadlock came once the sleeper had finished
+}
+
+TEST(SchedulerTest, BlockAfterADeadlockAndOutsideAWriterFailsAtOnce) {
+  Scheduler s(MakeRoundRobinStrategy(), 1);
+  EXPECT_EQ(s.Block().code(), Code::kInvalidArgument);
+  Status first, second;
+  s.AddWriter("alone", [&] {
+    first = s.Block();
+    second = s.Block();
+  });
+  const Status run = s.Run();
+  EXPECT_THAT(run.message(), HasSubstr("deadlock: every unfinished writer is blocked waiting for another: alone"));
+  EXPECT_EQ(first.message(), run.message());
+  EXPECT_EQ(second.message(), run.message());
+}
+
+TEST(SchedulerTest, ARunWithBlockingReplaysFromItsScheduleString) {
+  // A chain of hand-offs: each writer waits for the one before it, then unblocks the next.
+  auto run = [](std::unique_ptr<Strategy> strategy, std::vector<std::string>* log) {
+    Scheduler s(std::move(strategy), 4);
+    std::vector<bool> done(4, false);
+    std::vector<bool> waiting(4, false);
+    for (int w = 0; w < 4; ++w) {
+      s.AddWriter("w" + std::to_string(w), [&, w] {
+        while (w > 0 && !done[static_cast<size_t>(w - 1)]) {
+          waiting[static_cast<size_t>(w)] = true;
+          EXPECT_TRUE(s.Block().ok());
+        }
+        s.SleepUntil(s.now_micros() + static_cast<int64_t>(s.rng().Below(3)) * 1000);
+        log->push_back(std::string(s.current_name()) + "@" + std::to_string(s.now_micros()));
+        done[static_cast<size_t>(w)] = true;
+        if (w < 3 && waiting[static_cast<size_t>(w + 1)]) s.Unblock(w + 1);
+      });
+    }
+    EXPECT_TRUE(s.Run().ok());
+    return s.ScheduleString();
+  };
+  std::vector<std::string> first, again;
+  const std::string schedule = run(MakeRandomStrategy(), &first);
+  ASSERT_EQ(first.size(), 4u);
+  for (int w = 0; w < 4; ++w) EXPECT_THAT(first[static_cast<size_t>(w)], StartsWith("w" + std::to_string(w) + "@"));
+  Result<std::unique_ptr<Strategy>> replay = MakeReplayStrategy(schedule);
+  ASSERT_TRUE(replay.ok());
+  EXPECT_EQ(run(std::move(*replay), &again), schedule);
+  EXPECT_EQ(again, first);
 }
 
 // --- schedule strings -------------------------------------------------------------------------

@@ -4,7 +4,12 @@
 //
 // Time: the clock moves only when no writer can run: it jumps to the earliest wake-up, every
 // writer due at that instant becomes runnable (listed by index), and the strategy chooses. Yield
-// does not move the clock, so a writer waiting for another that sleeps must sleep too.
+// does not move the clock, so a writer waiting for another must not spin on Yield: it Blocks, and
+// the writer it waits for Unblocks it (a sync point between scripted steps, say).
+//
+// Blocking: a blocked writer is not runnable and takes no steps; it does not hold the clock back.
+// When every unfinished writer is blocked, nobody could ever unblock them: the scheduler declares
+// a deadlock, releases them all (Block returns the error, so each can stop), and Run() returns it.
 //
 // Randomness: the scheduler owns the run's one random stream (rng()). Run() draws one value for
 // the strategy's set-up and then exactly one per step, whatever the strategy; the engine's retry
@@ -56,6 +61,15 @@ class Scheduler {
   void Yield();
   // The writer cannot run before `wake_micros` (a time in the past means now: a plain yield).
   void SleepUntil(int64_t wake_micros);
+  // The running writer is not runnable until another writer calls Unblock on it; returns then, once
+  // the strategy picks it again. Returns InvalidArgument("deadlock: ...", naming the blocked
+  // writers) when every unfinished writer is blocked, and at once after such a deadlock. Outside a
+  // writer it returns InvalidArgument at once.
+  Status Block();
+  // Makes a blocked writer runnable again (no scheduling point: the caller keeps running). A writer
+  // that is not blocked is left alone.
+  void Unblock(int writer);
+  bool blocked(int writer) const { return writers_[static_cast<size_t>(writer)].blocked; }
 
   int64_t now_micros() const { return now_; }
   // The running writer's index, or -1 outside a writer.
@@ -80,11 +94,14 @@ class Scheduler {
     std::unique_ptr<Fiber> fiber;
     int64_t wake_micros = 0;
     bool done = false;
+    bool blocked = false;
   };
 
   // Picks the writer for the next step, jumping the clock if nobody can run now; -1 when every
   // writer has finished.
   int NextWriter();
+  // Every unfinished writer is blocked: records the deadlock and releases them all.
+  void BreakDeadlock();
   // At a scheduling point of the current writer: lets the picked writer run, if it is another.
   void Reschedule();
 
@@ -93,6 +110,7 @@ class Scheduler {
   std::unique_ptr<Strategy> strategy_;
   std::unique_ptr<Strategy> fallback_;  // round-robin after a divergence
   Status diverged_;
+  Status deadlock_;  // set once every unfinished writer was blocked
   std::vector<Writer> writers_;
   std::vector<int> runnable_;  // scratch for NextWriter
   RecordedSchedule schedule_;
