@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # commitlab's one entry point. On a fresh Debian 12 machine it installs what is missing, builds
 # Release into build/, and then:
-#   ./run.sh            run the labs (the CLI is build/commitlab)
+#   ./run.sh            run the labs (the CLI is build/commitlab): lab paimon
 #   ./run.sh test       run the whole test suite with ctest
+#   ./run.sh golden     regenerate results/golden/*.jsonl (each scenario's trace) and say which changed
 #   ./run.sh bench      run the Google Benchmark binaries; JSON lands in results/bench/
 #   ./run.sh asan       build with ASan+UBSan into build/asan and run the tests there
 #   ./run.sh tsan       build with TSan into build/tsan and run the tests there
@@ -36,13 +37,50 @@ run_tests() {  # run_tests PRESET
   ctest --preset "$1" -j "$(nproc)"
 }
 
+# The trace of every scenario file for its own seed, simulated, into results/golden/NAME.jsonl; the
+# test suite replays each (scenario.golden.NAME). Says which traces changed.
+regenerate_golden() {
+  mkdir -p results/golden
+  local f name out tmp changed=() added=() sched=()
+  tmp=$(mktemp)
+  for f in scenarios/*.scn; do
+    name=$(basename "$f" .scn)
+    out="results/golden/$name.jsonl"
+    sched=()
+    grep -Eq '^sched[[:space:]]+free' "$f" && sched=(--sched random)  # a golden trace is simulated
+    # Exit 1 (an expectation failed) still records the trace; exit 2 (bad input) does not.
+    ./build/commitlab run "$f" "${sched[@]}" --trace "$tmp" >/dev/null || true
+    [ -s "$tmp" ] || { echo "run.sh: no trace for $f" >&2; rm -f "$tmp"; return 1; }
+    if [ ! -f "$out" ]; then
+      added+=("$name")
+    elif ! cmp -s "$tmp" "$out"; then
+      changed+=("$name")
+    fi
+    mv "$tmp" "$out"
+    tmp=$(mktemp)
+  done
+  rm -f "$tmp"
+  for name in results/golden/*.jsonl; do
+    name=$(basename "$name" .jsonl)
+    [ -f "scenarios/$name.scn" ] || { rm "results/golden/$name.jsonl"; echo "removed: $name (no scenario file)"; }
+  done
+  [ ${#added[@]} -eq 0 ] || echo "added: ${added[*]}"
+  [ ${#changed[@]} -eq 0 ] || echo "changed: ${changed[*]}"
+  if [ ${#added[@]} -eq 0 ] && [ ${#changed[@]} -eq 0 ]; then echo "golden traces: all unchanged"; fi
+}
+
 cmd=${1:-lab}
 case "$cmd" in
   lab)
     install_missing "${PACKAGES[@]}"
     build release
     rm -rf results/tmp
-    ./build/commitlab race --store dir
+    ./build/commitlab lab paimon
+    ;;
+  golden)
+    install_missing "${PACKAGES[@]}"
+    build release
+    regenerate_golden
     ;;
   test)
     install_missing "${PACKAGES[@]}"
@@ -52,6 +90,8 @@ case "$cmd" in
   bench)
     install_missing "${PACKAGES[@]}"
     build release
+    # The retry-policy sweep first (results/retry-sweep/; it prints each experiment's wall time).
+    ./build/commitlab sweep
     mkdir -p results/bench
     for b in build/bench/*_bench; do
       name=$(basename "$b")
@@ -64,7 +104,7 @@ case "$cmd" in
     run_tests "$cmd"
     ;;
   *)
-    echo "run.sh: unknown command '$cmd' (expected one of lab, test, bench, asan, tsan)" >&2
+    echo "run.sh: unknown command '$cmd' (expected one of lab, test, golden, bench, asan, tsan)" >&2
     exit 2
     ;;
 esac

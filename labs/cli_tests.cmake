@@ -27,3 +27,90 @@ add_test(NAME cli.race_dir_json
 add_test(NAME cli.race_dir_refuses_existing_table
   COMMAND sh -c "rm -rf race-dir-used && $<TARGET_FILE:commitlab> race --store dir --dir race-dir-used --commits 1 --json >/dev/null && ${EXPECT_RUN} 2 'already holds a table' -- $<TARGET_FILE:commitlab> race --store dir --dir race-dir-used"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+
+# --- commitlab run FILE: run in the source tree, so scenario paths are relative as a user types them.
+set(EXPECT_SAME ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_same.sh)
+set(EXPECT_NO_PATH ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_no_path.sh)
+function(cli_source_test name code regex)
+  add_test(NAME cli.${name} COMMAND ${EXPECT_RUN} ${code} ${regex} -- $<TARGET_FILE:commitlab> ${ARGN}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endfunction()
+
+cli_source_test(run_passes 0
+  "^== Two compaction jobs delete the same L0 files \\(scenarios/paimon_conflict.scn\\) == scenario=scenarios/paimon_conflict.scn seed=1 sched=random store=memory .*ERROR \\[compact-job-2\\] File deletion conflicts detected!.*PASS scenarios/paimon_conflict.scn:[0-9]+: expect latest-snapshot 6 \\(saw latest snapshot 6\\).*invariants: ok.*ok: ([0-9]+) of \\1 expectations held.*schedule: sched1:3w:[0-9]+s:[a-c0-9]+$"
+  run scenarios/paimon_conflict.scn)
+cli_source_test(run_fails 1
+  "PASS scenarios/tests/data/failing.scn:8: expect latest-snapshot 1 .*FAIL scenarios/tests/data/failing.scn:9: expect latest-snapshot 5 \\(saw latest snapshot 1\\) FAIL scenarios/tests/data/failing.scn:10: expect writer job-A refused \"no such refusal\" \\(saw job-A ok\\).*FAILED: 1 of 3 expectations held"
+  run scenarios/tests/data/failing.scn)
+# A malformed file: exactly one line, file:line:col: message, and nothing runs.
+cli_source_test(run_malformed 2
+  "^scenarios/tests/data/malformed.scn:3:30: unknown key \"bukets\" for directive table \\(expected one of name, protocol, primary-key, partitions, buckets, levels, ignore-empty-commit\\)$"
+  run scenarios/tests/data/malformed.scn)
+cli_source_test(run_missing_file 2 "^cannot open scenario file \"scenarios/nope.scn\"$" run scenarios/nope.scn)
+cli_source_test(run_no_file 2 "commitlab run: missing the scenario file to run" run)
+cli_source_test(run_bad_store 2 "--store 's3' is not one of memory, dir" run scenarios/paimon_conflict.scn --store s3)
+cli_source_test(run_bad_fault 2 "commitlab run: --fault: " run scenarios/paimon_conflict.scn --fault job-A:nowhere:nth=1:error)
+cli_source_test(run_schedule_needs_the_simulator 2 "--schedule replays a simulated run"
+  run scenarios/paimon_conflict.scn --sched free --schedule sched1:3w:1s:a)
+cli_source_test(run_schedule_diverged 2 "commitlab run: schedule diverged"
+  run scenarios/paimon_conflict.scn --schedule sched1:3w:2s:ab)
+cli_source_test(run_json 0
+  "^\\{\"scenario\": \"scenarios/paimon_conflict.scn\", .*\"seed\": 1, .*\"latest_snapshot\": 6, \"snapshots\": \\[\\{\"id\": 1, \"parent\": 0, \"kind\": \"APPEND\", \"user\": \"writer\", \"identifier\": 1, \"total_records\": 1, .*\\{\"id\": 5, \"parent\": 4, \"kind\": \"COMPACT\", \"user\": \"compact-job-1\", \"identifier\": 1, \"total_records\": 3, .*\"writers\": \\{\"writer\": \\{.*\"compact-job-2\": \\{\"user\": \"compact-job-2\", \"outcome\": \"refused\", \"crashes\": 0, \"error\": \"File deletion conflicts detected! Give up committing.*\"commits_ok\": 1, \"attempts\": 2, \"atomic_failures\": 0, \"conflicts\": 1, .*\"tally\": \\{\"committed\": 6, .*\"unknown_outcomes\": 0, .*\"orphan_files\": [0-9]+\\}, \"invariants_ok\": true, .*\"expectations\": \\{\"passed\": [0-9]+, \"failed\": 0, .*\"ok\": true\\}$"
+  run scenarios/paimon_conflict.scn --json)
+cli_source_test(run_json_failing 1 "\"expectations\": \\{\"passed\": 1, \"failed\": 2, .*\"ok\": false\\}$"
+  run scenarios/tests/data/failing.scn --json)
+cli_source_test(run_seed_flag_wins 0 "seed=9 sched=pct:depth=2 .*schedule: sched1:"
+  run scenarios/paimon_race.scn --seed 9 --sched pct:depth=2)
+add_test(NAME cli.run_dir_store
+  COMMAND sh -c "rm -rf '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test' && ${EXPECT_RUN} 0 '\"latest_snapshot\": 6, .*\"ok\": true' -- $<TARGET_FILE:commitlab> run scenarios/paimon_conflict.scn --store dir --dir '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test' --json && test -f '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test/conflict_orders/snapshot/snapshot-6' && ! test -e '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test/conflict_orders/snapshot/snapshot-7' && rm -rf '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test'"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+# `replay` re-runs the argv a `run` trace records (--json and --trace are not part of it), and the
+# trace holds no absolute path.
+add_test(NAME cli.run_trace_replays_identically
+  COMMAND sh -c "$<TARGET_FILE:commitlab> run scenarios/paimon_retries_exhausted.scn --json --seed 5 --trace '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl' >/dev/null && ! grep -qF '${PROJECT_SOURCE_DIR}' '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl' && ${EXPECT_RUN} 0 '^replay identical: [0-9]+ lines of `commitlab run scenarios/paimon_retries_exhausted.scn --seed 5`$' -- $<TARGET_FILE:commitlab> replay '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl'"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+# --- commitlab lab paimon
+function(cli_lab_test name code regex)
+  add_test(NAME cli.${name} COMMAND ${EXPECT_NO_PATH} ${code} ${regex} ${PROJECT_SOURCE_DIR} -- $<TARGET_FILE:commitlab> ${ARGN}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endfunction()
+cli_lab_test(lab_conflict 0
+  "== 2\\. Two compaction jobs delete the same L0 files ==.*compactBefore = \\[data-[0-9a-f]{8}…-0\\.parquet, data-[0-9a-f]{8}…-1\\.parquet, data-[0-9a-f]{8}…-2\\.parquet\\].*snapshot 4  APPEND   user=compact-job-1  identifier=1  total=3.*snapshot 5  COMPACT  user=compact-job-1  identifier=1  total=3.*snapshot 6  APPEND   user=compact-job-2  identifier=1  total=3.*ERROR \\[compact-job-2\\] File deletion conflicts detected! Give up committing\\..*\\| Base commit user is: compact-job-2. Current commit user is: compact-job-2.*\\| Caused by: Trying to delete file data-.* which is not previously added\\..*latest snapshot id: 6.*== Verdicts == 2\\. conflict +PASS"
+  lab paimon --scenario conflict)
+cli_lab_test(lab_race_simulated 0
+  "== 1\\. Two jobs append concurrently and race for snapshot ids ==.*simulated, seed=3 sched=random, lecture latency.*WARN  \\[job-[AB]\\] Atomic commit failed for snapshot #.*failed jobs: 0 latest snapshot id: 60 snapshots per commit user: \\{job-A=30, job-B=30\\}.*1\\. race +PASS"
+  lab paimon --scenario race --sched random --seed 3)
+cli_lab_test(lab_all 0
+  "1\\. race +PASS.*2\\. conflict +PASS.*3\\. lsm +PASS .*paimon_lsm\\.scn.*LSM conflicts detected!.*3\\. lsm +PASS .*paimon_lsm_disjoint\\.scn.*4\\. idempotent +PASS.*5\\. unknown +PASS .*paimon_unknown\\.scn.*5\\. unknown +PASS .*paimon_unknown_no_check\\.scn.*the checker found add_live \\(expected\\), duplicate \\(expected\\)"
+  lab paimon)
+# From a folder without scenarios/, the lab finds them above its binary and still shows them
+# relative to the project.
+add_test(NAME cli.lab_finds_scenarios_from_its_binary
+  COMMAND ${EXPECT_NO_PATH} 0 "\\(scenarios/paimon_idempotent\\.scn: simulated.*4\\. idempotent +PASS" ${PROJECT_SOURCE_DIR}
+          -- $<TARGET_FILE:commitlab> lab paimon --scenario idempotent
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME cli.lab_race_is_reproducible_with_a_seed
+  COMMAND ${EXPECT_SAME} -- $<TARGET_FILE:commitlab> lab paimon --scenario race --sched random --seed 11
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+add_test(NAME cli.lab_scripted_scenarios_print_the_same_every_run
+  COMMAND ${EXPECT_SAME} -- $<TARGET_FILE:commitlab> lab paimon --scenario conflict
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+cli_test(lab_unknown_scenario 2 "--scenario 'nope' is not one of race, conflict, lsm, idempotent, unknown"
+  lab paimon --scenario nope)
+cli_test(lab_unknown_lab 2 "unknown lab 'hudi' \\(expected one of paimon, iceberg, delta\\)" lab hudi)
+
+# --- golden traces: each scenario file's trace for its own seed, kept in results/golden/ (regenerate
+# with ./run.sh golden). `replay` re-runs the recorded argv and diffs line by line.
+file(GLOB GOLDEN_SCENARIOS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/scenarios/*.scn)
+foreach(scn ${GOLDEN_SCENARIOS})
+  get_filename_component(name ${scn} NAME_WE)
+  add_test(NAME scenario.golden.${name}
+    COMMAND ${EXPECT_RUN} 0 "^replay identical: " -- $<TARGET_FILE:commitlab> replay results/golden/${name}.jsonl
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()
+
+# A switch before --sched must not swallow it: the replayed trace must match.
+add_test(NAME cli.race_replay_after_json_switch
+  COMMAND sh -c "$<TARGET_FILE:commitlab> race --json --sched random --seed 3 --trace race-json.jsonl >/dev/null && ${EXPECT_RUN} 0 'replay identical' -- $<TARGET_FILE:commitlab> replay race-json.jsonl"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})

@@ -15,8 +15,10 @@
 #include "commitlab/core/dir_store.h"
 #include "commitlab/core/json.h"
 #include "commitlab/core/memory_store.h"
+#include "commitlab/core/object_store.h"
 #include "commitlab/sim/race.h"
 #include "commitlab/sim/trace.h"
+#include "lecture.h"
 #include "log_printer.h"
 #include "run_settings.h"
 #include "sim_flags.h"
@@ -28,14 +30,6 @@ namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
 constexpr std::string_view kCommand = "race";
-
-// Storage latency that makes a write-and-commit cycle take about as long as the lecture's Java job
-// (writing a Parquet file, then a few milliseconds of manifests and the rename), so writers contend
-// as they did there: over seeds 1..200 the simulated race loses 6..34 races, median 20; the
-// lecture saw 25, 18 and 11.
-constexpr char kLectureLatency[] =
-    "read-latest=uniform:0.2,1;read-snapshot=uniform:0.2,1;write-manifest=uniform:1,4;publish=uniform:0.5,2;"
-    "write-data=uniform:4,10";
 
 // A fresh directory for the table: under results/tmp when run from the project (ignored by git),
 // else under the system's temp directory.
@@ -95,18 +89,29 @@ void PrintSummary(const sim::RaceReport& r) {
   }
 }
 
+// How a run gets its store: memory, a table directory, or an object store that needs the run's
+// Env to pause between its existence check and its put.
 struct StoreHandle {
-  std::unique_ptr<SnapshotStore> store;
+  sim::StoreFactory make;
   std::string error;  // a usage error
 };
 
-StoreHandle OpenStore(const std::string& kind, std::string dir) {
-  if (kind == "memory") return {std::make_unique<MemoryStore>(), ""};
+StoreHandle OpenStore(const std::string& kind, const std::string& dir) {
+  if (kind == "memory") return {[](Env*) { return std::unique_ptr<SnapshotStore>(new MemoryStore()); }, ""};
+  if (kind.rfind("object:", 0) == 0) {
+    std::optional<PublishMode> mode = ParsePublishMode(kind.substr(7));
+    if (!mode) {
+      return {nullptr, fmt::format("--store '{}': expected object:check-then-put, object:locked or "
+                                   "object:conditional-put", kind)};
+    }
+    return {[m = *mode](Env* env) { return std::unique_ptr<SnapshotStore>(new ObjectStore(env, {.mode = m})); }, ""};
+  }
   if (fs::exists(fs::path(dir) / "snapshot" / "snapshot-1"))
     return {nullptr, fmt::format("--dir {} already holds a table (snapshot/snapshot-1 exists); pass an empty directory", dir)};
   Result<std::unique_ptr<DirStore>> opened = DirStore::Open(dir);
   if (!opened.ok()) return {nullptr, fmt::format("--dir: {}", opened.status().message())};
-  return {std::move(*opened), ""};
+  auto shared = std::make_shared<std::unique_ptr<DirStore>>(std::move(*opened));
+  return {[shared](Env*) { return std::unique_ptr<SnapshotStore>(std::move(*shared)); }, ""};
 }
 
 // --seeds A..B: one simulated run per seed, then the distribution of lost races.
@@ -119,7 +124,7 @@ int RunSeedRange(sim::RaceConfig config, const SimFlags& flags, const std::strin
     config.seed = seed;
     StoreHandle h = OpenStore(store_kind, FreshTableDir());
     if (!h.error.empty()) return UsageError(kCommand, h.error);
-    sim::RaceReport r = sim::RunRace(config, h.store.get(), &quiet);
+    sim::RaceReport r = sim::RunRace(config, h.make, &quiet);
     failures.push_back(r.atomic_failures);
     violated += r.violations.empty() && r.status.ok() ? 0 : 1;
     if (json) {
@@ -156,7 +161,8 @@ int RunRace(const std::vector<std::string>& args) {
       ("help,h", "show this help")
       ("writers", po::value(&writers)->default_value(2), "number of writers (job-A, job-B, ...), 1..1000")
       ("commits", po::value(&commits)->default_value(30), "commits per writer, 1..100000")
-      ("store", po::value(&store_kind)->default_value("memory"), "memory | dir")
+      ("store", po::value(&store_kind)->default_value("memory"),
+       "memory | dir | object:check-then-put | object:locked | object:conditional-put")
       ("dir", po::value(&dir), "table directory for --store dir (default: a fresh one under results/tmp)")
       ("policy", po::value(&policy_spec)->default_value("paimon"), "retry policy, e.g. paimon, none, exponential:base=5ms,cap=2s")
       ("idempotency-check", po::value(&idempotency)->default_value("on"), "on | off: look for our own snapshot after a failed publish")
@@ -173,8 +179,8 @@ int RunRace(const std::vector<std::string>& args) {
   if (commits < 1 || commits > 100000) return UsageError(kCommand, fmt::format("--commits {} is out of range 1..100000", commits));
   Result<RetryPolicy> policy = ParseRetryPolicy(policy_spec);
   if (!policy.ok()) return UsageError(kCommand, fmt::format("--policy: {}", policy.status().message()));
-  if (store_kind != "memory" && store_kind != "dir")
-    return UsageError(kCommand, fmt::format("--store '{}' is not one of memory, dir", store_kind));
+  if (store_kind != "memory" && store_kind != "dir" && store_kind.rfind("object:", 0) != 0)
+    return UsageError(kCommand, fmt::format("--store '{}' is not one of memory, dir, object:MODE", store_kind));
   if (vm.count("dir") && store_kind != "dir") return UsageError(kCommand, "--dir needs --store dir");
   if (idempotency != "on" && idempotency != "off")
     return UsageError(kCommand, fmt::format("--idempotency-check '{}' is not one of on, off", idempotency));
@@ -192,10 +198,11 @@ int RunRace(const std::vector<std::string>& args) {
                          .faults = flags.faults};
   if (flags.seed_range) return RunSeedRange(config, flags, store_kind, json);
 
-  StoreHandle h = OpenStore(store_kind, dir.empty() && store_kind == "dir" ? (dir = FreshTableDir()) : dir);
+  if (store_kind == "dir" && dir.empty()) dir = FreshTableDir();
+  StoreHandle h = OpenStore(store_kind, dir);
   if (!h.error.empty()) return UsageError(kCommand, h.error);
 
-  RunSettings settings(std::string(kCommand), WithoutFlags(args, {"--trace", "--dir", "--json", "--verbose"}));
+  RunSettings settings(std::string(kCommand), WithoutFlags(args, {"--trace", "--dir"}, {"--json", "--verbose"}));
   settings.Add("seed", std::to_string(flags.seed))
       .Add("sched", flags.strategy)
       .Add("writers", std::to_string(writers))
@@ -221,7 +228,7 @@ int RunRace(const std::vector<std::string>& args) {
   }
   LogPrinter printer(stdout, vm.count("verbose") > 0);
   NullEventSink quiet;
-  sim::RaceReport report = sim::RunRace(config, h.store.get(), json ? static_cast<EventSink*>(&quiet) : &printer, trace.get());
+  sim::RaceReport report = sim::RunRace(config, h.make, json ? static_cast<EventSink*>(&quiet) : &printer, trace.get());
   if (trace) trace->WriteFooter(report.schedule);
   if (!report.status.ok()) {
     fmt::print(stderr, "commitlab race: {}\n", report.status.message());

@@ -1,8 +1,170 @@
-// Placeholder until its issue lands: the command exists so the CLI's table is complete.
+// `commitlab run FILE`: runs one scenario file (scenarios/README.md) and checks its expectations.
+// Prints its seed, strategy and settings first, then the writers' log lines, then each
+// expectation with its line, the invariants, and last the schedule string to replay the run.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
 #include "cli.h"
+#include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/runner.h"
+#include "commitlab/sim/trace.h"
+#include "log_printer.h"
+#include "run_settings.h"
+#include "sim_flags.h"
 
 namespace commitlab::cli {
+namespace {
 
-int RunScenario(const std::vector<std::string>&) { return UsageError("run", "not built yet"); }
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using scenarios::RunReport;
+
+constexpr std::string_view kCommand = "run";
+
+// A fresh directory for the tables: under results/tmp when run from the project (ignored by git),
+// else under the system's temp directory.
+std::string FreshTablesDir() {
+  const auto stamp = std::chrono::system_clock::now().time_since_epoch().count();
+  fs::path parent = fs::is_directory("results") ? fs::path("results/tmp") : fs::temp_directory_path() / "commitlab";
+  return (parent / fmt::format("run-{}-{}", getpid(), stamp % 1'000'000)).string();
+}
+
+// Prints what the strategy drew once the run has started, before the first log line.
+class DrawnPrinter : public scenarios::RunObserver {
+ public:
+  void OnStart(const scenarios::RunPlan&, const std::string& drawn) override {
+    if (!drawn.empty()) fmt::print("drawn: {}\n", drawn);
+  }
+  bool wants_snapshots() const override { return false; }
+};
+
+void PrintReport(const RunReport& r) {
+  fmt::print("\n");
+  for (const scenarios::ExpectationResult& e : r.expectations) fmt::print("{}\n", scenarios::ExpectationLine(e));
+  for (const std::string& e : r.run_errors) fmt::print("ERROR {}\n", e);
+  for (const std::string& f : r.fired_faults) fmt::print("fault fired: {}\n", f);
+  for (const std::string& line : scenarios::InvariantLines(r)) fmt::print("{}\n", line);
+  fmt::print("latest snapshot id: {}; snapshots per commit user: {}\n", r.latest_snapshot(), scenarios::PerUserLine(r));
+  fmt::print("{}: {} of {} expectations held{}\n", r.ok() ? "ok" : "FAILED", r.expectations_passed(),
+             r.expectations.size(), r.run_errors.empty() ? "" : fmt::format(", {} run error(s)", r.run_errors.size()));
+  if (!r.schedule.empty()) {
+    fmt::print("virtual time: {:.3f} s\n", static_cast<double>(r.virtual_micros) / 1e6);
+    fmt::print("schedule: {}\n", r.schedule);
+  } else {
+    fmt::print("schedule: none (OS threads cannot be replayed; use a simulated --sched)\n");
+  }
+}
+
+// The arguments that re-create the run: without the trace, the directory and the output switches.
+std::vector<std::string> ReplayArgs(const std::vector<std::string>& args) {
+  return WithoutFlags(args, {"--trace", "--dir"}, {"--json", "--verbose"});
+}
+
+}  // namespace
+
+int RunScenario(const std::vector<std::string>& args) {
+  po::options_description options("commitlab run FILE [options]");
+  std::string path, store_kind = "memory", dir;
+  SimFlags flags;
+  options.add_options()
+      ("help,h", "show this help")
+      ("file", po::value(&path), "the scenario file (scenarios/*.scn)")
+      ("store", po::value(&store_kind)->default_value("memory"), "memory | dir")
+      ("dir", po::value(&dir), "where --store dir puts the tables, a folder each (default: a fresh one in results/tmp)")
+      ("verbose", "also print attempts and retry waits")
+      ("json", "print one JSON object instead of the log and summary");
+  AddSimOptions(&options, &flags, scenarios::kDefaultSched, "");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
+  if (vm.count("help")) {
+    fmt::print("{}\n\nThe scenario's own sched and seed lines are the defaults; --sched and --seed win.\n"
+               "--latency replaces the scenario's latency lines; --fault adds to its fault lines.\n",
+               fmt::streamed(options));
+    return kExitOk;
+  }
+  if (path.empty()) return UsageError(kCommand, "missing the scenario file to run");
+  if (store_kind != "memory" && store_kind != "dir")
+    return UsageError(kCommand, fmt::format("--store '{}' is not one of memory, dir", store_kind));
+  if (vm.count("dir") && store_kind != "dir") return UsageError(kCommand, "--dir needs --store dir");
+  if (Status st = Validate(vm, &flags); !st.ok()) return UsageError(kCommand, st.message());
+  if (flags.seed_range) return UsageError(kCommand, "--seeds is not supported by run: give one --seed");
+
+  Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(path);
+  if (!scenario.ok()) {
+    fmt::print(stderr, "{}\n", scenario.status().message());
+    return kExitUsage;
+  }
+  const bool json = vm.count("json") > 0;
+  scenarios::RunOptions run;
+  if (!vm["seed"].defaulted()) run.seed = flags.seed;
+  if (!vm["sched"].defaulted()) run.sched = flags.sched;
+  if (!vm["latency"].defaulted()) run.latency = flags.latency;
+  run.schedule = flags.schedule;
+  run.faults = flags.faults;
+  if (store_kind == "dir") {
+    run.store = scenarios::StoreKind::kDir;
+    run.dir = dir.empty() ? FreshTablesDir() : dir;
+  }
+  Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
+  if (!plan.ok()) {
+    fmt::print(stderr, "{}\n", plan.status().message());
+    return kExitUsage;
+  }
+
+  RunSettings settings(std::string(kCommand), ReplayArgs(args));
+  settings.Add("scenario", path)
+      .Add("seed", std::to_string(plan->seed))
+      .Add("sched", plan->strategy)
+      .Add("store", store_kind)
+      .Add("retry", FormatRetryPolicy(plan->retry))
+      .Add("idempotency-check", plan->idempotency_check ? "on" : "off")
+      .Add("latency", sim::FormatLatencyModel(plan->latency));
+  for (const sim::FaultRule& f : plan->faults) settings.Add("fault", sim::FormatFaultRule(f));
+
+  std::ofstream trace_file;
+  std::unique_ptr<sim::TraceWriter> trace;
+  if (!flags.trace.empty()) {
+    trace_file.open(flags.trace, std::ios::trunc);
+    if (!trace_file) return UsageError(kCommand, fmt::format("--trace: cannot write {}", flags.trace));
+    trace = std::make_unique<sim::TraceWriter>(&trace_file);
+    trace->WriteHeader(settings.HeaderFields());
+  }
+  if (!json) {
+    fmt::print("== {} ({}) ==\n{}{}\n", scenario->title, path, settings.Line(),
+               run.store == scenarios::StoreKind::kDir ? " dir=" + run.dir : "");
+  }
+  LogPrinter printer(stdout, vm.count("verbose") > 0);
+  NullEventSink quiet;
+  DrawnPrinter drawn;
+  run.events = json ? static_cast<EventSink*>(&quiet) : &printer;
+  run.trace = trace.get();
+  if (!json) run.observer = &drawn;
+  Result<RunReport> report = scenarios::RunScenario(*scenario, run);
+  if (!report.ok()) {
+    fmt::print(stderr, "commitlab run: {}\n", report.status().message());
+    return kExitUsage;
+  }
+  if (trace) {
+    trace->WriteFooter(report->schedule, sim::TraceFields()
+                                             .Add("latest_snapshot", report->latest_snapshot())
+                                             .Add("violations", report->violations.size())
+                                             .Add("expectations_failed", report->expectations_failed())
+                                             .Add("run_errors", report->run_errors.size()));
+  }
+  if (json) {
+    fmt::print("{}\n", scenarios::RunReportJson(*report));
+  } else {
+    PrintReport(*report);
+  }
+  return report->ok() ? kExitOk : kExitFailed;
+}
 
 }  // namespace commitlab::cli

@@ -1,5 +1,7 @@
 #include "run_settings.h"
 
+#include <algorithm>
+
 #include "commitlab/core/json.h"
 
 namespace commitlab::cli {
@@ -20,22 +22,22 @@ sim::TraceFields RunSettings::HeaderFields() const {
   return fields;
 }
 
-std::vector<std::string> WithoutFlags(const std::vector<std::string>& args, const std::vector<std::string>& flags) {
+std::vector<std::string> WithoutFlags(const std::vector<std::string>& args, const std::vector<std::string>& valued,
+                                      const std::vector<std::string>& switches) {
+  auto is_one_of = [](const std::string& a, const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), a) != names.end();
+  };
+  auto has_inline_value = [&](const std::string& a) {
+    const size_t eq = a.find('=');
+    return eq != std::string::npos && is_one_of(a.substr(0, eq), valued);
+  };
   std::vector<std::string> out;
   for (size_t i = 0; i < args.size(); ++i) {
-    bool dropped = false;
-    for (const std::string& f : flags) {
-      if (args[i] == f) {
-        ++i;  // and its value
-        dropped = true;
-        break;
-      }
-      if (args[i].rfind(f + "=", 0) == 0) {
-        dropped = true;
-        break;
-      }
+    if (is_one_of(args[i], valued)) {
+      ++i;  // and its value
+    } else if (!is_one_of(args[i], switches) && !has_inline_value(args[i])) {
+      out.push_back(args[i]);
     }
-    if (!dropped) out.push_back(args[i]);
   }
   return out;
 }

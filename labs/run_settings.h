@@ -31,8 +31,10 @@ class RunSettings {
   std::vector<std::pair<std::string, std::string>> settings_;
 };
 
-// Removes `--flag VALUE` and `--flag=VALUE` for each of `flags` (e.g. --trace, --dir).
-std::vector<std::string> WithoutFlags(const std::vector<std::string>& args, const std::vector<std::string>& flags);
+// Removes `--flag VALUE` and `--flag=VALUE` for each of `valued` (e.g. --trace, --dir), and each
+// of `switches`, which take no value (e.g. --json).
+std::vector<std::string> WithoutFlags(const std::vector<std::string>& args, const std::vector<std::string>& valued,
+                                      const std::vector<std::string>& switches = {});
 
 }  // namespace commitlab::cli
 

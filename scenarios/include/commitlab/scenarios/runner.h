@@ -1,0 +1,221 @@
+// The scenario runner: executes a parsed Scenario against the commit engine and checks what it
+// expects (scenarios/README.md, "How a file runs").
+//
+// Each writer runs its script on its own fiber under sim::Scheduler and sim::SimEnv (seeded,
+// virtual time, byte-identical traces for one seed), or on its own OS thread with sim::RealEnv
+// when the sched is `free`. `order` lines are gates: a writer blocks (it does not spin) until the
+// step it waits for has finished. Afterwards the runner reads the snapshot chain back from the
+// store, runs the invariant checker against what each writer was told, counts orphan files, and
+// evaluates every `expect` line.
+//
+//   Result<RunPlan> plan = PlanRun(scenario, options);     // input errors: file:line:col
+//   Result<RunReport> report = RunScenario(scenario, options);
+//   report->ok()  // every expectation held, no unexpected violation, the script could go on
+#ifndef COMMITLAB_SCENARIOS_RUNNER_H_
+#define COMMITLAB_SCENARIOS_RUNNER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/events.h"
+#include "commitlab/core/model.h"
+#include "commitlab/core/retry_policy.h"
+#include "commitlab/core/status.h"
+#include "commitlab/scenarios/scenario.h"
+#include "commitlab/sim/checker.h"
+#include "commitlab/sim/fault_spec.h"
+#include "commitlab/sim/latency.h"
+
+namespace commitlab::sim {
+class TraceWriter;
+}  // namespace commitlab::sim
+
+namespace commitlab::scenarios {
+
+inline constexpr uint64_t kDefaultSeed = 1;
+inline constexpr char kDefaultSched[] = "random";
+
+enum class StoreKind { kMemory, kDir };
+
+struct StepReport;
+class RunObserver;
+
+struct RunOptions {
+  // Unset: the scenario's `seed` line, else kDefaultSeed.
+  std::optional<uint64_t> seed = {};
+  // "free" (OS threads) or a strategy spec (random, pct, pct:depth=N, round-robin). Unset: the
+  // scenario's `sched` line, else kDefaultSched.
+  std::optional<std::string> sched = {};
+  // Replays this schedule string (simulated runs only).
+  std::string schedule = {};
+  StoreKind store = StoreKind::kMemory;
+  // kDir: each table lives in <dir>/<table name>. Kept as given in messages.
+  std::string dir = {};
+  // Added to the scenario's `fault` lines.
+  std::vector<sim::FaultRule> faults = {};
+  // Set: replaces the scenario's `latency` lines.
+  std::optional<sim::LatencyModel> latency = {};
+  // Every engine event (log lines); must be thread-safe for free runs. May be null.
+  EventSink* events = nullptr;
+  // May be null. The caller writes the header and footer; the runner feeds it the events and the
+  // scheduler's step counter.
+  sim::TraceWriter* trace = nullptr;
+  // May be null: steps, new snapshots, for narration.
+  RunObserver* observer = nullptr;
+};
+
+// What a run will do, resolved from the scenario and the options before anything runs.
+struct RunPlan {
+  uint64_t seed = kDefaultSeed;
+  bool free = false;          // OS threads and the real clock
+  std::string sched = {};     // "free", or the strategy spec as given
+  std::string strategy = {};  // what the simulator runs: sched, or replay:<schedule>
+  sim::LatencyModel latency = {};
+  std::vector<sim::FaultRule> faults = {};  // the scenario's, then the options'
+  RetryPolicy retry = {};
+  bool idempotency_check = true;
+  StoreKind store = StoreKind::kMemory;
+};
+
+// Checks the scenario's fault and latency lines (errors are "file:line:col: ..."), the options
+// and the tables' protocols. InvalidArgument: nothing can run.
+Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options);
+
+// How one step went.
+enum class StepStatus {
+  kNotRun,   // the writer stopped before it
+  kSkipped,  // passed over after a crash, on the way to the next restart
+  kOk,
+  kFailed,
+};
+std::string_view StepStatusName(StepStatus s);  // "not run", "skipped", "ok", "failed"
+
+struct StepResult {
+  StepStatus status = StepStatus::kNotRun;
+  Outcome outcome = Outcome::kOk;  // kFailed: how it failed
+  std::string error = {};          // kFailed: the whole message
+  // commit: snapshots it published (also before it failed); filter-and-commit: committables.
+  int64_t committed = 0;
+  std::string detail = {};  // what it did, for narration: "data-...-0.parquet", "compactBefore = [...]"
+};
+
+// The counters of `expect writer W COUNTER` and `expect tally COUNTER`.
+struct Counters {
+  int64_t committed = 0;  // snapshots published, or found by the idempotency check
+  int64_t attempts = 0;
+  int64_t atomic_failures = 0;
+  int64_t conflicts = 0;
+  int64_t unknown_outcomes = 0;
+  int64_t idempotent_matches = 0;
+  int64_t gave_up = 0;
+  int64_t orphan_files = 0;
+
+  int64_t Get(Counter c) const;
+  Counters& operator+=(const Counters& o);
+};
+
+struct WriterReport {
+  std::string name = {};
+  std::string user = {};
+  Counters counters = {};  // over every committer it had (a restart makes a new one)
+  int crashes = 0;
+  // How the script ended: kOk when it reached its end (a crash followed by a restart that went on
+  // counts as recovered); otherwise the failure that stopped it, with its message.
+  Outcome outcome = Outcome::kOk;
+  std::string error = {};              // "" when kOk
+  std::vector<StepResult> steps = {};  // one per Writer::steps entry
+};
+
+struct TableReport {
+  std::string name = {};
+  std::vector<Snapshot> chain = {};  // read back from the store, ids 1..latest
+  int64_t latest_snapshot = 0;
+  int64_t orphan_files = 0;  // manifests and data files no snapshot of the chain references
+};
+
+struct ViolationReport {
+  sim::Violation violation = {};
+  bool expected = false;  // an `expect invariant-violation` line names its kind
+};
+
+struct ExpectationResult {
+  SourcePos pos = {};
+  std::string where = {};  // "file:line"
+  std::string text = {};   // the line as written
+  bool passed = false;
+  std::string seen = {};  // what the run showed
+};
+
+struct RunReport {
+  std::string scenario = {};  // the file name as given
+  std::string title = {};
+  RunPlan plan = {};
+  std::vector<TableReport> tables = {};  // in declaration order; expectations look at the first
+  std::vector<WriterReport> writers = {};
+  Counters tally = {};
+  std::vector<ViolationReport> violations = {};
+  std::vector<ExpectationResult> expectations = {};
+  // The script could not go on as written: an order gate that can never open, a deadlock, a
+  // checkpoint not saved yet, a compaction of files that do not exist. Each fails the run.
+  std::vector<std::string> run_errors = {};
+  std::vector<std::string> fired_faults = {};
+  std::string schedule = {};        // simulated runs: the schedule string to replay
+  std::string drawn_settings = {};  // what the strategy drew when the run started ("" if nothing)
+  int64_t virtual_micros = 0;       // simulated runs: when the last writer finished
+
+  const TableReport& table() const { return tables.front(); }
+  int64_t latest_snapshot() const { return tables.empty() ? 0 : table().latest_snapshot; }
+  bool invariants_ok() const;  // every violation found is one the scenario expects
+  int expectations_passed() const;
+  int expectations_failed() const;
+  bool ok() const { return invariants_ok() && expectations_failed() == 0 && run_errors.empty(); }
+};
+
+// Called from the writers as the run goes (serialized by the runner, also on OS threads).
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  // Once, before any writer's first step; `drawn` is what the strategy drew ("" if nothing).
+  virtual void OnStart(const RunPlan& plan, const std::string& drawn) {
+    (void)plan;
+    (void)drawn;
+  }
+  // Each snapshot once, in id order: right after its writer was told of the publish (also of one
+  // whose outcome it could not know), or at the end of the step during which it appeared. Only
+  // when wants_snapshots(): reading them back costs store reads the run would not make.
+  virtual bool wants_snapshots() const { return true; }
+  virtual void OnSnapshot(const Table& table, const Snapshot& s) {
+    (void)table;
+    (void)s;
+  }
+  // After each step that ran or failed (not after steps skipped or never reached).
+  virtual void OnStep(const Writer& writer, const Step& step, const StepResult& result) {
+    (void)writer;
+    (void)step;
+    (void)result;
+  }
+};
+
+// Runs the scenario. Errors (InvalidArgument) are input errors: a bad fault or latency line, a
+// store that cannot be opened, a replayed schedule that diverged. Everything else is in the report.
+Result<RunReport> RunScenario(const Scenario& scenario, const RunOptions& options);
+
+// --- text and JSON forms of a report (runner_text.cc, runner_json.cc) --------------------------
+
+// "snapshot 5  COMPACT  user=compact-job-1  identifier=1  total=3"
+std::string SnapshotLine(const Snapshot& s);
+// "PASS scenarios/x.scn:34  expect latest-snapshot 6  (saw 6)"
+std::string ExpectationLine(const ExpectationResult& e);
+// "invariants: ok (...)" or "invariants: VIOLATED" and one line per violation.
+std::vector<std::string> InvariantLines(const RunReport& r);
+// "{job-A=30, job-B=30}": snapshots per commit user of the first table.
+std::string PerUserLine(const RunReport& r);
+// One JSON object (no trailing newline): the fields `commitlab run --json` prints.
+std::string RunReportJson(const RunReport& r);
+
+}  // namespace commitlab::scenarios
+
+#endif  // COMMITLAB_SCENARIOS_RUNNER_H_

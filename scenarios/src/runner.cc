@@ -1,0 +1,110 @@
+// RunScenario: puts a World on the simulator (fibers, virtual time, one seeded stream) or on OS
+// threads (RealEnv), runs every writer to the end, and returns the report.
+#include "commitlab/scenarios/runner.h"
+
+#include <memory>
+#include <utility>
+
+#include "commitlab/sim/real_env.h"
+#include "commitlab/sim/scheduler.h"
+#include "commitlab/sim/sim_env.h"
+#include "commitlab/sim/strategy.h"
+#include "commitlab/sim/trace.h"
+#include "runner_gates.h"
+#include "runner_world.h"
+
+namespace commitlab::scenarios {
+namespace {
+
+RunReport RunOnThreads(const Scenario& s, const RunPlan& plan, internal::World& world) {
+  sim::RealEnv env(plan.seed, world.faults(), plan.latency);
+  std::unique_ptr<internal::Gates> gates = internal::MakeThreadGates(s);
+  env.RunThreads(world.Writers(&env, gates.get(), {}));
+  return world.Finish();
+}
+
+Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, const RunPlan& plan,
+                               internal::World& world) {
+  Result<std::unique_ptr<sim::Strategy>> strategy = sim::MakeStrategy(plan.strategy);
+  if (!strategy.ok()) return strategy.status();
+  sim::Scheduler scheduler(std::move(*strategy), plan.seed);
+  sim::SimEnv env(&scheduler, plan.latency, world.faults());
+  std::unique_ptr<internal::Gates> gates = internal::MakeSimGates(s, &scheduler);
+  if (options.trace != nullptr) options.trace->set_step_source([&scheduler] { return scheduler.steps(); });
+  auto drawn = [&scheduler] { return scheduler.strategy().DrawnSettings(); };
+  for (sim::RealEnv::Writer& w : world.Writers(&env, gates.get(), drawn))
+    scheduler.AddWriter(std::move(w.name), std::move(w.body));
+  const Status status = scheduler.Run();
+  if (options.trace != nullptr) options.trace->set_step_source({});
+  // A deadlock is the script's fault and is in the writers' run errors; anything else (a
+  // replayed schedule that diverged) means the run was not the one asked for.
+  if (!status.ok() && !gates->deadlocked()) return status;
+  RunReport report = world.Finish();
+  report.schedule = scheduler.ScheduleString();
+  report.drawn_settings = scheduler.strategy().DrawnSettings();
+  report.virtual_micros = scheduler.now_micros();
+  return report;
+}
+
+}  // namespace
+
+std::string_view StepStatusName(StepStatus s) {
+  switch (s) {
+    case StepStatus::kNotRun: return "not run";
+    case StepStatus::kSkipped: return "skipped";
+    case StepStatus::kOk: return "ok";
+    case StepStatus::kFailed: return "failed";
+  }
+  return "?";
+}
+
+int64_t Counters::Get(Counter c) const {
+  switch (c) {
+    case Counter::kCommitted: return committed;
+    case Counter::kAttempts: return attempts;
+    case Counter::kAtomicFailures: return atomic_failures;
+    case Counter::kConflicts: return conflicts;
+    case Counter::kUnknownOutcomes: return unknown_outcomes;
+    case Counter::kIdempotentMatches: return idempotent_matches;
+    case Counter::kGaveUp: return gave_up;
+    case Counter::kOrphanFiles: return orphan_files;
+  }
+  return 0;
+}
+
+Counters& Counters::operator+=(const Counters& o) {
+  committed += o.committed;
+  attempts += o.attempts;
+  atomic_failures += o.atomic_failures;
+  conflicts += o.conflicts;
+  unknown_outcomes += o.unknown_outcomes;
+  idempotent_matches += o.idempotent_matches;
+  gave_up += o.gave_up;
+  orphan_files += o.orphan_files;
+  return *this;
+}
+
+bool RunReport::invariants_ok() const {
+  for (const ViolationReport& v : violations)
+    if (!v.expected) return false;
+  return true;
+}
+
+int RunReport::expectations_passed() const {
+  int n = 0;
+  for (const ExpectationResult& e : expectations) n += e.passed ? 1 : 0;
+  return n;
+}
+
+int RunReport::expectations_failed() const { return static_cast<int>(expectations.size()) - expectations_passed(); }
+
+Result<RunReport> RunScenario(const Scenario& scenario, const RunOptions& options) {
+  Result<RunPlan> plan = PlanRun(scenario, options);
+  if (!plan.ok()) return plan.status();
+  internal::World world(scenario, options, *plan);
+  COMMITLAB_RETURN_IF_ERROR(world.Open());
+  if (plan->free) return RunOnThreads(scenario, *plan, world);
+  return RunSimulated(scenario, options, *plan, world);
+}
+
+}  // namespace commitlab::scenarios

@@ -1,0 +1,107 @@
+// PlanRun: everything a run needs that can be wrong before it starts (the scenario's fault and
+// latency lines, the command line's sched and schedule, the tables' protocols), resolved and
+// checked up front so that a bad input is refused with file:line:col and nothing runs.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "commitlab/scenarios/runner.h"
+#include "commitlab/sim/strategy.h"
+
+namespace commitlab::scenarios {
+namespace {
+
+std::string SchedSpec(const SchedSetting& s) {
+  if (s.kind == SchedKind::kPct) return fmt::format("pct:depth={}", s.pct_depth);
+  return std::string(SchedKindName(s.kind));
+}
+
+Status ErrorAt(const Scenario& s, SourcePos pos, std::string_view message) {
+  return Status::InvalidArgument(fmt::format("{}: {}", s.Where(pos), message));
+}
+
+// The `fault` lines, each at its own position; a writer must be declared (or `*`).
+Status PlanFaults(const Scenario& s, std::vector<sim::FaultRule>* out) {
+  for (const SpecString& spec : s.faults) {
+    size_t column = 0;
+    Result<sim::FaultRule> rule = sim::ParseFaultRule(spec.text, &column);
+    if (!rule.ok()) {
+      return ErrorAt(s, {spec.pos.line, spec.pos.col + static_cast<int>(column)}, rule.status().message());
+    }
+    if (rule->writer != "*" && !s.FindWriter(rule->writer)) {
+      return ErrorAt(s, spec.pos,
+                     fmt::format("fault \"{}\": writer \"{}\" is not declared (expected a writer name or *)", spec.text,
+                                 rule->writer));
+    }
+    out->push_back(std::move(*rule));
+  }
+  return Status::OK();
+}
+
+// The `latency` lines form one model. Each is checked alone (so an error points at its line),
+// then with those before it (a key given on two lines is an error at the second).
+Status PlanLatency(const Scenario& s, sim::LatencyModel* out) {
+  std::string joined;
+  for (const SpecString& spec : s.latencies) {
+    if (Result<sim::LatencyModel> alone = sim::ParseLatencyModel(spec.text); !alone.ok())
+      return ErrorAt(s, spec.pos, alone.status().message());
+    joined += (joined.empty() ? "" : ";") + spec.text;
+    Result<sim::LatencyModel> all = sim::ParseLatencyModel(joined);
+    if (!all.ok()) return ErrorAt(s, spec.pos, all.status().message());
+    *out = *all;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
+  RunPlan plan;
+  if (scenario.tables.empty() || scenario.writers.empty())
+    return Status::InvalidArgument(
+        fmt::format("{}: nothing to run: a scenario needs a table and a writer", scenario.file_name));
+  for (const Table& t : scenario.tables) {
+    if (t.protocol != Protocol::kPaimon) {
+      return ErrorAt(scenario, t.pos,
+                     fmt::format("table {}: the runner executes paimon tables only so far, not protocol {}", t.name,
+                                 ProtocolName(t.protocol)));
+    }
+  }
+  COMMITLAB_RETURN_IF_ERROR(PlanFaults(scenario, &plan.faults));
+  for (const sim::FaultRule& rule : options.faults) {
+    COMMITLAB_RETURN_IF_ERROR(sim::ValidateFaultRule(rule));
+    plan.faults.push_back(rule);
+  }
+  if (options.latency) {
+    plan.latency = *options.latency;
+  } else {
+    COMMITLAB_RETURN_IF_ERROR(PlanLatency(scenario, &plan.latency));
+  }
+
+  plan.seed = options.seed.value_or(scenario.seed.value_or(kDefaultSeed));
+  plan.sched = options.sched ? *options.sched : scenario.sched ? SchedSpec(*scenario.sched) : kDefaultSched;
+  plan.free = plan.sched == "free";
+  plan.strategy = plan.sched;
+  if (!plan.free) {
+    Result<std::unique_ptr<sim::Strategy>> s = sim::MakeStrategy(plan.sched);
+    if (!s.ok() || plan.sched.starts_with("replay")) {
+      return Status::InvalidArgument(
+          fmt::format("sched \"{}\" is not one of free, random, pct, pct:depth=N, round-robin{}", plan.sched,
+                      s.ok() ? " (give a schedule to replay one)" : ": " + s.status().message()));
+    }
+  }
+  if (!options.schedule.empty()) {
+    if (plan.free) return Status::InvalidArgument("a schedule replays a simulated run; sched free runs OS threads");
+    plan.strategy = "replay:" + options.schedule;
+    if (Result<std::unique_ptr<sim::Strategy>> s = sim::MakeStrategy(plan.strategy); !s.ok()) return s.status();
+  }
+
+  plan.retry = scenario.retry ? scenario.retry->policy : PaimonDefaultPolicy();
+  plan.idempotency_check = scenario.idempotency_check;
+  plan.store = options.store;
+  if (plan.store == StoreKind::kDir && options.dir.empty())
+    return Status::InvalidArgument("a directory store needs a directory");
+  return plan;
+}
+
+}  // namespace commitlab::scenarios

@@ -1,0 +1,168 @@
+#include "runner_world.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <set>
+#include <utility>
+
+#include "commitlab/core/dir_store.h"
+#include "commitlab/core/memory_store.h"
+#include "commitlab/sim/race.h"
+#include "commitlab/sim/trace.h"
+#include "runner_expect.h"
+
+namespace commitlab::scenarios::internal {
+namespace {
+
+// Every manifest and data file a snapshot of the chain names: what is not among them is orphaned.
+std::set<std::string> Referenced(const std::vector<Snapshot>& chain) {
+  std::set<std::string> names;
+  for (const Snapshot& s : chain) {
+    names.insert(s.delta_manifest);
+    for (const FileChange& c : s.changes) names.insert(c.file.name);
+  }
+  return names;
+}
+
+}  // namespace
+
+// Shows a snapshot to the observer as soon as its writer hears of it (after the log line).
+class World::PublishWatcher final : public EventSink {
+ public:
+  PublishWatcher(World* world, size_t table) : world_(world), table_(table) {}
+  void OnEvent(const Event& e) override {
+    if (e.type == EventType::kPublished) world_->ShowSnapshots(table_, e.snapshot_id);
+    // The publish may have landed although the writer was told it failed: show what is there.
+    if (e.type == EventType::kUnknownOutcome) world_->ShowSnapshots(table_, std::nullopt);
+  }
+  bool wants_messages() const override { return false; }
+
+ private:
+  World* const world_;
+  const size_t table_;
+};
+
+World::World(const Scenario& s, const RunOptions& options, const RunPlan& plan)
+    : s_(s), options_(options), plan_(plan), fault_plan_(plan.faults), shown_(s.tables.size(), 0) {}
+
+World::~World() = default;  // out of line: PublishWatcher is complete here
+
+Status World::Open() {
+  for (const Table& t : s_.tables) {
+    if (plan_.store == StoreKind::kMemory) {
+      stores_.push_back(std::make_unique<MemoryStore>());
+      continue;
+    }
+    const std::string root = (std::filesystem::path(options_.dir) / t.name).string();
+    if (std::filesystem::exists(std::filesystem::path(root) / "snapshot" / "snapshot-1")) {
+      return Status::InvalidArgument(
+          fmt::format("{} already holds a table (snapshot/snapshot-1 exists); use an empty directory", root));
+    }
+    Result<std::unique_ptr<DirStore>> opened = DirStore::Open(root);
+    if (!opened.ok()) return opened.status();
+    stores_.push_back(std::move(*opened));
+  }
+  for (size_t t = 0; t < s_.tables.size(); ++t) {
+    recorders_.push_back(std::make_unique<sim::OutcomeRecorder>());
+    std::vector<EventSink*> sinks;
+    if (options_.events != nullptr) sinks.push_back(options_.events);
+    sinks.push_back(recorders_.back().get());
+    if (options_.observer != nullptr && options_.observer->wants_snapshots()) {
+      watchers_.push_back(std::make_unique<PublishWatcher>(this, t));
+      sinks.push_back(watchers_.back().get());
+    }
+    if (options_.trace != nullptr) sinks.push_back(options_.trace);
+    sinks_.push_back(std::make_unique<TeeEventSink>(std::move(sinks)));
+  }
+  return Status::OK();
+}
+
+std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::function<std::string()> drawn) {
+  drawn_ = std::move(drawn);
+  std::vector<sim::RealEnv::Writer> bodies;
+  for (size_t i = 0; i < s_.writers.size(); ++i) {
+    const size_t table = s_.writers[i].table;
+    WriterEnv we{.scenario = &s_,
+                 .plan = &plan_,
+                 .env = env,
+                 .gates = gates,
+                 .checkpoints = &checkpoints_,
+                 .events = sinks_[table].get(),
+                 .on_start = [this] { OnStart(); },
+                 .on_step = [this](size_t w, size_t step, const StepResult& r) { OnStep(w, step, r); }};
+    writers_.push_back(std::make_unique<WriterRun>(i, stores_[table].get(), std::move(we)));
+    WriterRun* w = writers_.back().get();
+    bodies.push_back({s_.writers[i].name, [w] { w->Run(); }});
+  }
+  return bodies;
+}
+
+void World::OnStart() {
+  std::lock_guard<std::mutex> lock(observer_mu_);
+  if (started_) return;
+  started_ = true;
+  if (options_.observer != nullptr) options_.observer->OnStart(plan_, drawn_ ? drawn_() : std::string());
+}
+
+void World::OnStep(size_t writer, size_t step, const StepResult& r) {
+  if (options_.observer == nullptr) return;
+  if (options_.observer->wants_snapshots()) ShowSnapshots(s_.writers[writer].table, std::nullopt);
+  std::lock_guard<std::mutex> lock(observer_mu_);
+  const Writer& w = s_.writers[writer];
+  options_.observer->OnStep(w, w.steps[step], r);
+}
+
+void World::ShowSnapshots(size_t table, std::optional<int64_t> id) {
+  std::lock_guard<std::mutex> lock(observer_mu_);
+  SnapshotStore* store = stores_[table].get();
+  // Read directly, not through the Env: looking on is not part of the run.
+  if (!id) {
+    Result<std::optional<Snapshot>> latest = store->LatestSnapshot();
+    if (!latest.ok() || !latest->has_value()) return;
+    id = (*latest)->id;
+  }
+  for (; shown_[table] < *id; ++shown_[table]) {
+    Result<Snapshot> s = store->ReadSnapshot(shown_[table] + 1);
+    if (!s.ok()) return;
+    options_.observer->OnSnapshot(s_.tables[table], *s);
+  }
+}
+
+RunReport World::Finish() {
+  RunReport r;
+  r.scenario = s_.file_name;
+  r.title = s_.title;
+  r.plan = plan_;
+  std::vector<std::set<std::string>> referenced;
+  for (size_t t = 0; t < s_.tables.size(); ++t) {
+    TableReport table{.name = s_.tables[t].name};
+    if (Status read = sim::ReadChain(stores_[t].get(), &table.chain); !read.ok()) {
+      r.run_errors.push_back(
+          fmt::format("table {}: cannot read the snapshot chain back: {}", table.name, read.message()));
+    }
+    table.latest_snapshot = table.chain.empty() ? 0 : table.chain.back().id;
+    referenced.push_back(Referenced(table.chain));
+    for (const std::vector<std::string>& names : {stores_[t]->ListManifests(), stores_[t]->ListDataFiles()})
+      for (const std::string& name : names) table.orphan_files += referenced.back().count(name) == 0 ? 1 : 0;
+    for (const sim::Violation& v : sim::CheckInvariants(table.chain, recorders_[t]->records()))
+      r.violations.push_back({.violation = v});
+    r.tally.orphan_files += table.orphan_files;
+    r.tables.push_back(std::move(table));
+  }
+  for (size_t i = 0; i < writers_.size(); ++i) {
+    WriterReport w = writers_[i]->Report();
+    const std::set<std::string>& known = referenced[s_.writers[i].table];
+    for (const std::string& name : writers_[i]->written()) w.counters.orphan_files += known.count(name) == 0 ? 1 : 0;
+    Counters sum = w.counters;
+    sum.orphan_files = 0;  // the tally counts orphans per table: a file is one file whoever wrote it
+    r.tally += sum;
+    r.run_errors.insert(r.run_errors.end(), writers_[i]->run_errors().begin(), writers_[i]->run_errors().end());
+    r.writers.push_back(std::move(w));
+  }
+  for (const sim::FiredFault& f : fault_plan_.fired()) r.fired_faults.push_back(sim::FormatFiredFault(f));
+  EvaluateExpectations(s_, &r);
+  return r;
+}
+
+}  // namespace commitlab::scenarios::internal

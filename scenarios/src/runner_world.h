@@ -1,0 +1,74 @@
+// World: what one run of a scenario is made of. A store per table, the fault plan, the sinks each
+// committer reports to (the caller's, an outcome recorder per table for the checker, the trace),
+// the shared checkpoints, and a WriterRun per writer. After the run it reads every table's chain
+// back, counts orphan files, checks invariants and builds the report.
+#ifndef COMMITLAB_SCENARIOS_RUNNER_WORLD_H_
+#define COMMITLAB_SCENARIOS_RUNNER_WORLD_H_
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/env.h"
+#include "commitlab/core/events.h"
+#include "commitlab/core/store.h"
+#include "commitlab/scenarios/runner.h"
+#include "commitlab/scenarios/scenario.h"
+#include "commitlab/sim/checker.h"
+#include "commitlab/sim/fault_spec.h"
+#include "commitlab/sim/real_env.h"
+#include "runner_gates.h"
+#include "runner_writer.h"
+
+namespace commitlab::scenarios::internal {
+
+class World {
+ public:
+  World(const Scenario& s, const RunOptions& options, const RunPlan& plan);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // Opens a store per table. InvalidArgument when a directory cannot be used.
+  Status Open();
+  // Null when there are no fault rules.
+  sim::FaultPlan* faults() { return plan_.faults.empty() ? nullptr : &fault_plan_; }
+
+  // Builds each writer on `env` and returns the bodies to run, in writer order. `drawn` tells
+  // what the strategy drew (asked once the run has started).
+  std::vector<sim::RealEnv::Writer> Writers(Env* env, Gates* gates, std::function<std::string()> drawn);
+
+  // After every writer has finished: the report, with expectations evaluated.
+  RunReport Finish();
+
+ private:
+  class PublishWatcher;
+
+  void OnStart();
+  void OnStep(size_t writer, size_t step, const StepResult& r);
+  // Shows the observer table t's snapshots up to `id` (the latest when nullopt) it has not seen.
+  void ShowSnapshots(size_t table, std::optional<int64_t> id);
+
+  const Scenario& s_;
+  const RunOptions& options_;
+  const RunPlan& plan_;
+  std::vector<std::unique_ptr<SnapshotStore>> stores_;  // per table
+  sim::ScriptedFaultPlan fault_plan_;
+  std::vector<std::unique_ptr<sim::OutcomeRecorder>> recorders_;  // per table
+  std::vector<std::unique_ptr<PublishWatcher>> watchers_;         // per table, with an observer
+  std::vector<std::unique_ptr<TeeEventSink>> sinks_;              // per table
+  Checkpoints checkpoints_;
+  std::vector<std::unique_ptr<WriterRun>> writers_;
+  std::function<std::string()> drawn_;
+
+  std::mutex observer_mu_;      // serializes the observer's calls
+  bool started_ = false;        // guarded by observer_mu_
+  std::vector<int64_t> shown_;  // guarded by observer_mu_: per table, the newest snapshot reported
+};
+
+}  // namespace commitlab::scenarios::internal
+
+#endif  // COMMITLAB_SCENARIOS_RUNNER_WORLD_H_

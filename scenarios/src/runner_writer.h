@@ -1,0 +1,107 @@
+// WriterRun: one writer's script, run step by step on its own fiber or thread. It owns the
+// writer's committer (a new one after each restart, with the same commit user), what the writer
+// has pending (new files, a compaction), its view of the table, and what each step did.
+#ifndef COMMITLAB_SCENARIOS_RUNNER_WRITER_H_
+#define COMMITLAB_SCENARIOS_RUNNER_WRITER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/committer.h"
+#include "commitlab/core/env.h"
+#include "commitlab/core/events.h"
+#include "commitlab/scenarios/runner.h"
+#include "commitlab/scenarios/scenario.h"
+#include "runner_gates.h"
+#include "runner_store.h"
+#include "runner_view.h"
+
+namespace commitlab::scenarios::internal {
+
+// Saved committables, by checkpoint name. Any writer may commit a checkpoint another saved, so
+// they are shared (and locked, for OS threads).
+class Checkpoints {
+ public:
+  void Save(const std::string& name, Committable c);
+  std::optional<Committable> Get(const std::string& name) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, Committable> saved_;  // guarded by mu_
+};
+
+// What a writer needs from the world it runs in.
+struct WriterEnv {
+  const Scenario* scenario = nullptr;
+  const RunPlan* plan = nullptr;
+  Env* env = nullptr;
+  Gates* gates = nullptr;
+  Checkpoints* checkpoints = nullptr;
+  EventSink* events = nullptr;  // the writer's table's sinks
+  // Called first thing in the writer's body, and after every step that ran.
+  std::function<void()> on_start = {};
+  std::function<void(size_t writer, size_t step, const StepResult&)> on_step = {};
+};
+
+class WriterRun {
+ public:
+  WriterRun(size_t index, SnapshotStore* table_store, WriterEnv env);
+
+  // The writer's body: every step in order, waiting at order gates; stops at a failure, or skips
+  // to the next restart after a crash.
+  void Run();
+
+  // The report without orphan files (the world counts those).
+  WriterReport Report() const;
+  // Manifests and data files this writer wrote.
+  const std::vector<std::string>& written() const { return store_.written(); }
+  // Errors that mean the script could not go on as written (see RunReport::run_errors).
+  const std::vector<std::string>& run_errors() const { return run_errors_; }
+
+ private:
+  Status RunStep(const Step& step, StepResult* r);
+  Status Write(const WriteOp& op, StepResult* r);
+  Status Compact(const CompactOp& op, StepResult* r);
+  Status Commit(const CommitOp& op, StepResult* r);
+  Status Checkpoint(const CheckpointOp& op, StepResult* r);
+  Status FilterAndCommit(const FilterAndCommitOp& op, StepResult* r);
+  void Restart(StepResult* r);
+
+  // A mistake of the script only a run can find: the writer stops and the run fails.
+  Status ScriptError(std::string message);
+  Result<Committable> SavedCheckpoint(const std::string& name);
+  // A new data file (not yet written) named after the writer's current file prefix.
+  DataFile NewFile(const std::string& partition, int32_t bucket, int32_t level, int64_t min_key, int64_t max_key,
+                   int64_t rows);
+  Status WriteFile(const DataFile& f);
+  std::unique_ptr<Committer> MakeCommitter();
+  // Ends the script: records how, and tells the gates that its remaining steps will not run.
+  void Stop(Outcome outcome, std::string error);
+
+  const size_t index_;
+  const Writer& writer_;
+  WriterEnv env_;
+  WriterStore store_;
+  std::unique_ptr<Committer> committer_;
+  CommitStats retired_;  // stats of the committers before the last restart
+  TableView view_;
+  std::vector<FileChange> pending_append_;
+  std::vector<FileChange> pending_compact_;
+  std::string file_prefix_;  // "data-<uuid>-", drawn on the first file after each (re)start
+  int64_t file_counter_ = 0;
+  const Step* current_ = nullptr;  // the step running
+  bool script_error_ = false;
+  std::vector<std::string> run_errors_;
+  WriterReport report_;
+};
+
+}  // namespace commitlab::scenarios::internal
+
+#endif  // COMMITLAB_SCENARIOS_RUNNER_WRITER_H_
