@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # commitlab's one entry point. On a fresh Debian 12 machine it installs what is missing, builds
 # Release into build/, and then:
-#   ./run.sh            run the labs (the CLI is build/commitlab): lab paimon
+#   ./run.sh            run the labs (the CLI is build/commitlab): lab paimon, iceberg, delta
 #   ./run.sh test       run the whole test suite with ctest
 #   ./run.sh golden     regenerate results/golden/*.jsonl (each scenario's trace) and say which changed
 #   ./run.sh bench      run the Google Benchmark binaries; JSON lands in results/bench/
@@ -75,7 +75,12 @@ case "$cmd" in
     install_missing "${PACKAGES[@]}"
     build release
     rm -rf results/tmp
-    ./build/commitlab lab paimon
+    status=0
+    for lab in paimon iceberg delta; do
+      ./build/commitlab lab "$lab" || status=1
+      echo
+    done
+    exit "$status"
     ;;
   golden)
     install_missing "${PACKAGES[@]}"
