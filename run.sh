@@ -4,7 +4,7 @@
 #   ./run.sh            run the labs (the CLI is build/commitlab): lab paimon, iceberg, delta
 #   ./run.sh test       run the whole test suite with ctest
 #   ./run.sh golden     regenerate results/golden/*.jsonl (each scenario's trace) and say which changed
-#   ./run.sh bench      run the Google Benchmark binaries; JSON lands in results/bench/
+#   ./run.sh bench      the retry-policy sweep (results/retry-sweep/), then Google Benchmark (JSON into results/bench/)
 #   ./run.sh asan       build with ASan+UBSan into build/asan and run the tests there
 #   ./run.sh tsan       build with TSan into build/tsan and run the tests there
 set -euo pipefail

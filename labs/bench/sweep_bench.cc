@@ -1,0 +1,71 @@
+// Retry-policy sweep benchmarks: the CPU cost of one simulated run of each experiment, per policy,
+// so that a change to the committer, the store, the scheduler or SimEnv shows up as a cost here.
+// Iteration i runs the sweep's run i (same seed as `commitlab sweep --seed 1`), so the work per
+// iteration is fixed for a given iteration count; counters report the calls each run made.
+#include <benchmark/benchmark.h>
+
+#include <string_view>
+
+#include "commitlab/sim/sweep.h"
+
+namespace commitlab::sim {
+namespace {
+
+RetryPolicy PolicyNamed(std::string_view name) {
+  for (const RetryPolicy& p : DefaultSweepPolicies())
+    if (FormatRetryPolicy(p) == name) return p;
+  return DefaultRetryPolicy(RetryKind::kNone);
+}
+
+// One Brooker run: N = 100 writers, one commit each, Brooker's latency.
+void BM_BrookerRun(benchmark::State& state, std::string_view policy_name) {
+  TuneAllocatorForSweeps();
+  const RetryPolicy policy = PolicyNamed(policy_name);
+  const LatencyModel latency = *ParseLatencyModel(kBrookerLatencySpec);
+  constexpr int kWriters = 100;
+  int64_t calls = 0, gave_up = 0, run = 0;
+  for (auto _ : state) {
+    RunOutcome r = RunBrookerOnce(kWriters, policy,
+                                  RunSeed(1, Experiment::kBrooker, kWriters, policy, static_cast<int>(run++)), latency);
+    if (!r.status.ok()) state.SkipWithError(r.status.message().c_str());
+    calls += r.calls;
+    gave_up += r.gave_up;
+  }
+  const double runs = static_cast<double>(state.iterations());
+  state.counters["calls/run"] = static_cast<double>(calls) / runs;
+  state.counters["gave_up/run"] = static_cast<double>(gave_up) / runs;
+  state.counters["calls/s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
+}
+
+// One formats run: 16 appenders x 30 commits, the lecture latency.
+void BM_AppendersRun(benchmark::State& state, std::string_view policy_name) {
+  TuneAllocatorForSweeps();
+  const RetryPolicy policy = PolicyNamed(policy_name);
+  const LatencyModel latency = *ParseLatencyModel(kLectureLatencySpec);
+  constexpr int kAppenders = 16;
+  int64_t calls = 0, commits = 0, run = 0;
+  for (auto _ : state) {
+    RunOutcome r = RunAppendersOnce(
+        kAppenders, 30, policy, RunSeed(1, Experiment::kFormats, kAppenders, policy, static_cast<int>(run++)), latency);
+    if (!r.status.ok()) state.SkipWithError(r.status.message().c_str());
+    calls += r.calls;
+    commits += r.commits_ok;
+  }
+  state.counters["attempts/commit"] = commits > 0 ? static_cast<double>(calls) / static_cast<double>(commits) : 0;
+  state.counters["calls/s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
+}
+
+#define COMMITLAB_SWEEP_BENCH(policy, id)                                      \
+  BENCHMARK_CAPTURE(BM_BrookerRun, id, policy)->Unit(benchmark::kMillisecond); \
+  BENCHMARK_CAPTURE(BM_AppendersRun, id, policy)->Unit(benchmark::kMillisecond)
+
+COMMITLAB_SWEEP_BENCH("none", none);
+COMMITLAB_SWEEP_BENCH("exponential", exponential);
+COMMITLAB_SWEEP_BENCH("equal-jitter", equal_jitter);
+COMMITLAB_SWEEP_BENCH("full-jitter", full_jitter);
+COMMITLAB_SWEEP_BENCH("decorrelated", decorrelated);
+COMMITLAB_SWEEP_BENCH("paimon", paimon);
+COMMITLAB_SWEEP_BENCH("iceberg", iceberg);
+
+}  // namespace
+}  // namespace commitlab::sim

@@ -1,0 +1,37 @@
+# End-to-end tests of `commitlab sweep`: flag errors exit 2 naming the flag; tiny sweeps write
+# their files. Included from labs/CMakeLists.txt inside if(BUILD_TESTING).
+set(SWEEP_EXPECT_RUN ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_run.sh)
+
+# sweep_test(NAME CODE REGEX ARGS...): `commitlab sweep ARGS...` exits with CODE and prints REGEX.
+function(sweep_test name code regex)
+  add_test(NAME cli.sweep_${name} COMMAND ${SWEEP_EXPECT_RUN} ${code} ${regex} -- $<TARGET_FILE:commitlab> sweep ${ARGN}
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+endfunction()
+
+sweep_test(help 0 "commitlab sweep \\[options\\].*--experiment.*--policies" --help)
+sweep_test(unknown_flag 2 "commitlab sweep: unrecognised option '--bogus'" --bogus)
+sweep_test(bad_experiment 2 "--experiment 'nope' is not one of brooker, formats, all" --experiment nope)
+sweep_test(runs_not_a_number 2 "the argument \\('many'\\) for option '--runs' is invalid" --runs many)
+sweep_test(runs_range 2 "--runs 0 is out of range 1..100000" --runs 0)
+sweep_test(threads_range 2 "--threads -1 is out of range 0..256" --threads -1)
+sweep_test(commits_range 2 "--commits 0 is out of range 1..100000" --commits 0)
+sweep_test(bad_n 2 "--n \"5..1\": piece \"5..1\": FROM must not exceed TO" --n 5..1)
+sweep_test(bad_appenders 2 "--appenders \"2,x\": piece \"x\": expected an integer" --appenders 2,x)
+sweep_test(bad_policy 2 "--policies: .*unknown policy name \"bogus\"" --policies none,bogus)
+sweep_test(repeated_policy 2 "--policies: .*\"none\" is given twice" --policies none,none)
+# A bad --out fails before any run: no "done in" line.
+add_test(NAME cli.sweep_out_is_a_file
+  COMMAND sh -c "rm -rf sweep-out-file && touch sweep-out-file && ${SWEEP_EXPECT_RUN} 2 '^commitlab sweep: --out: cannot create directory sweep-out-file' -- $<TARGET_FILE:commitlab> sweep --out sweep-out-file"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+
+# A tiny sweep of each experiment writes its TSV (header + one row per point), plots and summary.
+add_test(NAME cli.sweep_tiny_brooker
+  COMMAND sh -c "rm -rf sweep-tiny-b && ${SWEEP_EXPECT_RUN} 0 'brooker: 2 writer counts x 2 policies x 3 runs = 12 runs.*Least work' -- $<TARGET_FILE:commitlab> sweep --experiment brooker --n 2,5 --policies none,full-jitter --runs 3 --threads 2 --out sweep-tiny-b && test $(wc -l < sweep-tiny-b/brooker.tsv) -eq 5 && test -s sweep-tiny-b/brooker-calls.svg && test -s sweep-tiny-b/brooker-completion.svg && test -s sweep-tiny-b/summary.md && ! test -e sweep-tiny-b/formats.tsv"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME cli.sweep_tiny_formats
+  COMMAND sh -c "rm -rf sweep-tiny-f && ${SWEEP_EXPECT_RUN} 0 'formats: 1 writer counts x 3 policies x 2 runs = 6 runs.*highest throughput' -- $<TARGET_FILE:commitlab> sweep --experiment formats --appenders 3 --commits 4 --policies none,paimon,iceberg --runs 2 --out sweep-tiny-f && test $(wc -l < sweep-tiny-f/formats.tsv) -eq 4 && test -s sweep-tiny-f/formats-commits-per-s.svg && ! test -e sweep-tiny-f/brooker.tsv"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+# The same seed writes the same bytes whatever the thread count.
+add_test(NAME cli.sweep_same_bytes_any_threads
+  COMMAND sh -c "rm -rf sweep-t1 sweep-t2 && $<TARGET_FILE:commitlab> sweep --experiment brooker --n 3,6 --runs 5 --seed 9 --threads 1 --out sweep-t1 >/dev/null && $<TARGET_FILE:commitlab> sweep --experiment brooker --n 3,6 --runs 5 --seed 9 --threads 2 --out sweep-t2 >/dev/null && cmp sweep-t1/brooker.tsv sweep-t2/brooker.tsv && cmp sweep-t1/summary.md sweep-t2/summary.md"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})

@@ -1,0 +1,171 @@
+#include "commitlab/sim/sweep_svg.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+namespace commitlab::sim {
+namespace {
+
+// Distinct on white and for the common colour-vision deficiencies (Okabe-Ito), then two greys.
+constexpr std::array<std::string_view, 10> kPalette = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00",
+                                                       "#56B4E9", "#000000", "#F0E442", "#777777", "#AAAAAA"};
+constexpr int kLeft = 80, kRight = 200, kTop = 48, kBottom = 62;
+
+std::string Escape(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string TickLabel(double v) {
+  const double a = std::fabs(v);
+  if (a >= 1e6) return fmt::format("{:g}M", v / 1e6);
+  if (a >= 1e4) return fmt::format("{:g}k", v / 1e3);
+  return fmt::format("{:g}", v);
+}
+
+// One axis: the data range mapped onto [0, 1], and where its ticks go.
+struct Axis {
+  bool log = false;
+  double lo = 0, hi = 1;  // in log10 units for a log axis
+  std::vector<double> ticks;
+
+  double Fraction(double v) const {
+    const double t = log ? std::log10(v) : v;
+    return hi > lo ? (t - lo) / (hi - lo) : 0.5;
+  }
+};
+
+Axis MakeAxis(double min, double max, bool log) {
+  Axis a;
+  a.log = log;
+  if (!(min <= max)) min = max = log ? 1 : 0;  // no data
+  if (log) {
+    a.lo = std::floor(std::log10(min));
+    a.hi = std::max(a.lo + 1, std::ceil(std::log10(max)));
+    const bool fine = a.hi - a.lo <= 2;  // few decades: also 2 and 5 times each power
+    for (double e = a.lo; e <= a.hi; ++e) {
+      for (const double m : {1.0, 2.0, 5.0}) {
+        const double v = m * std::pow(10.0, e);
+        if ((m == 1.0 || fine) && std::log10(v) <= a.hi + 1e-9) a.ticks.push_back(v);
+      }
+    }
+    return a;
+  }
+  a.lo = std::min(0.0, min);
+  const double span = std::max(max - a.lo, 1e-9);
+  const double raw = span / 6;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = mag * 10;
+  for (const double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    if (m * mag >= raw) {
+      step = m * mag;
+      break;
+    }
+  }
+  a.hi = std::ceil(max / step) * step;
+  if (a.hi <= a.lo) a.hi = a.lo + step;
+  for (double v = a.lo; v <= a.hi + step / 2; v += step) a.ticks.push_back(std::fabs(v) < step / 1e6 ? 0 : v);
+  return a;
+}
+
+}  // namespace
+
+std::string RenderLineChartSvg(const LineChart& chart) {
+  const double inf = std::numeric_limits<double>::infinity();
+  double x_min = inf, x_max = -inf, y_min = inf, y_max = -inf;
+  auto usable = [&](double x, double y) {
+    return std::isfinite(x) && std::isfinite(y) && (!chart.log_x || x > 0) && (!chart.log_y || y > 0);
+  };
+  for (const ChartSeries& s : chart.series) {
+    for (const auto& [x, y] : s.points) {
+      if (!usable(x, y)) continue;
+      x_min = std::min(x_min, x), x_max = std::max(x_max, x);
+      y_min = std::min(y_min, y), y_max = std::max(y_max, y);
+    }
+  }
+  const Axis xa = MakeAxis(x_min, x_max, chart.log_x);
+  const Axis ya = MakeAxis(y_min, y_max, chart.log_y);
+  const double pw = chart.width - kLeft - kRight, ph = chart.height - kTop - kBottom;
+  auto px = [&](double x) { return kLeft + xa.Fraction(x) * pw; };
+  auto py = [&](double y) { return kTop + (1 - ya.Fraction(y)) * ph; };
+
+  std::string out = fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
+      "<text x=\"{2}\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">{3}</text>\n",
+      chart.width, chart.height, kLeft + pw / 2, Escape(chart.title));
+
+  out += "<g stroke=\"#dddddd\" stroke-width=\"1\">\n";
+  for (const double t : xa.ticks)
+    out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\"/>\n", px(t), kTop, kTop + ph);
+  for (const double t : ya.ticks)
+    out += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\"/>\n", kLeft, py(t), kLeft + pw);
+  out += "</g>\n";
+
+  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"black\"/>\n",
+                     kLeft, kTop, pw, ph);
+  out += "<g font-size=\"11\">\n";
+  for (const double t : xa.ticks)
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(t), kTop + ph + 16,
+                       TickLabel(t));
+  for (const double t : ya.ticks)
+    out +=
+        fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", kLeft - 6, py(t) + 4, TickLabel(t));
+  out += "</g>\n";
+  out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", kLeft + pw / 2,
+                     chart.height - 18, Escape(chart.x_label));
+  out += fmt::format(
+      "<text x=\"18\" y=\"{0:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 18 {0:.1f})\">{1}</text>\n",
+      kTop + ph / 2, Escape(chart.y_label));
+
+  for (size_t i = 0; i < chart.series.size(); ++i) {
+    const ChartSeries& s = chart.series[i];
+    const std::string_view color = kPalette[i % kPalette.size()];
+    std::string points, markers;
+    for (const auto& [x, y] : s.points) {
+      if (!usable(x, y)) continue;
+      points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", px(x), py(y));
+      markers += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\"/>\n", px(x), py(y));
+    }
+    out += fmt::format("<g fill=\"{0}\" stroke=\"{0}\">\n<title>{1}</title>\n", color, Escape(s.name));
+    out += fmt::format("<polyline fill=\"none\" stroke-width=\"2\" points=\"{}\"/>\n", points);
+    out += markers + "</g>\n";
+    const double ly = kTop + 10 + 20.0 * static_cast<double>(i);
+    out += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>\n",
+        kLeft + pw + 14, ly, kLeft + pw + 38, color);
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", kLeft + pw + 44, ly + 4, Escape(s.name));
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+}  // namespace commitlab::sim
