@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -44,7 +45,13 @@ void Committer::Emit(Event e) {
 
 std::string Committer::NewFileName(std::string_view prefix) {
   if (name_prefix_.empty()) name_prefix_ = RandomUuid(env_->rng());
-  return fmt::format("{}{}-{}", prefix, name_prefix_, name_counter_++);
+  // "{prefix}{uuid}-{n}" without fmt: one allocation, once per attempt.
+  char digits[20];
+  char* end = std::to_chars(digits, digits + sizeof digits, name_counter_++).ptr;
+  std::string name;
+  name.reserve(prefix.size() + name_prefix_.size() + 1 + static_cast<size_t>(end - digits));
+  name.append(prefix).append(name_prefix_).append(1, '-').append(digits, static_cast<size_t>(end - digits));
+  return name;
 }
 
 Result<int> Committer::Commit(const Committable& c, bool check_append_files) {
@@ -230,10 +237,13 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
       ++stats_.atomic_failures;
       Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .identifier = identifier, .kind = kind,
             .attempt = attempt, .snapshot_id = new_id,
-            .message = Message("Atomic commit failed for snapshot #{} by user {} with identifier {} and kind {} "
-                                   "after {} seconds. Skip clean up and try again.",
-                                   new_id, user_, identifier, kind_name,
-                                   JavaSeconds(env_->NowMicros() - start_micros))});
+            // Not Message(): its arguments would be formatted even when no sink wants the text.
+            .message = wants_messages_
+                           ? fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and "
+                                         "kind {} after {} seconds. Skip clean up and try again.",
+                                         new_id, user_, identifier, kind_name,
+                                         JavaSeconds(env_->NowMicros() - start_micros))
+                           : std::string()});
       return {AttemptResult::kRetry, 0, Status::OK()};
     case PublishOutcome::kError:
       break;

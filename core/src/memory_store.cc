@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace commitlab {
 
 Result<std::optional<Snapshot>> MemoryStore::LatestSnapshot() {
@@ -19,7 +21,7 @@ Result<Snapshot> MemoryStore::ReadSnapshot(int64_t id) {
 
 Status MemoryStore::WriteManifest(const std::string& name, const std::vector<FileChange>&) {
   std::lock_guard<std::mutex> lock(mu_);
-  manifests_.insert(name);
+  manifests_.push_back(name);
   return Status::OK();
 }
 
@@ -56,8 +58,14 @@ bool MemoryStore::DataFileExists(const DataFile& f) {
 }
 
 std::vector<std::string> MemoryStore::ListManifests() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return {manifests_.begin(), manifests_.end()};
+  std::vector<std::string> names;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    names = manifests_;
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
 }
 
 std::vector<std::string> MemoryStore::ListDataFiles() {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <limits>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -20,6 +20,7 @@ Scheduler::~Scheduler() = default;
 int Scheduler::AddWriter(std::string name, std::function<void()> body) {
   if (ran_) return -1;
   writers_.push_back({std::move(name), std::make_unique<Fiber>(std::move(body)), 0, false});
+  ready_.push_back(num_writers() - 1);  // runnable at time 0; indices ascend
   schedule_.writers = num_writers();
   return num_writers() - 1;
 }
@@ -45,6 +46,7 @@ Status Scheduler::Run() {
     if (w.fiber->finished()) {
       w.done = true;
       w.fiber.reset();
+      ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), next));
       current_ = -1;
       next = NextWriter();
     } else {
@@ -66,7 +68,13 @@ void Scheduler::SleepUntil(int64_t wake_micros) {
     now_ = std::max(now_, wake_micros);
     return;
   }
-  writers_[static_cast<size_t>(current_)].wake_micros = std::max(now_, wake_micros);
+  const int64_t wake = std::max(now_, wake_micros);
+  writers_[static_cast<size_t>(current_)].wake_micros = wake;
+  if (wake > now_) {
+    ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), current_));
+    sleepers_.emplace_back(wake, current_);
+    std::push_heap(sleepers_.begin(), sleepers_.end(), std::greater<>());
+  }
   Reschedule();
 }
 
@@ -74,6 +82,7 @@ Status Scheduler::Block() {
   if (current_ < 0) return Status::InvalidArgument("Scheduler::Block called outside a writer");
   if (!deadlock_.ok()) return deadlock_;
   writers_[static_cast<size_t>(current_)].blocked = true;
+  ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), current_));
   Reschedule();
   // Picked again: another writer unblocked us, or a deadlock released everyone.
   return deadlock_;
@@ -81,7 +90,10 @@ Status Scheduler::Block() {
 
 void Scheduler::Unblock(int writer) {
   if (writer < 0 || writer >= num_writers()) return;
-  writers_[static_cast<size_t>(writer)].blocked = false;
+  Writer& w = writers_[static_cast<size_t>(writer)];
+  if (!w.blocked || w.done) return;
+  w.blocked = false;
+  ready_.insert(std::upper_bound(ready_.begin(), ready_.end(), writer), writer);  // it blocked at or before now
 }
 
 void Scheduler::BreakDeadlock() {
@@ -90,6 +102,7 @@ void Scheduler::BreakDeadlock() {
     if (w.done || !w.blocked) continue;
     names += (names.empty() ? "" : ", ") + w.name;
     w.blocked = false;
+    ready_.push_back(static_cast<int>(&w - writers_.data()));  // ready_ was empty; indices ascend
   }
   deadlock_ = Status::InvalidArgument(
       fmt::format("deadlock: every unfinished writer is blocked waiting for another: {}", names));
@@ -105,40 +118,30 @@ void Scheduler::Reschedule() {
 }
 
 int Scheduler::NextWriter() {
-  runnable_.clear();
-  int64_t earliest = std::numeric_limits<int64_t>::max();
-  bool any_blocked = false;
-  for (size_t i = 0; i < writers_.size(); ++i) {
-    const Writer& w = writers_[i];
-    if (w.done) continue;
-    if (w.blocked) {
-      any_blocked = true;
-    } else if (w.wake_micros <= now_) {
-      runnable_.push_back(static_cast<int>(i));
-    } else {
-      earliest = std::min(earliest, w.wake_micros);
-    }
+  // Nobody can run now: the clock jumps to the earliest wake-up, and everyone due then is ready.
+  if (ready_.empty() && !sleepers_.empty()) now_ = std::max(now_, sleepers_.front().first);
+  while (!sleepers_.empty() && sleepers_.front().first <= now_) {
+    const int w = sleepers_.front().second;
+    std::pop_heap(sleepers_.begin(), sleepers_.end(), std::greater<>());
+    sleepers_.pop_back();
+    ready_.insert(std::upper_bound(ready_.begin(), ready_.end(), w), w);
   }
-  if (runnable_.empty()) {
-    if (earliest == std::numeric_limits<int64_t>::max()) {
-      if (!any_blocked) return -1;  // every writer finished
-      BreakDeadlock();  // nobody left to unblock them
-      earliest = now_;
-    }
-    now_ = std::max(now_, earliest);  // nobody can run before then
-    for (size_t i = 0; i < writers_.size(); ++i) {
-      const Writer& w = writers_[i];
-      if (!w.done && !w.blocked && w.wake_micros <= now_) runnable_.push_back(static_cast<int>(i));
-    }
+  if (ready_.empty()) {
+    // Nobody runnable and nobody asleep: finished, or blocked with nobody left to unblock them.
+    bool any_blocked = false;
+    for (const Writer& w : writers_) any_blocked = any_blocked || (!w.done && w.blocked);
+    if (!any_blocked) return -1;
+    BreakDeadlock();
   }
+  const std::vector<int>& runnable = ready_;
 
-  const SchedulePoint point{steps_, last_, runnable_, rng_.Next()};
+  const SchedulePoint point{steps_, last_, runnable, rng_.Next()};
   int pick = -1;
   if (diverged_.ok()) {
     Result<int> r = strategy_->Pick(point);
     if (!r.ok()) {
       diverged_ = r.status();
-    } else if (!std::binary_search(runnable_.begin(), runnable_.end(), *r)) {
+    } else if (!std::binary_search(runnable.begin(), runnable.end(), *r)) {
       diverged_ = Status::InvalidArgument(fmt::format("strategy {} picked writer {} at step {}, which cannot run",
                                                       strategy_->Describe(), *r, steps_));
     } else {

@@ -32,7 +32,9 @@ class MemoryStore : public SnapshotStore {
   std::mutex mu_;
   // Guarded by mu_: snapshots_[i] is snapshot i + 1.
   std::vector<Snapshot> snapshots_;
-  std::set<std::string> manifests_;
+  // Names are unique by the caller's contract; listed sorted and deduplicated. A vector, not a
+  // set: a write is then one string copy, not a tree node and string comparisons.
+  std::vector<std::string> manifests_;
   std::set<std::string> data_files_;
 };
 

@@ -29,6 +29,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "commitlab/core/rng.h"
@@ -112,7 +113,11 @@ class Scheduler {
   Status diverged_;
   Status deadlock_;  // set once every unfinished writer was blocked
   std::vector<Writer> writers_;
-  std::vector<int> runnable_;  // scratch for NextWriter
+  // Every unfinished writer that is not blocked is in exactly one of these: ready_ (runnable now,
+  // ascending index; includes the running writer) or sleepers_ (a min-heap of (wake time, index)
+  // with wake time > now_). A step then costs O(log writers), not a scan of every writer.
+  std::vector<int> ready_;
+  std::vector<std::pair<int64_t, int>> sleepers_;
   RecordedSchedule schedule_;
   int64_t now_ = 0;
   int64_t steps_ = 0;
