@@ -79,6 +79,12 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
   const RetryPolicy& policy = options_.retry;
   std::optional<int64_t> failed_base_id;  // latest id seen by an attempt whose publish failed
   int64_t prev_wait = 0;
+  auto give_up = [&](int retry, std::string msg) {
+    ++stats_.gave_up;
+    Emit({.type = EventType::kGaveUp, .level = Level::kError, .identifier = identifier, .kind = kind,
+          .attempt = retry + 1, .message = msg});
+    return Status::RetriesExhausted(std::move(msg));
+  };
   for (int retry = 0;; ++retry) {
     Status fault = env_->FaultPoint(fault::kReadLatestBefore);
     if (fault.code() == Code::kCrashed) {
@@ -112,21 +118,12 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
     if (timed_out || (policy.max_retries >= 0 && retry >= policy.max_retries)) {
       const int64_t timeout_millis = policy.total_timeout_micros >= 0 ? policy.total_timeout_micros / 1000
                                                                       : std::numeric_limits<int64_t>::max();
-      std::string msg = fmt::format(
-          "Commit failed after {} millis with {} retries, there maybe exist commit conflicts between multiple jobs.",
-          timeout_millis, retry);
-      ++stats_.gave_up;
-      Emit({.type = EventType::kGaveUp, .level = Level::kError, .identifier = identifier, .kind = kind,
-            .attempt = retry + 1, .message = msg});
-      return Status::RetriesExhausted(msg);
+      return give_up(retry, fmt::format("Commit failed after {} millis with {} retries, there maybe exist commit "
+                                        "conflicts between multiple jobs.",
+                                        timeout_millis, retry));
     }
-    if (options_.budget != nullptr && !options_.budget->TryAcquireRetry()) {
-      std::string msg = fmt::format("Commit failed after {} retries: the retry budget is empty, giving up.", retry);
-      ++stats_.gave_up;
-      Emit({.type = EventType::kGaveUp, .level = Level::kError, .identifier = identifier, .kind = kind,
-            .attempt = retry + 1, .message = msg});
-      return Status::RetriesExhausted(msg);
-    }
+    if (options_.budget != nullptr && !options_.budget->TryAcquireRetry())
+      return give_up(retry, fmt::format("Commit failed after {} retries: the retry budget is empty, giving up.", retry));
     const int64_t wait = NextWaitMicros(policy, retry + 1, prev_wait, env_->rng());
     Emit({.type = EventType::kRetryWait, .level = Level::kInfo, .identifier = identifier, .kind = kind,
           .attempt = retry + 1, .wait_micros = wait,
