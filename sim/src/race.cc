@@ -117,25 +117,6 @@ class RaceRun {
   RaceReport report_;
 };
 
-// Lends a caller-owned store to a run that wants to own one.
-class BorrowedStore : public SnapshotStore {
- public:
-  explicit BorrowedStore(SnapshotStore* s) : s_(s) {}
-  Result<std::optional<Snapshot>> LatestSnapshot() override { return s_->LatestSnapshot(); }
-  Result<Snapshot> ReadSnapshot(int64_t id) override { return s_->ReadSnapshot(id); }
-  Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override {
-    return s_->WriteManifest(name, changes);
-  }
-  PublishResult Publish(const Snapshot& s) override { return s_->Publish(s); }
-  Status WriteDataFile(const DataFile& f) override { return s_->WriteDataFile(f); }
-  bool DataFileExists(const DataFile& f) override { return s_->DataFileExists(f); }
-  std::vector<std::string> ListManifests() override { return s_->ListManifests(); }
-  std::vector<std::string> ListDataFiles() override { return s_->ListDataFiles(); }
-
- private:
-  SnapshotStore* const s_;
-};
-
 // A fault plan that forwards to one set later (or to none).
 struct ForwardingPlan : FaultPlan {
   FaultDecision Check(std::string_view writer, std::string_view point, Rng& rng) override {
@@ -147,14 +128,15 @@ struct ForwardingPlan : FaultPlan {
 }  // namespace
 
 RaceReport RunRace(const RaceConfig& config, SnapshotStore* store, EventSink* events, TraceWriter* trace) {
+  // The caller keeps ownership: the run gets the store with a deleter that does nothing.
   return RunRace(
-      config, [store](Env*) { return std::unique_ptr<SnapshotStore>(new BorrowedStore(store)); }, events, trace);
+      config, [store](Env*) { return std::shared_ptr<SnapshotStore>(store, [](SnapshotStore*) {}); }, events, trace);
 }
 
 RaceReport RunRace(const RaceConfig& config, const StoreFactory& make_store, EventSink* events, TraceWriter* trace) {
   if (config.sched == "free") {
     RealEnv env(config.seed, nullptr, config.latency);
-    std::unique_ptr<SnapshotStore> store = make_store(&env);
+    std::shared_ptr<SnapshotStore> store = make_store(&env);
     RaceRun run(config, store.get(), events, trace);
     RealEnv faulty(config.seed, run.plan(), config.latency);
     env.RunThreads(run.Writers(run.plan() ? &faulty : &env));
@@ -171,7 +153,7 @@ RaceReport RunRace(const RaceConfig& config, const StoreFactory& make_store, Eve
   // with a forwarding plan first.
   ForwardingPlan plan;
   SimEnv env(&scheduler, config.latency, &plan);
-  std::unique_ptr<SnapshotStore> store = make_store(&env);
+  std::shared_ptr<SnapshotStore> store = make_store(&env);
   RaceRun run(config, store.get(), events, trace);
   plan.target = run.plan();
   if (trace != nullptr) trace->set_step_source([&scheduler] { return scheduler.steps(); });

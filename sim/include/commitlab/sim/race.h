@@ -69,8 +69,8 @@ Status ReadChain(SnapshotStore* store, std::vector<Snapshot>* chain);
 RaceReport RunRace(const RaceConfig& config, SnapshotStore* store, EventSink* events, TraceWriter* trace = nullptr);
 
 // The same, for a store that needs the run's Env (an object store pauses between its existence
-// check and its put); the store lives for the run.
-using StoreFactory = std::function<std::unique_ptr<SnapshotStore>(Env* env)>;
+// check and its put); the store lives for the run unless the factory shares ownership.
+using StoreFactory = std::function<std::shared_ptr<SnapshotStore>(Env* env)>;
 RaceReport RunRace(const RaceConfig& config, const StoreFactory& make_store, EventSink* events,
                    TraceWriter* trace = nullptr);
 
