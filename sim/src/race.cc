@@ -134,12 +134,15 @@ RaceReport RunRace(const RaceConfig& config, SnapshotStore* store, EventSink* ev
 }
 
 RaceReport RunRace(const RaceConfig& config, const StoreFactory& make_store, EventSink* events, TraceWriter* trace) {
+  // The fault plan lives in the run, which needs the store, which needs the Env: the Env gets a
+  // plan that forwards to the run's once it exists.
+  ForwardingPlan plan;
   if (config.sched == "free") {
-    RealEnv env(config.seed, nullptr, config.latency);
+    RealEnv env(config.seed, &plan, config.latency);
     std::shared_ptr<SnapshotStore> store = make_store(&env);
     RaceRun run(config, store.get(), events, trace);
-    RealEnv faulty(config.seed, run.plan(), config.latency);
-    env.RunThreads(run.Writers(run.plan() ? &faulty : &env));
+    plan.target = run.plan();
+    env.RunThreads(run.Writers(&env));
     return run.Finish();
   }
   Result<std::unique_ptr<Strategy>> strategy = MakeStrategy(config.sched);
@@ -149,9 +152,6 @@ RaceReport RunRace(const RaceConfig& config, const StoreFactory& make_store, Eve
     return failed;
   }
   Scheduler scheduler(std::move(*strategy), config.seed);
-  // The fault plan lives in the run, which needs the store, which needs the Env: build the Env
-  // with a forwarding plan first.
-  ForwardingPlan plan;
   SimEnv env(&scheduler, config.latency, &plan);
   std::shared_ptr<SnapshotStore> store = make_store(&env);
   RaceRun run(config, store.get(), events, trace);

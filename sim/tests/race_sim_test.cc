@@ -140,3 +140,23 @@ TEST(RaceSimulationTest, CrashedWriterStopsAndTheOthersFinish) {
 
 }  // namespace
 }  // namespace commitlab::sim
+
+namespace commitlab::sim {
+namespace {
+
+// On OS threads too, a fault rule finds its writer by name.
+TEST(RaceOnThreadsTest, FaultRuleSelectsItsWriterByName) {
+  RaceConfig c;
+  c.commits = 5;
+  c.faults = {*ParseFaultRule("job-B:publish.after:nth=1:unknown")};
+  MemoryStore store;
+  NullEventSink sink;
+  RaceReport r = RunRace(c, &store, &sink);
+  ASSERT_EQ(r.fired_faults.size(), 1u);
+  EXPECT_EQ(r.fired_faults[0], "job-B:publish.after:hit=1:unknown");
+  EXPECT_TRUE(r.violations.empty()) << r.violations.front();
+  EXPECT_EQ(r.latest_snapshot, 10);
+}
+
+}  // namespace
+}  // namespace commitlab::sim
