@@ -10,9 +10,16 @@ namespace commitlab::scenarios::internal {
 namespace {
 
 constexpr int64_t kMaxCount = 1'000'000'000'000'000;  // counters, row totals, snapshot ids
-constexpr std::array<std::string_view, 8> kExpectKinds = {
-    "snapshot", "latest-snapshot", "per-user", "tally", "writer", "step", "some-writer", "invariant-violation"};
-constexpr std::array<std::string_view, 5> kSnapshotKeys = {"kind", "user", "identifier", "total", "delta"};
+constexpr std::array<std::string_view, 9> kExpectKinds = {"snapshot",    "latest-snapshot",     "per-user",
+                                                          "tally",       "writer",              "step",
+                                                          "some-writer", "invariant-violation", "counter"};
+constexpr std::array<std::string_view, 7> kSnapshotKeys = {"kind",  "user",   "identifier", "total",
+                                                           "delta", "parent", "operation"};
+// Iceberg's DataOperations, Delta's operations and Paimon's commit kinds, as a snapshot's
+// `operation=` names them.
+constexpr std::array<std::string_view, 12> kOperations = {"append", "overwrite", "replace",  "delete",
+                                                          "INSERT", "UPDATE",    "DELETE",   "MERGE",
+                                                          "OPTIMIZE", "APPEND",  "COMPACT",  "OVERWRITE"};
 constexpr std::array<std::string_view, 3> kCommitKinds = {"APPEND", "COMPACT", "OVERWRITE"};
 constexpr std::array<std::string_view, 4> kOutcomes = {"ok", "refused", "gave-up", "crashed"};
 constexpr std::array<std::string_view, 8> kCounters = {"committed",         "attempts",        "atomic_failures",
@@ -130,6 +137,11 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
       COMMITLAB_RETURN_IF_ERROR(optional_int("identifier", 0, &x.identifier));
       COMMITLAB_RETURN_IF_ERROR(optional_int("total", 0, &x.total_records));
       COMMITLAB_RETURN_IF_ERROR(optional_int("delta", -kMaxCount, &x.delta_records));
+      COMMITLAB_RETURN_IF_ERROR(optional_int("parent", 0, &x.parent));
+      if (args.Find("operation") != nullptr) {
+        COMMITLAB_RETURN_IF_ERROR(args.Choice("operation", kOperations, &k));
+        x.operation = std::string(kOperations[k]);
+      }
       e.body = std::move(x);
       break;
     }
@@ -188,7 +200,8 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
       }
       std::vector<std::string_view> words(kOutcomes.begin(), kOutcomes.end());
       if (subject == Subject::kWriter) words.insert(words.end(), kCounters.begin(), kCounters.end());
-      if (subject == Subject::kStep) words.push_back("committed");
+      // `returned` is `committed` under the name that fits the steps that return rows or files.
+      if (subject == Subject::kStep) words.insert(words.end(), {"committed", "returned"});
       if (i >= toks.size()) {
         return ctx.Error(toks[i - 1].end_col, fmt::format("expected an outcome{} after {} (one of {})",
                                                           subject == Subject::kSomeWriter ? "" : " or counter",
@@ -213,11 +226,26 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
         CounterExpect x;
         x.subject = subject;
         x.writer = w;
-        x.counter = static_cast<Counter>(IndexOf(kCounters, what.text));
+        x.counter = what.text == "returned" ? Counter::kCommitted : static_cast<Counter>(IndexOf(kCounters, what.text));
         COMMITLAB_RETURN_IF_ERROR(ParseComparison(ctx, toks, &i, fmt::format("{} {}", after, what.text), &x.value));
         COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, i, "the comparison"));
         e.body = x;
       }
+      break;
+    }
+    case 8: {  // counter KEY CMP
+      CounterValueExpect x;
+      if (i >= toks.size() || toks[i].kind != Token::Kind::kWord)
+        return ctx.Error(kind_tok.end_col, "expected a counter key after expect counter, e.g. expect counter hits 20");
+      COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, toks[i].text, toks[i].col, "counter key"));
+      x.key = toks[i].text;
+      if (s_.tables.empty() || s_.tables.front().protocol != Protocol::kIceberg) {
+        return ctx.Error(kind_tok.col, "expect counter looks at the first table, which must be an iceberg table");
+      }
+      ++i;
+      COMMITLAB_RETURN_IF_ERROR(ParseComparison(ctx, toks, &i, fmt::format("{} {}", after, x.key), &x.value));
+      COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, i, "the comparison"));
+      e.body = std::move(x);
       break;
     }
     default: {  // invariant-violation KIND

@@ -23,6 +23,17 @@ Status Parser::ParseRefText(const LineContext& ctx, const Token& t, RefText* out
   out->pos = ctx.Pos(t.col);
   out->writer = t.text.substr(0, dot);
   out->label = t.text.substr(dot + 1);
+  // Labels hold no '.', so a second one names a point inside the line: only `publish`.
+  if (const size_t point = out->label.find('.'); point != std::string::npos) {
+    const std::string name = out->label.substr(point + 1);
+    if (name != "publish") {
+      return ctx.Error(t.col + static_cast<int>(dot + point) + 2,
+                       fmt::format("unknown point \"{}\" in \"{}\" (expected WRITER.LABEL or WRITER.LABEL.publish)",
+                                   name, t.text));
+    }
+    out->label.resize(point);
+    out->publish = true;
+  }
   COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, out->writer, t.col, "writer name"));
   if (!IsRefName(out->label))
     COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, out->label, t.col + static_cast<int>(dot) + 1, "label"));
@@ -49,7 +60,8 @@ Status Parser::ParseOrder(const LineContext& ctx, Tokens toks) {
     COMMITLAB_RETURN_IF_ERROR(ParseRefText(ctx, toks[i + 1], &next));
     OrderEdge edge;
     edge.pos = prev.pos;
-    edge.text = fmt::format("{}.{} -> {}.{}", prev.writer, prev.label, next.writer, next.label);
+    edge.text = fmt::format("{}.{}{} -> {}.{}{}", prev.writer, prev.label, prev.publish ? ".publish" : "", next.writer,
+                            next.label, next.publish ? ".publish" : "");
     pending_order_.push_back({prev, next, s_.order.size()});
     s_.order.push_back(std::move(edge));
     prev = std::move(next);
@@ -80,13 +92,20 @@ Status Parser::ResolveReferences() {
     const LabelInfo* after = nullptr;
     COMMITLAB_RETURN_IF_ERROR(ResolveRef(p.before, &wb, &before));
     COMMITLAB_RETURN_IF_ERROR(ResolveRef(p.after, &wa, &after));
-    // The labelled line finishes with its last step and starts with its first.
-    s_.order[p.edge].before = {wb, before->last};
-    s_.order[p.edge].after = {wa, after->first};
+    OrderEdge& e = s_.order[p.edge];
+    // The labelled line finishes with its last step and starts with its first; its publish point
+    // is its first step that publishes.
+    e.before = {wb, before->last};
+    e.after = {wa, after->first};
+    if (p.before.publish) COMMITLAB_RETURN_IF_ERROR(PublishStep(p.before, wb, *before, &e.before.step));
+    if (p.after.publish) COMMITLAB_RETURN_IF_ERROR(PublishStep(p.after, wa, *after, &e.after.step));
+    e.before_publish = p.before.publish;
+    e.after_publish = p.after.publish;
   }
   for (const PendingStepExpect& p : pending_expect_) {
     size_t w = 0;
     const LabelInfo* label = nullptr;
+    if (p.ref.publish) return ErrorAt(p.ref.pos, "expect step names a line (WRITER.LABEL), not its publish point");
     COMMITLAB_RETURN_IF_ERROR(ResolveRef(p.ref, &w, &label));
     std::visit(
         [&](auto& body) {
@@ -101,21 +120,37 @@ Status Parser::ResolveReferences() {
   return Status::OK();
 }
 
-// Steps are nodes; each writer's steps form a chain, and `order A.x -> B.y` adds the edge x -> y
-// (y starts after x finishes). The writers can finish iff this graph has no cycle (Kahn).
+Status Parser::PublishStep(const RefText& ref, size_t writer, const LabelInfo& label, size_t* step) const {
+  const std::vector<Step>& steps = s_.writers[writer].steps;
+  for (size_t i = label.first; i <= label.last; ++i) {
+    if (OpPublishes(steps[i].op)) {
+      *step = i;
+      return Status::OK();
+    }
+  }
+  return ErrorAt(ref.pos, fmt::format("{}.{}.publish: line {} has no step that publishes (a commit, or an Iceberg "
+                                      "operation such as append, overwrite, delete, counter commit)",
+                                      ref.writer, ref.label, label.line));
+}
+
+// Each step is two nodes: up to its publish point (P) and after it (Q); each writer's nodes form
+// a chain P0 Q0 P1 Q1 ..., and `order A.x -> B.y` adds the edge Qx -> Py (y starts after x
+// finishes), `A.x.publish -> B.y` adds Px -> Py, `A.x -> B.y.publish` adds Qx -> Qy. The writers
+// can finish iff this graph has no cycle (Kahn).
 Status Parser::CheckOrderCycles() const {
   if (s_.order.empty()) return Status::OK();
   std::vector<size_t> base(s_.writers.size() + 1, 0);
-  for (size_t w = 0; w < s_.writers.size(); ++w) base[w + 1] = base[w] + s_.writers[w].steps.size();
+  for (size_t w = 0; w < s_.writers.size(); ++w) base[w + 1] = base[w] + 2 * s_.writers[w].steps.size();
   const size_t n = base.back();
-  auto node = [&](const StepRef& r) { return base[r.writer] + r.step; };
+  auto source = [&](const OrderEdge& e) { return base[e.before.writer] + 2 * e.before.step + (e.before_publish ? 0 : 1); };
+  auto target = [&](const OrderEdge& e) { return base[e.after.writer] + 2 * e.after.step + (e.after_publish ? 1 : 0); };
 
   // Order edges grouped by source and by target (CSR).
   const size_t m = s_.order.size();
   std::vector<size_t> out_start(n + 1, 0), in_start(n + 1, 0), out_edges(m), in_edges(m);
   for (const OrderEdge& e : s_.order) {
-    ++out_start[node(e.before) + 1];
-    ++in_start[node(e.after) + 1];
+    ++out_start[source(e) + 1];
+    ++in_start[target(e) + 1];
   }
   for (size_t v = 0; v < n; ++v) {
     out_start[v + 1] += out_start[v];
@@ -124,8 +159,8 @@ Status Parser::CheckOrderCycles() const {
   {
     std::vector<size_t> o(out_start.begin(), out_start.end() - 1), in(in_start.begin(), in_start.end() - 1);
     for (size_t i = 0; i < m; ++i) {
-      out_edges[o[node(s_.order[i].before)]++] = i;
-      in_edges[in[node(s_.order[i].after)]++] = i;
+      out_edges[o[source(s_.order[i])]++] = i;
+      in_edges[in[target(s_.order[i])]++] = i;
     }
   }
   std::vector<bool> first_of_writer(n + 1, false);
@@ -147,7 +182,7 @@ Status Parser::CheckOrderCycles() const {
       if (--indegree[u] == 0) ready.push_back(u);
     };
     if (chain_succ(v)) release(v + 1);
-    for (size_t k = out_start[v]; k < out_start[v + 1]; ++k) release(node(s_.order[out_edges[k]].after));
+    for (size_t k = out_start[v]; k < out_start[v + 1]; ++k) release(target(s_.order[out_edges[k]]));
   }
   if (done == n) return Status::OK();
 
@@ -163,9 +198,9 @@ Status Parser::CheckOrderCycles() const {
       pred = v - 1;
     } else {
       for (size_t k = in_start[v]; k < in_start[v + 1]; ++k) {
-        if (indegree[node(s_.order[in_edges[k]].before)] != 0) {
+        if (indegree[source(s_.order[in_edges[k]])] != 0) {
           edge = in_edges[k];
-          pred = node(s_.order[edge].before);
+          pred = source(s_.order[edge]);
           break;
         }
       }

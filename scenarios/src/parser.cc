@@ -18,16 +18,22 @@ namespace {
 constexpr int kMaxLines = 1'000'000;
 constexpr size_t kMaxTables = 64;
 constexpr size_t kMaxWriters = 10'000;
-constexpr std::array<std::string_view, 7> kTableKeys = {"name",   "protocol", "primary-key",        "partitions",
-                                                        "buckets", "levels",  "ignore-empty-commit"};
+constexpr std::array<std::string_view, 8> kTableKeys = {"name",   "protocol", "primary-key",         "partitions",
+                                                        "buckets", "levels",  "ignore-empty-commit", "isolation"};
+// Keys that only mean something to one protocol.
+constexpr std::array<std::string_view, 4> kPaimonTableKeys = {"primary-key", "buckets", "levels",
+                                                              "ignore-empty-commit"};
+constexpr std::array<std::string_view, 2> kIcebergIsolation = {"serializable", "snapshot"};
+constexpr std::array<std::string_view, 2> kDeltaIsolation = {"Serializable", "WriteSerializable"};
+constexpr std::array<std::string_view, 3> kObjectModes = {"check-then-put", "locked", "conditional-put"};
 constexpr std::array<std::string_view, 3> kWriterKeys = {"name", "user", "table"};
 constexpr std::array<std::string_view, 3> kProtocols = {"paimon", "iceberg", "delta"};
 constexpr std::array<std::string_view, 4> kSchedKinds = {"random", "pct", "round-robin", "free"};
 constexpr std::array<std::string_view, 1> kPctKeys = {"depth"};
 constexpr std::array<std::string_view, 2> kOnOff = {"on", "off"};
 constexpr std::string_view kDirectives =
-    "title, table, writer, order, fault, latency, retry, idempotency-check, sched, seed, repeat, expect, or a "
-    "step line WRITER: STEP";
+    "title, table, writer, order, fault, latency, retry, idempotency-check, sched, seed, store, repeat, expect, or "
+    "a step line WRITER: STEP";
 
 // The only value of a directive that takes one (title, seed, fault, ...).
 Status OneValue(const LineContext& ctx, Tokens toks, std::string_view expected, const Token** out) {
@@ -96,6 +102,7 @@ Status Parser::ParseLine(const LineContext& ctx, std::string_view line) {
   if (d == "idempotency-check") return ParseIdempotencyCheck(ctx, toks);
   if (d == "sched") return ParseSched(ctx, toks);
   if (d == "seed") return ParseSeed(ctx, toks);
+  if (d == "store") return ParseStore(ctx, toks);
   if (d == "expect") return ParseExpect(ctx, toks, line);
   if (FindWriter(d)) {
     return ctx.Error(first.end_col,
@@ -146,6 +153,30 @@ Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
   COMMITLAB_RETURN_IF_ERROR(args.Int32("buckets", 1, 1024, &table.buckets));
   COMMITLAB_RETURN_IF_ERROR(args.Int32("levels", 2, 32, &table.levels));
   COMMITLAB_RETURN_IF_ERROR(args.Bool("ignore-empty-commit", &table.ignore_empty_commit));
+  if (table.protocol != Protocol::kPaimon) {
+    for (std::string_view key : kPaimonTableKeys) {
+      if (const Token* t = args.Find(key)) {
+        return ctx.Error(t->col, fmt::format("key \"{}\" applies to paimon tables only, not to {} table {}", key,
+                                             ProtocolName(table.protocol), table.name));
+      }
+    }
+  }
+  if (const Token* iso = args.Find("isolation")) {
+    if (table.protocol == Protocol::kPaimon) {
+      return ctx.Error(iso->col, fmt::format("key \"isolation\" applies to iceberg and delta tables, not to paimon "
+                                             "table {}",
+                                             table.name));
+    }
+    size_t level = 0;
+    const auto levels = table.protocol == Protocol::kIceberg ? std::span<const std::string_view>(kIcebergIsolation)
+                                                             : std::span<const std::string_view>(kDeltaIsolation);
+    COMMITLAB_RETURN_IF_ERROR(args.Choice("isolation", levels, &level));
+    table.isolation = std::string(levels[level]);
+  } else {
+    table.isolation = table.protocol == Protocol::kIceberg ? "serializable"
+                      : table.protocol == Protocol::kDelta ? "Serializable"
+                                                           : "";
+  }
   if (const Token* parts = args.Find("partitions")) {
     std::string_view rest = parts->value;
     int col = parts->value_col;
@@ -296,9 +327,35 @@ Status Parser::ParseSeed(const LineContext& ctx, Tokens toks) {
   return Status::OK();
 }
 
+Status Parser::ParseStore(const LineContext& ctx, Tokens toks) {
+  COMMITLAB_RETURN_IF_ERROR(CheckOnce(ctx, toks[0]));
+  const Token* t = nullptr;
+  COMMITLAB_RETURN_IF_ERROR(OneValue(ctx, toks, "a store, e.g. store object:check-then-put", &t));
+  if (t->text == "memory") return Status::OK();
+  std::string_view mode = t->text;
+  if (!mode.starts_with("object:")) {
+    return ctx.Error(t->col, fmt::format("unknown store \"{}\" (expected memory or object:MODE with MODE one of {})",
+                                         t->text, JoinNames(kObjectModes)));
+  }
+  mode.remove_prefix(7);
+  size_t m = 0;
+  COMMITLAB_RETURN_IF_ERROR(ParseChoice(ctx, mode, t->col + 7, "the object store mode", kObjectModes, &m));
+  s_.object_store = std::string(kObjectModes[m]);
+  s_.store_pos = ctx.Pos(t->col);
+  return Status::OK();
+}
+
 Status Parser::Finish() {
   if (s_.title.empty()) return ErrorAt({1, 1}, "missing title (add a line such as: title \"Two jobs race\")");
   if (s_.writers.empty()) return ErrorAt({1, 1}, "no writer is declared (add a line such as: writer name=job-A)");
+  if (!s_.object_store.empty()) {
+    for (const Table& t : s_.tables) {
+      if (t.protocol == Protocol::kPaimon) continue;
+      return ErrorAt(s_.store_pos, fmt::format("store object:{} holds paimon tables only; table {} (line {}) is {} "
+                                               "(its own engine keeps it in memory)",
+                                               s_.object_store, t.name, t.pos.line, ProtocolName(t.protocol)));
+    }
+  }
   COMMITLAB_RETURN_IF_ERROR(ResolveReferences());
   return CheckOrderCycles();
 }

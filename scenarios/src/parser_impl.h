@@ -30,6 +30,7 @@ class Parser {
     SourcePos pos;
     std::string writer;
     std::string label;
+    bool publish = false;  // WRITER.LABEL.publish (order lines only)
   };
   struct PendingOrder {
     RefText before;
@@ -68,6 +69,7 @@ class Parser {
   Status ParseIdempotencyCheck(const LineContext& ctx, Tokens toks);
   Status ParseSched(const LineContext& ctx, Tokens toks);
   Status ParseSeed(const LineContext& ctx, Tokens toks);
+  Status ParseStore(const LineContext& ctx, Tokens toks);
   // Singleton directives: the second occurrence is an error naming the first.
   Status CheckOnce(const LineContext& ctx, const Token& directive);
   Status Finish();
@@ -80,6 +82,12 @@ class Parser {
                         std::string_view what, std::string* out);
   Status Instantiate(const LineContext& ctx, size_t writer, const OpTemplate& tmpl, int iteration,
                      std::map<std::string, std::string, std::less<>>* line_checkpoints, Step* out);
+  // steps_lakes.cc: steps of Iceberg and Delta tables.
+  Status ParseIcebergOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out);
+  Status ParseDeltaOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out);
+  Status ParseDataSpec(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
+                       std::string_view what, OpTemplate* tmpl, DataSpec* out);
+  Status WrongProtocolStep(const LineContext& ctx, const Token& name, const Writer& w, const Table& table);
   Status ResolveCheckpoint(const LineContext& ctx, std::string_view name, SourcePos pos,
                            const std::map<std::string, std::string, std::less<>>& line_checkpoints,
                            std::string* resolved, const CheckpointInfo** info);
@@ -92,6 +100,8 @@ class Parser {
   Status ParseRefText(const LineContext& ctx, const Token& t, RefText* out);
   Status ResolveRef(const RefText& ref, size_t* writer, const LabelInfo** label) const;
   Status ResolveReferences();
+  // The step of a labelled line that W.L.publish names: its first step that publishes.
+  Status PublishStep(const RefText& ref, size_t writer, const LabelInfo& label, size_t* step) const;
   Status CheckOrderCycles() const;
 
   Status ErrorAt(SourcePos pos, std::string_view message) const;

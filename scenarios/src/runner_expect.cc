@@ -70,19 +70,34 @@ class Evaluator {
   const std::vector<Snapshot>& chain() const { return r_.table().chain; }
 
   void Check(const SnapshotExpect& x, ExpectationResult* out) {
-    const Snapshot* found = nullptr;
-    for (const Snapshot& s : chain())
-      if (s.id == x.id) found = &s;
-    if (found == nullptr) {
+    const std::vector<Snapshot>& c = chain();
+    size_t found = c.size();
+    for (size_t i = 0; i < c.size(); ++i)
+      if (c[i].id == x.id) found = i;
+    if (found == c.size()) {
       out->seen = fmt::format("no snapshot {} (latest {})", x.id, r_.latest_snapshot());
       return;
     }
-    const Snapshot& s = *found;
+    const Snapshot& s = c[found];
+    const std::string& operation = r_.table().operations[found];
     out->passed = (!x.kind || s.kind == *x.kind) && (!x.user || s.commit_user == *x.user) &&
                   (!x.identifier || s.commit_identifier == *x.identifier) &&
                   (!x.total_records || s.total_records == *x.total_records) &&
-                  (!x.delta_records || s.delta_records == *x.delta_records);
+                  (!x.delta_records || s.delta_records == *x.delta_records) &&
+                  (!x.parent || s.parent_id == *x.parent) && (!x.operation || operation == *x.operation);
     out->seen = DescribeSnapshot(s);
+    if (x.parent) out->seen += fmt::format(" parent={}", s.parent_id);
+    if (x.operation) out->seen += " operation=" + operation;
+  }
+
+  void Check(const CounterValueExpect& x, ExpectationResult* out) {
+    auto it = r_.table().counters.find(x.key);
+    if (it == r_.table().counters.end()) {
+      out->seen = fmt::format("no counter {} (no counter init step wrote it)", x.key);
+      return;
+    }
+    out->passed = x.value.Matches(it->second);
+    out->seen = fmt::format("counter {} = {}", x.key, it->second);
   }
 
   void Check(const LatestSnapshotExpect& x, ExpectationResult* out) {

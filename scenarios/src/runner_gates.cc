@@ -18,19 +18,29 @@ std::string StepLine(const Scenario& s, StepRef r) { return LineOf(s, s.writers[
 
 GateBook::GateBook(const Scenario& s) : s_(s), stopped_(s.writers.size()) {
   for (const Writer& w : s.writers) steps_.emplace_back(w.steps.size(), StepState::kPending);
-  for (const OrderEdge& e : s.order) into_[{e.after.writer, e.after.step}].push_back(&e);
+  for (const OrderEdge& e : s.order) {
+    into_[{e.after.writer, e.after.step, e.after_publish}].push_back(&e);
+    if (e.before_publish) publish_sources_.insert({e.before.writer, e.before.step});
+  }
 }
 
-GateBook::Verdict GateBook::Check(size_t writer, size_t step) const {
-  auto it = into_.find({writer, step});
+GateBook::Verdict GateBook::Check(size_t writer, size_t step, bool publish) const {
+  auto it = into_.find({writer, step, publish});
   if (it == into_.end()) return {};
   Verdict wait;
   for (const OrderEdge* e : it->second) {
     const StepState state = steps_[e->before.writer][e->before.step];
     if (state == StepState::kNever) return {State::kBroken, e};
-    if (state == StepState::kPending && wait.edge == nullptr) wait = {State::kWait, e};
+    // A step that finished without publishing (refused before) has passed its point too.
+    const bool holds = state == StepState::kFinished || (e->before_publish && state == StepState::kArrived);
+    if (!holds && wait.edge == nullptr) wait = {State::kWait, e};
   }
   return wait;
+}
+
+bool GateBook::Arrived(size_t writer, size_t step) {
+  if (steps_[writer][step] == StepState::kPending) steps_[writer][step] = StepState::kArrived;
+  return publish_sources_.count({writer, step}) != 0;
 }
 
 void GateBook::Finished(size_t writer, size_t step) { steps_[writer][step] = StepState::kFinished; }
@@ -46,15 +56,16 @@ void GateBook::Stopped(size_t writer, std::string why) {
 std::string GateBook::BrokenMessage(const OrderEdge& e) const {
   const std::string& before = s_.writers[e.before.writer].name;
   const std::string& why = stopped_[e.before.writer];
-  return fmt::format("{}: order {} can never hold: {} {} before it finished {}, so {} cannot start {}",
-                     LineOf(s_, e.pos), e.text, before,
-                     why.empty() ? "crashed and skipped that step on the way to its restart" : why,
-                     StepLine(s_, e.before), s_.writers[e.after.writer].name, StepLine(s_, e.after));
+  return fmt::format("{}: order {} can never hold: {} {} before it {} {}, so {} cannot {} {}", LineOf(s_, e.pos),
+                     e.text, before, why.empty() ? "crashed and skipped that step on the way to its restart" : why,
+                     e.before_publish ? "reached the publish of" : "finished", StepLine(s_, e.before),
+                     s_.writers[e.after.writer].name, e.after_publish ? "publish at" : "start", StepLine(s_, e.after));
 }
 
 std::string GateBook::WaitingMessage(const OrderEdge& e) const {
-  return fmt::format("{}: order {}: {} waits at {} for {} to finish {}", LineOf(s_, e.pos), e.text,
-                     s_.writers[e.after.writer].name, StepLine(s_, e.after), s_.writers[e.before.writer].name,
+  return fmt::format("{}: order {}: {} waits at {}{} for {} to {} {}", LineOf(s_, e.pos), e.text,
+                     s_.writers[e.after.writer].name, e.after_publish ? "the publish of " : "", StepLine(s_, e.after),
+                     s_.writers[e.before.writer].name, e.before_publish ? "reach the publish of" : "finish",
                      StepLine(s_, e.before));
 }
 
@@ -67,9 +78,14 @@ class SimGates final : public Gates {
   SimGates(const Scenario& s, sim::Scheduler* scheduler)
       : book_(s), scheduler_(scheduler), waiting_for_(s.writers.size(), kNone) {}
 
-  Status WaitToStart(size_t writer, size_t step) override {
+  Status WaitToStart(size_t writer, size_t step) override { return Wait(writer, step, false); }
+  Status WaitAtPublish(size_t writer, size_t step) override {
+    if (book_.Arrived(writer, step)) Wake(writer);
+    return Wait(writer, step, true);
+  }
+  Status Wait(size_t writer, size_t step, bool publish) {
     for (;;) {
-      const GateBook::Verdict v = book_.Check(writer, step);
+      const GateBook::Verdict v = book_.Check(writer, step, publish);
       if (v.state == GateBook::State::kOpen) return Status::OK();
       if (v.state == GateBook::State::kBroken) return Status::InvalidArgument(book_.BrokenMessage(*v.edge));
       waiting_for_[writer] = v.edge->before.writer;
@@ -117,8 +133,16 @@ class ThreadGates final : public Gates {
 
   Status WaitToStart(size_t writer, size_t step) override {
     std::unique_lock<std::mutex> lock(mu_);
+    return Wait(lock, writer, step, false);
+  }
+  Status WaitAtPublish(size_t writer, size_t step) override {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (book_.Arrived(writer, step)) cv_.notify_all();
+    return Wait(lock, writer, step, true);
+  }
+  Status Wait(std::unique_lock<std::mutex>& lock, size_t writer, size_t step, bool publish) {
     for (;;) {
-      const GateBook::Verdict v = book_.Check(writer, step);
+      const GateBook::Verdict v = book_.Check(writer, step, publish);
       if (v.state == GateBook::State::kOpen) return Status::OK();
       // After a deadlock every waiter fails with it, as in the simulator, even if a writer that
       // stopped because of it broke this gate meanwhile.
@@ -127,7 +151,7 @@ class ThreadGates final : public Gates {
         return Status::InvalidArgument(fmt::format("{}; {}", book_.WaitingMessage(*v.edge), deadlock_));
       }
       if (v.state == GateBook::State::kBroken) return Status::InvalidArgument(book_.BrokenMessage(*v.edge));
-      waiting_[writer] = step;
+      waiting_[writer] = {step, publish};
       cv_.wait(lock);
       waiting_.erase(writer);
     }
@@ -163,14 +187,14 @@ class ThreadGates final : public Gates {
     return waiting_.count(writer) == 0 && waiting_.size() + 1 == unfinished_ && AllStillWait();
   }
   bool AllStillWait() const {
-    for (const auto& [w, step] : waiting_)
-      if (book_.Check(w, step).state != GateBook::State::kWait) return false;
+    for (const auto& [w, at] : waiting_)
+      if (book_.Check(w, at.first, at.second).state != GateBook::State::kWait) return false;
     return true;
   }
   // REQUIRES: mu_ held. `self` is the writer that found the deadlock, if any.
   void DeclareDeadlock(std::optional<size_t> self) {
     std::set<size_t> writers;
-    for (const auto& [w, step] : waiting_) writers.insert(w);
+    for (const auto& [w, at] : waiting_) writers.insert(w);
     if (self) writers.insert(*self);
     std::string names;
     for (size_t w : writers) names += (names.empty() ? "" : ", ") + book_.writer_name(w);
@@ -181,7 +205,8 @@ class ThreadGates final : public Gates {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   GateBook book_;                     // guarded by mu_
-  std::map<size_t, size_t> waiting_;  // guarded by mu_: writer -> the step it waits to start
+  // guarded by mu_: writer -> the step it waits at, and whether at its publish point
+  std::map<size_t, std::pair<size_t, bool>> waiting_;
   size_t unfinished_;                 // guarded by mu_
   std::string deadlock_;              // guarded by mu_
 };

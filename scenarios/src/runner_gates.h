@@ -6,6 +6,10 @@
 // In the simulator a waiting writer blocks in the scheduler (sim::Scheduler::Block): it takes no
 // steps and does not hold the virtual clock back. On OS threads it waits on a condition variable.
 // Either way, when every unfinished writer waits, the run reports a deadlock.
+//
+// `A.x.publish` points work the same way inside a step: the writer calls WaitAtPublish just
+// before its line's first publish, which marks the point reached (opening gates from it) and
+// waits for the gates into it.
 #ifndef COMMITLAB_SCENARIOS_RUNNER_GATES_H_
 #define COMMITLAB_SCENARIOS_RUNNER_GATES_H_
 
@@ -13,7 +17,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -34,8 +40,12 @@ class GateBook {
     State state = State::kOpen;
     const OrderEdge* edge = nullptr;  // kWait, kBroken: the first edge that does not hold
   };
-  Verdict Check(size_t writer, size_t step) const;
+  // The gates before `step` starts (publish = false) or before its first publish (true).
+  Verdict Check(size_t writer, size_t step, bool publish = false) const;
 
+  // The step reached its publish point. True when an order edge starts there (so writers
+  // waiting on it must look again); without one nothing changes, and neither does the schedule.
+  bool Arrived(size_t writer, size_t step);
   void Finished(size_t writer, size_t step);
   void Skipped(size_t writer, size_t step);
   // The writer runs no more steps; `why` says how it ended ("was refused", ...).
@@ -49,12 +59,14 @@ class GateBook {
   std::string WaitingMessage(const OrderEdge& e) const;
 
  private:
-  enum class StepState : uint8_t { kPending, kFinished, kNever };
+  enum class StepState : uint8_t { kPending, kArrived, kFinished, kNever };
 
   const Scenario& s_;
   std::vector<std::vector<StepState>> steps_;  // per writer, per step
   std::vector<std::string> stopped_;           // per writer: how it ended, "" while running
-  std::map<std::pair<size_t, size_t>, std::vector<const OrderEdge*>> into_;  // (writer, step) -> edges
+  std::set<std::pair<size_t, size_t>> publish_sources_;  // (writer, step) of every A.x.publish -> edge
+  // (writer, step, at its publish point) -> edges
+  std::map<std::tuple<size_t, size_t, bool>, std::vector<const OrderEdge*>> into_;
 };
 
 class Gates {
@@ -63,6 +75,9 @@ class Gates {
   // Before `writer` starts `step`: returns once every order edge into the step holds, or an
   // InvalidArgument (the run cannot go on) when one never will or every writer waits.
   virtual Status WaitToStart(size_t writer, size_t step) = 0;
+  // Just before `step`'s first publish: marks the point reached, then waits like WaitToStart for
+  // the order edges into `W.L.publish`.
+  virtual Status WaitAtPublish(size_t writer, size_t step) = 0;
   // The step returned (successfully or not).
   virtual void Finished(size_t writer, size_t step) = 0;
   // The step will not run: the writer crashed and goes on at its next restart.

@@ -60,13 +60,23 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
   if (scenario.tables.empty() || scenario.writers.empty())
     return Status::InvalidArgument(
         fmt::format("{}: nothing to run: a scenario needs a table and a writer", scenario.file_name));
-  for (const Table& t : scenario.tables) {
-    if (t.protocol != Protocol::kPaimon) {
+  // Iceberg and Delta tables live in their engines' in-memory catalog and log; only Paimon's
+  // snapshot store has a directory layout.
+  if (options.store == StoreKind::kDir) {
+    for (const Table& t : scenario.tables) {
+      if (t.protocol == Protocol::kPaimon) continue;
       return ErrorAt(scenario, t.pos,
-                     fmt::format("table {}: the runner executes paimon tables only so far, not protocol {}", t.name,
-                                 ProtocolName(t.protocol)));
+                     fmt::format("table {}: a directory store holds paimon tables only, not protocol {} (run it on "
+                                 "the memory store)",
+                                 t.name, ProtocolName(t.protocol)));
+    }
+    if (!scenario.object_store.empty()) {
+      return ErrorAt(scenario, scenario.store_pos,
+                     fmt::format("the file puts its tables on store object:{}; a directory store cannot replace it",
+                                 scenario.object_store));
     }
   }
+  plan.object_store = scenario.object_store;
   COMMITLAB_RETURN_IF_ERROR(PlanFaults(scenario, &plan.faults));
   for (const sim::FaultRule& rule : options.faults) {
     COMMITLAB_RETURN_IF_ERROR(sim::ValidateFaultRule(rule));
@@ -96,7 +106,11 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
     if (Result<std::unique_ptr<sim::Strategy>> s = sim::MakeStrategy(plan.strategy); !s.ok()) return s.status();
   }
 
-  plan.retry = scenario.retry ? scenario.retry->policy : PaimonDefaultPolicy();
+  // Without a retry line: the first table's protocol's own policy (Delta never sleeps between
+  // attempts and ignores it).
+  plan.retry = scenario.retry                                         ? scenario.retry->policy
+               : scenario.tables.front().protocol == Protocol::kIceberg ? IcebergDefaultPolicy()
+                                                                      : PaimonDefaultPolicy();
   plan.idempotency_check = scenario.idempotency_check;
   plan.store = options.store;
   if (plan.store == StoreKind::kDir && options.dir.empty())

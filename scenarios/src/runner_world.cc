@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <utility>
 
 #include "commitlab/core/dir_store.h"
 #include "commitlab/core/memory_store.h"
+#include "commitlab/core/object_store.h"
 #include "commitlab/sim/race.h"
 #include "commitlab/sim/trace.h"
 #include "runner_expect.h"
@@ -50,6 +52,14 @@ World::~World() = default;  // out of line: PublishWatcher is complete here
 
 Status World::Open() {
   for (const Table& t : s_.tables) {
+    iceberg_.push_back(t.protocol == Protocol::kIceberg ? std::make_unique<IcebergTableRun>(t) : nullptr);
+    delta_.push_back(t.protocol == Protocol::kDelta ? std::make_unique<DeltaTableRun>(t) : nullptr);
+    if (delta_.back() != nullptr) COMMITLAB_RETURN_IF_ERROR(delta_.back()->Create());
+    // An object store needs the run's Env: Writers() makes it.
+    if (t.protocol != Protocol::kPaimon || !plan_.object_store.empty()) {
+      stores_.push_back(nullptr);
+      continue;
+    }
     if (plan_.store == StoreKind::kMemory) {
       stores_.push_back(std::make_unique<MemoryStore>());
       continue;
@@ -68,7 +78,7 @@ Status World::Open() {
     std::vector<EventSink*> sinks;
     if (options_.events != nullptr) sinks.push_back(options_.events);
     sinks.push_back(recorders_.back().get());
-    if (options_.observer != nullptr && options_.observer->wants_snapshots()) {
+    if (options_.observer != nullptr && options_.observer->wants_snapshots() && s_.tables[t].protocol == Protocol::kPaimon) {
       watchers_.push_back(std::make_unique<PublishWatcher>(this, t));
       sinks.push_back(watchers_.back().get());
     }
@@ -80,6 +90,10 @@ Status World::Open() {
 
 std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::function<std::string()> drawn) {
   drawn_ = std::move(drawn);
+  if (std::optional<PublishMode> mode = ParsePublishMode(plan_.object_store)) {
+    for (size_t t = 0; t < s_.tables.size(); ++t)
+      if (s_.tables[t].protocol == Protocol::kPaimon) stores_[t] = std::make_unique<ObjectStore>(env, ObjectStoreOptions{.mode = *mode});
+  }
   std::vector<sim::RealEnv::Writer> bodies;
   for (size_t i = 0; i < s_.writers.size(); ++i) {
     const size_t table = s_.writers[i].table;
@@ -89,6 +103,8 @@ std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::fu
                  .gates = gates,
                  .checkpoints = &checkpoints_,
                  .events = sinks_[table].get(),
+                 .iceberg = iceberg_[table].get(),
+                 .delta = delta_[table].get(),
                  .on_start = [this] { OnStart(); },
                  .on_step = [this](size_t w, size_t step, const StepResult& r) { OnStep(w, step, r); }};
     writers_.push_back(std::make_unique<WriterRun>(i, stores_[table].get(), std::move(we)));
@@ -116,6 +132,7 @@ void World::OnStep(size_t writer, size_t step, const StepResult& r) {
 void World::ShowSnapshots(size_t table, std::optional<int64_t> id) {
   std::lock_guard<std::mutex> lock(observer_mu_);
   SnapshotStore* store = stores_[table].get();
+  if (store == nullptr) return;  // Iceberg and Delta tables are not narrated snapshot by snapshot
   // Read directly, not through the Env: looking on is not part of the run.
   if (!id) {
     Result<std::optional<Snapshot>> latest = store->LatestSnapshot();
@@ -135,13 +152,25 @@ RunReport World::Finish() {
   r.title = s_.title;
   r.plan = plan_;
   std::vector<std::set<std::string>> referenced;
+  std::vector<std::map<std::string, int64_t>> orphans_by_user(s_.tables.size());  // Iceberg tables
   for (size_t t = 0; t < s_.tables.size(); ++t) {
     TableReport table{.name = s_.tables[t].name};
+    if (stores_[t] == nullptr) {  // an Iceberg or Delta table
+      std::vector<sim::Violation> found;
+      if (iceberg_[t] != nullptr) iceberg_[t]->Report(&table, &found, &orphans_by_user[t]);
+      if (delta_[t] != nullptr) delta_[t]->Report(&table, &found);
+      for (sim::Violation& v : found) r.violations.push_back({.violation = std::move(v)});
+      referenced.emplace_back();
+      r.tally.orphan_files += table.orphan_files;
+      r.tables.push_back(std::move(table));
+      continue;
+    }
     if (Status read = sim::ReadChain(stores_[t].get(), &table.chain); !read.ok()) {
       r.run_errors.push_back(
           fmt::format("table {}: cannot read the snapshot chain back: {}", table.name, read.message()));
     }
     table.latest_snapshot = table.chain.empty() ? 0 : table.chain.back().id;
+    for (const Snapshot& snap : table.chain) table.operations.emplace_back(CommitKindName(snap.kind));
     referenced.push_back(Referenced(table.chain));
     for (const std::vector<std::string>& names : {stores_[t]->ListManifests(), stores_[t]->ListDataFiles()})
       for (const std::string& name : names) table.orphan_files += referenced.back().count(name) == 0 ? 1 : 0;
@@ -154,6 +183,7 @@ RunReport World::Finish() {
     WriterReport w = writers_[i]->Report();
     const std::set<std::string>& known = referenced[s_.writers[i].table];
     for (const std::string& name : writers_[i]->written()) w.counters.orphan_files += known.count(name) == 0 ? 1 : 0;
+    if (iceberg_[s_.writers[i].table] != nullptr) w.counters.orphan_files = orphans_by_user[s_.writers[i].table][w.user];
     Counters sum = w.counters;
     sum.orphan_files = 0;  // the tally counts orphans per table: a file is one file whoever wrote it
     r.tally += sum;

@@ -21,6 +21,7 @@
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/real_env.h"
 #include "runner_gates.h"
+#include "runner_lakes.h"
 #include "runner_writer.h"
 
 namespace commitlab::scenarios::internal {
@@ -55,7 +56,11 @@ class World {
   const Scenario& s_;
   const RunOptions& options_;
   const RunPlan& plan_;
-  std::vector<std::unique_ptr<SnapshotStore>> stores_;  // per table
+  // Per table, one of: a Paimon store (on an object store, made once the run's Env exists), or
+  // the Iceberg or Delta table's engine state.
+  std::vector<std::unique_ptr<SnapshotStore>> stores_;
+  std::vector<std::unique_ptr<IcebergTableRun>> iceberg_;
+  std::vector<std::unique_ptr<DeltaTableRun>> delta_;
   sim::ScriptedFaultPlan fault_plan_;
   std::vector<std::unique_ptr<sim::OutcomeRecorder>> recorders_;  // per table
   std::vector<std::unique_ptr<PublishWatcher>> watchers_;         // per table, with an observer

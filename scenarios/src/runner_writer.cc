@@ -72,8 +72,23 @@ std::optional<Committable> Checkpoints::Get(const std::string& name) const {
 }
 
 WriterRun::WriterRun(size_t index, SnapshotStore* table_store, WriterEnv env)
-    : index_(index), writer_(env.scenario->writers[index]), env_(std::move(env)), store_(table_store) {
-  committer_ = MakeCommitter();
+    : index_(index),
+      writer_(env.scenario->writers[index]),
+      env_(std::move(env)),
+      point_env_(env_.env, [this] { return BeforePublish(); }),
+      store_(table_store) {
+  ProtocolContext ctx{.writer = &writer_,
+                      .env = &point_env_,
+                      .events = env_.events,
+                      .retry = env_.plan->retry,
+                      .script_error = [this](std::string m) { return ScriptError(std::move(m)); }};
+  if (env_.iceberg != nullptr) {
+    protocol_ = MakeIcebergWriter(std::move(ctx), env_.iceberg);
+  } else if (env_.delta != nullptr) {
+    protocol_ = MakeDeltaWriter(std::move(ctx), env_.delta);
+  } else {
+    committer_ = MakeCommitter();
+  }
   report_.name = writer_.name;
   report_.user = writer_.commit_user;
   report_.steps.resize(writer_.steps.size());
@@ -87,7 +102,7 @@ std::unique_ptr<Committer> WriterRun::MakeCommitter() {
   options.ignore_empty_commit = table.ignore_empty_commit;
   options.idempotency_check = env_.plan->idempotency_check;
   options.retry = env_.plan->retry;
-  return std::make_unique<Committer>(writer_.commit_user, options, env_.env, &store_, env_.events);
+  return std::make_unique<Committer>(writer_.commit_user, options, &point_env_, &store_, env_.events);
 }
 
 void WriterRun::Run() {
@@ -117,7 +132,7 @@ void WriterRun::Run() {
       continue;
     }
     if (script_error_) {
-      run_errors_.push_back(r.error);
+      run_errors_.push_back(point_error_.empty() ? r.error : point_error_);
       return Stop(r.outcome, r.error);
     }
     if (r.outcome != Outcome::kCrashed) return Stop(r.outcome, r.error);
@@ -142,8 +157,23 @@ void WriterRun::Stop(Outcome outcome, std::string error) {
   env_.gates->Stopped(index_, StoppedWhy(outcome));
 }
 
+Status WriterRun::BeforePublish() {
+  if (published_) return Status::OK();
+  published_ = true;
+  Status st = env_.gates->WaitAtPublish(index_, current_index_);
+  if (!st.ok()) {
+    // The gate can never open: the publish fails and the run with it, naming the order line.
+    script_error_ = true;
+    point_error_ = st.message();
+  }
+  return st;
+}
+
 Status WriterRun::RunStep(const Step& step, StepResult* r) {
   current_ = &step;
+  current_index_ = static_cast<size_t>(&step - writer_.steps.data());
+  published_ = false;
+  if (protocol_ != nullptr) return protocol_->Run(step, r);
   return std::visit(
       [&](const auto& op) -> Status {
         using T = std::decay_t<decltype(op)>;
@@ -156,6 +186,8 @@ Status WriterRun::RunStep(const Step& step, StepResult* r) {
           Restart(r);
           return Status::OK();
         }
+        // The parser gives a Paimon writer no other step.
+        return ScriptError(fmt::format("step {} is not a paimon step", OpName(step.op)));
       },
       step.op);
 }
@@ -304,6 +336,11 @@ void WriterRun::Restart(StepResult* r) {
 }
 
 WriterReport WriterRun::Report() const {
+  if (protocol_ != nullptr) {
+    WriterReport out = report_;
+    out.counters = protocol_->counters();
+    return out;
+  }
   CommitStats s = retired_;
   AddStats(s, committer_->stats());
   WriterReport out = report_;

@@ -20,6 +20,8 @@
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
 #include "runner_gates.h"
+#include "runner_point_env.h"
+#include "runner_protocol.h"
 #include "runner_store.h"
 #include "runner_view.h"
 
@@ -45,6 +47,9 @@ struct WriterEnv {
   Gates* gates = nullptr;
   Checkpoints* checkpoints = nullptr;
   EventSink* events = nullptr;  // the writer's table's sinks
+  // The writer's table when it is an Iceberg or a Delta table (else the store WriterRun gets).
+  IcebergTableRun* iceberg = nullptr;
+  DeltaTableRun* delta = nullptr;
   // Called first thing in the writer's body, and after every step that ran.
   std::function<void()> on_start = {};
   std::function<void(size_t writer, size_t step, const StepResult&)> on_step = {};
@@ -76,6 +81,8 @@ class WriterRun {
 
   // A mistake of the script only a run can find: the writer stops and the run fails.
   Status ScriptError(std::string message);
+  // PointEnv's hook: holds the writer at its step's first publish while `W.L.publish` gates say so.
+  Status BeforePublish();
   Result<Committable> SavedCheckpoint(const std::string& name);
   // A new data file (not yet written) named after the writer's current file prefix.
   DataFile NewFile(const std::string& partition, int32_t bucket, int32_t level, int64_t min_key, int64_t max_key,
@@ -88,7 +95,9 @@ class WriterRun {
   const size_t index_;
   const Writer& writer_;
   WriterEnv env_;
+  PointEnv point_env_;  // what every engine of this writer runs on
   WriterStore store_;
+  std::unique_ptr<ProtocolWriter> protocol_;  // Iceberg and Delta tables; null for Paimon
   std::unique_ptr<Committer> committer_;
   CommitStats retired_;  // stats of the committers before the last restart
   TableView view_;
@@ -97,6 +106,9 @@ class WriterRun {
   std::string file_prefix_;  // "data-<uuid>-", drawn on the first file after each (re)start
   int64_t file_counter_ = 0;
   const Step* current_ = nullptr;  // the step running
+  size_t current_index_ = 0;
+  bool published_ = false;  // the current step has passed its publish point
+  std::string point_error_;  // a publish gate that can never open
   bool script_error_ = false;
   std::vector<std::string> run_errors_;
   WriterReport report_;

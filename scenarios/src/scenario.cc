@@ -14,10 +14,22 @@ std::string_view ProtocolName(Protocol p) {
 }
 
 std::string_view OpName(const Op& op) {
-  static constexpr std::string_view kNames[] = {"write",      "commit",            "compact",
-                                                "checkpoint", "filter-and-commit", "restart"};
+  static constexpr std::string_view kNames[] = {
+      "write",  "commit",   "compact", "checkpoint", "filter-and-commit", "restart", "read",
+      "scan",   "append",   "overwrite", "delete",   "rewrite",           "schema",  "expire",
+      "orphans", "counter", "begin",   "add",        "remove",            "commit"};
   static_assert(std::size(kNames) == std::variant_size_v<Op>);
   return kNames[op.index()];
+}
+
+bool OpPublishes(const Op& op) {
+  if (const auto* c = std::get_if<CounterOp>(&op))
+    return c->action == CounterOp::Action::kInit || c->action == CounterOp::Action::kCommit;
+  return std::holds_alternative<CommitOp>(op) || std::holds_alternative<FilterAndCommitOp>(op) ||
+         std::holds_alternative<AppendOp>(op) || std::holds_alternative<OverwriteOp>(op) ||
+         std::holds_alternative<DeleteOp>(op) || std::holds_alternative<RewriteOp>(op) ||
+         std::holds_alternative<SchemaOp>(op) || std::holds_alternative<ExpireOp>(op) ||
+         std::holds_alternative<DeltaCommitOp>(op);
 }
 
 std::string_view SchedKindName(SchedKind k) {
@@ -75,10 +87,11 @@ std::string_view OutcomeName(Outcome o) {
 }
 
 const std::vector<std::string_view>& InvariantViolationNames() {
-  // sim/checker.h's kinds, plus the lost increment of the counter lab (issue 5).
+  // sim/checker.h's kinds, plus what the Iceberg checks add (runner_lakes.h): a counter's lost
+  // increment and a file a retained snapshot still reaches that is gone.
   static const std::vector<std::string_view> kNames = {"lost", "duplicate", "failed_visible", "misplaced",
                                                        "gap",  "duplicate_id", "fork",        "delete_not_live",
-                                                       "add_live", "lost_update"};
+                                                       "add_live", "lost_update", "missing_file"};
   return kNames;
 }
 

@@ -37,6 +37,7 @@ std::string Expanded(std::string_view name, int iteration) {
 size_t ListEntries(const Op& op) {
   if (const auto* c = std::get_if<CompactOp>(&op)) return c->files.size();
   if (const auto* f = std::get_if<FilterAndCommitOp>(&op)) return f->checkpoints.size();
+  if (const auto* r = std::get_if<RemoveOp>(&op)) return r->files.size();
   return 0;
 }
 
@@ -207,14 +208,17 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
     return ctx.Error(name.col, fmt::format("expected a step name (one of {}), got \"{}\"", JoinNames(kOpNames),
                                            name.text));
   }
+  const Table& table = s_.tables[s_.writers[writer].table];
+  if (table.protocol == Protocol::kIceberg) return ParseIcebergOp(ctx, writer, toks, out);
+  if (table.protocol == Protocol::kDelta) return ParseDeltaOp(ctx, writer, toks, out);
   const size_t kind = static_cast<size_t>(std::find(kOpNames.begin(), kOpNames.end(), name.text) - kOpNames.begin());
   if (kind == kOpNames.size()) {
+    if (name.kind == Token::Kind::kWord) return WrongProtocolStep(ctx, name, s_.writers[writer], table);
     return ctx.Error(name.col,
                      fmt::format("unknown step \"{}\" (expected one of {})", name.text, JoinNames(kOpNames)));
   }
   const std::string what = fmt::format("step {}", name.text);
   const Tokens arg_toks = toks.subspan(1);
-  const Table& table = s_.tables[s_.writers[writer].table];
   Args args;
   // Each step's own keys; an unknown key lists them.
   auto collect = [&](std::span<const std::string_view> keys) {
@@ -373,13 +377,21 @@ Status Parser::Instantiate(const LineContext& ctx, size_t writer, const OpTempla
     *id = last_id + 1;
     return Status::OK();
   };
-  if (auto* w = std::get_if<WriteOp>(&out->op)) {
+  // Fresh keys in file order, the same for Paimon's write and Iceberg's new data files.
+  auto assign_keys = [&](int64_t rows, int64_t* min_key, int64_t* max_key) {
     int64_t& next = next_key_[s_.writers[writer].table];
     if (!tmpl.keys_given) {
-      w->min_key = next;
-      w->max_key = next + w->rows - 1;
+      *min_key = next;
+      *max_key = next + rows - 1;
     }
-    next = std::max(next, w->max_key + 1);
+    next = std::max(next, *max_key + 1);
+  };
+  if (auto* w = std::get_if<WriteOp>(&out->op)) {
+    assign_keys(w->rows, &w->min_key, &w->max_key);
+  } else if (auto* a = std::get_if<AppendOp>(&out->op)) {
+    assign_keys(a->data.rows, &a->data.min_key, &a->data.max_key);
+  } else if (auto* o = std::get_if<OverwriteOp>(&out->op)) {
+    assign_keys(o->data.rows, &o->data.min_key, &o->data.max_key);
   } else if (auto* c = std::get_if<CommitOp>(&out->op)) {
     if (!c->checkpoint.empty()) {
       const CheckpointInfo* info = nullptr;

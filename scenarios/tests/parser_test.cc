@@ -186,13 +186,15 @@ TEST(ParserTest, CommentsBlankLinesCrlfAndQuotes) {
 TEST(ParserTest, TableOptions) {
   Scenario s = MustParse(
       "title \"t\"\n"
-      "table name=P protocol=delta primary-key=true partitions=dt,hr buckets=4 levels=3 ignore-empty-commit=true\n"
-      "table name=Q protocol=paimon\n"
+      "table name=P protocol=paimon primary-key=true partitions=dt,hr buckets=4 levels=3 ignore-empty-commit=true\n"
+      "table name=Q protocol=delta\n"
       "writer name=a table=P\n"
       "a: write rows=5 partition=dt=2024-01-01/hr=1 bucket=3\n"
       "a: compact partition=\"dt=2024-01-01/hr=1\" bucket=3 from=0 files=0 to=2 keys=1..9 rows=4\n");
   const Table& p = s.tables[0];
-  EXPECT_EQ(p.protocol, Protocol::kDelta);
+  EXPECT_EQ(p.protocol, Protocol::kPaimon);
+  EXPECT_EQ(s.tables[1].protocol, Protocol::kDelta);
+  EXPECT_EQ(s.tables[1].isolation, "Serializable");  // open-source Delta's default
   EXPECT_TRUE(p.primary_key);
   EXPECT_EQ(p.partition_keys, (std::vector<std::string>{"dt", "hr"}));
   EXPECT_EQ(p.buckets, 4);
@@ -473,10 +475,10 @@ const std::vector<BadCase>& BadCases() {
   static const std::vector<BadCase> cases = {
       {"UnknownDirective", H("tabel name=x\n"),
        "t.scn:5:1: unknown directive \"tabel\" (expected one of title, table, writer, order, fault, latency, retry, "
-       "idempotency-check, sched, seed, repeat, expect, or a step line WRITER: STEP)"},
+       "idempotency-check, sched, seed, store, repeat, expect, or a step line WRITER: STEP)"},
       {"UnknownTableKey", kT + "table name=T protocol=paimon bukets=2\n",
        "t.scn:2:30: unknown key \"bukets\" for directive table (expected one of name, protocol, primary-key, "
-       "partitions, buckets, levels, ignore-empty-commit)"},
+       "partitions, buckets, levels, ignore-empty-commit, isolation)"},
       {"MissingRequiredKey", kT + "table name=T\n", "t.scn:2:1: missing required key \"protocol\" for directive table"},
       {"DuplicateKey", kT + "table name=T protocol=paimon name=U\n",
        "t.scn:2:30: duplicate key \"name\" for directive table"},
@@ -611,7 +613,7 @@ const std::vector<BadCase>& BadCases() {
        "t.scn:5:6: expected a retry policy after retry, e.g. retry paimon:retries=10 or retry paimon retries=10"},
       {"UnknownExpectation", H("expect snapshots 3\n"),
        "t.scn:5:8: unknown expectation \"snapshots\" (expected one of snapshot, latest-snapshot, per-user, tally, "
-       "writer, step, some-writer, invariant-violation)"},
+       "writer, step, some-writer, invariant-violation, counter)"},
       {"ExpectSnapshotIdZero", H("expect snapshot 0\n"),
        "t.scn:5:17: the snapshot id must be between 1 and 1000000000000000, got 0"},
       {"ExpectSnapshotBadKind", H("expect snapshot 5 kind=compact\n"),
@@ -640,7 +642,7 @@ const std::vector<BadCase>& BadCases() {
       {"ExpectOkWithMessage", H("expect writer a ok \"x\"\n"), "t.scn:5:20: unexpected \"x\" after ok"},
       {"ExpectStepCounterNotCommitted", H("a.c: commit\nexpect step a.c attempts 1\n"),
        "t.scn:6:17: unknown outcome or counter \"attempts\" for expect step (expected one of ok, refused, gave-up, "
-       "crashed, committed)"},
+       "crashed, committed, returned)"},
       {"ExpectStepUndefinedLabel", H("expect step a.nope committed 1\n"),
        "t.scn:5:13: writer \"a\" has no step labelled \"nope\""},
       {"ExpectSomeWriterCounter", H("expect some-writer committed 1\n"),
@@ -648,7 +650,7 @@ const std::vector<BadCase>& BadCases() {
        "crashed)"},
       {"ExpectUnknownInvariant", H("expect invariant-violation dup\n"),
        "t.scn:5:28: unknown invariant violation \"dup\" (expected one of lost, duplicate, failed_visible, misplaced, "
-       "gap, duplicate_id, fork, delete_not_live, add_live, lost_update)"},
+       "gap, duplicate_id, fork, delete_not_live, add_live, lost_update, missing_file)"},
   };
   return cases;
 }

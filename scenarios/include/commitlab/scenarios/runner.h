@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,6 +79,7 @@ struct RunPlan {
   RetryPolicy retry = {};
   bool idempotency_check = true;
   StoreKind store = StoreKind::kMemory;
+  std::string object_store = {};  // the scenario's `store object:MODE`: "check-then-put", ...; "" for none
 };
 
 // Checks the scenario's fault and latency lines (errors are "file:line:col: ..."), the options
@@ -129,11 +131,16 @@ struct WriterReport {
   std::vector<StepResult> steps = {};  // one per Writer::steps entry
 };
 
+// Iceberg and Delta tables are reported in the same shape: an Iceberg snapshot's id is its
+// sequence number (1, 2, ... along the table's one line; expired ones are missing), a Delta
+// snapshot is a log version after the table's creation (version 0).
 struct TableReport {
   std::string name = {};
   std::vector<Snapshot> chain = {};  // read back from the store, ids 1..latest
+  std::vector<std::string> operations = {};  // per chain entry: Iceberg's or Delta's operation, or the kind
   int64_t latest_snapshot = 0;
   int64_t orphan_files = 0;  // manifests and data files no snapshot of the chain references
+  std::map<std::string, int64_t> counters = {};  // Iceberg counters (seed 003) in the current snapshot
 };
 
 struct ViolationReport {

@@ -46,6 +46,9 @@ struct Table {
   int32_t levels = 6;  // L0 .. L(levels-1), Paimon's default num-levels
   // Paimon's StreamWriteBuilder commits with ignoreEmptyCommit(false), the API the lecture uses.
   bool ignore_empty_commit = false;
+  // Iceberg: "serializable" or "snapshot" (the default level of overwrite and delete steps);
+  // Delta: "Serializable" or "WriteSerializable" (delta.isolationLevel). "" for Paimon.
+  std::string isolation;
 };
 
 // write: a new L0 data file, pending in the writer until it commits or checkpoints.
@@ -102,8 +105,96 @@ struct FilterAndCommitOp {
 // and compaction are lost, saved checkpoints and the identifier counter survive.
 struct RestartOp {};
 
-using Op = std::variant<WriteOp, CommitOp, CompactOp, CheckpointOp, FilterAndCommitOp, RestartOp>;
+
+// --- Iceberg and Delta steps (scenarios/README.md, "Iceberg steps", "Delta steps") ---
+
+// The rows of one new data file: {id: k} for k in [min_key, max_key], assigned like `write` keys.
+struct DataSpec {
+  int64_t rows = 1;
+  int64_t min_key = 0;
+  int64_t max_key = 0;
+  std::string partition;  // "" or "dt=2024-01-01"
+};
+
+// A row filter COLUMN=VALUE (Iceberg's Expressions.equal); an all-digit value is an integer.
+struct FilterSpec {
+  std::string column;
+  std::string value;
+  bool integer = false;
+};
+
+// Iceberg `read`: reads the catalog pointer and pins its current snapshot; the writer's next
+// operation starts from it (validates what was committed since) and `scan` reads its files.
+// Delta `read`: the transaction's filterFiles on a partition, or a full scan.
+struct ReadOp {
+  std::string partition;  // Delta only; "" = the whole table
+};
+// Iceberg `scan`: reads every file the last `read` planned (a long query's tasks).
+struct ScanOp {};
+// Iceberg `append`: one new data file, committed as MergeAppend.
+struct AppendOp {
+  DataSpec data;
+};
+// Iceberg `overwrite filter=C=V`: a new file replacing the rows matching the filter.
+struct OverwriteOp {
+  FilterSpec filter;
+  DataSpec data;
+  std::string isolation;  // "" = the table's
+};
+// Iceberg `delete filter=C=V`: Spark's copy-on-write DELETE of the files the filter matches.
+struct DeleteOp {
+  FilterSpec filter;
+  std::string isolation;  // "" = the table's
+};
+// Iceberg `rewrite [partition=P]`: compaction of the live files (of P) into one.
+struct RewriteOp {
+  std::string partition;
+};
+// Iceberg `schema id=N`: a schema change (no snapshot).
+struct SchemaOp {
+  int32_t schema_id = 1;
+};
+// Iceberg `expire [retain-last=N]`: expire_snapshots keeping the newest N ancestors.
+struct ExpireOp {
+  int32_t retain_last = 1;
+};
+// Iceberg `orphans count` / `orphans clean`: find (and remove) files no snapshot reaches.
+struct OrphansOp {
+  bool clean = false;
+};
+// Iceberg's lost-update counter (seed 003): a one-row file {name: KEY, value: N} per value.
+struct CounterOp {
+  enum class Action { kInit, kRead, kAdd, kCommit };
+  Action action = Action::kRead;
+  std::string key;       // init, read
+  int64_t value = 0;     // init: the value; add: the increment
+  std::string on_validation = "give-up";  // commit: give-up | recommit-stale | reread
+};
+// Delta `begin`: a new OptimisticTransaction at the latest version.
+struct BeginOp {};
+// Delta `add [file=F] [partition=P] [rows=N] [data-change=false]`.
+struct AddOp {
+  std::string file;  // "" = a fresh name
+  std::string partition;
+  int64_t rows = 1;
+  bool data_change = true;
+};
+// Delta `remove files=F1,F2 [data-change=false]`: files live at the transaction's version.
+struct RemoveOp {
+  std::vector<std::string> files;
+  bool data_change = true;
+};
+// Delta `commit [op=OPERATION]`: commits the transaction (INSERT, UPDATE, DELETE, MERGE, OPTIMIZE).
+struct DeltaCommitOp {
+  std::string operation = "INSERT";
+};
+
+using Op = std::variant<WriteOp, CommitOp, CompactOp, CheckpointOp, FilterAndCommitOp, RestartOp, ReadOp, ScanOp,
+                        AppendOp, OverwriteOp, DeleteOp, RewriteOp, SchemaOp, ExpireOp, OrphansOp, CounterOp, BeginOp,
+                        AddOp, RemoveOp, DeltaCommitOp>;
 std::string_view OpName(const Op& op);  // "write", "commit", "compact", ...
+// Whether the step publishes (its line can be named as W.L.publish in an order line).
+bool OpPublishes(const Op& op);
 
 struct Step {
   SourcePos pos;      // the step's operation word
@@ -129,11 +220,15 @@ struct StepRef {
 
 // `order A.x -> B.y`, RocksDB sync-point style: B's step y does not start until A's step x has
 // finished. A label on a line of several steps stands for the line: `before` is its last step and
-// `after` its first.
+// `after` its first. `A.x.publish` names the moment the line's publishing step reaches its first
+// publish (Iceberg's swap, Delta's put-if-absent, Paimon's rename): as `before`, "once A has got
+// there"; as `after`, "B waits there" (the step has read and built, and publishes only then).
 struct OrderEdge {
   SourcePos pos;  // the `before` reference
   StepRef before;
   StepRef after;
+  bool before_publish = false;
+  bool after_publish = false;
   std::string text;  // "job-1.c1 -> job-2.c2", for messages
 };
 
@@ -205,6 +300,8 @@ struct SnapshotExpect {
   std::optional<int64_t> identifier;
   std::optional<int64_t> total_records;
   std::optional<int64_t> delta_records;
+  std::optional<int64_t> parent;          // the parent snapshot id (0 for none)
+  std::optional<std::string> operation;   // Iceberg append/overwrite/replace/delete, Delta INSERT/...
 };
 
 // expect latest-snapshot CMP (0 when the table has none).
@@ -256,8 +353,14 @@ struct InvariantExpect {
   std::string violation;  // a kind name of sim/checker.h: "duplicate", "lost", ...
 };
 
+// expect counter KEY CMP: the Iceberg counter KEY's value in the first table's current snapshot.
+struct CounterValueExpect {
+  std::string key;
+  Comparison value;
+};
+
 using ExpectBody = std::variant<SnapshotExpect, LatestSnapshotExpect, PerUserExpect, TallyExpect,
-                                OutcomeExpect, CounterExpect, InvariantExpect>;
+                                OutcomeExpect, CounterExpect, InvariantExpect, CounterValueExpect>;
 
 struct Expectation {
   SourcePos pos;     // the `expect` word
@@ -282,6 +385,10 @@ struct Scenario {
   bool idempotency_check = true;
   std::optional<SchedSetting> sched;  // unset: the command line decides
   std::optional<uint64_t> seed;
+  // `store object:MODE`: Paimon tables live on a simulated object store ("check-then-put",
+  // "locked", "conditional-put"); "" = memory (or what the command line says).
+  std::string object_store;
+  SourcePos store_pos;
   std::vector<Expectation> expectations;
 
   size_t TotalSteps() const;

@@ -1,0 +1,146 @@
+// A writer of a Delta table: `begin` starts an OptimisticTransaction at the latest version, `read`,
+// `add` and `remove` record into it, `commit` commits it (put-if-absent of the next N.json, the
+// conflict checker against each winner, Delta's named exceptions).
+#include <fmt/format.h>
+
+#include <optional>
+#include <utility>
+#include <variant>
+
+#include "commitlab/core/delta/transaction.h"
+#include "commitlab/core/model.h"
+#include "runner_lakes.h"
+#include "runner_protocol.h"
+
+namespace commitlab::scenarios::internal {
+namespace {
+
+std::string Names(const std::vector<DataFile>& files) {
+  std::string out;
+  for (const DataFile& f : files) out += (out.empty() ? "" : ", ") + f.name;
+  return out;
+}
+
+class DeltaWriter final : public ProtocolWriter {
+ public:
+  DeltaWriter(ProtocolContext ctx, DeltaTableRun* table) : ctx_(std::move(ctx)), table_(table) {}
+
+  Status Run(const Step& step, StepResult* r) override {
+    if (std::holds_alternative<BeginOp>(step.op)) return Begin(r);
+    if (!txn_) {
+      return ctx_.script_error(
+          fmt::format("{} needs a transaction: add a begin step before it", OpName(step.op)));
+    }
+    if (const auto* read = std::get_if<ReadOp>(&step.op)) return Read(*read, r);
+    if (const auto* add = std::get_if<AddOp>(&step.op)) return Add(*add, r);
+    if (const auto* remove = std::get_if<RemoveOp>(&step.op)) return Remove(*remove, r);
+    if (const auto* commit = std::get_if<DeltaCommitOp>(&step.op)) return Commit(*commit, r);
+    return ctx_.script_error(fmt::format("step {} is not a delta step", OpName(step.op)));
+  }
+
+  Counters counters() const override {
+    delta::TransactionStats s = retired_;
+    if (txn_) AddStats(s, txn_->stats());
+    return Counters{.committed = s.commits,
+                    .attempts = s.attempts,
+                    .atomic_failures = s.collisions,
+                    .conflicts = s.conflicts,
+                    .unknown_outcomes = s.unknown_outcomes,
+                    .idempotent_matches = 0,
+                    .gave_up = s.gave_up,
+                    .orphan_files = 0};
+  }
+
+ private:
+  static void AddStats(delta::TransactionStats& to, const delta::TransactionStats& s) {
+    to.attempts += s.attempts;
+    to.commits += s.commits;
+    to.collisions += s.collisions;
+    to.winners_checked += s.winners_checked;
+    to.conflicts += s.conflicts;
+    to.gave_up += s.gave_up;
+    to.unknown_outcomes += s.unknown_outcomes;
+  }
+
+  // Ends the transaction (a new begin starts the next one); keeps its counters.
+  void Retire() {
+    if (!txn_) return;
+    AddStats(retired_, txn_->stats());
+    txn_.reset();
+  }
+
+  Status Begin(StepResult* r) {
+    Retire();
+    Result<delta::OptimisticTransaction> t = delta::OptimisticTransaction::Start(
+        ctx_.writer->commit_user, table_->log(), ctx_.env, ctx_.events, {.table = table_->table().name});
+    if (!t.ok()) return t.status();
+    txn_.emplace(std::move(*t));
+    r->detail = fmt::format("begin at version {} ({} live file(s))", txn_->read_version(),
+                            txn_->snapshot().files().size());
+    return Status::OK();
+  }
+
+  Status Read(const ReadOp& op, StepResult* r) {
+    const std::vector<DataFile> files = op.partition.empty() ? txn_->FilterFiles() : txn_->FilterFiles({op.partition});
+    r->committed = static_cast<int64_t>(files.size());
+    r->detail = fmt::format("read {}: [{}]", op.partition.empty() ? "the whole table" : op.partition, Names(files));
+    return Status::OK();
+  }
+
+  Status Add(const AddOp& op, StepResult* r) {
+    std::string name = op.file;
+    if (name.empty()) {
+      // Spark's part-NNNNN-<uuid>.parquet, one random uuid per writer.
+      if (uuid_.empty()) uuid_ = RandomUuid(ctx_.env->rng());
+      name = fmt::format("part-{:05d}-{}.parquet", files_++, uuid_);
+    }
+    txn_->Add(DataFile{.name = name, .partition = op.partition, .row_count = op.rows}, op.data_change);
+    r->detail = fmt::format("add {}{}{}", name, op.partition.empty() ? "" : " to " + op.partition,
+                            op.data_change ? "" : " (dataChange=false)");
+    return Status::OK();
+  }
+
+  Status Remove(const RemoveOp& op, StepResult* r) {
+    std::vector<DataFile> files;
+    for (const std::string& name : op.files) {
+      auto it = txn_->snapshot().files().find(name);
+      if (it == txn_->snapshot().files().end()) {
+        return ctx_.script_error(fmt::format("remove: file {} is not live at version {}", name, txn_->read_version()));
+      }
+      files.push_back(it->second);
+    }
+    for (const DataFile& f : files) txn_->Remove(f, op.data_change);
+    r->detail = fmt::format("remove {}{}", Names(files), op.data_change ? "" : " (dataChange=false)");
+    return Status::OK();
+  }
+
+  Status Commit(const DeltaCommitOp& op, StepResult* r) {
+    const std::optional<delta::Operation> operation = delta::ParseOperation(op.operation);
+    if (!operation) return ctx_.script_error(fmt::format("unknown operation {}", op.operation));
+    Result<int64_t> version = txn_->Commit(*operation);
+    const int64_t read_version = txn_->read_version();
+    const std::string level(delta::IsolationLevelName(txn_->CommitIsolationLevel(*operation)));
+    Retire();
+    if (!version.ok()) return version.status();
+    table_->Acknowledged(ctx_.writer->commit_user, *version);
+    r->committed = 1;
+    r->detail = fmt::format("commit {} read at version {}: version {} ({})", op.operation, read_version, *version,
+                            level);
+    return Status::OK();
+  }
+
+  ProtocolContext ctx_;
+  DeltaTableRun* const table_;
+  std::optional<delta::OptimisticTransaction> txn_;
+  delta::TransactionStats retired_;  // of the transactions before the current one
+  std::string uuid_;
+  int64_t files_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ProtocolWriter> MakeDeltaWriter(ProtocolContext ctx, DeltaTableRun* table) {
+  return std::make_unique<DeltaWriter>(std::move(ctx), table);
+}
+
+}  // namespace commitlab::scenarios::internal

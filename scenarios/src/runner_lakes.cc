@@ -1,0 +1,219 @@
+#include "runner_lakes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "commitlab/core/delta/actions.h"
+#include "commitlab/core/iceberg/counter.h"
+#include "commitlab/core/iceberg/maintenance.h"
+#include "commitlab/core/iceberg/model.h"
+
+namespace commitlab::scenarios::internal {
+namespace {
+
+CommitKind IcebergKind(iceberg::DataOperation op) {
+  switch (op) {
+    case iceberg::DataOperation::kAppend: return CommitKind::kAppend;
+    case iceberg::DataOperation::kReplace: return CommitKind::kCompact;
+    default: return CommitKind::kOverwrite;
+  }
+}
+
+CommitKind DeltaKind(delta::Operation op) {
+  if (op == delta::Operation::kInsert) return CommitKind::kAppend;
+  if (op == delta::Operation::kOptimize) return CommitKind::kCompact;
+  return CommitKind::kOverwrite;
+}
+
+int64_t Rows(const std::vector<iceberg::FileRef>& files) {
+  int64_t n = 0;
+  for (const iceberg::FileRef& f : files) n += f->file.row_count;
+  return n;
+}
+
+int64_t SummaryInt(const std::map<std::string, std::string>& summary, const std::string& key) {
+  auto it = summary.find(key);
+  return it == summary.end() ? 0 : std::stoll(it->second);
+}
+
+}  // namespace
+
+void IcebergTableRun::Acknowledged(int64_t snapshot_id, int64_t sequence_number) {
+  std::lock_guard<std::mutex> lock(mu_);
+  acknowledged_[snapshot_id] = sequence_number;
+}
+
+void IcebergTableRun::Expired(const std::vector<int64_t>& snapshot_ids) {
+  std::lock_guard<std::mutex> lock(mu_);
+  expired_.insert(snapshot_ids.begin(), snapshot_ids.end());
+}
+
+void IcebergTableRun::CounterInit(const std::string& key, int64_t value) {
+  std::lock_guard<std::mutex> lock(mu_);
+  counters_[key] = {.initial = value, .increments = {}};
+}
+
+void IcebergTableRun::CounterIncrement(const std::string& key, int64_t delta) {
+  std::lock_guard<std::mutex> lock(mu_);
+  counters_[key].increments.push_back(delta);
+}
+
+void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* violations,
+                             std::map<std::string, int64_t>* orphans_by_user) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Result<iceberg::MetadataRef> current = catalog_.Current();
+  if (!current.ok()) return;  // the in-memory catalog never fails
+  const iceberg::TableMetadata& m = **current;
+
+  // The chain: retained snapshots by sequence number; a parent that was expired is found among
+  // the acknowledged ones.
+  std::map<int64_t, int64_t> sequence;  // snapshot id -> sequence number
+  for (const auto& [id, seq] : acknowledged_) sequence[id] = seq;
+  for (const iceberg::SnapshotRef& s : m.snapshots) sequence[s->snapshot_id] = s->sequence_number;
+  std::vector<iceberg::SnapshotRef> retained = m.snapshots;
+  std::sort(retained.begin(), retained.end(),
+            [](const auto& a, const auto& b) { return a->sequence_number < b->sequence_number; });
+  for (const iceberg::SnapshotRef& s : retained) {
+    Snapshot x;
+    x.id = s->sequence_number;
+    x.parent_id = s->parent_id && sequence.count(*s->parent_id) ? sequence[*s->parent_id] : 0;
+    x.commit_user = s->committed_by;
+    x.kind = IcebergKind(s->operation);
+    x.time_millis = s->timestamp_ms;
+    x.total_records = SummaryInt(s->summary, "total-records");
+    x.delta_records = Rows(s->added_files) - Rows(s->deleted_files);
+    out->chain.push_back(std::move(x));
+    out->operations.emplace_back(iceberg::DataOperationName(s->operation));
+  }
+  out->latest_snapshot = m.CurrentSnapshot() ? m.CurrentSnapshot()->sequence_number : 0;
+
+  for (size_t i = 1; i < retained.size(); ++i) {
+    if (retained[i]->parent_id != retained[i - 1]->snapshot_id) {
+      violations->push_back({"fork", fmt::format("table {}: snapshot {} (sequence {}) has parent {}, not the snapshot "
+                                                 "before it, {}: the snapshots do not form one line",
+                                                 table_.name, retained[i]->snapshot_id, retained[i]->sequence_number,
+                                                 iceberg::FormatSnapshotId(retained[i]->parent_id),
+                                                 retained[i - 1]->snapshot_id)});
+    }
+  }
+  for (const auto& [id, seq] : acknowledged_) {
+    if (m.FindSnapshot(id) == nullptr && expired_.count(id) == 0) {
+      violations->push_back({"lost", fmt::format("table {}: acknowledged snapshot {} (sequence {}) is not in the "
+                                                 "table and no expire step removed it",
+                                                 table_.name, id, seq)});
+    }
+  }
+  for (const iceberg::SnapshotRef& s : retained) {
+    std::set<std::string> paths;
+    if (!s->manifest_list.empty()) paths.insert(s->manifest_list);
+    for (const iceberg::ManifestRef& mf : s->manifests) paths.insert(mf->path);
+    for (const auto& entry : *s->live_files) paths.insert(entry.first);
+    for (const std::string& path : paths) {
+      if (io_.Exists(path)) continue;
+      violations->push_back({"missing_file", fmt::format("table {}: {} is gone, but snapshot {} (sequence {}) still "
+                                                         "reaches it",
+                                                         table_.name, path, s->snapshot_id, s->sequence_number)});
+    }
+  }
+
+  // Counters: read from the current snapshot's files, as any reader would.
+  std::vector<iceberg::Row> rows;
+  for (const auto& entry : m.LiveFiles())
+    for (const iceberg::Row& r : entry.second->rows) rows.push_back(r);
+  for (const auto& [key, c] : counters_) {
+    Result<std::optional<int64_t>> value = iceberg::CounterValue(rows, key);
+    const int64_t final_value = value.ok() ? value->value_or(0) : 0;
+    out->counters[key] = final_value;
+    int64_t expected = c.initial;
+    bool same_delta = true;
+    for (int64_t d : c.increments) {
+      expected += d;
+      same_delta = same_delta && d == c.increments.front();
+    }
+    if (!value.ok()) {
+      violations->push_back({"lost_update", fmt::format("table {}: {}", table_.name, value.status().message())});
+    } else if (same_delta && !c.increments.empty()) {
+      if (std::optional<std::string> lost = iceberg::CheckCounter(key, c.initial, c.increments.front(),
+                                                                  static_cast<int>(c.increments.size()), final_value))
+        violations->push_back({"lost_update", *lost});
+    } else if (final_value != expected) {
+      violations->push_back(
+          {"lost_update", fmt::format("lost update: counter {} is {}, but {} acknowledged increment(s) from {} make {}",
+                                      key, final_value, c.increments.size(), c.initial, expected)});
+    }
+  }
+
+  const std::vector<iceberg::StoredFile> stored = io_.List();
+  std::map<std::string, std::string> writer_of;
+  for (const iceberg::StoredFile& f : stored) writer_of[f.path] = f.writer;
+  for (const std::string& path : iceberg::FindOrphanFiles(m, stored)) {
+    ++out->orphan_files;
+    ++(*orphans_by_user)[writer_of[path]];
+  }
+}
+
+Status DeltaTableRun::Create() {
+  delta::Commit c;
+  c.metadata = delta::Metadata{.id = table_.name,
+                               .schema = "id BIGINT",
+                               .partition_columns = table_.partition_keys,
+                               .configuration = {{std::string(delta::kIsolationLevelProperty), table_.isolation}}};
+  c.protocol = delta::Protocol{};
+  c.commit_info.operation = delta::Operation::kCreateTable;
+  c.commit_info.user_name = "commitlab";
+  const delta::WriteResult r = log_.WriteIfAbsent(0, c);
+  return r.outcome == delta::WriteOutcome::kWritten ? Status::OK() : r.error;
+}
+
+void DeltaTableRun::Acknowledged(const std::string& user, int64_t version) {
+  std::lock_guard<std::mutex> lock(mu_);
+  acknowledged_.emplace_back(user, version);
+}
+
+void DeltaTableRun::Report(TableReport* out, std::vector<sim::Violation>* violations) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Result<int64_t> latest = log_.LatestVersion();
+  if (!latest.ok()) return;
+  std::map<std::string, int64_t> live;  // file -> rows
+  int64_t total = 0;
+  std::map<int64_t, std::string> writer_of;
+  for (int64_t v = 0; v <= *latest; ++v) {
+    Result<delta::Commit> c = log_.Read(v);
+    if (!c.ok()) continue;
+    int64_t delta_rows = 0;
+    for (const delta::RemoveFile& r : c->removes) {
+      auto it = live.find(r.file.name);
+      if (it == live.end()) continue;
+      delta_rows -= it->second;
+      live.erase(it);
+    }
+    for (const delta::AddFile& a : c->adds) {
+      live[a.file.name] = a.file.row_count;
+      delta_rows += a.file.row_count;
+    }
+    total += delta_rows;
+    writer_of[v] = c->commit_info.user_name;
+    if (v == 0) continue;  // the table's creation, not a writer's commit
+    Snapshot x{.id = v,
+               .parent_id = v - 1,
+               .commit_user = c->commit_info.user_name,
+               .kind = DeltaKind(c->commit_info.operation),
+               .time_millis = c->commit_info.timestamp_millis,
+               .total_records = total,
+               .delta_records = delta_rows};
+    out->chain.push_back(std::move(x));
+    out->operations.emplace_back(delta::OperationName(c->commit_info.operation));
+  }
+  out->latest_snapshot = *latest;
+  for (const auto& [user, version] : acknowledged_) {
+    auto it = writer_of.find(version);
+    if (it != writer_of.end() && it->second == user) continue;
+    violations->push_back({"lost", fmt::format("table {}: {} was told it committed version {}, which {}",
+                                               table_.name, user, version,
+                                               it == writer_of.end() ? "does not exist"
+                                                                     : "holds a commit by " + it->second)});
+  }
+}
+
+}  // namespace commitlab::scenarios::internal

@@ -1,0 +1,88 @@
+// The shared side of an Iceberg or a Delta table in a run: the engine's catalog / file store or
+// log, what writers were told (to check afterwards), and reading it all back into a TableReport
+// with its violations. The writers' side is runner_iceberg.cc and runner_delta.cc.
+//
+// The checks, in the words of sim/checker.h:
+//   Iceberg  fork          the retained snapshots do not form one line (each the parent of the next)
+//            lost          an acknowledged snapshot is neither retained nor expired by an expire step
+//            missing_file  a file a retained snapshot reaches is gone from the store
+//            lost_update   a counter is not its initial value plus the acknowledged increments
+//   Delta    lost          an acknowledged version does not hold its writer's commit
+#ifndef COMMITLAB_SCENARIOS_RUNNER_LAKES_H_
+#define COMMITLAB_SCENARIOS_RUNNER_LAKES_H_
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "commitlab/core/delta/log_store.h"
+#include "commitlab/core/iceberg/catalog.h"
+#include "commitlab/core/iceberg/file_io.h"
+#include "commitlab/scenarios/runner.h"
+#include "commitlab/scenarios/scenario.h"
+#include "commitlab/sim/checker.h"
+
+namespace commitlab::scenarios::internal {
+
+// Thread-safe: writers on OS threads record into it concurrently.
+class IcebergTableRun {
+ public:
+  explicit IcebergTableRun(const Table& table) : table_(table), catalog_(table.name) {}
+
+  const Table& table() const { return table_; }
+  iceberg::InMemoryCatalog* catalog() { return &catalog_; }
+  iceberg::InMemoryFileIO* io() { return &io_; }
+
+  // A writer was told its operation committed `snapshot_id` with `sequence_number`.
+  void Acknowledged(int64_t snapshot_id, int64_t sequence_number);
+  void Expired(const std::vector<int64_t>& snapshot_ids);
+  // `counter init` committed KEY = value; `counter commit` committed an increment of `delta`.
+  void CounterInit(const std::string& key, int64_t value);
+  void CounterIncrement(const std::string& key, int64_t delta);
+
+  // After the run: the chain, the counters and the orphans into `out`; violations appended.
+  // `orphans_by_user` gets each writer's orphan files (by the user that wrote them).
+  void Report(TableReport* out, std::vector<sim::Violation>* violations,
+              std::map<std::string, int64_t>* orphans_by_user);
+
+ private:
+  struct Counter {
+    int64_t initial = 0;
+    std::vector<int64_t> increments;
+  };
+
+  const Table& table_;
+  iceberg::InMemoryCatalog catalog_;
+  iceberg::InMemoryFileIO io_;
+  std::mutex mu_;
+  std::map<int64_t, int64_t> acknowledged_;  // guarded by mu_: snapshot id -> sequence number
+  std::set<int64_t> expired_;                // guarded by mu_
+  std::map<std::string, Counter> counters_;  // guarded by mu_
+};
+
+class DeltaTableRun {
+ public:
+  explicit DeltaTableRun(const Table& table) : table_(table) {}
+
+  const Table& table() const { return table_; }
+  delta::DeltaLog* log() { return &log_; }
+  // Version 0: CREATE TABLE with the table's partition columns and delta.isolationLevel.
+  Status Create();
+  void Acknowledged(const std::string& user, int64_t version);
+  void Report(TableReport* out, std::vector<sim::Violation>* violations);
+
+ private:
+  const Table& table_;
+  delta::MemoryDeltaLog log_;
+  std::mutex mu_;
+  std::vector<std::pair<std::string, int64_t>> acknowledged_;  // guarded by mu_
+};
+
+}  // namespace commitlab::scenarios::internal
+
+#endif  // COMMITLAB_SCENARIOS_RUNNER_LAKES_H_

@@ -1,0 +1,289 @@
+// The steps of Iceberg and Delta tables (scenarios/README.md, "Iceberg steps" and "Delta steps").
+// ParseOp (steps.cc) sends a step here when the writer's table is not a Paimon table; a step of
+// another protocol is refused with the list of the ones this table takes.
+#include <fmt/format.h>
+
+#include <array>
+
+#include "commitlab/scenarios/parser.h"
+#include "parser_impl.h"
+
+namespace commitlab::scenarios::internal {
+namespace {
+
+constexpr int64_t kMaxRows = 1'000'000'000;
+constexpr int64_t kMaxIcebergRows = 100'000;  // an Iceberg data file keeps its rows in memory
+constexpr int64_t kMaxKey = 1'000'000'000'000'000;
+constexpr int64_t kMaxCounter = 1'000'000'000'000'000;
+
+constexpr std::array<std::string_view, 10> kIcebergSteps = {"read",   "scan",   "append",  "overwrite", "delete",
+                                                            "rewrite", "schema", "expire", "orphans",   "counter"};
+constexpr std::array<std::string_view, 5> kDeltaSteps = {"begin", "read", "add", "remove", "commit"};
+constexpr std::array<std::string_view, 6> kPaimonSteps = {"write",      "commit",            "compact",
+                                                          "checkpoint", "filter-and-commit", "restart"};
+
+constexpr std::array<std::string_view, 3> kDataKeys = {"rows", "keys", "partition"};
+constexpr std::array<std::string_view, 5> kOverwriteKeys = {"filter", "rows", "keys", "partition", "isolation"};
+constexpr std::array<std::string_view, 2> kDeleteKeys = {"filter", "isolation"};
+constexpr std::array<std::string_view, 1> kPartitionKey = {"partition"};
+constexpr std::array<std::string_view, 1> kSchemaKeys = {"id"};
+constexpr std::array<std::string_view, 1> kExpireKeys = {"retain-last"};
+constexpr std::array<std::string_view, 2> kIcebergIsolation = {"serializable", "snapshot"};
+constexpr std::array<std::string_view, 2> kOrphanActions = {"count", "clean"};
+constexpr std::array<std::string_view, 4> kCounterActions = {"init", "read", "add", "commit"};
+constexpr std::array<std::string_view, 2> kCounterInitKeys = {"key", "value"};
+constexpr std::array<std::string_view, 1> kCounterReadKeys = {"key"};
+constexpr std::array<std::string_view, 1> kCounterCommitKeys = {"on-validation"};
+constexpr std::array<std::string_view, 3> kOnValidation = {"give-up", "recommit-stale", "reread"};
+constexpr std::array<std::string_view, 4> kAddKeys = {"file", "partition", "rows", "data-change"};
+constexpr std::array<std::string_view, 2> kRemoveKeys = {"files", "data-change"};
+constexpr std::array<std::string_view, 1> kDeltaCommitKeys = {"op"};
+constexpr std::array<std::string_view, 5> kDeltaOps = {"INSERT", "UPDATE", "DELETE", "MERGE", "OPTIMIZE"};
+
+bool Contains(std::span<const std::string_view> names, std::string_view s) {
+  for (std::string_view n : names)
+    if (n == s) return true;
+  return false;
+}
+
+// filter=COLUMN=VALUE
+Status ParseFilter(const LineContext& ctx, const Args& args, int owner_col, std::string_view what, FilterSpec* out) {
+  const Token* t = nullptr;
+  COMMITLAB_RETURN_IF_ERROR(args.Require("filter", &t));
+  const size_t eq = t->value.find('=');
+  if (eq == std::string::npos || eq + 1 == t->value.size()) {
+    return ctx.Error(t->value_col, fmt::format("expected filter=COLUMN=VALUE for {}, e.g. filter=name=hits, got "
+                                               "\"{}\"",
+                                               what, t->value));
+  }
+  (void)owner_col;
+  out->column = t->value.substr(0, eq);
+  COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, out->column, t->value_col, "filter column"));
+  out->value = t->value.substr(eq + 1);
+  out->integer = out->value.find_first_not_of("0123456789") == std::string::npos && out->value.size() <= 15;
+  return Status::OK();
+}
+
+}  // namespace
+
+Status Parser::ParseDataSpec(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
+                             std::string_view what, OpTemplate* tmpl, DataSpec* out) {
+  if (const Token* keys = args.Find("keys")) {
+    COMMITLAB_RETURN_IF_ERROR(
+        ParseRange(ctx, keys->value, keys->value_col, "key \"keys\"", -kMaxKey, kMaxKey, &out->min_key, &out->max_key));
+    tmpl->keys_given = true;
+    out->rows = std::min(out->max_key - out->min_key + 1, kMaxIcebergRows);
+  }
+  COMMITLAB_RETURN_IF_ERROR(args.Int("rows", 1, kMaxIcebergRows, &out->rows));
+  return ParsePartition(ctx, owner_col, args.Find("partition"), table, what, &out->partition);
+}
+
+Status Parser::WrongProtocolStep(const LineContext& ctx, const Token& name, const Writer& w, const Table& table) {
+  const auto own = table.protocol == Protocol::kIceberg ? std::span<const std::string_view>(kIcebergSteps)
+                   : table.protocol == Protocol::kDelta ? std::span<const std::string_view>(kDeltaSteps)
+                                                        : std::span<const std::string_view>(kPaimonSteps);
+  // The protocols (other than the table's) that have a step of this name.
+  std::string others;
+  for (Protocol p : {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta}) {
+    if (p == table.protocol) continue;
+    const auto names = p == Protocol::kIceberg ? std::span<const std::string_view>(kIcebergSteps)
+                       : p == Protocol::kDelta ? std::span<const std::string_view>(kDeltaSteps)
+                                               : std::span<const std::string_view>(kPaimonSteps);
+    if (Contains(names, name.text)) others += fmt::format("{}{}", others.empty() ? "" : " and ", ProtocolName(p));
+  }
+  if (others.empty())
+    return ctx.Error(name.col, fmt::format("unknown step \"{}\" (expected one of {})", name.text, JoinNames(own)));
+  return ctx.Error(name.col, fmt::format("step \"{}\" is for {} tables, but writer {} writes {} table {} (its steps: {})",
+                                         name.text, others, w.name, ProtocolName(table.protocol), table.name,
+                                         JoinNames(own)));
+}
+
+Status Parser::ParseIcebergOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out) {
+  const Token& name = toks[0];
+  const Writer& w = s_.writers[writer];
+  const Table& table = s_.tables[w.table];
+  if (!Contains(kIcebergSteps, name.text)) return WrongProtocolStep(ctx, name, w, table);
+  const std::string what = fmt::format("step {}", name.text);
+  Tokens rest = toks.subspan(1);
+  Args args;
+  auto collect = [&](std::span<const std::string_view> keys) {
+    return Args::Collect(ctx, name.col, rest, what, keys, &args);
+  };
+  auto isolation = [&](std::string* level) {
+    if (args.Find("isolation") == nullptr) return Status::OK();
+    size_t i = 0;
+    COMMITLAB_RETURN_IF_ERROR(args.Choice("isolation", kIcebergIsolation, &i));
+    *level = std::string(kIcebergIsolation[i]);
+    return Status::OK();
+  };
+  // `orphans count`, `counter add 5`: the word after the step name says what it does.
+  auto action = [&](std::span<const std::string_view> actions, size_t* out_action) {
+    if (rest.empty() || rest[0].kind != Token::Kind::kWord || rest[0].is_pair) {
+      const int col = rest.empty() ? name.end_col : rest[0].col;
+      return ctx.Error(col, fmt::format("expected what {} does after it (one of {})", name.text, JoinNames(actions)));
+    }
+    COMMITLAB_RETURN_IF_ERROR(ParseChoice(ctx, rest[0].text, rest[0].col, fmt::format("{} action", name.text), actions,
+                                          out_action));
+    rest = rest.subspan(1);
+    return Status::OK();
+  };
+
+  const std::string_view n = name.text;
+  if (n == "read" || n == "scan") {
+    COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, 1, n));
+    out->op = n == "read" ? Op(ReadOp{}) : Op(ScanOp{});
+  } else if (n == "append") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kDataKeys));
+    AppendOp op;
+    COMMITLAB_RETURN_IF_ERROR(ParseDataSpec(ctx, name.col, args, table, what, out, &op.data));
+    out->op = std::move(op);
+  } else if (n == "overwrite") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kOverwriteKeys));
+    OverwriteOp op;
+    COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, name.col, what, &op.filter));
+    COMMITLAB_RETURN_IF_ERROR(ParseDataSpec(ctx, name.col, args, table, what, out, &op.data));
+    COMMITLAB_RETURN_IF_ERROR(isolation(&op.isolation));
+    out->op = std::move(op);
+  } else if (n == "delete") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kDeleteKeys));
+    DeleteOp op;
+    COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, name.col, what, &op.filter));
+    COMMITLAB_RETURN_IF_ERROR(isolation(&op.isolation));
+    out->op = std::move(op);
+  } else if (n == "rewrite") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kPartitionKey));
+    RewriteOp op;
+    COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, name.col, args.Find("partition"), table, what, &op.partition));
+    out->op = std::move(op);
+  } else if (n == "schema") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kSchemaKeys));
+    SchemaOp op;
+    const Token* id = nullptr;
+    COMMITLAB_RETURN_IF_ERROR(args.Require("id", &id));
+    COMMITLAB_RETURN_IF_ERROR(args.Int32("id", 0, 1'000'000, &op.schema_id));
+    out->op = op;
+  } else if (n == "expire") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kExpireKeys));
+    ExpireOp op;
+    COMMITLAB_RETURN_IF_ERROR(args.Int32("retain-last", 1, 1'000'000, &op.retain_last));
+    out->op = op;
+  } else if (n == "orphans") {
+    size_t a = 0;
+    COMMITLAB_RETURN_IF_ERROR(action(kOrphanActions, &a));
+    COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, toks.size() - rest.size(), fmt::format("orphans {}", kOrphanActions[a])));
+    out->op = OrphansOp{.clean = a == 1};
+  } else {  // counter
+    size_t a = 0;
+    COMMITLAB_RETURN_IF_ERROR(action(kCounterActions, &a));
+    CounterOp op;
+    op.action = static_cast<CounterOp::Action>(a);
+    const std::string sub = fmt::format("step counter {}", kCounterActions[a]);
+    auto collect_sub = [&](std::span<const std::string_view> keys) {
+      return Args::Collect(ctx, name.col, rest, sub, keys, &args);
+    };
+    switch (op.action) {
+      case CounterOp::Action::kInit: {
+        COMMITLAB_RETURN_IF_ERROR(collect_sub(kCounterInitKeys));
+        const Token* t = nullptr;
+        COMMITLAB_RETURN_IF_ERROR(args.Require("key", &t));
+        COMMITLAB_RETURN_IF_ERROR(args.Require("value", &t));
+        COMMITLAB_RETURN_IF_ERROR(args.Name("key", "counter key", &op.key));
+        COMMITLAB_RETURN_IF_ERROR(args.Int("value", -kMaxCounter, kMaxCounter, &op.value));
+        break;
+      }
+      case CounterOp::Action::kRead: {
+        COMMITLAB_RETURN_IF_ERROR(collect_sub(kCounterReadKeys));
+        const Token* t = nullptr;
+        COMMITLAB_RETURN_IF_ERROR(args.Require("key", &t));
+        COMMITLAB_RETURN_IF_ERROR(args.Name("key", "counter key", &op.key));
+        break;
+      }
+      case CounterOp::Action::kAdd: {
+        if (rest.empty() || rest[0].kind != Token::Kind::kWord || rest[0].is_pair) {
+          const int col = rest.empty() ? toks[1].end_col : rest[0].col;
+          return ctx.Error(col, "expected the increment after counter add, e.g. counter add 5");
+        }
+        COMMITLAB_RETURN_IF_ERROR(
+            ParseInt(ctx, rest[0].text, rest[0].col, "the increment", -kMaxCounter, kMaxCounter, &op.value));
+        COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, toks.size() - rest.size() + 1, "counter add N"));
+        break;
+      }
+      case CounterOp::Action::kCommit: {
+        COMMITLAB_RETURN_IF_ERROR(collect_sub(kCounterCommitKeys));
+        size_t v = 0;
+        if (args.Find("on-validation") != nullptr) {
+          COMMITLAB_RETURN_IF_ERROR(args.Choice("on-validation", kOnValidation, &v));
+          op.on_validation = std::string(kOnValidation[v]);
+        }
+        break;
+      }
+    }
+    out->op = std::move(op);
+  }
+  return Status::OK();
+}
+
+Status Parser::ParseDeltaOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out) {
+  const Token& name = toks[0];
+  const Writer& w = s_.writers[writer];
+  const Table& table = s_.tables[w.table];
+  if (!Contains(kDeltaSteps, name.text)) return WrongProtocolStep(ctx, name, w, table);
+  const std::string what = fmt::format("step {}", name.text);
+  Args args;
+  auto collect = [&](std::span<const std::string_view> keys) {
+    return Args::Collect(ctx, name.col, toks.subspan(1), what, keys, &args);
+  };
+  const std::string_view n = name.text;
+  if (n == "begin") {
+    COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, 1, n));
+    out->op = BeginOp{};
+  } else if (n == "read") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kPartitionKey));
+    ReadOp op;
+    if (const Token* p = args.Find("partition"))
+      COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, name.col, p, table, what, &op.partition));
+    out->op = std::move(op);
+  } else if (n == "add") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kAddKeys));
+    AddOp op;
+    COMMITLAB_RETURN_IF_ERROR(args.Name("file", "file name", &op.file));
+    COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, name.col, args.Find("partition"), table, what, &op.partition));
+    COMMITLAB_RETURN_IF_ERROR(args.Int("rows", 0, kMaxRows, &op.rows));
+    COMMITLAB_RETURN_IF_ERROR(args.Bool("data-change", &op.data_change));
+    out->op = std::move(op);
+  } else if (n == "remove") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kRemoveKeys));
+    RemoveOp op;
+    const Token* files = nullptr;
+    COMMITLAB_RETURN_IF_ERROR(args.Require("files", &files));
+    std::string_view rest = files->value;
+    int col = files->value_col;
+    while (true) {
+      const size_t comma = rest.find(',');
+      const std::string_view file = rest.substr(0, comma);
+      COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, file, col, "file name"));
+      if (op.files.size() == kMaxListEntries)
+        return ctx.Error(col, fmt::format("too many entries for key \"files\" (at most {})", kMaxListEntries));
+      for (const std::string& f : op.files)
+        if (f == file) return ctx.Error(col, fmt::format("file \"{}\" listed twice", file));
+      op.files.emplace_back(file);
+      if (comma == std::string_view::npos) break;
+      rest = rest.substr(comma + 1);
+      col += static_cast<int>(comma) + 1;
+    }
+    COMMITLAB_RETURN_IF_ERROR(args.Bool("data-change", &op.data_change));
+    out->op = std::move(op);
+  } else {  // commit
+    COMMITLAB_RETURN_IF_ERROR(collect(kDeltaCommitKeys));
+    DeltaCommitOp op;
+    if (args.Find("op") != nullptr) {
+      size_t i = 0;
+      COMMITLAB_RETURN_IF_ERROR(args.Choice("op", kDeltaOps, &i));
+      op.operation = std::string(kDeltaOps[i]);
+    }
+    out->op = std::move(op);
+  }
+  return Status::OK();
+}
+
+}  // namespace commitlab::scenarios::internal

@@ -1,0 +1,233 @@
+// Parser tests for Iceberg and Delta tables, the object store and publish points: what each new
+// directive, step and expectation parses into, and one exact message per kind of mistake.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "commitlab/scenarios/parser.h"
+
+namespace commitlab::scenarios {
+namespace {
+
+Scenario MustParse(std::string_view text) {
+  Result<Scenario> r = ParseScenario(text, "t.scn");
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? *std::move(r) : Scenario{};
+}
+
+TEST(LakesParserTest, IcebergTableAndSteps) {
+  const Scenario s = MustParse(
+      "title \"t\"\n"
+      "table name=ev protocol=iceberg partitions=dt isolation=snapshot\n"
+      "writer name=w\n"
+      "w: read; append rows=2 partition=dt=1; overwrite filter=dt=1 partition=dt=1 isolation=serializable\n"
+      "w: delete filter=name=hits; rewrite partition=dt=2; schema id=3; expire retain-last=4; scan\n"
+      "w: orphans count; orphans clean\n"
+      "w: counter init key=hits value=10; counter read key=hits; counter add 5; counter commit on-validation=reread\n");
+  ASSERT_EQ(s.tables.size(), 1u);
+  EXPECT_EQ(s.tables[0].protocol, Protocol::kIceberg);
+  EXPECT_EQ(s.tables[0].isolation, "snapshot");
+  const std::vector<Step>& st = s.writers[0].steps;
+  ASSERT_EQ(st.size(), 14u);
+  EXPECT_TRUE(std::holds_alternative<ReadOp>(st[0].op));
+  const auto& append = std::get<AppendOp>(st[1].op);
+  EXPECT_EQ(append.data.rows, 2);
+  EXPECT_EQ(append.data.min_key, 1);  // fresh keys, as Paimon's write gets them
+  EXPECT_EQ(append.data.max_key, 2);
+  EXPECT_EQ(append.data.partition, "dt=1");
+  const auto& overwrite = std::get<OverwriteOp>(st[2].op);
+  EXPECT_EQ(overwrite.filter.column, "dt");
+  EXPECT_EQ(overwrite.filter.value, "1");
+  EXPECT_TRUE(overwrite.filter.integer);
+  EXPECT_EQ(overwrite.isolation, "serializable");
+  EXPECT_EQ(overwrite.data.min_key, 3);
+  const auto& del = std::get<DeleteOp>(st[3].op);
+  EXPECT_EQ(del.filter.value, "hits");
+  EXPECT_FALSE(del.filter.integer);
+  EXPECT_EQ(del.isolation, "");  // the table's
+  EXPECT_EQ(std::get<RewriteOp>(st[4].op).partition, "dt=2");
+  EXPECT_EQ(std::get<SchemaOp>(st[5].op).schema_id, 3);
+  EXPECT_EQ(std::get<ExpireOp>(st[6].op).retain_last, 4);
+  EXPECT_TRUE(std::holds_alternative<ScanOp>(st[7].op));
+  EXPECT_FALSE(std::get<OrphansOp>(st[8].op).clean);
+  EXPECT_TRUE(std::get<OrphansOp>(st[9].op).clean);
+  const auto& init = std::get<CounterOp>(st[10].op);
+  EXPECT_EQ(init.action, CounterOp::Action::kInit);
+  EXPECT_EQ(init.key, "hits");
+  EXPECT_EQ(init.value, 10);
+  EXPECT_EQ(std::get<CounterOp>(st[12].op).value, 5);
+  EXPECT_EQ(std::get<CounterOp>(st[13].op).on_validation, "reread");
+  for (size_t i : {1u, 2u, 3u, 4u, 5u, 6u, 10u, 13u}) EXPECT_TRUE(OpPublishes(st[i].op)) << i;
+  for (size_t i : {0u, 7u, 8u, 9u, 11u, 12u}) EXPECT_FALSE(OpPublishes(st[i].op)) << i;
+}
+
+TEST(LakesParserTest, DeltaTableAndSteps) {
+  const Scenario s = MustParse(
+      "title \"t\"\n"
+      "table name=d protocol=delta partitions=x isolation=WriteSerializable\n"
+      "writer name=w\n"
+      "w: begin; read partition=x=1; read; add file=f1 partition=x=1 rows=3 data-change=false\n"
+      "w: remove files=f1,f2 data-change=false; commit op=OPTIMIZE; begin; commit\n");
+  EXPECT_EQ(s.tables[0].isolation, "WriteSerializable");
+  const std::vector<Step>& st = s.writers[0].steps;
+  ASSERT_EQ(st.size(), 8u);
+  EXPECT_TRUE(std::holds_alternative<BeginOp>(st[0].op));
+  EXPECT_EQ(std::get<ReadOp>(st[1].op).partition, "x=1");
+  EXPECT_EQ(std::get<ReadOp>(st[2].op).partition, "");
+  const auto& add = std::get<AddOp>(st[3].op);
+  EXPECT_EQ(add.file, "f1");
+  EXPECT_EQ(add.rows, 3);
+  EXPECT_FALSE(add.data_change);
+  EXPECT_EQ(std::get<RemoveOp>(st[4].op).files, (std::vector<std::string>{"f1", "f2"}));
+  EXPECT_EQ(std::get<DeltaCommitOp>(st[5].op).operation, "OPTIMIZE");
+  EXPECT_EQ(std::get<DeltaCommitOp>(st[7].op).operation, "INSERT");
+  EXPECT_EQ(OpName(st[5].op), "commit");
+}
+
+TEST(LakesParserTest, StorePublishPointsAndExpectations) {
+  const Scenario s = MustParse(
+      "title \"t\"\n"
+      "store object:check-then-put\n"
+      "table name=t protocol=paimon\n"
+      "writer name=a\nwriter name=b\n"
+      "a.c: write; commit\n"
+      "b.c: write; commit\n"
+      "order a.c.publish -> b.c.publish -> a.c\n"
+      "expect snapshot 2 parent=1 operation=APPEND\n"
+      "expect step a.c returned 1\n");
+  EXPECT_EQ(s.object_store, "check-then-put");
+  ASSERT_EQ(s.order.size(), 2u);
+  // The point is the line's publishing step (its commit), not its first step.
+  EXPECT_EQ(s.order[0].before, (StepRef{0, 1}));
+  EXPECT_TRUE(s.order[0].before_publish);
+  EXPECT_EQ(s.order[0].after, (StepRef{1, 1}));
+  EXPECT_TRUE(s.order[0].after_publish);
+  EXPECT_EQ(s.order[0].text, "a.c.publish -> b.c.publish");
+  EXPECT_TRUE(s.order[1].before_publish);
+  EXPECT_FALSE(s.order[1].after_publish);
+  EXPECT_EQ(s.order[1].after, (StepRef{0, 0}));
+  // "returned" is "committed" under another name.
+  const auto& step = std::get<CounterExpect>(s.expectations[1].body);
+  EXPECT_EQ(step.counter, Counter::kCommitted);
+}
+
+TEST(LakesParserTest, CounterExpectation) {
+  const Scenario s = MustParse(
+      "title \"t\"\ntable name=c protocol=iceberg\nwriter name=w\nw: counter init key=hits value=1\n"
+      "expect counter hits >= 20\nexpect invariant-violation missing_file\n");
+  const auto& c = std::get<CounterValueExpect>(s.expectations[0].body);
+  EXPECT_EQ(c.key, "hits");
+  EXPECT_EQ(c.value.op, CmpOp::kGe);
+  EXPECT_EQ(c.value.lo, 20);
+}
+
+struct BadCase {
+  std::string name;
+  std::string text;
+  std::string message;
+};
+
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
+
+class LakesMalformedTest : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(LakesMalformedTest, ExactMessage) {
+  Result<Scenario> r = ParseScenario(GetParam().text, "t.scn");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(r.status().message(), GetParam().message);
+}
+
+const std::vector<BadCase>& LakesBadCases() {
+  static const std::vector<BadCase> cases = {
+      {"IcebergPaimonKey", "title \"t\"\ntable name=I protocol=iceberg buckets=2\n",
+       "t.scn:2:31: key \"buckets\" applies to paimon tables only, not to iceberg table I"},
+      {"PaimonIsolation", "title \"t\"\ntable name=P protocol=paimon isolation=snapshot\n",
+       "t.scn:2:30: key \"isolation\" applies to iceberg and delta tables, not to paimon table P"},
+      {"IcebergBadIsolation", "title \"t\"\ntable name=I protocol=iceberg isolation=WriteSerializable\n",
+       "t.scn:2:41: expected one of serializable, snapshot for key \"isolation\", got \"WriteSerializable\""},
+      {"DeltaBadIsolation", "title \"t\"\ntable name=D protocol=delta isolation=snapshot\n",
+       "t.scn:2:39: expected one of Serializable, WriteSerializable for key \"isolation\", got \"snapshot\""},
+      {"PaimonStepOnIceberg", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: write rows=1\n",
+       "t.scn:5:4: step \"write\" is for paimon tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, delete, rewrite, schema, expire, orphans, counter)"},
+      {"IcebergStepOnPaimon", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw: append rows=1\n",
+       "t.scn:5:4: step \"append\" is for iceberg tables, but writer w writes paimon table T (its steps: write, commit, compact, checkpoint, filter-and-commit, restart)"},
+      {"DeltaStepOnIceberg", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: begin\n",
+       "t.scn:5:4: step \"begin\" is for delta tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, delete, rewrite, schema, expire, orphans, counter)"},
+      {"UnknownIcebergStep", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: appendd\n",
+       "t.scn:5:4: unknown step \"appendd\" (expected one of read, scan, append, overwrite, delete, rewrite, schema, expire, orphans, counter)"},
+      {"OverwriteWithoutFilter", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite rows=1\n",
+       "t.scn:5:4: missing required key \"filter\" for step overwrite"},
+      {"OverwriteBadFilter", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite filter=dt\n",
+       "t.scn:5:21: expected filter=COLUMN=VALUE for step overwrite, e.g. filter=name=hits, got \"dt\""},
+      {"OverwriteBadIsolation", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite filter=a=1 isolation=none\n",
+       "t.scn:5:35: expected one of serializable, snapshot for key \"isolation\", got \"none\""},
+      {"AppendTooManyRows", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: append rows=100001\n",
+       "t.scn:5:16: key \"rows\" must be between 1 and 100000, got 100001"},
+      {"AppendMissingPartition", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nwriter name=v\nw: append\n",
+       "t.scn:5:4: missing required key \"partition\" for step append (table T is partitioned: partition=dt=VALUE)"},
+      {"ReadTakesNothing", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: read x=1\n",
+       "t.scn:5:9: unexpected \"x=1\" after read"},
+      {"SchemaWithoutId", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: schema\n",
+       "t.scn:5:4: missing required key \"id\" for step schema"},
+      {"ExpireZero", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: expire retain-last=0\n",
+       "t.scn:5:23: key \"retain-last\" must be between 1 and 1000000, got 0"},
+      {"OrphansWithoutAction", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: orphans\n",
+       "t.scn:5:11: expected what orphans does after it (one of count, clean)"},
+      {"OrphansBadAction", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: orphans sweep\n",
+       "t.scn:5:12: expected one of count, clean for orphans action, got \"sweep\""},
+      {"CounterWithoutAction", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: counter\n",
+       "t.scn:5:11: expected what counter does after it (one of init, read, add, commit)"},
+      {"CounterInitWithoutValue", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: counter init key=hits\n",
+       "t.scn:5:4: missing required key \"value\" for step counter init"},
+      {"CounterAddWithoutNumber", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: counter add\n",
+       "t.scn:5:15: expected the increment after counter add, e.g. counter add 5"},
+      {"CounterAddNotANumber", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: counter add five\n",
+       "t.scn:5:16: expected an integer for the increment, got \"five\""},
+      {"CounterAddTwoNumbers", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: counter add 5 6\n",
+       "t.scn:5:18: unexpected \"6\" after counter add N"},
+      {"CounterBadPolicy", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: counter commit on-validation=retry\n",
+       "t.scn:5:33: expected one of give-up, recommit-stale, reread for key \"on-validation\", got \"retry\""},
+      {"DeltaRemoveWithoutFiles", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; remove\n",
+       "t.scn:5:11: missing required key \"files\" for step remove"},
+      {"DeltaRemoveTwice", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; remove files=f1,f1\n",
+       "t.scn:5:27: file \"f1\" listed twice"},
+      {"DeltaBadOperation", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; commit op=UPSERT\n",
+       "t.scn:5:21: expected one of INSERT, UPDATE, DELETE, MERGE, OPTIMIZE for key \"op\", got \"UPSERT\""},
+      {"DeltaAddBadDataChange", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; add file=f1 partition=x=1 data-change=maybe\n",
+       "t.scn:5:49: expected true or false for key \"data-change\", got \"maybe\""},
+      {"StoreTwice", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nstore object:locked\nstore object:locked\n",
+       "t.scn:6:1: duplicate directive store (first given at line 5)"},
+      {"StoreUnknown", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nstore s3\n",
+       "t.scn:5:7: unknown store \"s3\" (expected memory or object:MODE with MODE one of check-then-put, locked, conditional-put)"},
+      {"StoreBadMode", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nstore object:atomic\n",
+       "t.scn:5:14: expected one of check-then-put, locked, conditional-put for the object store mode, got \"atomic\""},
+      {"StoreWithIceberg", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nstore object:locked\n",
+       "t.scn:5:7: store object:locked holds paimon tables only; table T (line 2) is iceberg (its own engine keeps it in memory)"},
+      {"PublishPointUnknown", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw.c: write\nv.c: write\norder w.c.swap -> v.c\n",
+       "t.scn:7:11: unknown point \"swap\" in \"w.c.swap\" (expected WRITER.LABEL or WRITER.LABEL.publish)"},
+      {"PublishPointWithoutPublish", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw.c: write\nv.c: write\norder w.c.publish -> v.c\n",
+       "t.scn:7:7: w.c.publish: line 5 has no step that publishes (a commit, or an Iceberg operation such as append, overwrite, delete, counter commit)"},
+      {"PublishPointCycle", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw.c: write; commit\nv.c: write; commit\norder w.c.publish -> v.c\norder v.c.publish -> w.c\n",
+       "t.scn:7:7: order constraints form a cycle with the writers' step order, so no writer could go on: w.c.publish -> v.c (line 7), v.c.publish -> w.c (line 8)"},
+      {"ExpectStepPublish", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw.c: write; commit\nexpect step w.c.publish committed 1\n",
+       "t.scn:6:13: expect step names a line (WRITER.LABEL), not its publish point"},
+      {"ExpectCounterOnPaimon", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw: write\nexpect counter hits 20\n",
+       "t.scn:6:8: expect counter looks at the first table, which must be an iceberg table"},
+      {"ExpectCounterWithoutValue", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: read\nexpect counter hits\n",
+       "t.scn:6:20: expected a comparison (N, == N, >= N, <= N or LO..HI) after expect counter hits"},
+      {"ExpectSnapshotBadOperation", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: read\nexpect snapshot 1 operation=upsert\n",
+       "t.scn:6:29: expected one of append, overwrite, replace, delete, INSERT, UPDATE, DELETE, MERGE, OPTIMIZE, APPEND, COMPACT, OVERWRITE for key \"operation\", got \"upsert\""},
+      {"PaimonReadStep", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw: read\n",
+       "t.scn:5:4: step \"read\" is for iceberg and delta tables, but writer w writes paimon table T (its steps: write, commit, compact, checkpoint, filter-and-commit, restart)"},
+  };
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Parser, LakesMalformedTest, ::testing::ValuesIn(LakesBadCases()),
+                         [](const ::testing::TestParamInfo<BadCase>& p) { return p.param.name; });
+
+}  // namespace
+}  // namespace commitlab::scenarios

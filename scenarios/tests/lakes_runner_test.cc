@@ -1,0 +1,190 @@
+// Runner tests for Iceberg and Delta tables, publish points and the object store: each would fail
+// if the behaviour it names broke (a gate that stopped holding, a check that stopped finding).
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/runner.h"
+
+namespace commitlab::scenarios {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+Scenario MustParse(std::string_view text) {
+  Result<Scenario> s = ParseScenario(text, "t.scn");
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return s.ok() ? std::move(*s) : Scenario();
+}
+
+Scenario Load(const std::string& name) {
+  Result<Scenario> s = LoadScenarioFile((fs::path(COMMITLAB_SOURCE_DIR) / "scenarios" / name).string());
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return s.ok() ? std::move(*s) : Scenario();
+}
+
+RunReport MustRun(const Scenario& s, RunOptions options = {}) {
+  Result<RunReport> r = RunScenario(s, options);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? std::move(*r) : RunReport();
+}
+
+const WriterReport& W(const RunReport& r, std::string_view name) {
+  for (const WriterReport& w : r.writers)
+    if (w.name == name) return w;
+  ADD_FAILURE() << "no writer " << name;
+  return r.writers.front();
+}
+
+std::string Violations(const RunReport& r) {
+  std::string out;
+  for (const ViolationReport& v : r.violations) out += v.violation.ToString() + "\n";
+  return out;
+}
+
+constexpr std::string_view kAppendRace =
+    "title \"t\"\ntable name=ev protocol=iceberg\nwriter name=setup\nwriter name=a\nwriter name=b\n"
+    "setup.s: append\na.a: append\nb.b: append\norder setup.s -> b.b\n";
+
+TEST(LakesRunnerTest, APublishGateMakesTheLoserLoseTheSwapOnEverySeedAndOnThreads) {
+  const Scenario gated = MustParse(std::string(kAppendRace) + "order b.b.publish -> a.a -> b.b.publish\n");
+  RunOptions threads;
+  threads.sched = "free";
+  for (RunOptions options : {RunOptions{}, threads}) {
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+      options.seed = seed;
+      const RunReport r = MustRun(gated, options);
+      EXPECT_EQ(W(r, "b").counters.atomic_failures, 1);
+      EXPECT_EQ(W(r, "b").counters.attempts, 2);
+      ASSERT_EQ(r.table().chain.size(), 3u);
+      // One line: b re-applied on top of a.
+      EXPECT_EQ(r.table().chain[1].commit_user, "a");
+      EXPECT_EQ(r.table().chain[2].commit_user, "b");
+      EXPECT_EQ(r.table().chain[2].parent_id, 2);
+      EXPECT_TRUE(r.invariants_ok()) << Violations(r);
+    }
+  }
+  // Without the gate, b starts after a has committed: its one attempt reads a's snapshot.
+  const RunReport ungated = MustRun(MustParse(std::string(kAppendRace) + "order a.a -> b.b\n"));
+  EXPECT_EQ(W(ungated, "b").counters.atomic_failures, 0);
+  EXPECT_EQ(W(ungated, "b").counters.attempts, 1);
+}
+
+TEST(LakesRunnerTest, AGateIntoAPublishThatCanNeverOpenFailsTheRunInsteadOfHanging) {
+  // a stops at its first line (a scan with nothing read), so it never appends and b cannot publish.
+  const RunReport r = MustRun(MustParse(
+      "title \"t\"\ntable name=ev protocol=iceberg\nwriter name=a\nwriter name=b\n"
+      "a.x: scan\na.y: append\nb.b: append\norder a.y -> b.b.publish\n"));
+  EXPECT_FALSE(r.ok());
+  ASSERT_EQ(r.run_errors.size(), 2u);
+  EXPECT_EQ(r.run_errors[0], "t.scn:5:6: a: scan reads what a read step pinned: add a read before it");
+  EXPECT_THAT(r.run_errors[1], HasSubstr("t.scn:8: order a.y -> b.b.publish can never hold: a stopped on a failed "
+                                         "step before it finished t.scn:6, so b cannot publish at t.scn:7"));
+  EXPECT_EQ(W(r, "b").outcome, Outcome::kRefused);
+  EXPECT_EQ(r.table().chain.size(), 0u);
+}
+
+constexpr std::string_view kCounter =
+    "title \"t\"\ntable name=c protocol=iceberg\nwriter name=setup\nwriter name=a\nwriter name=b\n"
+    "setup.s: counter init key=hits value=10\n"
+    "a.r: counter read key=hits; counter add 5\nb.r: counter read key=hits; counter add 5\n"
+    "a.c: counter commit\nb.c: counter commit on-validation=";
+constexpr std::string_view kCounterOrder =
+    "\norder setup.s -> a.r\norder setup.s -> b.r\norder b.r -> a.c\norder a.c -> b.c\n";
+
+TEST(LakesRunnerTest, TheCheckerReportsTheLostUpdateOfAStaleRecommitAndNothingElse) {
+  const RunReport stale = MustRun(MustParse(std::string(kCounter) + "recommit-stale" + std::string(kCounterOrder)));
+  EXPECT_EQ(stale.table().counters.at("hits"), 15);
+  ASSERT_EQ(stale.violations.size(), 1u) << Violations(stale);
+  EXPECT_EQ(stale.violations[0].violation.kind, "lost_update");
+  EXPECT_EQ(stale.violations[0].violation.message,
+            "lost update: counter hits is 15, but 2 acknowledged increments of 5 from 10 make 20 (1 increment lost)");
+  EXPECT_FALSE(stale.invariants_ok());  // no expect line names it, so it fails the run
+
+  const RunReport reread = MustRun(MustParse(std::string(kCounter) + "reread" + std::string(kCounterOrder)));
+  EXPECT_EQ(reread.table().counters.at("hits"), 20);
+  EXPECT_TRUE(reread.invariants_ok()) << Violations(reread);
+
+  const RunReport give_up = MustRun(MustParse(std::string(kCounter) + "give-up" + std::string(kCounterOrder)));
+  EXPECT_EQ(give_up.table().counters.at("hits"), 15);
+  EXPECT_TRUE(give_up.invariants_ok()) << Violations(give_up);  // b was told it failed: nothing lost
+  EXPECT_EQ(W(give_up, "b").outcome, Outcome::kRefused);
+  EXPECT_THAT(W(give_up, "b").error, HasSubstr("ValidationException"));
+}
+
+TEST(LakesRunnerTest, OrphanCleanupRemovesTheLosersFilesAndNoLiveOne) {
+  const RunReport r = MustRun(Load("iceberg_no_retry_orphans.scn"));
+  EXPECT_TRUE(r.ok());
+  const WriterReport& m = W(r, "maintenance");
+  EXPECT_EQ(m.steps[0].committed, 2);  // counted
+  EXPECT_EQ(m.steps[1].committed, 2);  // removed
+  EXPECT_EQ(r.tally.orphan_files, 0);
+  EXPECT_EQ(r.table().chain.size(), 2u);
+  // The checker looks at every file a snapshot reaches: none is missing.
+  for (const ViolationReport& v : r.violations) EXPECT_NE(v.violation.kind, "missing_file");
+}
+
+TEST(LakesRunnerTest, ExpiryBreaksAnUnprotectedReaderWithFileNotFound) {
+  const RunReport r = MustRun(Load("iceberg_long_reader.scn"));
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(W(r, "reader").outcome, Outcome::kOk);
+  const WriterReport& gone = W(r, "gone-reader");
+  EXPECT_EQ(gone.outcome, Outcome::kRefused);
+  EXPECT_THAT(gone.error, HasSubstr("FileNotFoundException: File does not exist: data/gone-setup-"));
+}
+
+TEST(LakesRunnerTest, DeltaScriptMistakesAreRunErrorsNamingTheLine) {
+  const std::string head = "title \"t\"\ntable name=d protocol=delta\nwriter name=w\n";
+  RunReport r = MustRun(MustParse(head + "w: add file=f1\n"));
+  ASSERT_EQ(r.run_errors.size(), 1u);
+  EXPECT_EQ(r.run_errors[0], "t.scn:4:4: w: add needs a transaction: add a begin step before it");
+  r = MustRun(MustParse(head + "w: begin; remove files=f9\n"));
+  ASSERT_EQ(r.run_errors.size(), 1u);
+  EXPECT_EQ(r.run_errors[0], "t.scn:4:11: w: remove: file f9 is not live at version 0");
+}
+
+TEST(LakesRunnerTest, DeltaTablesReportTheirVersionsAsSnapshots) {
+  const RunReport r = MustRun(Load("delta_conflicts.scn"));
+  EXPECT_TRUE(r.ok());
+  ASSERT_EQ(r.table().chain.size(), 3u);  // versions 1..3; version 0 is the table's creation
+  EXPECT_EQ(r.table().operations, (std::vector<std::string>{"INSERT", "INSERT", "INSERT"}));
+  EXPECT_EQ(W(r, "del-B").counters.conflicts, 1);
+  EXPECT_THAT(W(r, "del-B").error, HasSubstr("ConcurrentDeleteDeleteException"));
+}
+
+TEST(LakesRunnerTest, OnlyACheckThenPutObjectStoreLosesACommit) {
+  for (const char* mode : {"check-then-put", "locked", "conditional-put"}) {
+    SCOPED_TRACE(mode);
+    const RunReport r = MustRun(MustParse(fmt::format(
+        "title \"t\"\nstore object:{}\ntable name=o protocol=paimon\nwriter name=a\nwriter name=b\n"
+        "latency publish=const:1\na.c: write; commit\nb.c: write; commit\n"
+        "order a.c.publish -> b.c.publish\norder b.c.publish -> a.c.publish\n",
+        mode)));
+    const bool lossy = std::string_view(mode) == "check-then-put";
+    EXPECT_EQ(r.latest_snapshot(), lossy ? 1 : 2);
+    EXPECT_EQ(r.violations.size(), lossy ? 1u : 0u) << Violations(r);
+    if (lossy) {
+      EXPECT_EQ(r.violations[0].violation.kind, "lost");
+    }
+  }
+}
+
+TEST(LakesRunnerTest, ADirectoryStoreRefusesIcebergDeltaAndObjectStoreFiles) {
+  RunOptions dir;
+  dir.store = StoreKind::kDir;
+  dir.dir = "unused";
+  for (const char* name : {"iceberg_counter.scn", "delta_conflicts.scn", "object_store_locked.scn"}) {
+    SCOPED_TRACE(name);
+    Result<RunPlan> plan = PlanRun(Load(name), dir);
+    ASSERT_FALSE(plan.ok());
+    EXPECT_THAT(plan.status().message(), HasSubstr("scenarios/"));
+  }
+}
+
+}  // namespace
+}  // namespace commitlab::scenarios
