@@ -35,23 +35,21 @@ Committer::Committer(std::string commit_user, CommitOptions options, Env* env, S
       env_(env),
       store_(store),
       events_(events),
-      wants_messages_(events->wants_messages()) {}
+      wants_events_(events->wants_events()),
+      wants_messages_(wants_events_ && events->wants_messages()) {}
 
-void Committer::Emit(Event e) {
+void Committer::Deliver(Event e) {
   e.user = user_;
   e.time_micros = env_->NowMicros();
   events_->OnEvent(e);
 }
 
-std::string Committer::NewFileName(std::string_view prefix) {
-  if (name_prefix_.empty()) name_prefix_ = RandomUuid(env_->rng());
-  // "{prefix}{uuid}-{n}" without fmt: one allocation, once per attempt.
+void Committer::NewManifestName(std::string* name) {
+  if (manifest_stem_.empty()) manifest_stem_ = "manifest-" + RandomUuid(env_->rng()) + "-";
+  // "manifest-{uuid}-{n}" without fmt, into the caller's string: no allocation once it has grown.
   char digits[20];
   char* end = std::to_chars(digits, digits + sizeof digits, name_counter_++).ptr;
-  std::string name;
-  name.reserve(prefix.size() + name_prefix_.size() + 1 + static_cast<size_t>(end - digits));
-  name.append(prefix).append(name_prefix_).append(1, '-').append(digits, static_cast<size_t>(end - digits));
-  return name;
+  name->assign(manifest_stem_).append(digits, static_cast<size_t>(end - digits));
 }
 
 Result<int> Committer::Commit(const Committable& c, bool check_append_files) {
@@ -86,25 +84,24 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
     return Status::RetriesExhausted(std::move(msg));
   };
   for (int retry = 0;; ++retry) {
-    Status fault = env_->FaultPoint(fault::kReadLatestBefore);
-    if (fault.code() == Code::kCrashed) {
+    Status read = env_->FaultPoint(fault::kReadLatestBefore);
+    if (read.code() == Code::kCrashed) {
       Emit({.type = EventType::kCrashed, .level = Level::kError, .identifier = identifier, .kind = kind,
-            .attempt = retry + 1, .message = fault.message()});
-      return fault;
+            .attempt = retry + 1, .message = read.message()});
+      return read;
     }
-    Result<std::optional<Snapshot>> latest = fault;
-    if (fault.ok()) {
+    if (read.ok()) {
       env_->BeginStorageOp(StorageOp::kReadLatest);
-      latest = store_->LatestSnapshot();
+      read = store_->LatestSnapshotInto(&latest_);
       env_->EndStorageOp(StorageOp::kReadLatest);
     }
-    if (!latest.ok()) {
+    if (!read.ok()) {
       Emit({.type = EventType::kError, .level = Level::kError, .identifier = identifier, .kind = kind,
-            .attempt = retry + 1, .message = latest.status().message()});
-      return latest.status();
+            .attempt = retry + 1, .message = read.message()});
+      return read;
     }
 
-    AttemptResult r = TryCommitOnce(changes, identifier, kind, detect_conflicts, *latest, failed_base_id,
+    AttemptResult r = TryCommitOnce(changes, identifier, kind, detect_conflicts, latest_, failed_base_id,
                                     retry + 1, start);
     if (r.kind == AttemptResult::kSuccess) {
       if (options_.budget != nullptr) options_.budget->OnSuccess();
@@ -112,7 +109,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
     }
     if (r.kind == AttemptResult::kFatal) return r.status;
 
-    failed_base_id = latest->has_value() ? (*latest)->id : 0;
+    failed_base_id = latest_ ? latest_->id : 0;
     const int64_t elapsed = env_->NowMicros() - start;
     const bool timed_out = policy.total_timeout_micros >= 0 && elapsed > policy.total_timeout_micros;
     if (timed_out || (policy.max_retries >= 0 && retry >= policy.max_retries)) {
@@ -187,25 +184,27 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
                                              "kind {}. Clean up. Caused by: {}",
                                              new_id, user_, identifier, kind_name, st.message())));
   }
-  const std::string manifest = NewFileName("manifest-");
+  // The attempt's snapshot is built in a member reused by every attempt: assigning into it keeps
+  // the storage of its strings and file list, so a retry allocates nothing.
+  Snapshot& s = attempt_;
+  NewManifestName(&s.delta_manifest);
   env_->BeginStorageOp(StorageOp::kWriteManifest);
-  Status written = store_->WriteManifest(manifest, changes);
+  Status written = store_->WriteManifest(s.delta_manifest, changes);
   env_->EndStorageOp(StorageOp::kWriteManifest);
   if (!written.ok()) return fatal(EventType::kError, std::move(written));
   ++stats_.manifests_written;
 
   // 4. Publish snapshot N+1: the one atomic step.
   const int64_t delta = DeltaRecords(changes);
-  Snapshot s{.id = new_id,
-             .parent_id = latest_id,
-             .commit_user = user_,
-             .commit_identifier = identifier,
-             .kind = kind,
-             .time_millis = env_->NowMicros() / 1000,
-             .total_records = (latest ? latest->total_records : 0) + delta,
-             .delta_records = delta,
-             .delta_manifest = manifest,
-             .changes = changes};
+  s.id = new_id;
+  s.parent_id = latest_id;
+  s.commit_user = user_;
+  s.commit_identifier = identifier;
+  s.kind = kind;
+  s.time_millis = env_->NowMicros() / 1000;
+  s.total_records = (latest ? latest->total_records : 0) + delta;
+  s.delta_records = delta;
+  s.changes = changes;
   PublishResult pr;
   if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
     if (st.code() == Code::kCrashed) return crashed(std::move(st));

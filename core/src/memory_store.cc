@@ -7,26 +7,36 @@
 namespace commitlab {
 
 Result<std::optional<Snapshot>> MemoryStore::LatestSnapshot() {
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto lock = Lock();
   if (snapshots_.empty()) return std::optional<Snapshot>();
   return std::optional<Snapshot>(snapshots_.back());
 }
 
+Status MemoryStore::LatestSnapshotInto(std::optional<Snapshot>* latest) {
+  const auto lock = Lock();
+  if (snapshots_.empty()) {
+    latest->reset();
+  } else {
+    *latest = snapshots_.back();  // copy-assigns into an engaged optional: storage is reused
+  }
+  return Status::OK();
+}
+
 Result<Snapshot> MemoryStore::ReadSnapshot(int64_t id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto lock = Lock();
   if (id < 1 || id > static_cast<int64_t>(snapshots_.size()))
     return Status::NotFound(fmt::format("Snapshot file snapshot-{} does not exist.", id));
   return snapshots_[static_cast<size_t>(id - 1)];
 }
 
 Status MemoryStore::WriteManifest(const std::string& name, const std::vector<FileChange>&) {
-  std::lock_guard<std::mutex> lock(mu_);
-  manifests_.push_back(name);
+  const auto lock = Lock();
+  manifest_names_.append(name).push_back('\0');
   return Status::OK();
 }
 
 PublishResult MemoryStore::Publish(const Snapshot& s) {
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto lock = Lock();
   const auto next = static_cast<int64_t>(snapshots_.size()) + 1;
   if (s.id < next) return {PublishOutcome::kAlreadyExists, Status::OK()};
   if (s.id > next)
@@ -47,21 +57,24 @@ void MemoryStore::PutLocked(const Snapshot& s) {
 }
 
 Status MemoryStore::WriteDataFile(const DataFile& f) {
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto lock = Lock();
   data_files_.insert(f.name);
   return Status::OK();
 }
 
 bool MemoryStore::DataFileExists(const DataFile& f) {
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto lock = Lock();
   return data_files_.count(f.name) > 0;
 }
 
 std::vector<std::string> MemoryStore::ListManifests() {
   std::vector<std::string> names;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    names = manifests_;
+    const auto lock = Lock();
+    for (size_t at = 0, end; at < manifest_names_.size(); at = end + 1) {
+      end = manifest_names_.find('\0', at);
+      names.push_back(manifest_names_.substr(at, end - at));
+    }
   }
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -69,7 +82,7 @@ std::vector<std::string> MemoryStore::ListManifests() {
 }
 
 std::vector<std::string> MemoryStore::ListDataFiles() {
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto lock = Lock();
   return {data_files_.begin(), data_files_.end()};
 }
 

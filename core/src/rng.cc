@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 namespace commitlab {
 
@@ -26,11 +25,65 @@ int64_t Rng::Between(int64_t lo, int64_t hi) {
 
 double Rng::Unit() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
 
+namespace {
+
+// The ziggurat covers the density f(x) = exp(-x^2/2), x >= 0, with kLayers layers of equal area
+// kArea: layer i > 0 is the box [0, x[i]] x [f(x[i]), f(x[i+1])]; layer 0 is the box
+// [0, kTail] x [0, f(kTail)] plus the tail beyond kTail, drawn as a box of width x[0].
+constexpr int kLayers = 128;
+constexpr double kTail = 3.442619855899;        // x[1], for 128 layers
+constexpr double kArea = 9.91256303526217e-3;   // each layer's area
+
+double Density(double x) { return std::exp(-0.5 * x * x); }
+
+struct Ziggurat {
+  double x[kLayers + 1];
+  double f[kLayers + 1];
+  Ziggurat() {
+    x[0] = kArea / Density(kTail);
+    x[1] = kTail;
+    for (int i = 1; i < kLayers - 1; ++i) x[i + 1] = std::sqrt(-2.0 * std::log(kArea / x[i] + Density(x[i])));
+    x[kLayers] = 0.0;
+    for (int i = 0; i <= kLayers; ++i) f[i] = Density(x[i]);
+  }
+};
+
+// Built before main(); nothing draws a normal during static initialisation.
+const Ziggurat kZiggurat;
+
+}  // namespace
+
 double Rng::Normal(double mean, double stddev) {
-  double u1 = Unit();
-  while (u1 <= 0.0) u1 = Unit();
-  const double u2 = Unit();
-  return mean + stddev * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+  const uint64_t bits = engine_();
+  const auto layer = static_cast<size_t>(bits & (kLayers - 1));               // low 7 bits
+  const double x = static_cast<double>(bits >> 11) * 0x1.0p-53 * kZiggurat.x[layer];  // top 53 bits
+  // Wholly under the curve ~97 % of the time; else the wedge or the tail decides. The magnitude
+  // never depends on the sign bit (bit 7), so a rejected draw may keep it.
+  const double magnitude = x < kZiggurat.x[layer + 1] ? x : NormalMagnitudeSlow(layer, x);
+  return mean + stddev * ((bits >> 7) & 1 ? -magnitude : magnitude);
+}
+
+double Rng::NormalMagnitudeSlow(size_t layer, double x) {
+  const Ziggurat& z = kZiggurat;
+  for (;;) {
+    if (layer == 0) {
+      // The tail beyond kTail (Marsaglia's method).
+      double a, b;
+      do {
+        double u1 = Unit(), u2 = Unit();
+        while (u1 <= 0.0) u1 = Unit();
+        while (u2 <= 0.0) u2 = Unit();
+        a = -std::log(u1) / kTail;
+        b = -std::log(u2);
+      } while (b + b < a * a);
+      return kTail + a;
+    }
+    if (z.f[layer] + Unit() * (z.f[layer + 1] - z.f[layer]) < Density(x)) return x;  // in the wedge
+    const uint64_t bits = engine_();
+    layer = static_cast<size_t>(bits & (kLayers - 1));
+    x = static_cast<double>(bits >> 11) * 0x1.0p-53 * z.x[layer];
+    if (x < z.x[layer + 1]) return x;
+  }
 }
 
 double Rng::Exponential(double mean) {

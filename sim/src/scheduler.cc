@@ -72,8 +72,18 @@ void Scheduler::SleepUntil(int64_t wake_micros) {
   writers_[static_cast<size_t>(current_)].wake_micros = wake;
   if (wake > now_) {
     ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), current_));
-    sleepers_.emplace_back(wake, current_);
-    std::push_heap(sleepers_.begin(), sleepers_.end(), std::greater<>());
+    const Sleeper self{wake, current_};
+    if (ready_.empty() && !sleepers_.empty() && !WakesLater(sleepers_.front(), self)) {
+      // Nobody can run now and another sleeper is due first: NextWriter would jump the clock to it
+      // and pop it. Do that here, swapping ourselves in for it in one sift.
+      const Sleeper first = sleepers_.front();
+      now_ = first.wake_micros;
+      ReplaceEarliestSleeper(self);
+      ready_.push_back(first.writer);
+    } else {
+      sleepers_.push_back(self);
+      std::push_heap(sleepers_.begin(), sleepers_.end(), WakesLater);
+    }
   }
   Reschedule();
 }
@@ -94,6 +104,18 @@ void Scheduler::Unblock(int writer) {
   if (!w.blocked || w.done) return;
   w.blocked = false;
   ready_.insert(std::upper_bound(ready_.begin(), ready_.end(), writer), writer);  // it blocked at or before now
+}
+
+void Scheduler::ReplaceEarliestSleeper(Sleeper s) {
+  const size_t n = sleepers_.size();
+  size_t at = 0;
+  for (size_t child = 1; child < n; child = 2 * at + 1) {
+    if (child + 1 < n && WakesLater(sleepers_[child], sleepers_[child + 1])) ++child;  // the earlier child
+    if (!WakesLater(s, sleepers_[child])) break;
+    sleepers_[at] = sleepers_[child];
+    at = child;
+  }
+  sleepers_[at] = s;
 }
 
 void Scheduler::BreakDeadlock() {
@@ -119,10 +141,10 @@ void Scheduler::Reschedule() {
 
 int Scheduler::NextWriter() {
   // Nobody can run now: the clock jumps to the earliest wake-up, and everyone due then is ready.
-  if (ready_.empty() && !sleepers_.empty()) now_ = std::max(now_, sleepers_.front().first);
-  while (!sleepers_.empty() && sleepers_.front().first <= now_) {
-    const int w = sleepers_.front().second;
-    std::pop_heap(sleepers_.begin(), sleepers_.end(), std::greater<>());
+  if (ready_.empty() && !sleepers_.empty()) now_ = std::max(now_, sleepers_.front().wake_micros);
+  while (!sleepers_.empty() && sleepers_.front().wake_micros <= now_) {
+    const int w = sleepers_.front().writer;
+    std::pop_heap(sleepers_.begin(), sleepers_.end(), WakesLater);
     sleepers_.pop_back();
     ready_.insert(std::upper_bound(ready_.begin(), ready_.end(), w), w);
   }
@@ -151,7 +173,7 @@ int Scheduler::NextWriter() {
   }
   if (pick < 0) pick = *fallback_->Pick(point);
 
-  schedule_.Append(pick);
+  if (record_schedule_) schedule_.Append(pick);
   ++steps_;
   last_ = pick;
   return pick;

@@ -3,11 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "commitlab/core/rng.h"
 #include "commitlab/sim/schedule.h"
 #include "commitlab/sim/strategy.h"
 
@@ -365,6 +368,55 @@ TEST(SchedulerTest, ManyWritersStartAndEndCleanly) {
   Result<RecordedSchedule> parsed = ParseSchedule(s.ScheduleString());
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   EXPECT_EQ(*parsed, s.schedule());
+}
+
+// Many writers sleeping for random times: each must wake exactly when it asked to, and the clock
+// must never run backwards, whichever path (push, or swapping in for the earliest sleeper) its
+// sleep took through the wake-up heap.
+TEST(SchedulerTest, ManySleepersEachWakeExactlyOnTimeAndTheClockNeverGoesBack) {
+  Scheduler s(MakeRandomStrategy(), 7);
+  Rng durations(11);
+  std::vector<int64_t> wakes;  // the clock at every wake-up, in order
+  int late = 0;
+  for (int w = 0; w < 64; ++w) {
+    std::vector<int64_t> mine;
+    for (int k = 0; k < 50; ++k) mine.push_back(durations.Between(0, 1000));
+    s.AddWriter("w" + std::to_string(w), [&s, &wakes, &late, mine] {
+      for (int64_t d : mine) {
+        const int64_t due = s.now_micros() + d;
+        s.SleepUntil(due);
+        late += s.now_micros() != due;
+        wakes.push_back(s.now_micros());
+      }
+    });
+  }
+  ASSERT_TRUE(s.Run().ok());
+  EXPECT_EQ(late, 0);
+  ASSERT_EQ(wakes.size(), 64u * 50u);
+  EXPECT_TRUE(std::is_sorted(wakes.begin(), wakes.end()));
+}
+
+TEST(SchedulerTest, WithoutRecordingTheRunIsTheSameButNoScheduleIsKept) {
+  auto run = [](bool record, std::vector<int>* order) {
+    Scheduler s(MakeRandomStrategy(), 3);
+    s.set_record_schedule(record);
+    for (int w = 0; w < 5; ++w)
+      s.AddWriter("w" + std::to_string(w), [&s, order, w] {
+        for (int k = 0; k < 4; ++k) {
+          order->push_back(w);
+          s.SleepUntil(s.now_micros() + 10 * (w + 1));
+        }
+      });
+    EXPECT_TRUE(s.Run().ok());
+    return std::make_pair(s.steps(), s.schedule().steps());
+  };
+  std::vector<int> recorded, unrecorded;
+  const auto [steps_on, kept_on] = run(true, &recorded);
+  const auto [steps_off, kept_off] = run(false, &unrecorded);
+  EXPECT_EQ(recorded, unrecorded);
+  EXPECT_EQ(steps_on, steps_off);
+  EXPECT_EQ(kept_on, steps_on);
+  EXPECT_EQ(kept_off, 0);
 }
 
 TEST(SchedulerTest, SleepOutsideARunOnlyMovesTheClock) {

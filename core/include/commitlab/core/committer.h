@@ -89,8 +89,12 @@ class Committer {
                                                  int64_t identifier, CommitKind kind);
   // Brings base_ up to snapshot `latest` by replaying the snapshots in between.
   Status AdvanceBase(const Snapshot& latest);
-  std::string NewFileName(std::string_view prefix);
-  void Emit(Event e);
+  void NewManifestName(std::string* name);
+  // Inline, so that with a sink that wants no events the event is not even built.
+  void Emit(Event e) {
+    if (wants_events_) Deliver(std::move(e));
+  }
+  void Deliver(Event e);
   // fmt::format, or "" when no sink reads messages (the text of an Emit-only message).
   template <typename... Args>
   std::string Message(fmt::format_string<Args...> format, Args&&... args) const {
@@ -102,11 +106,16 @@ class Committer {
   Env* env_;
   SnapshotStore* store_;
   EventSink* events_;
+  const bool wants_events_;
   const bool wants_messages_;
   CommitStats stats_;
   TableState base_;  // live files at base_.snapshot_id(), advanced incrementally
-  std::string name_prefix_;  // per-committer random part of file names
+  std::string manifest_stem_;  // "manifest-{uuid}-": the uuid is drawn once per committer
   int64_t name_counter_ = 0;
+  // Reused by every attempt (see TryCommit, TryCommitOnce): the latest snapshot read and the
+  // snapshot being published.
+  std::optional<Snapshot> latest_;
+  Snapshot attempt_;
 };
 
 }  // namespace commitlab

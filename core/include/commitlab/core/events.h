@@ -51,12 +51,15 @@ class EventSink {
   // False when the sink never reads Event::message: emitters may then skip formatting it, which
   // is most of the cost of a commit attempt in a large simulated sweep.
   virtual bool wants_messages() const { return true; }
+  // False when OnEvent does nothing at all: emitters may then skip building events.
+  virtual bool wants_events() const { return true; }
 };
 
 class NullEventSink final : public EventSink {
  public:
   void OnEvent(const Event&) override {}
   bool wants_messages() const override { return false; }
+  bool wants_events() const override { return false; }
 };
 
 // Hands every event to each sink in turn (log, trace, outcome recorder, ...).

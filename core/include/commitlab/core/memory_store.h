@@ -1,5 +1,6 @@
 // MemoryStore: snapshots, manifests and data files in process memory. Publish is an atomic
-// create-if-absent under one mutex, so it is safe for any number of writer threads.
+// create-if-absent under one mutex, so it is safe for any number of writer threads; a store made
+// for one thread (a simulated run, where writers are fibers of one thread) skips the mutex.
 #ifndef COMMITLAB_CORE_MEMORY_STORE_H_
 #define COMMITLAB_CORE_MEMORY_STORE_H_
 
@@ -15,7 +16,11 @@ namespace commitlab {
 
 class MemoryStore : public SnapshotStore {
  public:
+  enum class Threads { kMany, kOne };
+  explicit MemoryStore(Threads threads = Threads::kMany) : locking_(threads == Threads::kMany) {}
+
   Result<std::optional<Snapshot>> LatestSnapshot() override;
+  Status LatestSnapshotInto(std::optional<Snapshot>* latest) override;
   Result<Snapshot> ReadSnapshot(int64_t id) override;
   Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override;
   PublishResult Publish(const Snapshot& s) override;
@@ -29,12 +34,16 @@ class MemoryStore : public SnapshotStore {
   // (an object store without a lock) calls this directly. REQUIRES: mu_ held.
   void PutLocked(const Snapshot& s);
 
+  // mu_ held, unless the store is for one thread only.
+  std::unique_lock<std::mutex> Lock() { return locking_ ? std::unique_lock(mu_) : std::unique_lock<std::mutex>(); }
+
+  const bool locking_;
   std::mutex mu_;
   // Guarded by mu_: snapshots_[i] is snapshot i + 1.
   std::vector<Snapshot> snapshots_;
-  // Names are unique by the caller's contract; listed sorted and deduplicated. A vector, not a
-  // set: a write is then one string copy, not a tree node and string comparisons.
-  std::vector<std::string> manifests_;
+  // Every manifest name written, each followed by '\0'; listed sorted and deduplicated. One string,
+  // not a set or a vector of strings: a write is then an append, with no allocation of its own.
+  std::string manifest_names_;
   std::set<std::string> data_files_;
 };
 

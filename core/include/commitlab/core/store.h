@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commitlab/core/model.h"
@@ -31,6 +32,15 @@ class SnapshotStore {
 
   // The latest published snapshot with its changes, or nullopt for an empty table.
   virtual Result<std::optional<Snapshot>> LatestSnapshot() = 0;
+  // The same, assigned into `*latest` so that its strings and vectors keep their storage: a
+  // committer reads the latest snapshot once per attempt, and a store in memory can then answer
+  // without allocating (most of a simulated sweep's cost). `*latest` is unspecified on error.
+  virtual Status LatestSnapshotInto(std::optional<Snapshot>* latest) {
+    Result<std::optional<Snapshot>> r = LatestSnapshot();
+    if (!r.ok()) return r.status();
+    *latest = std::move(*r);
+    return Status::OK();
+  }
   virtual Result<Snapshot> ReadSnapshot(int64_t id) = 0;
   // Writes a manifest holding `changes` under `name` (chosen by the caller, unique).
   virtual Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) = 0;

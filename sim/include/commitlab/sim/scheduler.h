@@ -82,6 +82,9 @@ class Scheduler {
   // The schedule so far (all of it once Run() returned).
   std::string ScheduleString() const { return FormatSchedule(schedule_); }
   const RecordedSchedule& schedule() const { return schedule_; }
+  // Off: the schedule is not kept (a run nobody will replay, e.g. a sweep's) and the two above stay
+  // empty. Set before Run().
+  void set_record_schedule(bool on) { record_schedule_ = on; }
 
   Rng& rng() { return rng_; }
   uint64_t seed() const { return seed_; }
@@ -101,6 +104,16 @@ class Scheduler {
   // Picks the writer for the next step, jumping the clock if nobody can run now; -1 when every
   // writer has finished.
   int NextWriter();
+  struct Sleeper {
+    int64_t wake_micros;
+    int writer;
+  };
+  // The wake-up heap's order: by time, then index (a total order: each writer sleeps once).
+  static bool WakesLater(const Sleeper& a, const Sleeper& b) {
+    return a.wake_micros != b.wake_micros ? a.wake_micros > b.wake_micros : a.writer > b.writer;
+  }
+  // Replaces the heap's earliest sleeper with `s` in one sift, not a pop and a push.
+  void ReplaceEarliestSleeper(Sleeper s);
   // Every unfinished writer is blocked: records the deadlock and releases them all.
   void BreakDeadlock();
   // At a scheduling point of the current writer: lets the picked writer run, if it is another.
@@ -114,10 +127,10 @@ class Scheduler {
   Status deadlock_;  // set once every unfinished writer was blocked
   std::vector<Writer> writers_;
   // Every unfinished writer that is not blocked is in exactly one of these: ready_ (runnable now,
-  // ascending index; includes the running writer) or sleepers_ (a min-heap of (wake time, index)
-  // with wake time > now_). A step then costs O(log writers), not a scan of every writer.
+  // ascending index; includes the running writer) or sleepers_ (a min-heap by WakesLater, with
+  // wake time > now_). A step then costs O(log writers), not a scan of every writer.
   std::vector<int> ready_;
-  std::vector<std::pair<int64_t, int>> sleepers_;
+  std::vector<Sleeper> sleepers_;
   RecordedSchedule schedule_;
   int64_t now_ = 0;
   int64_t steps_ = 0;
@@ -125,6 +138,7 @@ class Scheduler {
   int last_ = -1;     // writer that ran last (the strategy's SchedulePoint::last)
   int next_ = -1;     // set by a writer that hands over, read by Run()
   bool ran_ = false;
+  bool record_schedule_ = true;
 };
 
 }  // namespace commitlab::sim

@@ -1,0 +1,50 @@
+#include "commitlab/core/memory_store.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace commitlab {
+namespace {
+
+Snapshot MakeSnapshot(int64_t id, std::string manifest) {
+  DataFile f{.name = "data-" + std::to_string(id) + "-with-a-name-too-long-for-inline-storage", .row_count = 1};
+  return Snapshot{.id = id, .parent_id = id - 1, .commit_user = "writer", .commit_identifier = id,
+                  .total_records = id, .delta_records = 1, .delta_manifest = std::move(manifest),
+                  .changes = {{ChangeKind::kAdd, f}}};
+}
+
+class MemoryStoreTest : public ::testing::TestWithParam<MemoryStore::Threads> {};
+
+TEST_P(MemoryStoreTest, LatestSnapshotIntoAgreesWithLatestSnapshotAndReusesTheCallersCopy) {
+  MemoryStore store(GetParam());
+  std::optional<Snapshot> latest = MakeSnapshot(9, "stale");  // whatever the caller held before
+  ASSERT_TRUE(store.LatestSnapshotInto(&latest).ok());
+  EXPECT_FALSE(latest.has_value());  // an empty table
+
+  for (int64_t id = 1; id <= 3; ++id) {
+    ASSERT_EQ(store.Publish(MakeSnapshot(id, "manifest-" + std::to_string(id))).outcome, PublishOutcome::kPublished);
+    ASSERT_TRUE(store.LatestSnapshotInto(&latest).ok());
+    Result<std::optional<Snapshot>> fresh = store.LatestSnapshot();
+    ASSERT_TRUE(fresh.ok());
+    EXPECT_EQ(latest, *fresh);
+  }
+  EXPECT_EQ(store.Publish(MakeSnapshot(3, "late")).outcome, PublishOutcome::kAlreadyExists);
+  ASSERT_TRUE(store.LatestSnapshotInto(&latest).ok());
+  EXPECT_EQ(latest->delta_manifest, "manifest-3");
+}
+
+TEST_P(MemoryStoreTest, ManifestsAreListedSortedOnceEach) {
+  MemoryStore store(GetParam());
+  for (const char* name : {"m-b", "m-a", "m-c", "m-a"}) ASSERT_TRUE(store.WriteManifest(name, {}).ok());
+  EXPECT_EQ(store.ListManifests(), (std::vector<std::string>{"m-a", "m-b", "m-c"}));
+  EXPECT_TRUE(MemoryStore(GetParam()).ListManifests().empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(BothThreadings, MemoryStoreTest,
+                         ::testing::Values(MemoryStore::Threads::kMany, MemoryStore::Threads::kOne));
+
+}  // namespace
+}  // namespace commitlab

@@ -1,0 +1,22 @@
+#include "commitlab/core/model.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "commitlab/core/rng.h"
+
+namespace commitlab {
+namespace {
+
+// RandomUuid writes its hex by hand; it must match the 8-4-4-4-12 layout of the two words it draws.
+TEST(ModelTest, RandomUuidIsTheTwoDrawsInUuidLayout) {
+  for (uint64_t seed : {1u, 2u, 99u, 123456u}) {
+    Rng r(seed), twin(seed);
+    const uint64_t a = twin.Next(), b = twin.Next();
+    EXPECT_EQ(RandomUuid(r), fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xffff,
+                                         a & 0xffff, b >> 48, b & 0xffffffffffffULL));
+  }
+}
+
+}  // namespace
+}  // namespace commitlab
