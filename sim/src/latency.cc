@@ -13,10 +13,6 @@ namespace {
 constexpr double kMaxMillis = 1e9;  // ~11.6 days: far beyond any latency, far from overflow
 constexpr std::string_view kExpected = "expected const:MS, uniform:LO,HI, normal:MEAN,SD or exp:MEAN";
 
-// Rounds to the nearest microsecond. Every draw is >= 0 (folded, exponential, bounds checked), so
-// adding one half and truncating is exact and avoids a libm call on the hot path.
-int64_t ToMicros(double millis) { return static_cast<int64_t>(millis * 1000.0 + 0.5); }
-
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -41,16 +37,6 @@ bool ParseMillis(std::string_view s, double* out) {
 }
 
 }  // namespace
-
-int64_t Distribution::DrawMicros(Rng& rng) const {
-  switch (kind) {
-    case Kind::kConstant: return ToMicros(a);
-    case Kind::kUniform: return rng.Between(ToMicros(a), ToMicros(b));
-    case Kind::kNormal: return ToMicros(std::fabs(rng.Normal(a, b)));
-    case Kind::kExponential: return ToMicros(rng.Exponential(a));
-  }
-  return 0;
-}
 
 std::string FormatDistribution(const Distribution& d) {
   switch (d.kind) {

@@ -107,15 +107,23 @@ void Scheduler::Unblock(int writer) {
 }
 
 void Scheduler::ReplaceEarliestSleeper(Sleeper s) {
+  // Floyd's way: move the hole down to a leaf along the earlier children, then let `s` rise from
+  // there. A writer going back to sleep usually wakes later than most sleepers, so it rises little:
+  // about one comparison a level instead of two.
   const size_t n = sleepers_.size();
-  size_t at = 0;
-  for (size_t child = 1; child < n; child = 2 * at + 1) {
+  size_t hole = 0;
+  for (size_t child = 1; child < n; child = 2 * hole + 1) {
     if (child + 1 < n && WakesLater(sleepers_[child], sleepers_[child + 1])) ++child;  // the earlier child
-    if (!WakesLater(s, sleepers_[child])) break;
-    sleepers_[at] = sleepers_[child];
-    at = child;
+    sleepers_[hole] = sleepers_[child];
+    hole = child;
   }
-  sleepers_[at] = s;
+  while (hole > 0) {
+    const size_t parent = (hole - 1) / 2;
+    if (!WakesLater(sleepers_[parent], s)) break;
+    sleepers_[hole] = sleepers_[parent];
+    hole = parent;
+  }
+  sleepers_[hole] = s;
 }
 
 void Scheduler::BreakDeadlock() {

@@ -15,6 +15,7 @@
 #define COMMITLAB_SIM_LATENCY_H_
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -31,8 +32,19 @@ struct Distribution {
   double a = 0;  // ms: the constant, uniform's low end, normal's mean, exponential's mean
   double b = 0;  // ms: uniform's high end, normal's standard deviation
 
-  // A constant draws nothing from the stream.
-  int64_t DrawMicros(Rng& rng) const;
+  // A constant draws nothing from the stream. Inline: a simulated sweep draws four per attempt.
+  int64_t DrawMicros(Rng& rng) const {
+    switch (kind) {
+      case Kind::kConstant: return ToMicros(a);
+      case Kind::kUniform: return rng.Between(ToMicros(a), ToMicros(b));
+      case Kind::kNormal: return ToMicros(std::fabs(rng.Normal(a, b)));
+      case Kind::kExponential: return ToMicros(rng.Exponential(a));
+    }
+    return 0;
+  }
+  // Rounds to the nearest microsecond. Every draw is >= 0 (folded, exponential, bounds checked), so
+  // adding one half and truncating is exact and avoids a libm call on the hot path.
+  static int64_t ToMicros(double millis) { return static_cast<int64_t>(millis * 1000.0 + 0.5); }
   bool operator==(const Distribution&) const = default;
 };
 
