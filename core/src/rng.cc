@@ -7,12 +7,11 @@ namespace commitlab {
 
 uint64_t Rng::Below(uint64_t n) {
   if (n == 0) return 0;
-  // Reject the top partial range so every residue is equally likely.
-  const uint64_t limit = std::numeric_limits<uint64_t>::max() - std::numeric_limits<uint64_t>::max() % n;
-  uint64_t x;
-  do {
-    x = engine_();
-  } while (x >= limit);
+  // Reject the top partial range so every residue is equally likely. That range is shorter than
+  // n, so only a draw above max - n needs the (dividing) exact limit.
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  uint64_t x = engine_();
+  while (x > kMax - n && x >= kMax - kMax % n) x = engine_();
   return x % n;
 }
 

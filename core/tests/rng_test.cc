@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace commitlab {
@@ -31,6 +32,30 @@ TEST(RngTest, BetweenStaysInRangeAndHitsBothEnds) {
   EXPECT_TRUE(lo && hi);
   EXPECT_EQ(r.Between(5, 5), 5);
   EXPECT_EQ(r.Below(0), 0u);
+}
+
+// Below() skips the division that computes its rejection limit unless a draw lies in the top n
+// values; the draws must be exactly those of the plain rejection loop, including for huge n where
+// about half the draws are rejected.
+TEST(RngTest, BelowMatchesThePlainRejectionLoop) {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  auto plain = [](Rng& r, uint64_t n) {
+    const uint64_t limit = kMax - kMax % n;
+    uint64_t x;
+    do {
+      x = r.Next();
+    } while (x >= limit);
+    return x % n;
+  };
+  for (uint64_t n : {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{6000}, uint64_t{1'000'000'000'000},
+                     (uint64_t{1} << 63) + 1, uint64_t{3} << 62, kMax}) {
+    Rng fast(5), slow(5);
+    for (int i = 0; i < 2000; ++i) {
+      const uint64_t x = fast.Below(n);
+      ASSERT_EQ(x, plain(slow, n)) << "n=" << n << " draw " << i;
+      ASSERT_LT(x, n);
+    }
+  }
 }
 
 // The ziggurat's layers, wedges and tail must add up to the standard normal: compare the sample's
