@@ -36,7 +36,9 @@ Committer::Committer(std::string commit_user, CommitOptions options, Env* env, S
       store_(store),
       events_(events),
       wants_events_(events->wants_events()),
-      wants_messages_(wants_events_ && events->wants_messages()) {}
+      wants_messages_(wants_events_ && events->wants_messages()) {
+  attempt_.commit_user = user_;
+}
 
 void Committer::Deliver(Event e) {
   e.user = user_;
@@ -76,6 +78,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
   const int64_t start = env_->NowMicros();
   const RetryPolicy& policy = options_.retry;
   std::optional<int64_t> failed_base_id;  // latest id seen by an attempt whose publish failed
+  attempt_.changes = changes;  // the same for every attempt of this commit
   int64_t prev_wait = 0;
   auto give_up = [&](int retry, std::string msg) {
     ++stats_.gave_up;
@@ -198,13 +201,11 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   const int64_t delta = DeltaRecords(changes);
   s.id = new_id;
   s.parent_id = latest_id;
-  s.commit_user = user_;
   s.commit_identifier = identifier;
   s.kind = kind;
   s.time_millis = env_->NowMicros() / 1000;
   s.total_records = (latest ? latest->total_records : 0) + delta;
   s.delta_records = delta;
-  s.changes = changes;
   PublishResult pr;
   if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
     if (st.code() == Code::kCrashed) return crashed(std::move(st));

@@ -112,8 +112,8 @@ class Committer {
   TableState base_;  // live files at base_.snapshot_id(), advanced incrementally
   std::string manifest_stem_;  // "manifest-{uuid}-": the uuid is drawn once per committer
   int64_t name_counter_ = 0;
-  // Reused by every attempt (see TryCommit, TryCommitOnce): the latest snapshot read and the
-  // snapshot being published.
+  // Reused by every attempt (see TryCommit, TryCommitOnce): the latest snapshot read, and the
+  // snapshot being published (its user set once, its changes once per commit).
   std::optional<Snapshot> latest_;
   Snapshot attempt_;
 };
