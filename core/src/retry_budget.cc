@@ -9,6 +9,8 @@
 #include <optional>
 #include <system_error>
 
+#include "commitlab/core/spec_parse.h"
+
 namespace commitlab {
 namespace {
 
@@ -30,47 +32,39 @@ Result<RetryBudgetOptions> ParseRetryBudget(std::string_view spec) {
   const auto error = [&](std::string what) {
     return Status::InvalidArgument(fmt::format("retry budget \"{}\": {}", spec, what));
   };
-  const size_t colon = spec.find(':');
-  const std::string_view name = spec.substr(0, colon);
+  const Cut name_and_keys = CutAtFirst(spec, ':');
+  const std::string_view name = name_and_keys.head;
   if (name != "budget") return error(fmt::format("unknown name \"{}\" (expected budget)", name));
   RetryBudgetOptions o;
-  if (colon == std::string_view::npos) return o;
+  if (!name_and_keys.tail) return o;
 
-  bool seen[3] = {false, false, false};
-  std::string_view rest = spec.substr(colon + 1);
-  while (true) {
-    const size_t comma = rest.find(',');
-    const std::string_view item = rest.substr(0, comma);
-    const size_t eq = item.find('=');
-    if (eq == std::string_view::npos)
-      return error(fmt::format("expected key=value, got \"{}\"", item));
-    const std::string_view key = item.substr(0, eq);
-    const std::string_view value = item.substr(eq + 1);
-    // tokens and cost must be positive; a zero refund is allowed (the bucket only drains).
-    struct Field {
-      std::string_view key;
-      double* value;
-      bool positive;
-    };
-    const Field fields[] = {{"tokens", &o.tokens, true},
-                            {"cost", &o.retry_cost, true},
-                            {"refund", &o.success_refund, false}};
-    const auto f = std::find_if(std::begin(fields), std::end(fields),
-                                [&](const Field& x) { return x.key == key; });
-    if (f == std::end(fields))
-      return error(fmt::format("unknown key \"{}\" (expected one of tokens, cost, refund)", key));
-    bool& was_seen = seen[f - std::begin(fields)];
-    if (was_seen) return error(fmt::format("key {} given twice", key));
-    was_seen = true;
-    const std::optional<double> v = ParseNumber(value);
-    if (!v || (f->positive ? *v <= 0 : *v < 0) || *v > kMaxValue) {
-      return error(fmt::format("bad value \"{}\" for key {} (expected a number {} and at most 1e9)",
-                               value, key, f->positive ? "> 0" : ">= 0"));
-    }
-    *f->value = *v;
-    if (comma == std::string_view::npos) break;
-    rest = rest.substr(comma + 1);
-  }
+  // tokens and cost must be positive; a zero refund is allowed (the bucket only drains).
+  struct Field {
+    std::string_view key;
+    double* value;
+    bool positive;
+  };
+  const Field fields[] = {{"tokens", &o.tokens, true},
+                          {"cost", &o.retry_cost, true},
+                          {"refund", &o.success_refund, false}};
+  const Status items =
+      ForEachKeyValue(*name_and_keys.tail, [&](std::string_view key, std::string_view value) {
+        const auto f = std::find_if(std::begin(fields), std::end(fields),
+                                    [&](const Field& x) { return x.key == key; });
+        if (f == std::end(fields)) {
+          return Status::InvalidArgument(
+              fmt::format("unknown key \"{}\" (expected one of tokens, cost, refund)", key));
+        }
+        const std::optional<double> v = ParseNumber(value);
+        if (!v || (f->positive ? *v <= 0 : *v < 0) || *v > kMaxValue) {
+          return Status::InvalidArgument(
+              fmt::format("bad value \"{}\" for key {} (expected a number {} and at most 1e9)",
+                          value, key, f->positive ? "> 0" : ">= 0"));
+        }
+        *f->value = *v;
+        return Status::OK();
+      });
+  if (!items.ok()) return error(items.message());
   return o;
 }
 

@@ -9,6 +9,9 @@
 #include <limits>
 #include <optional>
 #include <system_error>
+#include <utility>
+
+#include "commitlab/core/spec_parse.h"
 
 namespace commitlab {
 namespace {
@@ -251,44 +254,34 @@ Result<RetryPolicy> ParseRetryPolicy(std::string_view spec) {
   const auto error = [&](std::string what) {
     return Status::InvalidArgument(fmt::format("retry policy \"{}\": {}", spec, what));
   };
-  const size_t colon = spec.find(':');
-  const std::string_view name = spec.substr(0, colon);
+  const Cut name_and_keys = CutAtFirst(spec, ':');
+  const std::string_view name = name_and_keys.head;
   const auto kn = std::find_if(kKindNames.begin(), kKindNames.end(),
                                [&](const KindName& k) { return k.name == name; });
   if (kn == kKindNames.end())
     return error(fmt::format("unknown policy name \"{}\" (expected one of {})", name, kKindList));
   RetryPolicy p = DefaultRetryPolicy(kn->kind);
-  if (colon == std::string_view::npos) return p;
+  if (!name_and_keys.tail) return p;
 
-  std::array<bool, kNumKeys> seen{};
-  std::string_view rest = spec.substr(colon + 1);
-  while (true) {
-    const size_t comma = rest.find(',');
-    const std::string_view item = rest.substr(0, comma);
-    const size_t eq = item.find('=');
-    if (eq == std::string_view::npos)
-      return error(fmt::format("expected key=value, got \"{}\"", item));
-    const std::string_view key_name = item.substr(0, eq);
-    const std::string_view value = item.substr(eq + 1);
+  const auto bad = [](std::string what) { return Status::InvalidArgument(std::move(what)); };
+  const Status items = ForEachKeyValue(*name_and_keys.tail, [&](std::string_view key_name,
+                                                                std::string_view value) {
     const auto key_it = std::find(kKeyNames.begin(), kKeyNames.end(), key_name);
     if (key_it == kKeyNames.end()) {
-      return error(fmt::format(
+      return bad(fmt::format(
           "unknown key \"{}\" (expected one of base, cap, jitter, retries, timeout)", key_name));
     }
     const Key key = static_cast<Key>(key_it - kKeyNames.begin());
     if (!KeyApplies(p.kind, key)) {
-      return error(fmt::format("key {} does not apply to {} (its keys are {})", key_name, name,
-                               KeysOf(p.kind)));
+      return bad(fmt::format("key {} does not apply to {} (its keys are {})", key_name, name,
+                             KeysOf(p.kind)));
     }
-    if (seen[key]) return error(fmt::format("key {} given twice", key_name));
-    seen[key] = true;
-
     switch (key) {
       case kBase:
       case kCap: {
         const Result<int64_t> d = ParseDurationMicros(value);
         if (!d.ok()) {
-          return error(fmt::format(
+          return bad(fmt::format(
               "bad duration \"{}\" for key {} (expected a number with us, ms, s or min)", value,
               key_name));
         }
@@ -298,7 +291,7 @@ Result<RetryPolicy> ParseRetryPolicy(std::string_view spec) {
       case kJitter: {
         const std::optional<double> j = ParseFraction(value);
         if (!j) {
-          return error(fmt::format(
+          return bad(fmt::format(
               "bad value \"{}\" for key jitter (expected a number between 0 and 1)", value));
         }
         p.jitter = *j;
@@ -308,7 +301,7 @@ Result<RetryPolicy> ParseRetryPolicy(std::string_view spec) {
         const std::optional<int> r =
             value == "unlimited" ? std::optional<int>(-1) : ParseWhole<int>(value);
         if (!r || *r < -1) {
-          return error(fmt::format(
+          return bad(fmt::format(
               "bad value \"{}\" for key retries (expected an integer >= 0, or -1 or unlimited)",
               value));
         }
@@ -319,7 +312,7 @@ Result<RetryPolicy> ParseRetryPolicy(std::string_view spec) {
         const Result<int64_t> d =
             value == "none" ? Result<int64_t>(int64_t{-1}) : ParseDurationMicros(value);
         if (!d.ok()) {
-          return error(fmt::format(
+          return bad(fmt::format(
               "bad duration \"{}\" for key timeout (expected a number with us, ms, s or min, or "
               "none)",
               value));
@@ -330,9 +323,9 @@ Result<RetryPolicy> ParseRetryPolicy(std::string_view spec) {
       case kNumKeys:
         break;
     }
-    if (comma == std::string_view::npos) break;
-    rest = rest.substr(comma + 1);
-  }
+    return Status::OK();
+  });
+  if (!items.ok()) return error(items.message());
 
   if (KeyApplies(p.kind, kCap) && p.cap_micros < p.base_micros) {
     return error(fmt::format("cap {} is below base {}", FormatDurationMicros(p.cap_micros),

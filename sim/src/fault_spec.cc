@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "commitlab/core/env.h"
+#include "commitlab/core/spec_parse.h"
 
 namespace commitlab::sim {
 namespace {
@@ -101,19 +102,17 @@ std::optional<FieldError> CheckEffectAtPoint(const FaultEffect& e, std::string_v
 
 Result<FaultTrigger> ParseTrigger(std::string_view s) {
   if (s == "always") return FaultTrigger{};
-  const size_t eq = s.find('=');
-  const std::string_view key = s.substr(0, eq);
-  const std::string_view value = eq == std::string_view::npos ? std::string_view() : s.substr(eq + 1);
-  if (eq != std::string_view::npos && (key == "nth" || key == "every")) {
-    std::optional<int64_t> n = ParseInt(value);
-    const std::string_view letter = key == "nth" ? "N" : "K";
+  const std::optional<KeyValue> kv = SplitKeyValue(s);
+  if (kv && (kv->key == "nth" || kv->key == "every")) {
+    std::optional<int64_t> n = ParseInt(kv->value);
+    const std::string_view letter = kv->key == "nth" ? "N" : "K";
     if (!n || *n < 1)
       return Status::InvalidArgument(
-          fmt::format("bad trigger \"{}\" (expected {}={} with {} a whole number >= 1)", s, key, letter, letter));
-    return FaultTrigger{key == "nth" ? FaultTrigger::Kind::kNth : FaultTrigger::Kind::kEvery, *n, 0.0};
+          fmt::format("bad trigger \"{}\" (expected {}={} with {} a whole number >= 1)", s, kv->key, letter, letter));
+    return FaultTrigger{kv->key == "nth" ? FaultTrigger::Kind::kNth : FaultTrigger::Kind::kEvery, *n, 0.0};
   }
-  if (eq != std::string_view::npos && key == "p") {
-    std::optional<double> p = ParseProbability(value);
+  if (kv && kv->key == "p") {
+    std::optional<double> p = ParseProbability(kv->value);
     if (!p)
       return Status::InvalidArgument(fmt::format("bad trigger \"{}\" (expected p=P with P a number from 0 to 1)", s));
     return FaultTrigger{FaultTrigger::Kind::kProbability, 0, *p};
@@ -125,8 +124,8 @@ Result<FaultEffect> ParseEffect(std::string_view s) {
   if (s == "error") return FaultEffect{FaultEffect::Kind::kError, 0};
   if (s == "unknown") return FaultEffect{FaultEffect::Kind::kUnknown, 0};
   if (s == "crash") return FaultEffect{FaultEffect::Kind::kCrash, 0};
-  if (s.starts_with("delay=")) {
-    std::optional<int64_t> d = ParseDuration(s.substr(6));
+  if (const std::optional<KeyValue> kv = SplitKeyValue(s); kv && kv->key == "delay") {
+    std::optional<int64_t> d = ParseDuration(kv->value);
     if (!d)
       return Status::InvalidArgument(fmt::format(
           "bad effect \"{}\" (expected delay=D with D a whole number followed by us, ms or s, e.g. delay=20ms)", s));
@@ -154,15 +153,9 @@ const std::vector<std::string_view>& FaultPointNames() {
 }
 
 Result<FaultRule> ParseFaultRule(std::string_view spec, size_t* error_column) {
-  std::vector<std::string_view> fields;
-  std::vector<size_t> columns;
-  for (size_t start = 0;;) {
-    const size_t colon = spec.find(':', start);
-    columns.push_back(start);
-    fields.push_back(spec.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
-    if (colon == std::string_view::npos) break;
-    start = colon + 1;
-  }
+  const std::vector<std::string_view> fields = SplitOn(spec, ':');
+  std::vector<size_t> columns;  // where each field starts in `spec`
+  for (std::string_view field : fields) columns.push_back(static_cast<size_t>(field.data() - spec.data()));
   auto fail = [&](std::string detail, size_t column) -> Status {
     if (error_column != nullptr) *error_column = column;
     return Status::InvalidArgument(fmt::format("fault \"{}\": {}", spec, detail));

@@ -4,8 +4,11 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <vector>
+
+#include "commitlab/core/spec_parse.h"
 
 namespace commitlab::sim {
 namespace {
@@ -13,24 +16,8 @@ namespace {
 constexpr double kMaxMillis = 1e9;  // ~11.6 days: far beyond any latency, far from overflow
 constexpr std::string_view kExpected = "expected const:MS, uniform:LO,HI, normal:MEAN,SD or exp:MEAN";
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-std::vector<std::string_view> Split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  for (;;) {
-    const size_t at = s.find(sep);
-    out.push_back(s.substr(0, at));
-    if (at == std::string_view::npos) return out;
-    s.remove_prefix(at + 1);
-  }
-}
-
 bool ParseMillis(std::string_view s, double* out) {
-  s = Trim(s);
+  s = TrimBlanks(s);
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
   return !s.empty() && ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(*out) && *out >= 0 &&
          *out <= kMaxMillis;
@@ -49,11 +36,11 @@ std::string FormatDistribution(const Distribution& d) {
 }
 
 Result<Distribution> ParseDistribution(std::string_view text) {
-  text = Trim(text);
-  const size_t colon = text.find(':');
-  const std::string_view name = text.substr(0, colon);
+  text = TrimBlanks(text);
+  const Cut name_and_args = CutAtFirst(text, ':');
+  const std::string_view name = name_and_args.head;
   const std::vector<std::string_view> args =
-      colon == std::string_view::npos ? std::vector<std::string_view>() : Split(text.substr(colon + 1), ',');
+      name_and_args.tail ? SplitOn(*name_and_args.tail, ',') : std::vector<std::string_view>();
   Distribution d;
   size_t want = 0;
   std::string_view usage;
@@ -96,18 +83,17 @@ Result<LatencyModel> ParseLatencyModel(std::string_view spec) {
   for (auto& hop : level)
     for (int& l : hop) l = -1;
   std::set<std::string, std::less<>> seen;
-  for (std::string_view piece : Split(spec, ';')) {
-    piece = Trim(piece);
+  for (std::string_view piece : SplitOn(spec, ';')) {
+    piece = TrimBlanks(piece);
     if (piece.empty()) continue;
     auto error = [&](std::string_view what) {
       return Status::InvalidArgument(fmt::format("latency spec \"{}\": piece \"{}\": {}", spec, piece, what));
     };
-    const size_t eq = piece.find('=');
-    if (eq == std::string_view::npos) return error("expected KEY=DIST, e.g. publish=normal:10,2");
-    const std::string_view key = Trim(piece.substr(0, eq));
-    const size_t dot = key.find('.');
-    const std::string_view op_name = key.substr(0, dot);
-    const std::string_view hop_name = dot == std::string_view::npos ? std::string_view() : key.substr(dot + 1);
+    const std::optional<KeyValue> kv = SplitKeyValue(piece);
+    if (!kv) return error("expected KEY=DIST, e.g. publish=normal:10,2");
+    const std::string_view key = TrimBlanks(kv->key);
+    const Cut op_and_hop = CutAtFirst(key, '.');
+    const std::string_view op_name = op_and_hop.head;
 
     int op = -1;  // -1: every op
     if (op_name != "*") {
@@ -118,20 +104,20 @@ Result<LatencyModel> ParseLatencyModel(std::string_view spec) {
             "unknown operation \"{}\"; expected read-latest, read-snapshot, write-manifest, publish, write-data or *", op_name));
     }
     bool hops[2] = {true, true};  // request, response
-    if (dot != std::string_view::npos) {
-      if (hop_name == "request") {
+    if (const std::optional<std::string_view> hop_name = op_and_hop.tail) {
+      if (*hop_name == "request") {
         hops[1] = false;
-      } else if (hop_name == "response") {
+      } else if (*hop_name == "response") {
         hops[0] = false;
       } else {
-        return error(fmt::format("unknown hop \"{}\"; expected request or response", hop_name));
+        return error(fmt::format("unknown hop \"{}\"; expected request or response", *hop_name));
       }
     }
     if (!seen.emplace(key).second) return error(fmt::format("\"{}\" is given twice", key));
-    Result<Distribution> dist = ParseDistribution(piece.substr(eq + 1));
+    Result<Distribution> dist = ParseDistribution(kv->value);
     if (!dist.ok()) return error(dist.status().message());
 
-    const int specificity = (op >= 0 ? 2 : 0) + (dot != std::string_view::npos ? 1 : 0);
+    const int specificity = (op >= 0 ? 2 : 0) + (op_and_hop.tail ? 1 : 0);
     for (int h = 0; h < 2; ++h) {
       if (!hops[h]) continue;
       for (int i = 0; i < kStorageOpCount; ++i) {
