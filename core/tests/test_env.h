@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "commitlab/core/env.h"
 
@@ -24,6 +25,7 @@ class TestEnv : public Env {
     std::lock_guard<std::mutex> l(mu_);
     now_ += micros;
     slept_ += micros;
+    sleeps_.push_back(micros);
   }
   // Not thread-safe: multi-threaded tests use sim::RealEnv instead.
   Rng& rng() override { return rng_; }
@@ -50,6 +52,11 @@ class TestEnv : public Env {
     std::lock_guard<std::mutex> l(mu_);
     return slept_;
   }
+  // Every sleep so far, in order.
+  std::vector<int64_t> sleeps() {
+    std::lock_guard<std::mutex> l(mu_);
+    return sleeps_;
+  }
   int ops(StorageOp op) {
     std::lock_guard<std::mutex> l(mu_);
     return ops_[op];
@@ -59,6 +66,7 @@ class TestEnv : public Env {
   std::mutex mu_;
   int64_t now_ = 0;
   int64_t slept_ = 0;
+  std::vector<int64_t> sleeps_;
   std::map<StorageOp, int> ops_;
   std::map<std::string, std::deque<Status>> faults_;
   Rng rng_;

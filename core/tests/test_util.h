@@ -26,15 +26,18 @@ inline Committable CompactOf(int64_t identifier, std::vector<FileChange> changes
 
 struct RecordedEvent {
   EventType type;
+  Level level;
   std::string user;
   int64_t snapshot_id;
+  int64_t wait_micros;
   std::string message;
 };
 
 class RecordingSink : public EventSink {
  public:
   void OnEvent(const Event& e) override {
-    events.push_back({e.type, std::string(e.user), e.snapshot_id, e.message});
+    events.push_back(
+        {e.type, e.level, std::string(e.user), e.snapshot_id, e.wait_micros, e.message});
   }
   int Count(EventType t) const {
     int n = 0;
