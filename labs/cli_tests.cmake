@@ -30,7 +30,6 @@ add_test(NAME cli.race_dir_refuses_existing_table
 
 # --- commitlab run FILE: run in the source tree, so scenario paths are relative as a user types them.
 set(EXPECT_SAME ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_same.sh)
-set(EXPECT_NO_PATH ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_no_path.sh)
 function(cli_source_test name code regex)
   add_test(NAME cli.${name} COMMAND ${EXPECT_RUN} ${code} ${regex} -- $<TARGET_FILE:commitlab> ${ARGN}
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
@@ -72,7 +71,7 @@ add_test(NAME cli.run_trace_replays_identically
 
 # --- commitlab lab paimon
 function(cli_lab_test name code regex)
-  add_test(NAME cli.${name} COMMAND ${EXPECT_NO_PATH} ${code} ${regex} ${PROJECT_SOURCE_DIR} -- $<TARGET_FILE:commitlab> ${ARGN}
+  add_test(NAME cli.${name} COMMAND ${EXPECT_RUN} ${code} ${regex} --no-path ${PROJECT_SOURCE_DIR} -- $<TARGET_FILE:commitlab> ${ARGN}
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endfunction()
 cli_lab_test(lab_conflict 0
@@ -87,7 +86,7 @@ cli_lab_test(lab_all 0
 # From a folder without scenarios/, the lab finds them above its binary and still shows them
 # relative to the project.
 add_test(NAME cli.lab_finds_scenarios_from_its_binary
-  COMMAND ${EXPECT_NO_PATH} 0 "\\(scenarios/paimon_idempotent\\.scn: simulated.*4\\. idempotent +PASS" ${PROJECT_SOURCE_DIR}
+  COMMAND ${EXPECT_RUN} 0 "\\(scenarios/paimon_idempotent\\.scn: simulated.*4\\. idempotent +PASS" --no-path ${PROJECT_SOURCE_DIR}
           -- $<TARGET_FILE:commitlab> lab paimon --scenario idempotent
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME cli.lab_race_is_reproducible_with_a_seed
