@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <utility>
 
 #include "commitlab/core/iceberg/operation.h"
@@ -48,56 +49,94 @@ std::optional<OnValidationFailure> ParseOnValidationFailure(std::string_view s) 
   return std::nullopt;
 }
 
-Result<IncrementResult> IncrementCounter(IcebergCommitter* committer, std::string_view key, int64_t delta,
-                                         OnValidationFailure on_failure, IsolationLevel isolation, int max_tries) {
-  IncrementResult out;
-  MetadataRef base;  // what the operation validates from: the metadata the value was read at
-  FileRef file;
-  auto read_and_write = [&]() -> Status {
-    Result<PinnedReader> reader = PinnedReader::Open(committer->catalog(), committer->io(), committer->env());
-    if (!reader.ok()) return reader.status();
-    Result<std::vector<Row>> rows = reader->ReadAll();
-    if (!rows.ok()) return rows.status();
-    Result<std::optional<int64_t>> value = CounterValue(*rows, key);
-    if (!value.ok()) return value.status();
-    ++out.reads;
-    base = reader->metadata();
-    out.read_value = value->value_or(0);
-    out.written_value = out.read_value + delta;
-    file = MakeDataFile(committer->NewDataFilePath(), {CounterRow(key, out.written_value)});
-    return committer->WriteDataFile(file);
-  };
+Status StartIncrement(IcebergCommitter* committer, std::string_view key, PendingIncrement* state) {
+  Result<PinnedReader> reader = PinnedReader::Open(committer->catalog(), committer->io(), committer->env());
+  if (!reader.ok()) return reader.status();
+  Result<std::vector<Row>> rows = reader->ReadAll();
+  if (!rows.ok()) return rows.status();
+  Result<std::optional<int64_t>> value = CounterValue(*rows, key);
+  if (!value.ok()) return value.status();
+  ++state->reads;
+  state->key = std::string(key);
+  state->base = reader->metadata();
+  state->read_value = value->value_or(0);
+  return Status::OK();
+}
 
-  COMMITLAB_RETURN_IF_ERROR(read_and_write());
+Result<int64_t> IncrementTarget(const PendingIncrement& state) {
+  int64_t target = 0;
+  if (__builtin_add_overflow(state.read_value, state.delta, &target)) {
+    return Status::InvalidArgument(fmt::format("counter {}: {} + {} does not fit in a 64-bit integer", state.key,
+                                               state.read_value, state.delta));
+  }
+  return target;
+}
+
+Status WriteIncrement(IcebergCommitter* committer, PendingIncrement* state) {
+  Result<int64_t> target = IncrementTarget(*state);
+  if (!target.ok()) return target.status();
+  state->file = MakeDataFile(committer->NewDataFilePath(), {CounterRow(state->key, *target)});
+  committer->env()->BeginStorageOp(StorageOp::kWriteData);
+  Status st = committer->WriteDataFile(state->file);
+  committer->env()->EndStorageOp(StorageOp::kWriteData);
+  return st;
+}
+
+Result<CommitResult> CommitIncrement(IcebergCommitter* committer, PendingIncrement* state,
+                                     OnValidationFailure on_failure, IsolationLevel isolation, int max_tries) {
+  if (state->base == nullptr || state->file == nullptr)
+    return Status::InvalidArgument("counter commit needs a counter read and a written value");
   for (int tries = 1;; ++tries) {
-    ++out.commits;
-    Result<CommitResult> r = committer->Commit(NewOverwriteByFilter(*base, CounterFilter(key), {file}, isolation));
-    if (r.ok()) {
-      out.snapshot_id = r->snapshot_id;
-      return out;
-    }
-    if (r.status().code() != Code::kConflict) return r.status();
-    ++out.validation_failures;
-    if (on_failure == OnValidationFailure::kGiveUp || tries >= max_tries) return r.status();
+    ++state->commits;
+    Result<CommitResult> r =
+        committer->Commit(NewOverwriteByFilter(*state->base, CounterFilter(state->key), {state->file}, isolation));
+    if (r.ok() || r.status().code() != Code::kConflict) return r;
+    ++state->validation_failures;
+    if (on_failure == OnValidationFailure::kGiveUp || tries >= max_tries) return r;
     if (on_failure == OnValidationFailure::kRecommitStale) {
       // A fresh operation validates from the current snapshot, so the winner's commit is no
       // longer "concurrent": the stale value goes in unchallenged.
       Result<MetadataRef> fresh = committer->Refresh();
       if (!fresh.ok()) return fresh.status();
-      base = *fresh;
+      state->base = *fresh;
     } else {
-      COMMITLAB_RETURN_IF_ERROR(read_and_write());  // the stale file stays behind as an orphan
+      // Read again, add again (the stale file stays behind as an orphan).
+      COMMITLAB_RETURN_IF_ERROR(StartIncrement(committer, state->key, state));
+      COMMITLAB_RETURN_IF_ERROR(WriteIncrement(committer, state));
     }
   }
 }
 
+Result<IncrementResult> IncrementCounter(IcebergCommitter* committer, std::string_view key, int64_t delta,
+                                         OnValidationFailure on_failure, IsolationLevel isolation, int max_tries) {
+  PendingIncrement state{.delta = delta};
+  COMMITLAB_RETURN_IF_ERROR(StartIncrement(committer, key, &state));
+  COMMITLAB_RETURN_IF_ERROR(WriteIncrement(committer, &state));
+  Result<CommitResult> r = CommitIncrement(committer, &state, on_failure, isolation, max_tries);
+  if (!r.ok()) return r.status();
+  return IncrementResult{.read_value = state.read_value,
+                         .written_value = state.read_value + state.delta,  // WriteIncrement checked it
+                         .reads = state.reads,
+                         .commits = state.commits,
+                         .validation_failures = state.validation_failures,
+                         .snapshot_id = r->snapshot_id};
+}
+
 std::optional<std::string> CheckCounter(std::string_view key, int64_t initial, int64_t delta, int acknowledged,
                                         int64_t final_value) {
-  const int64_t expected = initial + delta * acknowledged;
+  int64_t sum = 0;
+  int64_t expected = 0;
+  if (__builtin_mul_overflow(delta, static_cast<int64_t>(acknowledged), &sum) ||
+      __builtin_add_overflow(initial, sum, &expected)) {
+    return fmt::format("counter {}: {} acknowledged increments of {} from {} do not fit in a 64-bit integer", key,
+                       acknowledged, delta, initial);
+  }
   if (final_value == expected) return std::nullopt;
   std::string lost;
-  if (delta != 0 && (expected - final_value) % delta == 0 && (expected - final_value) / delta > 0) {
-    const int64_t n = (expected - final_value) / delta;
+  int64_t missing = 0;
+  if (delta != 0 && !__builtin_sub_overflow(expected, final_value, &missing) && !(delta == -1 && missing == INT64_MIN) &&
+      missing % delta == 0 && missing / delta > 0) {
+    const int64_t n = missing / delta;
     lost = fmt::format(" ({} increment{} lost)", n, n == 1 ? "" : "s");
   }
   return fmt::format("{}: counter {} is {}, but {} acknowledged increment{} of {} from {} make {}{}",

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "commitlab/core/iceberg/maintenance.h"
 #include "iceberg_test_util.h"
 
@@ -140,6 +142,50 @@ TEST(IcebergCounterCheckTest, NamesWhatWasLostOrDoubled) {
             "lost update: counter hits is 15, but 3 acknowledged increments of 5 from 10 make 25 (2 increments lost)");
   EXPECT_EQ(CheckCounter("hits", 10, 5, 1, 20),
             "duplicated update: counter hits is 20, but 1 acknowledged increment of 5 from 10 make 15");
+}
+
+TEST(IcebergCounterCheckTest, SaysSoWhenTheAcknowledgedIncrementsDoNotFitIn64Bits) {
+  // initial + delta * acknowledged overflows: a clear finding, not a wrapped (undefined) sum.
+  EXPECT_EQ(CheckCounter("hits", INT64_MAX, 1, 1, 0),
+            "counter hits: 1 acknowledged increments of 1 from 9223372036854775807 do not fit in a 64-bit integer");
+  EXPECT_EQ(CheckCounter("hits", 0, INT64_MAX, 2, 0),
+            "counter hits: 2 acknowledged increments of 9223372036854775807 from 0 do not fit in a 64-bit integer");
+  // expected - final overflows: no count of lost increments, still a finding.
+  EXPECT_EQ(CheckCounter("hits", INT64_MAX - 1, 1, 1, INT64_MIN),
+            "lost update: counter hits is -9223372036854775808, but 1 acknowledged increment of 1 from "
+            "9223372036854775806 make 9223372036854775807");
+  EXPECT_EQ(CheckCounter("hits", -1, -1, 1, INT64_MAX),
+            "duplicated update: counter hits is 9223372036854775807, but 1 acknowledged increment of -1 from -1 "
+            "make -2");
+}
+
+TEST_F(IcebergCounterTest, AnIncrementInStepsIsIncrementCounterTakenApart) {
+  // What the scenario runner's `counter read`, `counter add`, `counter commit` do.
+  PendingIncrement inc{.delta = 5};
+  ASSERT_TRUE(StartIncrement(&worker_a_, "hits", &inc).ok());
+  EXPECT_EQ(inc.read_value, 10);
+  EXPECT_EQ(inc.reads, 1);
+  ASSERT_TRUE(WriteIncrement(&worker_a_, &inc).ok());
+  ASSERT_EQ(IncrementCounter(&worker_b_, "hits", 5, OnValidationFailure::kGiveUp)->written_value, 15);
+  // worker-b committed meanwhile: reread reads 15 and commits 20 on its second try.
+  Result<CommitResult> r = CommitIncrement(&worker_a_, &inc, OnValidationFailure::kRereadAndRecompute);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(inc.read_value, 15);
+  EXPECT_EQ(inc.reads, 2);
+  EXPECT_EQ(inc.commits, 2);
+  EXPECT_EQ(inc.validation_failures, 1);
+  EXPECT_EQ(Counter("hits"), 20);
+}
+
+TEST_F(IcebergCounterTest, AnIncrementThatDoesNotFitIsRefusedBeforeItIsWritten) {
+  PendingIncrement inc{.delta = INT64_MAX};
+  ASSERT_TRUE(StartIncrement(&worker_a_, "hits", &inc).ok());
+  const size_t files = io_.List().size();
+  Status st = WriteIncrement(&worker_a_, &inc);
+  EXPECT_EQ(st.code(), Code::kInvalidArgument);
+  EXPECT_EQ(st.message(), "counter hits: 10 + 9223372036854775807 does not fit in a 64-bit integer");
+  EXPECT_EQ(io_.List().size(), files);
+  EXPECT_EQ(CommitIncrement(&worker_a_, &inc, OnValidationFailure::kGiveUp).status().code(), Code::kInvalidArgument);
 }
 
 TEST(IcebergCounterCheckTest, ReadsTheValueOfOneKey) {

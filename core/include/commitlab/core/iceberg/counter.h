@@ -42,6 +42,35 @@ enum class OnValidationFailure {
 std::string_view OnValidationFailureName(OnValidationFailure v);
 std::optional<OnValidationFailure> ParseOnValidationFailure(std::string_view s);
 
+// One worker's increment in flight: what it read (and at which metadata), and the data file
+// holding the value it computed. IncrementCounter does all of it in one call; the scenario
+// runner takes the same steps one at a time (`counter read`, `counter add`, `counter commit`).
+struct PendingIncrement {
+  std::string key = {};
+  MetadataRef base = {};  // what the value was read at: the overwrite validates from here
+  int64_t read_value = 0;  // absent counts as 0
+  int64_t delta = 0;
+  FileRef file = {};  // read_value + delta, written by WriteIncrement
+  int reads = 0;
+  int commits = 0;
+  int validation_failures = 0;
+};
+
+// Reads `key` at the pointer's current snapshot into *state (key, base, read_value; one more
+// read). Keeps delta, file and the counts.
+Status StartIncrement(IcebergCommitter* committer, std::string_view key, PendingIncrement* state);
+// read_value + delta: InvalidArgument when it does not fit in 64 bits.
+Result<int64_t> IncrementTarget(const PendingIncrement& state);
+// Writes read_value + delta as a new one-row data file (state->file).
+Status WriteIncrement(IcebergCommitter* committer, PendingIncrement* state);
+// Commits state->file as an overwrite by CounterFilter(key) at `isolation`, validated from
+// state->base. A ValidationException is handled per `on_failure` (recommit-stale: validate from
+// the current metadata instead; reread: StartIncrement and WriteIncrement again, with the same
+// delta), at most `max_tries` commits in all; any other failure is returned as is.
+Result<CommitResult> CommitIncrement(IcebergCommitter* committer, PendingIncrement* state,
+                                     OnValidationFailure on_failure,
+                                     IsolationLevel isolation = IsolationLevel::kSerializable, int max_tries = 10);
+
 struct IncrementResult {
   int64_t read_value = 0;     // what the committed value was computed from (absent counts as 0)
   int64_t written_value = 0;  // what was committed
