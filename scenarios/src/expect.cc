@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <span>
 
 #include "parser_impl.h"
 
@@ -13,14 +14,20 @@ constexpr int64_t kMaxCount = 1'000'000'000'000'000;  // counters, row totals, s
 constexpr std::array<std::string_view, 9> kExpectKinds = {"snapshot",    "latest-snapshot",     "per-user",
                                                           "tally",       "writer",              "step",
                                                           "some-writer", "invariant-violation", "counter"};
-constexpr std::array<std::string_view, 7> kSnapshotKeys = {"kind",  "user",   "identifier", "total",
-                                                           "delta", "parent", "operation"};
-// Iceberg's DataOperations, Delta's operations and Paimon's commit kinds, as a snapshot's
-// `operation=` names them.
-constexpr std::array<std::string_view, 12> kOperations = {"append", "overwrite", "replace",  "delete",
-                                                          "INSERT", "UPDATE",    "DELETE",   "MERGE",
-                                                          "OPTIMIZE", "APPEND",  "COMPACT",  "OVERWRITE"};
+constexpr std::array<std::string_view, 8> kSnapshotKeys = {"kind",  "user",   "identifier", "total",
+                                                           "delta", "parent", "operation",  "table"};
 constexpr std::array<std::string_view, 3> kCommitKinds = {"APPEND", "COMPACT", "OVERWRITE"};
+// A snapshot's `operation=`: Iceberg's DataOperations, Delta's operations, Paimon's commit kinds.
+constexpr std::array<std::string_view, 4> kIcebergOperations = {"append", "overwrite", "replace", "delete"};
+
+std::span<const std::string_view> OperationNames(Protocol p) {
+  switch (p) {
+    case Protocol::kIceberg: return kIcebergOperations;
+    case Protocol::kDelta: return kDeltaOperations;
+    case Protocol::kPaimon: break;
+  }
+  return kCommitKinds;
+}
 constexpr std::array<std::string_view, 4> kOutcomes = {"ok", "refused", "gave-up", "crashed"};
 constexpr std::array<std::string_view, 8> kCounters = {"committed",         "attempts",        "atomic_failures",
                                                        "conflicts",         "unknown_outcomes", "idempotent_matches",
@@ -109,6 +116,20 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
     return Status::OK();
   };
   auto user_declared = [&](std::string_view user) { return users_.find(user) != users_.end(); };
+  // table=NAME: which table a snapshot, latest-snapshot, per-user or counter expectation looks at.
+  auto table_named = [&](const Token& t, size_t* table) {
+    for (size_t k = 0; k < s_.tables.size(); ++k) {
+      if (s_.tables[k].name != t.value) continue;
+      *table = k;
+      return Status::OK();
+    }
+    return ctx.Error(t.value_col, fmt::format("table \"{}\" is not declared", t.value));
+  };
+  // An optional table=NAME at toks[i] (after a comparison), then nothing more.
+  auto optional_table = [&](size_t* table) {
+    if (i < toks.size() && toks[i].is_pair && toks[i].key == "table") COMMITLAB_RETURN_IF_ERROR(table_named(toks[i++], table));
+    return NoMoreTokens(ctx, toks, i, "the comparison");
+  };
 
   switch (kind) {
     case 0: {  // snapshot ID key=value...
@@ -138,9 +159,16 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
       COMMITLAB_RETURN_IF_ERROR(optional_int("total", 0, &x.total_records));
       COMMITLAB_RETURN_IF_ERROR(optional_int("delta", -kMaxCount, &x.delta_records));
       COMMITLAB_RETURN_IF_ERROR(optional_int("parent", 0, &x.parent));
-      if (args.Find("operation") != nullptr) {
-        COMMITLAB_RETURN_IF_ERROR(args.Choice("operation", kOperations, &k));
-        x.operation = std::string(kOperations[k]);
+      if (const Token* t = args.Find("table")) COMMITLAB_RETURN_IF_ERROR(table_named(*t, &x.table));
+      if (const Token* op = args.Find("operation")) {
+        // The names of the table's own protocol only.
+        const Protocol protocol = s_.tables.empty() ? Protocol::kPaimon : s_.tables[x.table].protocol;
+        const std::span<const std::string_view> names = OperationNames(protocol);
+        COMMITLAB_RETURN_IF_ERROR(ParseChoice(ctx, op->value, op->value_col,
+                                              fmt::format("key \"operation\" on {} table {}", ProtocolName(protocol),
+                                                          s_.tables.empty() ? "" : s_.tables[x.table].name),
+                                              names, &k));
+        x.operation = std::string(names[k]);
       }
       e.body = std::move(x);
       break;
@@ -148,7 +176,7 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
     case 1: {  // latest-snapshot CMP
       LatestSnapshotExpect x;
       COMMITLAB_RETURN_IF_ERROR(ParseComparison(ctx, toks, &i, after, &x.value));
-      COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, i, "the comparison"));
+      COMMITLAB_RETURN_IF_ERROR(optional_table(&x.table));
       e.body = x;
       break;
     }
@@ -159,6 +187,10 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
       for (; i < toks.size(); ++i) {
         const Token& t = toks[i];
         if (!t.is_pair) return ctx.Error(t.col, fmt::format("expected USER=N after expect per-user, got \"{}\"", t.text));
+        if (t.key == "table") {
+          COMMITLAB_RETURN_IF_ERROR(table_named(t, &x.table));
+          continue;
+        }
         if (!user_declared(t.key)) return ctx.Error(t.col, fmt::format("no writer has commit user \"{}\"", t.key));
         int64_t n = 0;
         COMMITLAB_RETURN_IF_ERROR(
@@ -239,12 +271,19 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
         return ctx.Error(kind_tok.end_col, "expected a counter key after expect counter, e.g. expect counter hits 20");
       COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, toks[i].text, toks[i].col, "counter key"));
       x.key = toks[i].text;
-      if (s_.tables.empty() || s_.tables.front().protocol != Protocol::kIceberg) {
-        return ctx.Error(kind_tok.col, "expect counter looks at the first table, which must be an iceberg table");
-      }
       ++i;
       COMMITLAB_RETURN_IF_ERROR(ParseComparison(ctx, toks, &i, fmt::format("{} {}", after, x.key), &x.value));
-      COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, i, "the comparison"));
+      const bool named = i < toks.size() && toks[i].is_pair && toks[i].key == "table";
+      COMMITLAB_RETURN_IF_ERROR(optional_table(&x.table));
+      if (s_.tables.empty() || s_.tables[x.table].protocol != Protocol::kIceberg) {
+        if (named) {
+          return ctx.Error(kind_tok.col, fmt::format("expect counter looks at an iceberg table, but table {} is a {} "
+                                                     "table",
+                                                     s_.tables[x.table].name, ProtocolName(s_.tables[x.table].protocol)));
+        }
+        return ctx.Error(kind_tok.col, "expect counter looks at the first table (or table=NAME), which must be an "
+                                       "iceberg table");
+      }
       e.body = std::move(x);
       break;
     }

@@ -23,8 +23,6 @@ constexpr std::array<std::string_view, 8> kTableKeys = {"name",   "protocol", "p
 // Keys that only mean something to one protocol.
 constexpr std::array<std::string_view, 4> kPaimonTableKeys = {"primary-key", "buckets", "levels",
                                                               "ignore-empty-commit"};
-constexpr std::array<std::string_view, 2> kIcebergIsolation = {"serializable", "snapshot"};
-constexpr std::array<std::string_view, 2> kDeltaIsolation = {"Serializable", "WriteSerializable"};
 constexpr std::array<std::string_view, 3> kObjectModes = {"check-then-put", "locked", "conditional-put"};
 constexpr std::array<std::string_view, 3> kWriterKeys = {"name", "user", "table"};
 constexpr std::array<std::string_view, 3> kProtocols = {"paimon", "iceberg", "delta"};
@@ -178,24 +176,12 @@ Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
                                                            : "";
   }
   if (const Token* parts = args.Find("partitions")) {
-    std::string_view rest = parts->value;
-    int col = parts->value_col;
-    while (true) {
-      const size_t comma = rest.find(',');
-      const std::string_view key = rest.substr(0, comma);
-      COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, key, col, "partition key"));
-      for (const std::string& k : table.partition_keys)
-        if (k == key) return ctx.Error(col, fmt::format("partition key \"{}\" listed twice", key));
-      if (table.partition_keys.size() == kMaxListEntries)
-        return ctx.Error(col, fmt::format("too many partition keys (at most {})", kMaxListEntries));
-      table.partition_keys.emplace_back(key);
-      if (comma == std::string_view::npos) break;
-      rest = rest.substr(comma + 1);
-      col += static_cast<int>(comma) + 1;
-    }
+    COMMITLAB_RETURN_IF_ERROR(ParseNameList(ctx, *parts, "partition key", &table.partition_keys));
   }
   s_.tables.push_back(std::move(table));
   next_key_.push_back(1);
+  iceberg_rows_.push_back(0);
+  iceberg_rewrites_.push_back(0);
   return Status::OK();
 }
 

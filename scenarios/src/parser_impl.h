@@ -4,7 +4,9 @@
 #ifndef COMMITLAB_SCENARIOS_PARSER_IMPL_H_
 #define COMMITLAB_SCENARIOS_PARSER_IMPL_H_
 
+#include <array>
 #include <cstdint>
+#include <span>
 #include <functional>
 #include <map>
 #include <optional>
@@ -18,6 +20,38 @@
 #include "lexer.h"
 
 namespace commitlab::scenarios::internal {
+
+// Limits and names shared by the files that parse steps and tables.
+inline constexpr int64_t kMaxRows = 1'000'000'000;               // rows of a Paimon or Delta file
+inline constexpr int64_t kMaxKey = 1'000'000'000'000'000;        // 1e15: fresh keys never overflow
+inline constexpr std::array<std::string_view, 6> kPaimonSteps = {"write",      "commit",            "compact",
+                                                                 "checkpoint", "filter-and-commit", "restart"};
+inline constexpr std::array<std::string_view, 10> kIcebergSteps = {"read",    "scan",   "append", "overwrite",
+                                                                   "delete",  "rewrite", "schema", "expire",
+                                                                   "orphans", "counter"};
+inline constexpr std::array<std::string_view, 5> kDeltaSteps = {"begin", "read", "add", "remove", "commit"};
+inline constexpr std::array<std::string_view, 2> kIcebergIsolation = {"serializable", "snapshot"};
+inline constexpr std::array<std::string_view, 2> kDeltaIsolation = {"Serializable", "WriteSerializable"};
+// Delta's operations, as `commit op=` and a snapshot's `operation=` name them.
+inline constexpr std::array<std::string_view, 5> kDeltaOperations = {"INSERT", "UPDATE", "DELETE", "MERGE",
+                                                                     "OPTIMIZE"};
+
+// The steps a writer of a `p` table takes.
+inline std::span<const std::string_view> StepNames(Protocol p) {
+  switch (p) {
+    case Protocol::kIceberg: return kIcebergSteps;
+    case Protocol::kDelta: return kDeltaSteps;
+    case Protocol::kPaimon: break;
+  }
+  return kPaimonSteps;
+}
+
+// Calls item(text, col) for each entry of a comma-separated value (the value of `t`), at most
+// kMaxListEntries of them.
+Status ForEachListItem(const LineContext& ctx, const Token& t,
+                       const std::function<Status(std::string_view item, int col)>& item);
+// NAME,NAME,...: distinct names (`what` names one in messages: "file name", "partition key").
+Status ParseNameList(const LineContext& ctx, const Token& t, std::string_view what, std::vector<std::string>* out);
 
 class Parser {
  public:
@@ -82,9 +116,12 @@ class Parser {
                         std::string_view what, std::string* out);
   Status Instantiate(const LineContext& ctx, size_t writer, const OpTemplate& tmpl, int iteration,
                      std::map<std::string, std::string, std::less<>>* line_checkpoints, Step* out);
+  // The Iceberg table's row budget (kMaxIcebergTableRows), counted as each step is instantiated.
+  Status CountIcebergRows(const LineContext& ctx, const OpTemplate& tmpl, size_t table, const Op& op);
   // steps_lakes.cc: steps of Iceberg and Delta tables.
-  Status ParseIcebergOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out);
-  Status ParseDeltaOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out);
+  // ParseOp has checked that the step is one of the table's protocol's.
+  Status ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens toks, OpTemplate* out);
+  Status ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens toks, OpTemplate* out);
   Status ParseDataSpec(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
                        std::string_view what, OpTemplate* tmpl, DataSpec* out);
   Status WrongProtocolStep(const LineContext& ctx, const Token& name, const Writer& w, const Table& table);
@@ -119,6 +156,8 @@ class Parser {
   std::map<std::string, int, std::less<>> base_checkpoints_;           // name -> line
   std::vector<int64_t> last_identifier_;  // per writer
   std::vector<int64_t> next_key_;         // per table: the next fresh key
+  std::vector<int64_t> iceberg_rows_;     // per table: rows written by appends, overwrites, counter inits
+  std::vector<int64_t> iceberg_rewrites_;  // per table: rewrite steps
   size_t total_steps_ = 0;
   size_t list_entries_ = 0;
   std::vector<PendingOrder> pending_order_;

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
 #include <variant>
 
@@ -39,33 +41,28 @@ class DeltaWriter final : public ProtocolWriter {
   }
 
   Counters counters() const override {
-    delta::TransactionStats s = retired_;
-    if (txn_) AddStats(s, txn_->stats());
-    return Counters{.committed = s.commits,
-                    .attempts = s.attempts,
-                    .atomic_failures = s.collisions,
-                    .conflicts = s.conflicts,
-                    .unknown_outcomes = s.unknown_outcomes,
-                    .idempotent_matches = 0,
-                    .gave_up = s.gave_up,
-                    .orphan_files = 0};
+    Counters c = retired_;
+    if (txn_) c += Count(txn_->stats());
+    return c;
   }
 
  private:
-  static void AddStats(delta::TransactionStats& to, const delta::TransactionStats& s) {
-    to.attempts += s.attempts;
-    to.commits += s.commits;
-    to.collisions += s.collisions;
-    to.winners_checked += s.winners_checked;
-    to.conflicts += s.conflicts;
-    to.gave_up += s.gave_up;
-    to.unknown_outcomes += s.unknown_outcomes;
+  static Counters Count(const delta::TransactionStats& s) {
+    Counters c;
+    c.committed = s.commits;
+    c.attempts = s.attempts;
+    c.atomic_failures = s.collisions;  // lost put-if-absent races
+    c.conflicts = s.conflicts;
+    c.unknown_outcomes = s.unknown_outcomes;
+    c.gave_up = s.gave_up;
+    return c;
   }
 
   // Ends the transaction (a new begin starts the next one); keeps its counters.
   void Retire() {
+    removed_.clear();
     if (!txn_) return;
-    AddStats(retired_, txn_->stats());
+    retired_ += Count(txn_->stats());
     txn_.reset();
   }
 
@@ -107,9 +104,17 @@ class DeltaWriter final : public ProtocolWriter {
       if (it == txn_->snapshot().files().end()) {
         return ctx_.script_error(fmt::format("remove: file {} is not live at version {}", name, txn_->read_version()));
       }
+      if (removed_.count(name) != 0) {
+        return ctx_.script_error(
+            fmt::format("remove: file {} is already removed in this transaction (begun at version {})", name,
+                        txn_->read_version()));
+      }
       files.push_back(it->second);
     }
-    for (const DataFile& f : files) txn_->Remove(f, op.data_change);
+    for (const DataFile& f : files) {
+      removed_.insert(f.name);
+      txn_->Remove(f, op.data_change);
+    }
     r->detail = fmt::format("remove {}{}", Names(files), op.data_change ? "" : " (dataChange=false)");
     return Status::OK();
   }
@@ -132,7 +137,8 @@ class DeltaWriter final : public ProtocolWriter {
   ProtocolContext ctx_;
   DeltaTableRun* const table_;
   std::optional<delta::OptimisticTransaction> txn_;
-  delta::TransactionStats retired_;  // of the transactions before the current one
+  Counters retired_;  // of the transactions before the current one
+  std::set<std::string> removed_;  // files the current transaction removes
   std::string uuid_;
   int64_t files_ = 0;
 };

@@ -67,42 +67,49 @@ class Evaluator {
   }
 
  private:
-  const std::vector<Snapshot>& chain() const { return r_.table().chain; }
+  // The table an expectation names (table=NAME), "table T: " in what it saw when it is not the
+  // first one.
+  const TableReport& Table(size_t t) const { return r_.tables[t]; }
+  std::string Prefix(size_t t) const { return t == 0 ? "" : fmt::format("table {}: ", r_.tables[t].name); }
 
   void Check(const SnapshotExpect& x, ExpectationResult* out) {
-    const std::vector<Snapshot>& c = chain();
+    const TableReport& table = Table(x.table);
+    const std::vector<Snapshot>& c = table.chain;
     size_t found = c.size();
     for (size_t i = 0; i < c.size(); ++i)
       if (c[i].id == x.id) found = i;
     if (found == c.size()) {
-      out->seen = fmt::format("no snapshot {} (latest {})", x.id, r_.latest_snapshot());
+      out->seen = fmt::format("{}no snapshot {} (latest {})", Prefix(x.table), x.id, table.latest_snapshot);
       return;
     }
     const Snapshot& s = c[found];
-    const std::string& operation = r_.table().operations[found];
+    const std::string operation =
+        found < table.operations.size() ? table.operations[found] : std::string(CommitKindName(s.kind));
     out->passed = (!x.kind || s.kind == *x.kind) && (!x.user || s.commit_user == *x.user) &&
                   (!x.identifier || s.commit_identifier == *x.identifier) &&
                   (!x.total_records || s.total_records == *x.total_records) &&
                   (!x.delta_records || s.delta_records == *x.delta_records) &&
                   (!x.parent || s.parent_id == *x.parent) && (!x.operation || operation == *x.operation);
-    out->seen = DescribeSnapshot(s);
+    out->seen = Prefix(x.table) + DescribeSnapshot(s);
     if (x.parent) out->seen += fmt::format(" parent={}", s.parent_id);
     if (x.operation) out->seen += " operation=" + operation;
   }
 
   void Check(const CounterValueExpect& x, ExpectationResult* out) {
-    auto it = r_.table().counters.find(x.key);
-    if (it == r_.table().counters.end()) {
-      out->seen = fmt::format("no counter {} (no counter init step wrote it)", x.key);
+    const TableReport& table = Table(x.table);
+    auto it = table.counters.find(x.key);
+    if (it == table.counters.end()) {
+      out->seen = fmt::format("{}no counter {} (no counter init step wrote it)", Prefix(x.table), x.key);
       return;
     }
     out->passed = x.value.Matches(it->second);
-    out->seen = fmt::format("counter {} = {}", x.key, it->second);
+    out->seen = fmt::format("{}counter {} = {}", Prefix(x.table), x.key, it->second);
   }
 
   void Check(const LatestSnapshotExpect& x, ExpectationResult* out) {
-    out->passed = x.value.Matches(r_.latest_snapshot());
-    out->seen = fmt::format("latest snapshot {}", r_.latest_snapshot());
+    const int64_t latest = Table(x.table).latest_snapshot;
+    out->passed = x.value.Matches(latest);
+    out->seen = fmt::format("{}latest snapshot {}", Prefix(x.table), latest);
   }
 
   void Check(const PerUserExpect& x, ExpectationResult* out) {
@@ -110,9 +117,9 @@ class Evaluator {
     for (const auto& [user, n] : x.snapshots)
       if (n != 0) want[user] = n;
     std::map<std::string, int64_t> seen;
-    for (const Snapshot& s : chain()) ++seen[s.commit_user];
+    for (const Snapshot& s : Table(x.table).chain) ++seen[s.commit_user];
     out->passed = want == seen;
-    out->seen = PerUserLine(r_);
+    out->seen = Prefix(x.table) + PerUserLine(Table(x.table));
   }
 
   void Check(const TallyExpect& x, ExpectationResult* out) {

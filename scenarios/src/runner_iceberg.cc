@@ -3,6 +3,7 @@
 // pinned (and validates what was committed since), or else from a fresh read when it runs.
 #include <fmt/format.h>
 
+#include <limits>
 #include <optional>
 #include <utility>
 #include <variant>
@@ -12,6 +13,7 @@
 #include "commitlab/core/iceberg/maintenance.h"
 #include "commitlab/core/iceberg/operation.h"
 #include "commitlab/core/iceberg/reader.h"
+#include "commitlab/core/retry_policy.h"
 #include "runner_lakes.h"
 #include "runner_protocol.h"
 
@@ -21,8 +23,6 @@ namespace {
 using iceberg::CommitResult;
 using iceberg::FileRef;
 using iceberg::MetadataRef;
-
-constexpr int kMaxCounterTries = 10;  // as IncrementCounter's default
 
 iceberg::Expression Filter(const FilterSpec& f) {
   if (f.integer) return iceberg::Expression::Equal(f.column, static_cast<int64_t>(std::stoll(f.value)));
@@ -62,15 +62,9 @@ class IcebergWriter final : public ProtocolWriter {
   }
 
   Counters counters() const override {
-    const CommitStats& s = committer_.stats();
-    return Counters{.committed = s.snapshots,
-                    .attempts = s.attempts,
-                    .atomic_failures = s.atomic_failures,
-                    .conflicts = s.conflicts,
-                    .unknown_outcomes = s.unknown_outcomes,
-                    .idempotent_matches = 0,
-                    .gave_up = s.gave_up,
-                    .orphan_files = 0};
+    Counters c = CountersOf(committer_.stats());
+    c.conflicts += refused_before_commit_;
+    return c;
   }
 
  private:
@@ -104,6 +98,13 @@ class IcebergWriter final : public ProtocolWriter {
   Status Commit(const iceberg::Operation& op, StepResult* r, const std::string& what) {
     Result<CommitResult> c = committer_.Commit(op);
     if (!c.ok()) return c.status();
+    Acknowledge(*c, r, what);
+    return Status::OK();
+  }
+
+  // Tells the table's checks of a committed snapshot; the step's result and detail.
+  void Acknowledge(const CommitResult& committed, StepResult* r, const std::string& what) {
+    const CommitResult* c = &committed;
     std::string made = "no snapshot";
     if (c->snapshot_id) {
       const iceberg::SnapshotRef s = c->committed->FindSnapshot(*c->snapshot_id);
@@ -113,7 +114,6 @@ class IcebergWriter final : public ProtocolWriter {
     }
     r->detail = fmt::format("{}: v{} -> v{}, {}, {} attempt(s)", what, c->base->version, c->committed->version, made,
                             c->attempts);
-    return Status::OK();
   }
 
   Status Read(StepResult* r) {
@@ -159,7 +159,19 @@ class IcebergWriter final : public ProtocolWriter {
     if (!base.ok()) return base.status();
     const iceberg::Expression filter = Filter(op.filter);
     Result<iceberg::Operation> del = iceberg::NewDeleteByFilter(**base, filter, Isolation(op.isolation));
-    if (!del.ok()) return del.status();
+    if (!del.ok()) {
+      // Refused before it reached the committer (a file only partly matching): a refusal all the same.
+      if (del.status().code() == Code::kConflict) {
+        ++refused_before_commit_;
+        ctx_.events->OnEvent({.type = EventType::kConflict,
+                              .level = Level::kError,
+                              .user = ctx_.writer->commit_user,
+                              .kind = CommitKind::kOverwrite,
+                              .time_micros = ctx_.env->NowMicros(),
+                              .message = del.status().message()});
+      }
+      return del.status();
+    }
     return Commit(*del, r,
                   fmt::format("delete where {} ({} file(s))", iceberg::FormatExpression(filter),
                               del->files_to_delete.size()));
@@ -201,51 +213,28 @@ class IcebergWriter final : public ProtocolWriter {
   }
 
   Status Orphans(const OrphansOp& op, StepResult* r) {
+    // Files written before the cut-off only; without older-than, every one (in-flight ones too).
+    int64_t cutoff = std::numeric_limits<int64_t>::max();
+    if (op.older_than_micros) cutoff = ctx_.env->NowMicros() - *op.older_than_micros;
+    const std::string guard =
+        op.older_than_micros ? fmt::format(" older than {}", FormatDurationMicros(*op.older_than_micros)) : "";
     if (op.clean) {
       Result<std::vector<std::string>> removed =
-          iceberg::RemoveOrphanFiles(table_->catalog(), table_->io(), ctx_.env);
+          iceberg::RemoveOrphanFiles(table_->catalog(), table_->io(), ctx_.env, cutoff);
       if (!removed.ok()) return removed.status();
       r->committed = static_cast<int64_t>(removed->size());
-      r->detail = fmt::format("remove_orphan_files: {} file(s) deleted", removed->size());
+      r->detail = fmt::format("remove_orphan_files{}: {} file(s) deleted", guard, removed->size());
       return Status::OK();
     }
     Result<MetadataRef> current = committer_.Refresh();
     if (!current.ok()) return current.status();
-    const std::vector<std::string> orphans = iceberg::FindOrphanFiles(**current, table_->io()->List());
+    const std::vector<std::string> orphans = iceberg::FindOrphanFiles(**current, table_->io()->List(), cutoff);
     r->committed = static_cast<int64_t>(orphans.size());
-    r->detail = fmt::format("{} orphan file(s)", orphans.size());
+    r->detail = fmt::format("{} orphan file(s){}", orphans.size(), guard);
     return Status::OK();
   }
 
-  // --- the lost-update counter ---
-
-  struct CounterState {
-    std::string key;
-    MetadataRef base;  // what the value was read at: the overwrite validates from here
-    int64_t read_value = 0;
-    int64_t delta = 0;
-    FileRef file;  // the computed value, written by `counter add`
-  };
-
-  Status CounterRead(const std::string& key, CounterState* c) {
-    Result<iceberg::PinnedReader> reader = iceberg::PinnedReader::Open(table_->catalog(), table_->io(), ctx_.env);
-    if (!reader.ok()) return reader.status();
-    Result<std::vector<iceberg::Row>> rows = reader->ReadAll();
-    if (!rows.ok()) return rows.status();
-    Result<std::optional<int64_t>> value = iceberg::CounterValue(*rows, key);
-    if (!value.ok()) return value.status();
-    c->key = key;
-    c->base = reader->metadata();
-    c->read_value = value->value_or(0);
-    return Status::OK();
-  }
-
-  Status CounterWrite(CounterState* c) {
-    Result<FileRef> f = WriteFile({iceberg::CounterRow(c->key, c->read_value + c->delta)}, "");
-    if (!f.ok()) return f.status();
-    c->file = *f;
-    return Status::OK();
-  }
+  // --- the lost-update counter: core's steps (iceberg/counter.h), one scenario step at a time ---
 
   Status Counter(const CounterOp& op, StepResult* r) {
     switch (op.action) {
@@ -260,8 +249,13 @@ class IcebergWriter final : public ProtocolWriter {
         return Status::OK();
       }
       case CounterOp::Action::kRead: {
-        CounterState c;
-        COMMITLAB_RETURN_IF_ERROR(CounterRead(op.key, &c));
+        if (!table_->CounterInitialised(op.key)) {
+          return ctx_.script_error(fmt::format("counter read: counter {} is not initialised (no counter init of it "
+                                               "has committed yet; an order line can make one go first)",
+                                               op.key));
+        }
+        iceberg::PendingIncrement c;
+        COMMITLAB_RETURN_IF_ERROR(iceberg::StartIncrement(&committer_, op.key, &c));
         r->committed = c.read_value;
         r->detail = fmt::format("read counter {} = {} at {}", c.key, c.read_value, Version(c.base));
         counter_ = std::move(c);
@@ -269,42 +263,37 @@ class IcebergWriter final : public ProtocolWriter {
       }
       case CounterOp::Action::kAdd: {
         if (!counter_) return ctx_.script_error("counter add needs a counter read before it");
-        counter_->delta += op.value;
-        COMMITLAB_RETURN_IF_ERROR(CounterWrite(&*counter_));
-        r->committed = counter_->read_value + counter_->delta;
+        int64_t delta = 0;
+        if (__builtin_add_overflow(counter_->delta, op.value, &delta)) {
+          return ctx_.script_error(fmt::format("counter add: the increments {} + {} do not fit in a 64-bit integer",
+                                               counter_->delta, op.value));
+        }
+        iceberg::PendingIncrement next = *counter_;
+        next.delta = delta;
+        Result<int64_t> target = iceberg::IncrementTarget(next);
+        if (!target.ok()) return ctx_.script_error(fmt::format("counter add: {}", target.status().message()));
+        COMMITLAB_RETURN_IF_ERROR(iceberg::WriteIncrement(&committer_, &next));
+        counter_ = std::move(next);
+        r->committed = *target;
         r->detail = fmt::format("{} = {} + {} = {}, written to {}", counter_->key, counter_->read_value,
-                                counter_->delta, r->committed, counter_->file->path());
+                                counter_->delta, *target, counter_->file->path());
         return Status::OK();
       }
       case CounterOp::Action::kCommit: break;
     }
     if (!counter_ || counter_->file == nullptr)
       return ctx_.script_error("counter commit needs a counter read and a counter add before it");
-    CounterState c = *std::exchange(counter_, std::nullopt);
-    const iceberg::IsolationLevel level = Isolation("");
-    for (int tries = 1;; ++tries) {
-      const iceberg::Operation overwrite =
-          iceberg::NewOverwriteByFilter(*c.base, iceberg::CounterFilter(c.key), {c.file}, level);
-      Status st = Commit(overwrite, r,
-                         fmt::format("counter {} = {} (read {}, try {})", c.key, c.read_value + c.delta, c.read_value,
-                                     tries));
-      if (st.ok()) {
-        table_->CounterIncrement(c.key, c.delta);
-        return st;
-      }
-      if (st.code() != Code::kConflict || op.on_validation == "give-up" || tries >= kMaxCounterTries) return st;
-      if (op.on_validation == "recommit-stale") {
-        // A fresh operation validates from the current snapshot: the stale value goes in unchallenged.
-        Result<MetadataRef> fresh = committer_.Refresh();
-        if (!fresh.ok()) return fresh.status();
-        c.base = *fresh;
-      } else {  // reread: read again, add again (the stale file stays behind as an orphan)
-        const int64_t delta = c.delta;
-        COMMITLAB_RETURN_IF_ERROR(CounterRead(c.key, &c));
-        c.delta = delta;
-        COMMITLAB_RETURN_IF_ERROR(CounterWrite(&c));
-      }
-    }
+    iceberg::PendingIncrement c = *std::exchange(counter_, std::nullopt);
+    const int64_t read_first = c.read_value;
+    Result<CommitResult> committed = iceberg::CommitIncrement(&committer_, &c, op.on_validation, Isolation(""));
+    if (!committed.ok()) return committed.status();
+    table_->CounterIncrement(c.key, c.delta);
+    Acknowledge(*committed, r,
+                fmt::format("counter {} = {} (read {}{}, {} commit(s), on-validation={})", c.key,
+                            c.read_value + c.delta, c.read_value,
+                            c.read_value == read_first ? "" : fmt::format(", first read {}", read_first), c.commits,
+                            iceberg::OnValidationFailureName(op.on_validation)));
+    return Status::OK();
   }
 
   ProtocolContext ctx_;
@@ -312,7 +301,8 @@ class IcebergWriter final : public ProtocolWriter {
   iceberg::IcebergCommitter committer_;
   MetadataRef base_;                              // pinned by `read` for the next operation
   std::optional<iceberg::PinnedReader> reader_;  // the last `read`, for `scan`
-  std::optional<CounterState> counter_;           // between `counter read` and `counter commit`
+  std::optional<iceberg::PendingIncrement> counter_;  // between `counter read` and `counter commit`
+  int64_t refused_before_commit_ = 0;  // validation refusals while building an operation
 };
 
 }  // namespace

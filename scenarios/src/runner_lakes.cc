@@ -59,6 +59,11 @@ void IcebergTableRun::CounterIncrement(const std::string& key, int64_t delta) {
   counters_[key].increments.push_back(delta);
 }
 
+bool IcebergTableRun::CounterInitialised(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return counters_.count(key) != 0;
+}
+
 void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* violations,
                              std::map<std::string, int64_t>* orphans_by_user) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -127,8 +132,9 @@ void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* viol
     out->counters[key] = final_value;
     int64_t expected = c.initial;
     bool same_delta = true;
+    bool fits = true;
     for (int64_t d : c.increments) {
-      expected += d;
+      fits = fits && !__builtin_add_overflow(expected, d, &expected);
       same_delta = same_delta && d == c.increments.front();
     }
     if (!value.ok()) {
@@ -137,6 +143,11 @@ void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* viol
       if (std::optional<std::string> lost = iceberg::CheckCounter(key, c.initial, c.increments.front(),
                                                                   static_cast<int>(c.increments.size()), final_value))
         violations->push_back({"lost_update", *lost});
+    } else if (!fits) {
+      violations->push_back(
+          {"lost_update", fmt::format("counter {}: {} acknowledged increment(s) from {} do not fit in a 64-bit integer "
+                                      "(the counter is {})",
+                                      key, c.increments.size(), c.initial, final_value)});
     } else if (final_value != expected) {
       violations->push_back(
           {"lost_update", fmt::format("lost update: counter {} is {}, but {} acknowledged increment(s) from {} make {}",

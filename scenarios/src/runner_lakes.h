@@ -44,6 +44,8 @@ class IcebergTableRun {
   // `counter init` committed KEY = value; `counter commit` committed an increment of `delta`.
   void CounterInit(const std::string& key, int64_t value);
   void CounterIncrement(const std::string& key, int64_t delta);
+  // Whether a `counter init` of KEY has committed.
+  bool CounterInitialised(const std::string& key);
 
   // After the run: the chain, the counters and the orphans into `out`; violations appended.
   // `orphans_by_user` gets each writer's orphan files (by the user that wrote them).

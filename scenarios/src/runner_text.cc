@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 
 #include "commitlab/scenarios/runner.h"
 
@@ -19,9 +20,29 @@ std::string ExpectationLine(const ExpectationResult& e) {
 std::vector<std::string> InvariantLines(const RunReport& r) {
   std::vector<std::string> lines;
   if (r.violations.empty()) {
-    lines.push_back(
-        "invariants: ok (every acknowledged commit landed exactly once, ids contiguous, no file deleted "
-        "that was not live)");
+    // What was checked, in each protocol's terms (README, "invariant-violation").
+    std::set<Protocol> present;
+    for (const TableReport& t : r.tables) present.insert(t.protocol);
+    const bool several = present.size() > 1;
+    std::string checked;
+    for (Protocol p : present) {
+      std::string_view what;
+      switch (p) {
+        case Protocol::kPaimon:
+          what = "every acknowledged commit landed exactly once, ids contiguous, no file deleted that was not live";
+          break;
+        case Protocol::kIceberg:
+          what = "the snapshots form one line, every acknowledged snapshot is retained or was expired, no file a "
+                 "retained snapshot reaches is gone, every counter holds its acknowledged increments";
+          break;
+        case Protocol::kDelta:
+          what = "every acknowledged version holds its writer's commit";
+          break;
+      }
+      checked += fmt::format("{}{}{}", checked.empty() ? "" : "; ", several ? fmt::format("{}: ", ProtocolName(p)) : "",
+                             what);
+    }
+    lines.push_back(fmt::format("invariants: ok ({})", checked.empty() ? "no table" : checked));
     return lines;
   }
   lines.push_back(r.invariants_ok()
@@ -32,10 +53,11 @@ std::vector<std::string> InvariantLines(const RunReport& r) {
   return lines;
 }
 
-std::string PerUserLine(const RunReport& r) {
+std::string PerUserLine(const RunReport& r) { return r.tables.empty() ? "{}" : PerUserLine(r.table()); }
+
+std::string PerUserLine(const TableReport& t) {
   std::map<std::string, int64_t> per_user;
-  if (!r.tables.empty())
-    for (const Snapshot& s : r.table().chain) ++per_user[s.commit_user];
+  for (const Snapshot& s : t.chain) ++per_user[s.commit_user];
   std::string out;
   for (const auto& [user, n] : per_user) out += fmt::format("{}{}={}", out.empty() ? "" : ", ", user, n);
   return "{" + out + "}";

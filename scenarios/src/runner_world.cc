@@ -154,7 +154,7 @@ RunReport World::Finish() {
   std::vector<std::set<std::string>> referenced;
   std::vector<std::map<std::string, int64_t>> orphans_by_user(s_.tables.size());  // Iceberg tables
   for (size_t t = 0; t < s_.tables.size(); ++t) {
-    TableReport table{.name = s_.tables[t].name};
+    TableReport table{.name = s_.tables[t].name, .protocol = s_.tables[t].protocol};
     if (stores_[t] == nullptr) {  // an Iceberg or Delta table
       std::vector<sim::Violation> found;
       if (iceberg_[t] != nullptr) iceberg_[t]->Report(&table, &found, &orphans_by_user[t]);

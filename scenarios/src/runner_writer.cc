@@ -28,16 +28,6 @@ std::string StoppedWhy(Outcome o) {
   return "stopped";
 }
 
-void AddStats(CommitStats& to, const CommitStats& s) {
-  to.attempts += s.attempts;
-  to.snapshots += s.snapshots;
-  to.atomic_failures += s.atomic_failures;
-  to.unknown_outcomes += s.unknown_outcomes;
-  to.idempotent_matches += s.idempotent_matches;
-  to.conflicts += s.conflicts;
-  to.gave_up += s.gave_up;
-  to.manifests_written += s.manifests_written;
-}
 
 // "data-7382d1e7…-0", as the lecture abbreviates file names.
 std::string ShortName(const std::string& name) {
@@ -76,10 +66,11 @@ WriterRun::WriterRun(size_t index, SnapshotStore* table_store, WriterEnv env)
       writer_(env.scenario->writers[index]),
       env_(std::move(env)),
       point_env_(env_.env, [this] { return BeforePublish(); }),
+      events_(env_.events),
       store_(table_store) {
   ProtocolContext ctx{.writer = &writer_,
                       .env = &point_env_,
-                      .events = env_.events,
+                      .events = &events_,
                       .retry = env_.plan->retry,
                       .script_error = [this](std::string m) { return ScriptError(std::move(m)); }};
   if (env_.iceberg != nullptr) {
@@ -119,11 +110,22 @@ void WriterRun::Run() {
       return Stop(Outcome::kRefused, gate.message());
     }
     script_error_ = false;
+    (void)events_.TakeSawError();
     Status st = RunStep(steps[i], &r);
     r.status = st.ok() ? StepStatus::kOk : StepStatus::kFailed;
     if (!st.ok()) {
-      r.outcome = OutcomeOf(st);
+      // A script error is a refusal even when it stopped an engine the way a crash does.
+      r.outcome = script_error_ ? Outcome::kRefused : OutcomeOf(st);
       r.error = st.message();
+      // The log and the trace show every failure: one the engine did not report is reported here.
+      // (Paimon's outcome recorder reads its events as commits: its script errors stay run errors.)
+      if (protocol_ != nullptr && !events_.TakeSawError()) {
+        events_.OnEvent({.type = EventType::kError,
+                         .level = Level::kError,
+                         .user = writer_.commit_user,
+                         .time_micros = env_.env->NowMicros(),
+                         .message = r.error});
+      }
     }
     env_.gates->Finished(index_, i);
     if (env_.on_step) env_.on_step(index_, i, r);
@@ -158,21 +160,26 @@ void WriterRun::Stop(Outcome outcome, std::string error) {
 }
 
 Status WriterRun::BeforePublish() {
+  // Sticky: an engine that asks again (a retry, the second publish of a Paimon commit) is stopped
+  // again, so nothing of the step is published past a gate that never opened.
+  if (!point_error_.empty()) return Status::Crashed(point_error_);
   if (published_) return Status::OK();
   published_ = true;
   Status st = env_.gates->WaitAtPublish(index_, current_index_);
-  if (!st.ok()) {
-    // The gate can never open: the publish fails and the run with it, naming the order line.
-    script_error_ = true;
-    point_error_ = st.message();
-  }
-  return st;
+  if (st.ok()) return st;
+  // The gate can never open: the step stops where it stands, as at a crash fault (every engine
+  // stops a kCrashed publish.before at once: no retry, no unknown outcome), and the run fails
+  // naming the order line.
+  script_error_ = true;
+  point_error_ = st.message();
+  return Status::Crashed(point_error_);
 }
 
 Status WriterRun::RunStep(const Step& step, StepResult* r) {
   current_ = &step;
   current_index_ = static_cast<size_t>(&step - writer_.steps.data());
   published_ = false;
+  point_error_.clear();
   if (protocol_ != nullptr) return protocol_->Run(step, r);
   return std::visit(
       [&](const auto& op) -> Status {
@@ -324,7 +331,7 @@ Status WriterRun::FilterAndCommit(const FilterAndCommitOp& op, StepResult* r) {
 }
 
 void WriterRun::Restart(StepResult* r) {
-  AddStats(retired_, committer_->stats());
+  retired_ += CountersOf(committer_->stats());
   committer_ = MakeCommitter();
   const size_t dropped = pending_append_.size() + pending_compact_.size();
   pending_append_.clear();
@@ -341,16 +348,9 @@ WriterReport WriterRun::Report() const {
     out.counters = protocol_->counters();
     return out;
   }
-  CommitStats s = retired_;
-  AddStats(s, committer_->stats());
   WriterReport out = report_;
-  out.counters.committed = s.snapshots;
-  out.counters.attempts = s.attempts;
-  out.counters.atomic_failures = s.atomic_failures;
-  out.counters.conflicts = s.conflicts;
-  out.counters.unknown_outcomes = s.unknown_outcomes;
-  out.counters.idempotent_matches = s.idempotent_matches;
-  out.counters.gave_up = s.gave_up;
+  out.counters = retired_;
+  out.counters += CountersOf(committer_->stats());
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commitlab/core/committer.h"
@@ -37,6 +38,25 @@ class Checkpoints {
  private:
   mutable std::mutex mu_;
   std::map<std::string, Committable> saved_;  // guarded by mu_
+};
+
+// Forwards a writer's events and notes whether one at ERROR level went by: a step that failed
+// without one (a refusal of the runner's, a reader's FileNotFoundException) gets one.
+class ErrorWatch final : public EventSink {
+ public:
+  explicit ErrorWatch(EventSink* to) : to_(to) {}
+  void OnEvent(const Event& e) override {
+    saw_error_ = saw_error_ || e.level == Level::kError;
+    to_->OnEvent(e);
+  }
+  bool wants_messages() const override { return to_->wants_messages(); }
+  bool wants_events() const override { return to_->wants_events(); }
+  // Whether an ERROR event went by since the last call.
+  bool TakeSawError() { return std::exchange(saw_error_, false); }
+
+ private:
+  EventSink* const to_;
+  bool saw_error_ = false;
 };
 
 // What a writer needs from the world it runs in.
@@ -96,10 +116,11 @@ class WriterRun {
   const Writer& writer_;
   WriterEnv env_;
   PointEnv point_env_;  // what every engine of this writer runs on
+  ErrorWatch events_;   // what the Iceberg and Delta engines report to
   WriterStore store_;
   std::unique_ptr<ProtocolWriter> protocol_;  // Iceberg and Delta tables; null for Paimon
   std::unique_ptr<Committer> committer_;
-  CommitStats retired_;  // stats of the committers before the last restart
+  Counters retired_;  // counters of the committers before the last restart
   TableView view_;
   std::vector<FileChange> pending_append_;
   std::vector<FileChange> pending_compact_;

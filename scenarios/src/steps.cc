@@ -15,13 +15,9 @@ namespace commitlab::scenarios::internal {
 namespace {
 
 constexpr size_t kMaxTotalListEntries = 2 * kMaxSteps;
-constexpr int64_t kMaxRows = 1'000'000'000;
-constexpr int64_t kMaxKey = 1'000'000'000'000'000;  // 1e15: fresh keys never overflow
 constexpr int64_t kMaxFileIndex = 9999;
 constexpr int64_t kMaxIdentifier = std::numeric_limits<int64_t>::max();
 
-constexpr std::array<std::string_view, 6> kOpNames = {"write",      "commit",            "compact",
-                                                      "checkpoint", "filter-and-commit", "restart"};
 constexpr std::array<std::string_view, 4> kWriteKeys = {"rows", "keys", "partition", "bucket"};
 constexpr std::array<std::string_view, 2> kCommitKeys = {"identifier", "checkpoint"};
 constexpr std::array<std::string_view, 7> kCompactKeys = {"partition", "bucket", "from", "files",
@@ -41,9 +37,10 @@ size_t ListEntries(const Op& op) {
   return 0;
 }
 
-// Splits a comma-separated list, calling item(text, col) for each entry.
-template <typename F>
-Status ForEachListItem(const LineContext& ctx, const Token& t, F item) {
+}  // namespace
+
+Status ForEachListItem(const LineContext& ctx, const Token& t,
+                       const std::function<Status(std::string_view item, int col)>& item) {
   std::string_view rest = t.value;
   int col = t.value_col;
   size_t n = 0;
@@ -58,7 +55,15 @@ Status ForEachListItem(const LineContext& ctx, const Token& t, F item) {
   }
 }
 
-}  // namespace
+Status ParseNameList(const LineContext& ctx, const Token& t, std::string_view what, std::vector<std::string>* out) {
+  return ForEachListItem(ctx, t, [&](std::string_view name, int col) {
+    COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, name, col, what));
+    for (const std::string& n : *out)
+      if (n == name) return ctx.Error(col, fmt::format("{} \"{}\" listed twice", what, name));
+    out->emplace_back(name);
+    return Status::OK();
+  });
+}
 
 Status Parser::ParseRepeat(const LineContext& ctx, Tokens toks) {
   if (toks.size() < 2 || toks[1].kind != Token::Kind::kWord)
@@ -204,19 +209,16 @@ Status Parser::ParsePartition(const LineContext& ctx, int owner_col, const Token
 Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out) {
   const Token& name = toks[0];
   out->pos = ctx.Pos(name.col);
-  if (name.kind != Token::Kind::kWord || name.is_pair) {
-    return ctx.Error(name.col, fmt::format("expected a step name (one of {}), got \"{}\"", JoinNames(kOpNames),
-                                           name.text));
-  }
   const Table& table = s_.tables[s_.writers[writer].table];
-  if (table.protocol == Protocol::kIceberg) return ParseIcebergOp(ctx, writer, toks, out);
-  if (table.protocol == Protocol::kDelta) return ParseDeltaOp(ctx, writer, toks, out);
-  const size_t kind = static_cast<size_t>(std::find(kOpNames.begin(), kOpNames.end(), name.text) - kOpNames.begin());
-  if (kind == kOpNames.size()) {
-    if (name.kind == Token::Kind::kWord) return WrongProtocolStep(ctx, name, s_.writers[writer], table);
-    return ctx.Error(name.col,
-                     fmt::format("unknown step \"{}\" (expected one of {})", name.text, JoinNames(kOpNames)));
+  if (name.kind != Token::Kind::kWord || name.is_pair) {
+    return ctx.Error(name.col, fmt::format("expected a step name (one of {}), got \"{}\"",
+                                           JoinNames(StepNames(table.protocol)), name.text));
   }
+  const std::span<const std::string_view> own = StepNames(table.protocol);
+  const size_t kind = static_cast<size_t>(std::find(own.begin(), own.end(), name.text) - own.begin());
+  if (kind == own.size()) return WrongProtocolStep(ctx, name, s_.writers[writer], table);
+  if (table.protocol == Protocol::kIceberg) return ParseIcebergOp(ctx, table, toks, out);
+  if (table.protocol == Protocol::kDelta) return ParseDeltaOp(ctx, table, toks, out);
   const std::string what = fmt::format("step {}", name.text);
   const Tokens arg_toks = toks.subspan(1);
   Args args;
@@ -362,6 +364,29 @@ Status Parser::ResolveCheckpoint(const LineContext& ctx, std::string_view name, 
   return Status::OK();
 }
 
+Status Parser::CountIcebergRows(const LineContext& ctx, const OpTemplate& tmpl, size_t table, const Op& op) {
+  int64_t rows = 0;
+  if (const auto* a = std::get_if<AppendOp>(&op)) rows = a->data.rows;
+  if (const auto* o = std::get_if<OverwriteOp>(&op)) rows = o->data.rows;
+  if (const auto* c = std::get_if<CounterOp>(&op); c != nullptr && c->action == CounterOp::Action::kInit) rows = 1;
+  const bool rewrite = std::holds_alternative<RewriteOp>(op);
+  if (rows == 0 && !rewrite) return Status::OK();
+  int64_t& written = iceberg_rows_[table];
+  int64_t& rewrites = iceberg_rewrites_[table];
+  written += rows;  // <= 100 000 steps of <= 100 000 rows: no overflow
+  rewrites += rewrite ? 1 : 0;
+  int64_t copies = 0;
+  if (!__builtin_mul_overflow(written, rewrites + 1, &copies) && copies <= kMaxIcebergTableRows) return Status::OK();
+  return ctx.Error(tmpl.pos.col,
+                   fmt::format("too many rows for iceberg table {}: its steps up to here write {} row(s){} (at most "
+                               "{} a table: Iceberg data files keep their rows in memory)",
+                               s_.tables[table].name, written,
+                               rewrites == 0 ? ""
+                                             : fmt::format(" and its {} rewrite(s) may copy them all again, {} in all",
+                                                           rewrites, copies),
+                               kMaxIcebergTableRows));
+}
+
 Status Parser::Instantiate(const LineContext& ctx, size_t writer, const OpTemplate& tmpl, int iteration,
                            std::map<std::string, std::string, std::less<>>* line_checkpoints, Step* out) {
   out->pos = tmpl.pos;
@@ -386,6 +411,7 @@ Status Parser::Instantiate(const LineContext& ctx, size_t writer, const OpTempla
     }
     next = std::max(next, *max_key + 1);
   };
+  COMMITLAB_RETURN_IF_ERROR(CountIcebergRows(ctx, tmpl, s_.writers[writer].table, out->op));
   if (auto* w = std::get_if<WriteOp>(&out->op)) {
     assign_keys(w->rows, &w->min_key, &w->max_key);
   } else if (auto* a = std::get_if<AppendOp>(&out->op)) {

@@ -5,22 +5,14 @@
 
 #include <array>
 
+#include "commitlab/core/retry_policy.h"
 #include "commitlab/scenarios/parser.h"
 #include "parser_impl.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
 
-constexpr int64_t kMaxRows = 1'000'000'000;
-constexpr int64_t kMaxIcebergRows = 100'000;  // an Iceberg data file keeps its rows in memory
-constexpr int64_t kMaxKey = 1'000'000'000'000'000;
 constexpr int64_t kMaxCounter = 1'000'000'000'000'000;
-
-constexpr std::array<std::string_view, 10> kIcebergSteps = {"read",   "scan",   "append",  "overwrite", "delete",
-                                                            "rewrite", "schema", "expire", "orphans",   "counter"};
-constexpr std::array<std::string_view, 5> kDeltaSteps = {"begin", "read", "add", "remove", "commit"};
-constexpr std::array<std::string_view, 6> kPaimonSteps = {"write",      "commit",            "compact",
-                                                          "checkpoint", "filter-and-commit", "restart"};
 
 constexpr std::array<std::string_view, 3> kDataKeys = {"rows", "keys", "partition"};
 constexpr std::array<std::string_view, 5> kOverwriteKeys = {"filter", "rows", "keys", "partition", "isolation"};
@@ -28,8 +20,8 @@ constexpr std::array<std::string_view, 2> kDeleteKeys = {"filter", "isolation"};
 constexpr std::array<std::string_view, 1> kPartitionKey = {"partition"};
 constexpr std::array<std::string_view, 1> kSchemaKeys = {"id"};
 constexpr std::array<std::string_view, 1> kExpireKeys = {"retain-last"};
-constexpr std::array<std::string_view, 2> kIcebergIsolation = {"serializable", "snapshot"};
 constexpr std::array<std::string_view, 2> kOrphanActions = {"count", "clean"};
+constexpr std::array<std::string_view, 1> kOrphansKeys = {"older-than"};
 constexpr std::array<std::string_view, 4> kCounterActions = {"init", "read", "add", "commit"};
 constexpr std::array<std::string_view, 2> kCounterInitKeys = {"key", "value"};
 constexpr std::array<std::string_view, 1> kCounterReadKeys = {"key"};
@@ -38,7 +30,10 @@ constexpr std::array<std::string_view, 3> kOnValidation = {"give-up", "recommit-
 constexpr std::array<std::string_view, 4> kAddKeys = {"file", "partition", "rows", "data-change"};
 constexpr std::array<std::string_view, 2> kRemoveKeys = {"files", "data-change"};
 constexpr std::array<std::string_view, 1> kDeltaCommitKeys = {"op"};
-constexpr std::array<std::string_view, 5> kDeltaOps = {"INSERT", "UPDATE", "DELETE", "MERGE", "OPTIMIZE"};
+
+// The columns of the rows Iceberg steps write: {id: k} and the counter's {name: K, value: N}.
+constexpr std::array<std::string_view, 3> kRowColumns = {"id", "name", "value"};
+constexpr int64_t kMaxFilterValue = 1'000'000'000'000'000'000;  // 1e18
 
 bool Contains(std::span<const std::string_view> names, std::string_view s) {
   for (std::string_view n : names)
@@ -46,8 +41,10 @@ bool Contains(std::span<const std::string_view> names, std::string_view s) {
   return false;
 }
 
-// filter=COLUMN=VALUE
-Status ParseFilter(const LineContext& ctx, const Args& args, int owner_col, std::string_view what, FilterSpec* out) {
+// filter=COLUMN=VALUE on a column the table's rows have: id (every data file), name and value
+// (the counter's rows), or a partition column. A value -?[0-9]+ is an integer.
+Status ParseFilter(const LineContext& ctx, const Args& args, const Table& table, std::string_view what,
+                   FilterSpec* out) {
   const Token* t = nullptr;
   COMMITLAB_RETURN_IF_ERROR(args.Require("filter", &t));
   const size_t eq = t->value.find('=');
@@ -56,11 +53,21 @@ Status ParseFilter(const LineContext& ctx, const Args& args, int owner_col, std:
                                                "\"{}\"",
                                                what, t->value));
   }
-  (void)owner_col;
   out->column = t->value.substr(0, eq);
   COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, out->column, t->value_col, "filter column"));
+  std::vector<std::string_view> columns(kRowColumns.begin(), kRowColumns.end());
+  for (const std::string& k : table.partition_keys) columns.push_back(k);
+  size_t c = 0;
+  COMMITLAB_RETURN_IF_ERROR(ParseChoice(ctx, out->column, t->value_col,
+                                        fmt::format("the filter column of table {}", table.name), columns, &c));
   out->value = t->value.substr(eq + 1);
-  out->integer = out->value.find_first_not_of("0123456789") == std::string::npos && out->value.size() <= 15;
+  const std::string_view digits = std::string_view(out->value).substr(out->value[0] == '-' ? 1 : 0);
+  out->integer = !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
+  if (out->integer) {
+    int64_t v = 0;  // in range, so the runner's conversion cannot fail
+    COMMITLAB_RETURN_IF_ERROR(ParseInt(ctx, out->value, t->value_col + static_cast<int>(eq) + 1,
+                                       "the filter value", -kMaxFilterValue, kMaxFilterValue, &v));
+  }
   return Status::OK();
 }
 
@@ -72,24 +79,27 @@ Status Parser::ParseDataSpec(const LineContext& ctx, int owner_col, const Args& 
     COMMITLAB_RETURN_IF_ERROR(
         ParseRange(ctx, keys->value, keys->value_col, "key \"keys\"", -kMaxKey, kMaxKey, &out->min_key, &out->max_key));
     tmpl->keys_given = true;
-    out->rows = std::min(out->max_key - out->min_key + 1, kMaxIcebergRows);
+    out->rows = std::min(out->max_key - out->min_key + 1, kMaxIcebergFileRows);
   }
-  COMMITLAB_RETURN_IF_ERROR(args.Int("rows", 1, kMaxIcebergRows, &out->rows));
+  COMMITLAB_RETURN_IF_ERROR(args.Int("rows", 1, kMaxIcebergFileRows, &out->rows));
+  if (const Token* rows = args.Find("rows"); rows != nullptr && tmpl->keys_given &&
+                                             out->rows - 1 > out->max_key - out->min_key) {
+    // Each row is {id: k} for its own k of the range: more rows than keys would repeat ids.
+    return ctx.Error(rows->value_col, fmt::format("rows={} is more than the {} key(s) of keys={}..{} (each row has its "
+                                                  "own id)",
+                                                  out->rows, out->max_key - out->min_key + 1, out->min_key,
+                                                  out->max_key));
+  }
   return ParsePartition(ctx, owner_col, args.Find("partition"), table, what, &out->partition);
 }
 
 Status Parser::WrongProtocolStep(const LineContext& ctx, const Token& name, const Writer& w, const Table& table) {
-  const auto own = table.protocol == Protocol::kIceberg ? std::span<const std::string_view>(kIcebergSteps)
-                   : table.protocol == Protocol::kDelta ? std::span<const std::string_view>(kDeltaSteps)
-                                                        : std::span<const std::string_view>(kPaimonSteps);
+  const std::span<const std::string_view> own = StepNames(table.protocol);
   // The protocols (other than the table's) that have a step of this name.
   std::string others;
   for (Protocol p : {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta}) {
     if (p == table.protocol) continue;
-    const auto names = p == Protocol::kIceberg ? std::span<const std::string_view>(kIcebergSteps)
-                       : p == Protocol::kDelta ? std::span<const std::string_view>(kDeltaSteps)
-                                               : std::span<const std::string_view>(kPaimonSteps);
-    if (Contains(names, name.text)) others += fmt::format("{}{}", others.empty() ? "" : " and ", ProtocolName(p));
+    if (Contains(StepNames(p), name.text)) others += fmt::format("{}{}", others.empty() ? "" : " and ", ProtocolName(p));
   }
   if (others.empty())
     return ctx.Error(name.col, fmt::format("unknown step \"{}\" (expected one of {})", name.text, JoinNames(own)));
@@ -98,11 +108,8 @@ Status Parser::WrongProtocolStep(const LineContext& ctx, const Token& name, cons
                                          JoinNames(own)));
 }
 
-Status Parser::ParseIcebergOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out) {
+Status Parser::ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens toks, OpTemplate* out) {
   const Token& name = toks[0];
-  const Writer& w = s_.writers[writer];
-  const Table& table = s_.tables[w.table];
-  if (!Contains(kIcebergSteps, name.text)) return WrongProtocolStep(ctx, name, w, table);
   const std::string what = fmt::format("step {}", name.text);
   Tokens rest = toks.subspan(1);
   Args args;
@@ -140,14 +147,14 @@ Status Parser::ParseIcebergOp(const LineContext& ctx, size_t writer, Tokens toks
   } else if (n == "overwrite") {
     COMMITLAB_RETURN_IF_ERROR(collect(kOverwriteKeys));
     OverwriteOp op;
-    COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, name.col, what, &op.filter));
+    COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, table, what, &op.filter));
     COMMITLAB_RETURN_IF_ERROR(ParseDataSpec(ctx, name.col, args, table, what, out, &op.data));
     COMMITLAB_RETURN_IF_ERROR(isolation(&op.isolation));
     out->op = std::move(op);
   } else if (n == "delete") {
     COMMITLAB_RETURN_IF_ERROR(collect(kDeleteKeys));
     DeleteOp op;
-    COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, name.col, what, &op.filter));
+    COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, table, what, &op.filter));
     COMMITLAB_RETURN_IF_ERROR(isolation(&op.isolation));
     out->op = std::move(op);
   } else if (n == "rewrite") {
@@ -170,8 +177,15 @@ Status Parser::ParseIcebergOp(const LineContext& ctx, size_t writer, Tokens toks
   } else if (n == "orphans") {
     size_t a = 0;
     COMMITLAB_RETURN_IF_ERROR(action(kOrphanActions, &a));
-    COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, toks.size() - rest.size(), fmt::format("orphans {}", kOrphanActions[a])));
-    out->op = OrphansOp{.clean = a == 1};
+    OrphansOp op{.clean = a == 1, .older_than_micros = std::nullopt};
+    COMMITLAB_RETURN_IF_ERROR(
+        Args::Collect(ctx, name.col, rest, fmt::format("orphans {}", kOrphanActions[a]), kOrphansKeys, &args));
+    if (const Token* t = args.Find("older-than")) {
+      const Result<int64_t> d = ParseDurationMicros(t->value);
+      if (!d.ok()) return ctx.Error(t->value_col, fmt::format("{} for key \"older-than\"", d.status().message()));
+      op.older_than_micros = *d;
+    }
+    out->op = op;
   } else {  // counter
     size_t a = 0;
     COMMITLAB_RETURN_IF_ERROR(action(kCounterActions, &a));
@@ -213,7 +227,7 @@ Status Parser::ParseIcebergOp(const LineContext& ctx, size_t writer, Tokens toks
         size_t v = 0;
         if (args.Find("on-validation") != nullptr) {
           COMMITLAB_RETURN_IF_ERROR(args.Choice("on-validation", kOnValidation, &v));
-          op.on_validation = std::string(kOnValidation[v]);
+          op.on_validation = *iceberg::ParseOnValidationFailure(kOnValidation[v]);
         }
         break;
       }
@@ -223,11 +237,8 @@ Status Parser::ParseIcebergOp(const LineContext& ctx, size_t writer, Tokens toks
   return Status::OK();
 }
 
-Status Parser::ParseDeltaOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out) {
+Status Parser::ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens toks, OpTemplate* out) {
   const Token& name = toks[0];
-  const Writer& w = s_.writers[writer];
-  const Table& table = s_.tables[w.table];
-  if (!Contains(kDeltaSteps, name.text)) return WrongProtocolStep(ctx, name, w, table);
   const std::string what = fmt::format("step {}", name.text);
   Args args;
   auto collect = [&](std::span<const std::string_view> keys) {
@@ -256,21 +267,7 @@ Status Parser::ParseDeltaOp(const LineContext& ctx, size_t writer, Tokens toks, 
     RemoveOp op;
     const Token* files = nullptr;
     COMMITLAB_RETURN_IF_ERROR(args.Require("files", &files));
-    std::string_view rest = files->value;
-    int col = files->value_col;
-    while (true) {
-      const size_t comma = rest.find(',');
-      const std::string_view file = rest.substr(0, comma);
-      COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, file, col, "file name"));
-      if (op.files.size() == kMaxListEntries)
-        return ctx.Error(col, fmt::format("too many entries for key \"files\" (at most {})", kMaxListEntries));
-      for (const std::string& f : op.files)
-        if (f == file) return ctx.Error(col, fmt::format("file \"{}\" listed twice", file));
-      op.files.emplace_back(file);
-      if (comma == std::string_view::npos) break;
-      rest = rest.substr(comma + 1);
-      col += static_cast<int>(comma) + 1;
-    }
+    COMMITLAB_RETURN_IF_ERROR(ParseNameList(ctx, *files, "file", &op.files));
     COMMITLAB_RETURN_IF_ERROR(args.Bool("data-change", &op.data_change));
     out->op = std::move(op);
   } else {  // commit
@@ -278,8 +275,8 @@ Status Parser::ParseDeltaOp(const LineContext& ctx, size_t writer, Tokens toks, 
     DeltaCommitOp op;
     if (args.Find("op") != nullptr) {
       size_t i = 0;
-      COMMITLAB_RETURN_IF_ERROR(args.Choice("op", kDeltaOps, &i));
-      op.operation = std::string(kDeltaOps[i]);
+      COMMITLAB_RETURN_IF_ERROR(args.Choice("op", kDeltaOperations, &i));
+      op.operation = std::string(kDeltaOperations[i]);
     }
     out->op = std::move(op);
   }

@@ -58,7 +58,7 @@ TEST(LakesParserTest, IcebergTableAndSteps) {
   EXPECT_EQ(init.key, "hits");
   EXPECT_EQ(init.value, 10);
   EXPECT_EQ(std::get<CounterOp>(st[12].op).value, 5);
-  EXPECT_EQ(std::get<CounterOp>(st[13].op).on_validation, "reread");
+  EXPECT_EQ(std::get<CounterOp>(st[13].op).on_validation, iceberg::OnValidationFailure::kRereadAndRecompute);
   for (size_t i : {1u, 2u, 3u, 4u, 5u, 6u, 10u, 13u}) EXPECT_TRUE(OpPublishes(st[i].op)) << i;
   for (size_t i : {0u, 7u, 8u, 9u, 11u, 12u}) EXPECT_FALSE(OpPublishes(st[i].op)) << i;
 }
@@ -84,6 +84,30 @@ TEST(LakesParserTest, DeltaTableAndSteps) {
   EXPECT_EQ(std::get<DeltaCommitOp>(st[5].op).operation, "OPTIMIZE");
   EXPECT_EQ(std::get<DeltaCommitOp>(st[7].op).operation, "INSERT");
   EXPECT_EQ(OpName(st[5].op), "commit");
+}
+
+TEST(LakesParserTest, ExpectationsNameTheirTableAndFiltersTakeNegativeIntegers) {
+  const Scenario s = MustParse(
+      "title \"t\"\n"
+      "table name=a protocol=paimon\ntable name=b protocol=iceberg\n"
+      "writer name=p table=a\nwriter name=i table=b\n"
+      "p: write; commit\ni: append; delete filter=id=-5; orphans clean older-than=2min\n"
+      "expect snapshot 1 table=b operation=append\n"
+      "expect latest-snapshot 2 table=b\n"
+      "expect per-user i=2 table=b\n"
+      "expect counter hits 0 table=b\n"
+      "expect latest-snapshot 1\n");
+  ASSERT_EQ(s.expectations.size(), 5u);
+  EXPECT_EQ(std::get<SnapshotExpect>(s.expectations[0].body).table, 1u);
+  EXPECT_EQ(std::get<LatestSnapshotExpect>(s.expectations[1].body).table, 1u);
+  EXPECT_EQ(std::get<PerUserExpect>(s.expectations[2].body).table, 1u);
+  EXPECT_EQ(std::get<PerUserExpect>(s.expectations[2].body).snapshots.size(), 1u);
+  EXPECT_EQ(std::get<CounterValueExpect>(s.expectations[3].body).table, 1u);
+  EXPECT_EQ(std::get<LatestSnapshotExpect>(s.expectations[4].body).table, 0u);
+  const FilterSpec& f = std::get<DeleteOp>(s.writers[1].steps[1].op).filter;
+  EXPECT_TRUE(f.integer);
+  EXPECT_EQ(f.value, "-5");
+  EXPECT_EQ(std::get<OrphansOp>(s.writers[1].steps[2].op).older_than_micros, 120'000'000);
 }
 
 TEST(LakesParserTest, StorePublishPointsAndExpectations) {
@@ -162,8 +186,8 @@ const std::vector<BadCase>& LakesBadCases() {
        "t.scn:5:4: missing required key \"filter\" for step overwrite"},
       {"OverwriteBadFilter", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite filter=dt\n",
        "t.scn:5:21: expected filter=COLUMN=VALUE for step overwrite, e.g. filter=name=hits, got \"dt\""},
-      {"OverwriteBadIsolation", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite filter=a=1 isolation=none\n",
-       "t.scn:5:35: expected one of serializable, snapshot for key \"isolation\", got \"none\""},
+      {"OverwriteBadIsolation", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite filter=id=1 isolation=none\n",
+       "t.scn:5:36: expected one of serializable, snapshot for key \"isolation\", got \"none\""},
       {"AppendTooManyRows", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: append rows=100001\n",
        "t.scn:5:16: key \"rows\" must be between 1 and 100000, got 100001"},
       {"AppendMissingPartition", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nwriter name=v\nw: append\n",
@@ -215,11 +239,31 @@ const std::vector<BadCase>& LakesBadCases() {
       {"ExpectStepPublish", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw.c: write; commit\nexpect step w.c.publish committed 1\n",
        "t.scn:6:13: expect step names a line (WRITER.LABEL), not its publish point"},
       {"ExpectCounterOnPaimon", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw: write\nexpect counter hits 20\n",
-       "t.scn:6:8: expect counter looks at the first table, which must be an iceberg table"},
+       "t.scn:6:8: expect counter looks at the first table (or table=NAME), which must be an iceberg table"},
       {"ExpectCounterWithoutValue", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: read\nexpect counter hits\n",
        "t.scn:6:20: expected a comparison (N, == N, >= N, <= N or LO..HI) after expect counter hits"},
       {"ExpectSnapshotBadOperation", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: read\nexpect snapshot 1 operation=upsert\n",
-       "t.scn:6:29: expected one of append, overwrite, replace, delete, INSERT, UPDATE, DELETE, MERGE, OPTIMIZE, APPEND, COMPACT, OVERWRITE for key \"operation\", got \"upsert\""},
+       "t.scn:6:29: expected one of append, overwrite, replace, delete for key \"operation\" on iceberg table T, got \"upsert\""},
+      {"ExpectSnapshotOtherProtocolsOperation", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: read\nexpect snapshot 1 operation=INSERT\n",
+       "t.scn:5:29: expected one of append, overwrite, replace, delete for key \"operation\" on iceberg table T, got \"INSERT\""},
+      {"IcebergTableRowBudget", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nrepeat 100000: w: append rows=100000\n",
+       "t.scn:4:19: too many rows for iceberg table T: its steps up to here write 1100000 row(s) (at most 1000000 a table: Iceberg data files keep their rows in memory)"},
+      {"IcebergTableRowBudgetWithRewrites", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: append rows=100000\nrepeat 100: w: rewrite\n",
+       "t.scn:5:16: too many rows for iceberg table T: its steps up to here write 100000 row(s) and its 10 rewrite(s) may copy them all again, 1100000 in all (at most 1000000 a table: Iceberg data files keep their rows in memory)"},
+      {"AppendMoreRowsThanKeys", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: append keys=1..3 rows=10\n",
+       "t.scn:4:26: rows=10 is more than the 3 key(s) of keys=1..3 (each row has its own id)"},
+      {"FilterUnknownColumn", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: delete filter=ids=1\n",
+       "t.scn:4:18: expected one of id, name, value for the filter column of table T, got \"ids\""},
+      {"FilterIntegerOutOfRange", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: delete filter=id=12345678901234567890\n",
+       "t.scn:4:21: the filter value must be between -1000000000000000000 and 1000000000000000000, got 12345678901234567890"},
+      {"IcebergQuotedStep", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: \"append\"\n",
+       "t.scn:4:4: expected a step name (one of read, scan, append, overwrite, delete, rewrite, schema, expire, orphans, counter), got \"append\""},
+      {"OrphansBadOlderThan", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: orphans clean older-than=3d\n",
+       "t.scn:4:29: bad duration \"3d\" (expected a number with us, ms, s or min) for key \"older-than\""},
+      {"ExpectUnknownTable", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: read\nexpect latest-snapshot 1 table=U\n",
+       "t.scn:5:32: table \"U\" is not declared"},
+      {"ExpectCounterOnADeltaTable", "title \"t\"\ntable name=T protocol=iceberg\ntable name=D protocol=delta\nwriter name=w table=T\nw: read\nexpect counter hits 1 table=D\n",
+       "t.scn:6:8: expect counter looks at an iceberg table, but table D is a delta table"},
       {"PaimonReadStep", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw: read\n",
        "t.scn:5:4: step \"read\" is for iceberg and delta tables, but writer w writes paimon table T (its steps: write, commit, compact, checkpoint, filter-and-commit, restart)"},
   };

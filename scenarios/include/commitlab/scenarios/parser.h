@@ -7,6 +7,7 @@
 #define COMMITLAB_SCENARIOS_PARSER_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,11 @@ inline constexpr size_t kMaxSteps = 100'000;          // after expanding repeats
 inline constexpr size_t kMaxListEntries = 64;         // files=..., checkpoints=...
 inline constexpr size_t kMaxNameBytes = 64;           // writer, table, label, checkpoint names
 inline constexpr size_t kMaxFileBytes = 16 << 20;     // LoadScenarioFile
+// Iceberg data files keep their rows in memory: at most this many rows a file, and at most this
+// many row copies a table (the rows its appends, overwrites and counter inits write, times one
+// more for each rewrite, which may copy them all).
+inline constexpr int64_t kMaxIcebergFileRows = 100'000;
+inline constexpr int64_t kMaxIcebergTableRows = 1'000'000;
 
 // Parses scenario text; `file_name` only names the source in messages. No I/O.
 Result<Scenario> ParseScenario(std::string_view text, std::string_view file_name);

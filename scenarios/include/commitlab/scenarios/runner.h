@@ -136,6 +136,7 @@ struct WriterReport {
 // snapshot is a log version after the table's creation (version 0).
 struct TableReport {
   std::string name = {};
+  Protocol protocol = Protocol::kPaimon;
   std::vector<Snapshot> chain = {};  // read back from the store, ids 1..latest
   std::vector<std::string> operations = {};  // per chain entry: Iceberg's or Delta's operation, or the kind
   int64_t latest_snapshot = 0;
@@ -220,6 +221,7 @@ std::string ExpectationLine(const ExpectationResult& e);
 std::vector<std::string> InvariantLines(const RunReport& r);
 // "{job-A=30, job-B=30}": snapshots per commit user of the first table.
 std::string PerUserLine(const RunReport& r);
+std::string PerUserLine(const TableReport& t);
 // One JSON object (no trailing newline): the fields `commitlab run --json` prints.
 std::string RunReportJson(const RunReport& r);
 

@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "commitlab/core/iceberg/counter.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/retry_policy.h"
 
@@ -159,8 +160,12 @@ struct ExpireOp {
   int32_t retain_last = 1;
 };
 // Iceberg `orphans count` / `orphans clean`: find (and remove) files no snapshot reaches.
+// `older-than=DURATION`: only files written at least that long before the step count (upstream's
+// remove_orphan_files guard, 3 days by default, so that a commit in flight keeps its files).
+// Unset: every unreachable file, also an in-flight commit's.
 struct OrphansOp {
   bool clean = false;
+  std::optional<int64_t> older_than_micros;
 };
 // Iceberg's lost-update counter (seed 003): a one-row file {name: KEY, value: N} per value.
 struct CounterOp {
@@ -168,7 +173,8 @@ struct CounterOp {
   Action action = Action::kRead;
   std::string key;       // init, read
   int64_t value = 0;     // init: the value; add: the increment
-  std::string on_validation = "give-up";  // commit: give-up | recommit-stale | reread
+  // commit: what a ValidationException makes it do (give-up, recommit-stale, reread).
+  iceberg::OnValidationFailure on_validation = iceberg::OnValidationFailure::kGiveUp;
 };
 // Delta `begin`: a new OptimisticTransaction at the latest version.
 struct BeginOp {};
@@ -302,16 +308,19 @@ struct SnapshotExpect {
   std::optional<int64_t> delta_records;
   std::optional<int64_t> parent;          // the parent snapshot id (0 for none)
   std::optional<std::string> operation;   // Iceberg append/overwrite/replace/delete, Delta INSERT/...
+  size_t table = 0;                       // table=NAME; default the first table
 };
 
 // expect latest-snapshot CMP (0 when the table has none).
 struct LatestSnapshotExpect {
   Comparison value;
+  size_t table = 0;  // table=NAME; default the first table
 };
 
 // expect per-user U=N ...: snapshots per commit user, exactly: a user not listed has none.
 struct PerUserExpect {
   std::map<std::string, int64_t> snapshots;
+  size_t table = 0;  // table=NAME; default the first table
 };
 
 // expect tally COUNTER CMP: the counter summed over all writers.
@@ -353,10 +362,12 @@ struct InvariantExpect {
   std::string violation;  // a kind name of sim/checker.h: "duplicate", "lost", ...
 };
 
-// expect counter KEY CMP: the Iceberg counter KEY's value in the first table's current snapshot.
+// expect counter KEY CMP [table=NAME]: the Iceberg counter KEY's value in the table's current
+// snapshot (default the first table, which must then be an Iceberg table).
 struct CounterValueExpect {
   std::string key;
   Comparison value;
+  size_t table = 0;
 };
 
 using ExpectBody = std::variant<SnapshotExpect, LatestSnapshotExpect, PerUserExpect, TallyExpect,
