@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include "cli.h"
@@ -213,14 +212,9 @@ int RunRace(const std::vector<std::string>& args) {
       .Add("latency", sim::FormatLatencyModel(flags.latency));
   for (const sim::FaultRule& f : flags.faults) settings.Add("fault", sim::FormatFaultRule(f));
 
-  std::ofstream trace_file;
-  std::unique_ptr<sim::TraceWriter> trace;
-  if (!flags.trace.empty()) {
-    trace_file.open(flags.trace, std::ios::trunc);
-    if (!trace_file) return UsageError(kCommand, fmt::format("--trace: cannot write {}", flags.trace));
-    trace = std::make_unique<sim::TraceWriter>(&trace_file);
-    trace->WriteHeader(settings.HeaderFields());
-  }
+  TraceOutput trace_out;
+  if (Status st = OpenTrace(flags.trace, settings, &trace_out); !st.ok()) return UsageError(kCommand, st.message());
+  const std::unique_ptr<sim::TraceWriter>& trace = trace_out.writer;
   if (!json) {
     fmt::print("== Race: {} writers x {} commits, {}, store={}{} ==\n{}\n", writers, commits,
                flags.strategy == "free" ? "OS threads and the real clock" : "simulated in virtual time", store_kind,

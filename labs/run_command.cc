@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include "cli.h"
@@ -129,14 +128,9 @@ int RunScenario(const std::vector<std::string>& args) {
       .Add("latency", sim::FormatLatencyModel(plan->latency));
   for (const sim::FaultRule& f : plan->faults) settings.Add("fault", sim::FormatFaultRule(f));
 
-  std::ofstream trace_file;
-  std::unique_ptr<sim::TraceWriter> trace;
-  if (!flags.trace.empty()) {
-    trace_file.open(flags.trace, std::ios::trunc);
-    if (!trace_file) return UsageError(kCommand, fmt::format("--trace: cannot write {}", flags.trace));
-    trace = std::make_unique<sim::TraceWriter>(&trace_file);
-    trace->WriteHeader(settings.HeaderFields());
-  }
+  TraceOutput trace_out;
+  if (Status st = OpenTrace(flags.trace, settings, &trace_out); !st.ok()) return UsageError(kCommand, st.message());
+  const std::unique_ptr<sim::TraceWriter>& trace = trace_out.writer;
   if (!json) {
     fmt::print("== {} ({}) ==\n{}{}\n", scenario->title, path, settings.Line(),
                run.store == scenarios::StoreKind::kDir ? " dir=" + run.dir : "");

@@ -1,6 +1,9 @@
 #include "run_settings.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <memory>
 
 #include "commitlab/core/json.h"
 
@@ -40,6 +43,15 @@ std::vector<std::string> WithoutFlags(const std::vector<std::string>& args, cons
     }
   }
   return out;
+}
+
+Status OpenTrace(const std::string& path, const RunSettings& settings, TraceOutput* out) {
+  if (path.empty()) return Status::OK();
+  out->file.open(path, std::ios::trunc);
+  if (!out->file) return Status::InvalidArgument(fmt::format("--trace: cannot write {}", path));
+  out->writer = std::make_unique<sim::TraceWriter>(&out->file);
+  out->writer->WriteHeader(settings.HeaderFields());
+  return Status::OK();
 }
 
 }  // namespace commitlab::cli

@@ -3,10 +3,13 @@
 #ifndef COMMITLAB_LABS_RUN_SETTINGS_H_
 #define COMMITLAB_LABS_RUN_SETTINGS_H_
 
+#include <fstream>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/status.h"
 #include "commitlab/sim/trace.h"
 
 namespace commitlab::cli {
@@ -30,6 +33,14 @@ class RunSettings {
   std::vector<std::string> args_;
   std::vector<std::pair<std::string, std::string>> settings_;
 };
+
+// A run's --trace output: the file and the writer on it (no writer when no path was given).
+struct TraceOutput {
+  std::ofstream file;
+  std::unique_ptr<sim::TraceWriter> writer;
+};
+// Opens `path` (truncated) and writes the settings' header. Error: "--trace: cannot write PATH".
+Status OpenTrace(const std::string& path, const RunSettings& settings, TraceOutput* out);
 
 // Removes `--flag VALUE` and `--flag=VALUE` for each of `valued` (e.g. --trace, --dir), and each
 // of `switches`, which take no value (e.g. --json).

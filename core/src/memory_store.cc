@@ -7,9 +7,9 @@
 namespace commitlab {
 
 Result<std::optional<Snapshot>> MemoryStore::LatestSnapshot() {
-  const auto lock = Lock();
-  if (snapshots_.empty()) return std::optional<Snapshot>();
-  return std::optional<Snapshot>(snapshots_.back());
+  std::optional<Snapshot> latest;
+  COMMITLAB_RETURN_IF_ERROR(LatestSnapshotInto(&latest));
+  return latest;
 }
 
 Status MemoryStore::LatestSnapshotInto(std::optional<Snapshot>* latest) {

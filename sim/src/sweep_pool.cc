@@ -67,9 +67,9 @@ SweepResult RunSweep(const SweepConfig& config) {
 }
 
 void TuneAllocatorForSweeps() {
-  // Chunks up to 4 MiB come from the arenas (a stack is reused by the next run's writers), and the
-  // arenas are not trimmed below 512 MiB of free top space. Peak use stays near threads x N x 256
-  // KiB of mostly untouched stack.
+  // Chunks up to 4 MiB come from the arenas, not mmap, and the arenas are not trimmed below 512 MiB
+  // of free top space: the fiber stacks a thread's cache cannot keep (fiber.cc) and each run's
+  // larger vectors are then reused by the next run instead of mapped and unmapped every time.
   mallopt(M_MMAP_THRESHOLD, 4 << 20);
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
 }
