@@ -78,6 +78,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
   const int64_t start = env_->NowMicros();
   const RetryPolicy& policy = options_.retry;
   std::optional<int64_t> failed_base_id;  // latest id seen by an attempt whose publish failed
+  SnapshotRef latest;
   attempt_.changes = changes;  // the same for every attempt of this commit
   int64_t prev_wait = 0;
   auto give_up = [&](int retry, std::string msg) {
@@ -95,8 +96,13 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
     }
     if (read.ok()) {
       env_->BeginStorageOp(StorageOp::kReadLatest);
-      read = store_->LatestSnapshotInto(&latest_);
+      Result<SnapshotRef> r = store_->LatestSnapshotRef();
       env_->EndStorageOp(StorageOp::kReadLatest);
+      if (r.ok()) {
+        latest = std::move(*r);
+      } else {
+        read = r.status();
+      }
     }
     if (!read.ok()) {
       Emit({.type = EventType::kError, .level = Level::kError, .identifier = identifier, .kind = kind,
@@ -104,7 +110,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
       return read;
     }
 
-    AttemptResult r = TryCommitOnce(changes, identifier, kind, detect_conflicts, latest_, failed_base_id,
+    AttemptResult r = TryCommitOnce(changes, identifier, kind, detect_conflicts, latest.get(), failed_base_id,
                                     retry + 1, start);
     if (r.kind == AttemptResult::kSuccess) {
       if (options_.budget != nullptr) options_.budget->OnSuccess();
@@ -112,7 +118,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
     }
     if (r.kind == AttemptResult::kFatal) return r.status;
 
-    failed_base_id = latest_ ? latest_->id : 0;
+    failed_base_id = latest ? latest->id : 0;
     const int64_t elapsed = env_->NowMicros() - start;
     const bool timed_out = policy.total_timeout_micros >= 0 && elapsed > policy.total_timeout_micros;
     if (timed_out || (policy.max_retries >= 0 && retry >= policy.max_retries)) {
@@ -135,7 +141,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
 
 Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>& changes, int64_t identifier,
                                                   CommitKind kind, bool detect_conflicts,
-                                                  const std::optional<Snapshot>& latest,
+                                                  const Snapshot* latest,
                                                   const std::optional<int64_t>& failed_base_id, int attempt,
                                                   int64_t start_micros) {
   const int64_t latest_id = latest ? latest->id : 0;

@@ -3,30 +3,28 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 
 namespace commitlab {
 
 Result<std::optional<Snapshot>> MemoryStore::LatestSnapshot() {
-  std::optional<Snapshot> latest;
-  COMMITLAB_RETURN_IF_ERROR(LatestSnapshotInto(&latest));
-  return latest;
+  Result<SnapshotRef> latest = LatestSnapshotRef();
+  if (!latest.ok()) return latest.status();
+  if (*latest == nullptr) return std::optional<Snapshot>();
+  return std::optional<Snapshot>(**latest);
 }
 
-Status MemoryStore::LatestSnapshotInto(std::optional<Snapshot>* latest) {
+Result<SnapshotRef> MemoryStore::LatestSnapshotRef() {
   const auto lock = Lock();
-  if (snapshots_.empty()) {
-    latest->reset();
-  } else {
-    *latest = snapshots_.back();  // copy-assigns into an engaged optional: storage is reused
-  }
-  return Status::OK();
+  if (snapshots_.empty()) return SnapshotRef();
+  return snapshots_.back();
 }
 
 Result<Snapshot> MemoryStore::ReadSnapshot(int64_t id) {
   const auto lock = Lock();
   if (id < 1 || id > static_cast<int64_t>(snapshots_.size()))
     return Status::NotFound(fmt::format("Snapshot file snapshot-{} does not exist.", id));
-  return snapshots_[static_cast<size_t>(id - 1)];
+  return *snapshots_[static_cast<size_t>(id - 1)];
 }
 
 Status MemoryStore::WriteManifest(const std::string& name, const std::vector<FileChange>&) {
@@ -48,11 +46,11 @@ PublishResult MemoryStore::Publish(const Snapshot& s) {
 
 void MemoryStore::PutLocked(const Snapshot& s) {
   const auto index = static_cast<size_t>(s.id - 1);
+  auto stored = std::make_shared<const Snapshot>(s);
   if (index < snapshots_.size()) {
-    snapshots_[index] = s;
+    snapshots_[index] = std::move(stored);
   } else {
-    snapshots_.resize(index);
-    snapshots_.push_back(s);
+    snapshots_.push_back(std::move(stored));
   }
 }
 

@@ -55,7 +55,7 @@ PublishResult ObjectStore::CheckThenPut(const Snapshot& s) {
   env_->BeginStorageOp(StorageOp::kPublish);
   std::lock_guard<std::mutex> lock(mu_);
   const auto size = static_cast<int64_t>(snapshots_.size());
-  if (s.id <= size) overwritten_.push_back(snapshots_[static_cast<size_t>(s.id - 1)]);
+  if (s.id <= size) overwritten_.push_back(*snapshots_[static_cast<size_t>(s.id - 1)]);
   PutLocked(s);
   return {PublishOutcome::kPublished, Status::OK()};
 }

@@ -18,22 +18,28 @@ Snapshot MakeSnapshot(int64_t id, std::string manifest) {
 
 class MemoryStoreTest : public ::testing::TestWithParam<MemoryStore::Threads> {};
 
-TEST_P(MemoryStoreTest, LatestSnapshotIntoAgreesWithLatestSnapshotAndReusesTheCallersCopy) {
+TEST_P(MemoryStoreTest, LatestSnapshotRefAgreesWithLatestSnapshotAndSharesTheStoredOne) {
   MemoryStore store(GetParam());
-  std::optional<Snapshot> latest = MakeSnapshot(9, "stale");  // whatever the caller held before
-  ASSERT_TRUE(store.LatestSnapshotInto(&latest).ok());
-  EXPECT_FALSE(latest.has_value());  // an empty table
+  Result<SnapshotRef> empty = store.LatestSnapshotRef();
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(*empty, nullptr);  // an empty table
 
   for (int64_t id = 1; id <= 3; ++id) {
     ASSERT_EQ(store.Publish(MakeSnapshot(id, "manifest-" + std::to_string(id))).outcome, PublishOutcome::kPublished);
-    ASSERT_TRUE(store.LatestSnapshotInto(&latest).ok());
-    Result<std::optional<Snapshot>> fresh = store.LatestSnapshot();
-    ASSERT_TRUE(fresh.ok());
-    EXPECT_EQ(latest, *fresh);
+    Result<SnapshotRef> latest = store.LatestSnapshotRef();
+    Result<std::optional<Snapshot>> copy = store.LatestSnapshot();
+    ASSERT_TRUE(latest.ok() && copy.ok());
+    ASSERT_NE(*latest, nullptr);
+    EXPECT_EQ(**latest, **copy);
+    Result<SnapshotRef> again = store.LatestSnapshotRef();
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(latest->get(), again->get());  // the stored snapshot itself, not a copy
   }
+  Result<SnapshotRef> held = store.LatestSnapshotRef();
+  ASSERT_TRUE(held.ok());
   EXPECT_EQ(store.Publish(MakeSnapshot(3, "late")).outcome, PublishOutcome::kAlreadyExists);
-  ASSERT_TRUE(store.LatestSnapshotInto(&latest).ok());
-  EXPECT_EQ(latest->delta_manifest, "manifest-3");
+  ASSERT_EQ(store.Publish(MakeSnapshot(4, "manifest-4")).outcome, PublishOutcome::kPublished);
+  EXPECT_EQ((*held)->delta_manifest, "manifest-3");  // a reader's reference never changes under it
 }
 
 TEST_P(MemoryStoreTest, ManifestsAreListedSortedOnceEach) {

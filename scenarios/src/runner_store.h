@@ -17,6 +17,7 @@ class WriterStore final : public SnapshotStore {
   explicit WriterStore(SnapshotStore* table) : table_(table) {}
 
   Result<std::optional<Snapshot>> LatestSnapshot() override { return table_->LatestSnapshot(); }
+  Result<SnapshotRef> LatestSnapshotRef() override { return table_->LatestSnapshotRef(); }
   Result<Snapshot> ReadSnapshot(int64_t id) override { return table_->ReadSnapshot(id); }
   Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override {
     Status st = table_->WriteManifest(name, changes);

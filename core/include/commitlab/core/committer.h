@@ -81,7 +81,7 @@ class Committer {
                             CommitKind kind, bool detect_conflicts);
   AttemptResult TryCommitOnce(const std::vector<FileChange>& changes, int64_t identifier,
                               CommitKind kind, bool detect_conflicts,
-                              const std::optional<Snapshot>& latest,
+                              const Snapshot* latest,
                               const std::optional<int64_t>& failed_base_id, int attempt,
                               int64_t start_micros);
   // Scans (from_id, latest] for a snapshot of ours with this identifier and kind.
@@ -112,9 +112,8 @@ class Committer {
   TableState base_;  // live files at base_.snapshot_id(), advanced incrementally
   std::string manifest_stem_;  // "manifest-{uuid}-": the uuid is drawn once per committer
   int64_t name_counter_ = 0;
-  // Reused by every attempt (see TryCommit, TryCommitOnce): the latest snapshot read, and the
-  // snapshot being published (its user set once, its changes once per commit).
-  std::optional<Snapshot> latest_;
+  // The snapshot being published, reused by every attempt (see TryCommitOnce): its user is set
+  // once, its changes once per commit.
   Snapshot attempt_;
 };
 

@@ -20,7 +20,7 @@ class MemoryStore : public SnapshotStore {
   explicit MemoryStore(Threads threads = Threads::kMany) : locking_(threads == Threads::kMany) {}
 
   Result<std::optional<Snapshot>> LatestSnapshot() override;
-  Status LatestSnapshotInto(std::optional<Snapshot>* latest) override;
+  Result<SnapshotRef> LatestSnapshotRef() override;
   Result<Snapshot> ReadSnapshot(int64_t id) override;
   Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override;
   PublishResult Publish(const Snapshot& s) override;
@@ -31,7 +31,8 @@ class MemoryStore : public SnapshotStore {
 
  protected:
   // Stores `s` as snapshot s.id even when that id exists: only a deliberately broken subclass
-  // (an object store without a lock) calls this directly. REQUIRES: mu_ held.
+  // (an object store without a lock) calls this directly. REQUIRES: mu_ held, and
+  // s.id <= snapshots_.size() + 1 (no gap).
   void PutLocked(const Snapshot& s);
 
   // mu_ held, unless the store is for one thread only.
@@ -39,8 +40,9 @@ class MemoryStore : public SnapshotStore {
 
   const bool locking_;
   std::mutex mu_;
-  // Guarded by mu_: snapshots_[i] is snapshot i + 1.
-  std::vector<Snapshot> snapshots_;
+  // Guarded by mu_: snapshots_[i] is snapshot i + 1, never null. Shared with readers, so a
+  // snapshot once stored is never modified: PutLocked replaces the pointer.
+  std::vector<SnapshotRef> snapshots_;
   // Every manifest name written, each followed by '\0'; listed sorted and deduplicated. One string,
   // not a set or a vector of strings: a write is then an append, with no allocation of its own.
   std::string manifest_names_;

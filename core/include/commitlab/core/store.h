@@ -5,6 +5,7 @@
 #define COMMITLAB_CORE_STORE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,6 +22,10 @@ enum class PublishOutcome {
   kError,          // the call failed; whether N took effect is unknown to the caller
 };
 
+// A published snapshot, shared and immutable: a store in memory hands out the one it holds
+// instead of a copy.
+using SnapshotRef = std::shared_ptr<const Snapshot>;
+
 struct PublishResult {
   PublishOutcome outcome = PublishOutcome::kError;
   Status error;  // set when outcome == kError
@@ -32,14 +37,14 @@ class SnapshotStore {
 
   // The latest published snapshot with its changes, or nullopt for an empty table.
   virtual Result<std::optional<Snapshot>> LatestSnapshot() = 0;
-  // The same, assigned into `*latest` so that its strings and vectors keep their storage: a
-  // committer reads the latest snapshot once per attempt, and a store in memory can then answer
-  // without allocating (most of a simulated sweep's cost). `*latest` is unspecified on error.
-  virtual Status LatestSnapshotInto(std::optional<Snapshot>* latest) {
+  // The same as a shared reference, null for an empty table. A committer reads the latest snapshot
+  // once per attempt, and copying it was most of a simulated sweep's cost; a store in memory
+  // answers with the snapshot it holds. The default wraps LatestSnapshot.
+  virtual Result<SnapshotRef> LatestSnapshotRef() {
     Result<std::optional<Snapshot>> r = LatestSnapshot();
     if (!r.ok()) return r.status();
-    *latest = std::move(*r);
-    return Status::OK();
+    if (!r->has_value()) return SnapshotRef();
+    return SnapshotRef(std::make_shared<const Snapshot>(std::move(**r)));
   }
   virtual Result<Snapshot> ReadSnapshot(int64_t id) = 0;
   // Writes a manifest holding `changes` under `name` (chosen by the caller, unique).
