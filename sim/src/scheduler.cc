@@ -19,7 +19,7 @@ Scheduler::~Scheduler() = default;
 
 int Scheduler::AddWriter(std::string name, std::function<void()> body) {
   if (ran_) return -1;
-  writers_.push_back({std::move(name), std::make_unique<Fiber>(std::move(body)), 0, false});
+  writers_.push_back({std::move(name), std::make_unique<Fiber>(std::move(body)), false});
   ready_.push_back(num_writers() - 1);  // runnable at time 0; indices ascend
   schedule_.writers = num_writers();
   return num_writers() - 1;
@@ -69,20 +69,18 @@ void Scheduler::SleepUntil(int64_t wake_micros) {
     return;
   }
   const int64_t wake = std::max(now_, wake_micros);
-  writers_[static_cast<size_t>(current_)].wake_micros = wake;
   if (wake > now_) {
     ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), current_));
-    const Sleeper self{wake, current_};
-    if (ready_.empty() && !sleepers_.empty() && !WakesLater(sleepers_.front(), self)) {
-      // Nobody can run now and another sleeper is due first: NextWriter would jump the clock to it
-      // and pop it. Do that here, swapping ourselves in for it in one sift.
-      const Sleeper first = sleepers_.front();
+    const WakeQueue::Entry self{wake, current_};
+    if (ready_.empty() && !sleepers_.empty() && sleepers_.earliest().wake_micros <= wake) {
+      // Nobody can run now and another sleeper is due first (or with us): NextWriter would jump
+      // the clock to it and pop it. Do that here, swapping ourselves in for it in one sift.
+      const WakeQueue::Entry first = sleepers_.earliest();
       now_ = first.wake_micros;
-      ReplaceEarliestSleeper(self);
+      sleepers_.ReplaceEarliest(self);
       ready_.push_back(first.writer);
     } else {
-      sleepers_.push_back(self);
-      std::push_heap(sleepers_.begin(), sleepers_.end(), WakesLater);
+      sleepers_.Push(self);
     }
   }
   Reschedule();
@@ -104,26 +102,6 @@ void Scheduler::Unblock(int writer) {
   if (!w.blocked || w.done) return;
   w.blocked = false;
   ready_.insert(std::upper_bound(ready_.begin(), ready_.end(), writer), writer);  // it blocked at or before now
-}
-
-void Scheduler::ReplaceEarliestSleeper(Sleeper s) {
-  // Floyd's way: move the hole down to a leaf along the earlier children, then let `s` rise from
-  // there. A writer going back to sleep usually wakes later than most sleepers, so it rises little:
-  // about one comparison a level instead of two.
-  const size_t n = sleepers_.size();
-  size_t hole = 0;
-  for (size_t child = 1; child < n; child = 2 * hole + 1) {
-    if (child + 1 < n && WakesLater(sleepers_[child], sleepers_[child + 1])) ++child;  // the earlier child
-    sleepers_[hole] = sleepers_[child];
-    hole = child;
-  }
-  while (hole > 0) {
-    const size_t parent = (hole - 1) / 2;
-    if (!WakesLater(sleepers_[parent], s)) break;
-    sleepers_[hole] = sleepers_[parent];
-    hole = parent;
-  }
-  sleepers_[hole] = s;
 }
 
 void Scheduler::BreakDeadlock() {
@@ -149,11 +127,10 @@ void Scheduler::Reschedule() {
 
 int Scheduler::NextWriter() {
   // Nobody can run now: the clock jumps to the earliest wake-up, and everyone due then is ready.
-  if (ready_.empty() && !sleepers_.empty()) now_ = std::max(now_, sleepers_.front().wake_micros);
-  while (!sleepers_.empty() && sleepers_.front().wake_micros <= now_) {
-    const int w = sleepers_.front().writer;
-    std::pop_heap(sleepers_.begin(), sleepers_.end(), WakesLater);
-    sleepers_.pop_back();
+  if (ready_.empty() && !sleepers_.empty()) now_ = std::max(now_, sleepers_.earliest().wake_micros);
+  while (!sleepers_.empty() && sleepers_.earliest().wake_micros <= now_) {
+    const int w = sleepers_.earliest().writer;
+    sleepers_.PopEarliest();
     ready_.insert(std::upper_bound(ready_.begin(), ready_.end(), w), w);
   }
   if (ready_.empty()) {

@@ -36,6 +36,7 @@
 #include "commitlab/core/status.h"
 #include "commitlab/sim/schedule.h"
 #include "commitlab/sim/strategy.h"
+#include "commitlab/sim/wake_queue.h"
 
 namespace commitlab::sim {
 
@@ -96,7 +97,6 @@ class Scheduler {
   struct Writer {
     std::string name;
     std::unique_ptr<Fiber> fiber;
-    int64_t wake_micros = 0;
     bool done = false;
     bool blocked = false;
   };
@@ -104,16 +104,6 @@ class Scheduler {
   // Picks the writer for the next step, jumping the clock if nobody can run now; -1 when every
   // writer has finished.
   int NextWriter();
-  struct Sleeper {
-    int64_t wake_micros;
-    int writer;
-  };
-  // The wake-up heap's order: by time, then index (a total order: each writer sleeps once).
-  static bool WakesLater(const Sleeper& a, const Sleeper& b) {
-    return a.wake_micros != b.wake_micros ? a.wake_micros > b.wake_micros : a.writer > b.writer;
-  }
-  // Replaces the heap's earliest sleeper with `s` in one sift, not a pop and a push.
-  void ReplaceEarliestSleeper(Sleeper s);
   // Every unfinished writer is blocked: records the deadlock and releases them all.
   void BreakDeadlock();
   // At a scheduling point of the current writer: lets the picked writer run, if it is another.
@@ -127,10 +117,10 @@ class Scheduler {
   Status deadlock_;  // set once every unfinished writer was blocked
   std::vector<Writer> writers_;
   // Every unfinished writer that is not blocked is in exactly one of these: ready_ (runnable now,
-  // ascending index; includes the running writer) or sleepers_ (a min-heap by WakesLater, with
-  // wake time > now_). A step then costs O(log writers), not a scan of every writer.
+  // ascending index; includes the running writer) or sleepers_ (wake time > now_). A step then
+  // costs O(log writers), not a scan of every writer.
   std::vector<int> ready_;
-  std::vector<Sleeper> sleepers_;
+  WakeQueue sleepers_;
   RecordedSchedule schedule_;
   int64_t now_ = 0;
   int64_t steps_ = 0;
