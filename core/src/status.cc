@@ -16,11 +16,16 @@ std::string_view CodeName(Code c) {
   return "?";
 }
 
+const std::string& Status::EmptyMessage() {
+  static const std::string* const empty = new std::string();  // never destroyed: usable at exit
+  return *empty;
+}
+
 std::string Status::ToString() const {
   if (ok()) return "OK";
-  std::string s(CodeName(code_));
+  std::string s(CodeName(state_->code));
   s += ": ";
-  s += message_;
+  s += state_->message;
   return s;
 }
 

@@ -3,6 +3,7 @@
 #ifndef COMMITLAB_CORE_STATUS_H_
 #define COMMITLAB_CORE_STATUS_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,9 +22,20 @@ enum class Code {
   kCrashed,          // an injected crash: the writer stops where it stands
 };
 
+// An OK status is one null pointer, as in LevelDB: the engine makes and drops several per
+// simulated commit attempt, and only a failure pays for its code and message.
 class [[nodiscard]] Status {
  public:
   Status() = default;
+  Status(const Status& other) : state_(other.state_ ? std::make_unique<State>(*other.state_) : nullptr) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) state_ = other.state_ ? std::make_unique<State>(*other.state_) : nullptr;
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
+  ~Status() = default;
+
   static Status OK() { return Status(); }
   static Status InvalidArgument(std::string m) { return {Code::kInvalidArgument, std::move(m)}; }
   static Status NotFound(std::string m) { return {Code::kNotFound, std::move(m)}; }
@@ -33,15 +45,21 @@ class [[nodiscard]] Status {
   static Status RetriesExhausted(std::string m) { return {Code::kRetriesExhausted, std::move(m)}; }
   static Status Crashed(std::string m) { return {Code::kCrashed, std::move(m)}; }
 
-  bool ok() const { return code_ == Code::kOk; }
-  Code code() const { return code_; }
-  const std::string& message() const { return message_; }
+  bool ok() const { return state_ == nullptr; }
+  Code code() const { return state_ ? state_->code : Code::kOk; }
+  // "" for OK.
+  const std::string& message() const { return state_ ? state_->message : EmptyMessage(); }
   std::string ToString() const;
 
  private:
-  Status(Code c, std::string m) : code_(c), message_(std::move(m)) {}
-  Code code_ = Code::kOk;
-  std::string message_;
+  struct State {
+    Code code;
+    std::string message;
+  };
+  Status(Code c, std::string m) : state_(std::make_unique<State>(State{c, std::move(m)})) {}
+  static const std::string& EmptyMessage();
+
+  std::unique_ptr<State> state_;  // null: OK
 };
 
 std::string_view CodeName(Code c);
