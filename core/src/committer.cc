@@ -46,12 +46,24 @@ void Committer::Deliver(Event e) {
   events_->OnEvent(e);
 }
 
-void Committer::NewManifestName(std::string* name) {
-  if (manifest_stem_.empty()) manifest_stem_ = "manifest-" + RandomUuid(env_->rng()) + "-";
-  // "manifest-{uuid}-{n}" without fmt, into the caller's string: no allocation once it has grown.
+void Committer::NextManifestName() {
+  if (manifest_stem_.empty()) {
+    constexpr std::string_view kPrefix = "manifest-";
+    manifest_stem_.reserve(kPrefix.size() + 36 + 1);  // prefix, uuid, '-': one allocation
+    manifest_stem_ = kPrefix;
+    AppendRandomUuid(env_->rng(), &manifest_stem_);
+    manifest_stem_ += '-';
+  }
+  // Only the counter changes: keep the stem in place, no fmt, no allocation once grown.
+  std::string& name = attempt_.delta_manifest;
+  if (name.empty()) {
+    name = manifest_stem_;
+  } else {
+    name.resize(manifest_stem_.size());
+  }
   char digits[20];
   char* end = std::to_chars(digits, digits + sizeof digits, name_counter_++).ptr;
-  name->assign(manifest_stem_).append(digits, static_cast<size_t>(end - digits));
+  name.append(digits, static_cast<size_t>(end - digits));
 }
 
 Result<int> Committer::Commit(const Committable& c, bool check_append_files) {
@@ -196,7 +208,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   // The attempt's snapshot is built in a member reused by every attempt: assigning into it keeps
   // the storage of its strings and file list, so a retry allocates nothing.
   Snapshot& s = attempt_;
-  NewManifestName(&s.delta_manifest);
+  NextManifestName();
   env_->BeginStorageOp(StorageOp::kWriteManifest);
   Status written = store_->WriteManifest(s.delta_manifest, changes);
   env_->EndStorageOp(StorageOp::kWriteManifest);

@@ -29,7 +29,13 @@ Result<Snapshot> MemoryStore::ReadSnapshot(int64_t id) {
 
 Status MemoryStore::WriteManifest(const std::string& name, const std::vector<FileChange>&) {
   const auto lock = Lock();
-  manifest_names_.append(name).push_back('\0');
+  const size_t needed = name.size() + 1;
+  if (manifest_names_.empty() || manifest_names_.back().capacity() - manifest_names_.back().size() < needed) {
+    constexpr size_t kMinChunk = 4 << 10, kMaxChunk = 64 << 10;
+    manifest_names_.emplace_back().reserve(std::max(needed, std::clamp(manifest_bytes_, kMinChunk, kMaxChunk)));
+  }
+  manifest_names_.back().append(name).push_back('\0');
+  manifest_bytes_ += needed;
   return Status::OK();
 }
 
@@ -69,9 +75,11 @@ std::vector<std::string> MemoryStore::ListManifests() {
   std::vector<std::string> names;
   {
     const auto lock = Lock();
-    for (size_t at = 0, end; at < manifest_names_.size(); at = end + 1) {
-      end = manifest_names_.find('\0', at);
-      names.push_back(manifest_names_.substr(at, end - at));
+    for (const std::string& chunk : manifest_names_) {
+      for (size_t at = 0, end; at < chunk.size(); at = end + 1) {
+        end = chunk.find('\0', at);
+        names.push_back(chunk.substr(at, end - at));
+      }
     }
   }
   std::sort(names.begin(), names.end());

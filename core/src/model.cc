@@ -32,6 +32,12 @@ std::string FormatChange(const FileChange& c) {
 }
 
 std::string RandomUuid(Rng& rng) {
+  std::string out;
+  AppendRandomUuid(rng, &out);
+  return out;
+}
+
+void AppendRandomUuid(Rng& rng, std::string* out) {
   const uint64_t a = rng.Next(), b = rng.Next();
   // a's 16 hex digits, then b's, dashed 8-4-4-4-12. By hand, not fmt: every simulated writer of a
   // sweep names its files with one, and fmt's parsing cost more than the rest of its set-up.
@@ -39,12 +45,13 @@ std::string RandomUuid(Rng& rng) {
   // Where each word's digits go, most significant first; the dashes sit at 8, 13, 18 and 23.
   static constexpr uint8_t kFirst[16] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17};
   static constexpr uint8_t kSecond[16] = {19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
-  std::string out(36, '-');
+  const size_t at = out->size();
+  out->resize(at + 36, '-');
+  char* uuid = out->data() + at;
   for (int d = 0; d < 16; ++d) {
-    out[kFirst[d]] = kHex[(a >> (60 - 4 * d)) & 0xf];
-    out[kSecond[d]] = kHex[(b >> (60 - 4 * d)) & 0xf];
+    uuid[kFirst[d]] = kHex[(a >> (60 - 4 * d)) & 0xf];
+    uuid[kSecond[d]] = kHex[(b >> (60 - 4 * d)) & 0xf];
   }
-  return out;
 }
 
 int64_t DeltaRecords(const std::vector<FileChange>& changes) {

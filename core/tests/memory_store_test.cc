@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,17 @@ TEST_P(MemoryStoreTest, ManifestsAreListedSortedOnceEach) {
   for (const char* name : {"m-b", "m-a", "m-c", "m-a"}) ASSERT_TRUE(store.WriteManifest(name, {}).ok());
   EXPECT_EQ(store.ListManifests(), (std::vector<std::string>{"m-a", "m-b", "m-c"}));
   EXPECT_TRUE(MemoryStore(GetParam()).ListManifests().empty());
+}
+
+TEST_P(MemoryStoreTest, ManyManifestsAcrossChunksAreAllListed) {
+  MemoryStore store(GetParam());
+  std::vector<std::string> want;
+  // ~300 KiB of names: several chunks, names of varying length, one longer than a whole chunk.
+  for (int i = 0; i < 6000; ++i) want.push_back("manifest-" + std::string(static_cast<size_t>(i % 70), 'x') + std::to_string(i));
+  want.push_back("manifest-" + std::string(100 << 10, 'y'));
+  for (const std::string& name : want) ASSERT_TRUE(store.WriteManifest(name, {}).ok());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(store.ListManifests(), want);
 }
 
 INSTANTIATE_TEST_SUITE_P(BothThreadings, MemoryStoreTest,

@@ -89,7 +89,8 @@ class Committer {
                                                  int64_t identifier, CommitKind kind);
   // Brings base_ up to snapshot `latest` by replaying the snapshots in between.
   Status AdvanceBase(const Snapshot& latest);
-  void NewManifestName(std::string* name);
+  // Names the next manifest "manifest-{uuid}-{n}" in attempt_.delta_manifest.
+  void NextManifestName();
   // Inline, so that with a sink that wants no events the event is not even built.
   void Emit(Event e) {
     if (wants_events_) Deliver(std::move(e));
@@ -113,7 +114,7 @@ class Committer {
   std::string manifest_stem_;  // "manifest-{uuid}-": the uuid is drawn once per committer
   int64_t name_counter_ = 0;
   // The snapshot being published, reused by every attempt (see TryCommitOnce): its user is set
-  // once, its changes once per commit.
+  // once, its changes once per commit; its delta_manifest is empty or starts with manifest_stem_.
   Snapshot attempt_;
 };
 

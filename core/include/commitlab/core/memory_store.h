@@ -43,9 +43,11 @@ class MemoryStore : public SnapshotStore {
   // Guarded by mu_: snapshots_[i] is snapshot i + 1, never null. Shared with readers, so a
   // snapshot once stored is never modified: PutLocked replaces the pointer.
   std::vector<SnapshotRef> snapshots_;
-  // Every manifest name written, each followed by '\0'; listed sorted and deduplicated. One string,
-  // not a set or a vector of strings: a write is then an append, with no allocation of its own.
-  std::string manifest_names_;
+  // Every manifest name written, each followed by '\0'; listed sorted and deduplicated. Appended
+  // to chunks that are never regrown (each new one as large as all before it, up to 64 KiB), not a
+  // set or a vector of strings: a write allocates nothing of its own and copies only its name.
+  std::vector<std::string> manifest_names_;
+  size_t manifest_bytes_ = 0;
   std::set<std::string> data_files_;
 };
 

@@ -69,6 +69,8 @@ struct Committable {
 // deterministic under a seed.
 class Rng;
 std::string RandomUuid(Rng& rng);
+// The same, appended to `*out`.
+void AppendRandomUuid(Rng& rng, std::string* out);
 
 // Sum of ADDed rows minus DELETEd rows.
 int64_t DeltaRecords(const std::vector<FileChange>& changes);

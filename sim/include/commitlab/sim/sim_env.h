@@ -24,10 +24,10 @@ class SimEnv : public Env {
   explicit SimEnv(Scheduler* scheduler, LatencyModel latency = {}, FaultPlan* faults = nullptr);
 
   // The virtual clock; not a scheduling point.
-  int64_t NowMicros() override;
+  int64_t NowMicros() override { return scheduler_->now_micros(); }
   // Not runnable for `micros` of virtual time; 0 (or less) still yields.
   void SleepMicros(int64_t micros) override;
-  Rng& rng() override;
+  Rng& rng() override { return scheduler_->rng(); }
   // Sleeps the request hop's latency: the operation takes effect when the writer resumes.
   void BeginStorageOp(StorageOp op) override;
   // Sleeps the response hop's latency.
