@@ -143,9 +143,10 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
     if (options_.budget != nullptr && !options_.budget->TryAcquireRetry())
       return give_up(retry, fmt::format("Commit failed after {} retries: the retry budget is empty, giving up.", retry));
     const int64_t wait = NextWaitMicros(policy, retry + 1, prev_wait, env_->rng());
-    Emit({.type = EventType::kRetryWait, .level = Level::kInfo, .identifier = identifier, .kind = kind,
-          .attempt = retry + 1, .wait_micros = wait,
-          .message = Message("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0)});
+    if (wants_events_)  // per attempt: not even built for a sink that wants none
+      Emit({.type = EventType::kRetryWait, .level = Level::kInfo, .identifier = identifier, .kind = kind,
+            .attempt = retry + 1, .wait_micros = wait,
+            .message = Message("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0)});
     env_->SleepMicros(wait);
     prev_wait = wait;
   }
@@ -182,10 +183,11 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     }
   }
   ++stats_.attempts;
-  Emit({.type = EventType::kAttempt, .identifier = identifier, .kind = kind, .attempt = attempt,
-        .snapshot_id = new_id,
-        .message = Message("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", new_id, user_,
-                               identifier, kind_name)});
+  if (wants_events_)
+    Emit({.type = EventType::kAttempt, .identifier = identifier, .kind = kind, .attempt = attempt,
+          .snapshot_id = new_id,
+          .message = Message("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", new_id, user_,
+                             identifier, kind_name)});
 
   // 2. Conflict detection against the live files of the buckets we change.
   if (latest && detect_conflicts) {
@@ -250,15 +252,16 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
       return {AttemptResult::kSuccess, new_id, Status::OK()};
     case PublishOutcome::kAlreadyExists:
       ++stats_.atomic_failures;
-      Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .identifier = identifier, .kind = kind,
-            .attempt = attempt, .snapshot_id = new_id,
-            // Not Message(): its arguments would be formatted even when no sink wants the text.
-            .message = wants_messages_
-                           ? fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and "
-                                         "kind {} after {} seconds. Skip clean up and try again.",
-                                         new_id, user_, identifier, kind_name,
-                                         JavaSeconds(env_->NowMicros() - start_micros))
-                           : std::string()});
+      if (wants_events_)
+        Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .identifier = identifier, .kind = kind,
+              .attempt = attempt, .snapshot_id = new_id,
+              // Not Message(): its arguments would be formatted even when no sink wants the text.
+              .message = wants_messages_
+                             ? fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and "
+                                           "kind {} after {} seconds. Skip clean up and try again.",
+                                           new_id, user_, identifier, kind_name,
+                                           JavaSeconds(env_->NowMicros() - start_micros))
+                             : std::string()});
       return {AttemptResult::kRetry, 0, Status::OK()};
     case PublishOutcome::kError:
       break;
