@@ -4,25 +4,42 @@
 #include <limits>
 
 namespace commitlab {
+namespace {
+
+// SplitMix64's output function (Steele, Lea and Flood): a strong 64-bit mixer.
+uint64_t Mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ULL;  // SplitMix64's increment
+
+}  // namespace
+
+Rng::Rng(uint64_t seed) {
+  // Four successive SplitMix64 outputs from the seed.
+  for (uint64_t& word : s_) word = Mix64(seed += kGolden);
+}
 
 uint64_t Rng::Below(uint64_t n) {
   if (n == 0) return 0;
   // Reject the top partial range so every residue is equally likely. That range is shorter than
   // n, so only a draw above max - n needs the (dividing) exact limit.
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
-  uint64_t x = engine_();
-  while (x > kMax - n && x >= kMax - kMax % n) x = engine_();
+  uint64_t x = Next();
+  while (x > kMax - n && x >= kMax - kMax % n) x = Next();
   return x % n;
 }
 
 int64_t Rng::Between(int64_t lo, int64_t hi) {
   if (hi <= lo) return lo;
   const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
-  if (span == 0) return static_cast<int64_t>(engine_());  // the full 64-bit range
+  if (span == 0) return static_cast<int64_t>(Next());  // the full 64-bit range
   return lo + static_cast<int64_t>(Below(span));
 }
 
-double Rng::Unit() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
+double Rng::Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
 
 namespace {
 
@@ -53,7 +70,7 @@ const Ziggurat kZiggurat;
 }  // namespace
 
 double Rng::Normal(double mean, double stddev) {
-  const uint64_t bits = engine_();
+  const uint64_t bits = Next();
   const auto layer = static_cast<size_t>(bits & (kLayers - 1));               // low 7 bits
   const double x = static_cast<double>(bits >> 11) * 0x1.0p-53 * kZiggurat.x[layer];  // top 53 bits
   // Wholly under the curve ~97 % of the time; else the wedge or the tail decides. The magnitude
@@ -78,7 +95,7 @@ double Rng::NormalMagnitudeSlow(size_t layer, double x) {
       return kTail + a;
     }
     if (z.f[layer] + Unit() * (z.f[layer + 1] - z.f[layer]) < Density(x)) return x;  // in the wedge
-    const uint64_t bits = engine_();
+    const uint64_t bits = Next();
     layer = static_cast<size_t>(bits & (kLayers - 1));
     x = static_cast<double>(bits >> 11) * 0x1.0p-53 * z.x[layer];
     if (x < z.x[layer + 1]) return x;
@@ -92,12 +109,7 @@ double Rng::Exponential(double mean) {
 }
 
 uint64_t DeriveSeed(uint64_t base, uint64_t a, uint64_t b, uint64_t c) {
-  auto mix = [](uint64_t z) {
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  };
+  auto mix = [](uint64_t z) { return Mix64(z + kGolden); };
   return mix(mix(mix(mix(base) ^ a) ^ b) ^ c);
 }
 

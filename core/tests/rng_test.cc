@@ -10,6 +10,20 @@
 namespace commitlab {
 namespace {
 
+// The stream is xoshiro256++ with its state drawn from SplitMix64(seed). The expected words come
+// from an independent implementation of both (Python, from the authors' reference C); SplitMix64's
+// first output for seed 0, 0xe220a8397b1dcdaf, is the published one.
+TEST(RngTest, IsXoshiro256PlusPlusSeededBySplitMix64) {
+  Rng zero(0);
+  EXPECT_EQ(zero.Next(), 0x53175d61490b23dfULL);
+  EXPECT_EQ(zero.Next(), 0x61da6f3dc380d507ULL);
+  EXPECT_EQ(zero.Next(), 0x5c0fdf91ec9a7bfcULL);
+  Rng brooker(2015);
+  EXPECT_EQ(brooker.Next(), 0x6d335627880c16b6ULL);
+  EXPECT_EQ(brooker.Next(), 0x29253e2d9723f5c9ULL);
+  EXPECT_EQ(brooker.Next(), 0x805cae1b548ab3fcULL);
+}
+
 TEST(RngTest, SameSeedSameDraws) {
   Rng a(7), b(7);
   for (int i = 0; i < 1000; ++i) {

@@ -1,20 +1,31 @@
-// Rng: the seeded random stream. std::mt19937_64's output is fixed by the standard, but the
-// std::*_distribution classes are not, so every distribution here is our own: the same seed gives
-// the same draws with any standard library.
+// Rng: the seeded random stream. The generator is xoshiro256++ (Blackman and Vigna, 2019), its
+// state filled from the seed by SplitMix64 as its authors advise; every distribution here is our
+// own too, so the same seed gives the same draws with any compiler and standard library. It
+// replaced std::mt19937_64, whose draws cost about 40 instructions each against about 12: a
+// simulated sweep makes some 7 draws per commit attempt.
 #ifndef COMMITLAB_CORE_RNG_H_
 #define COMMITLAB_CORE_RNG_H_
 
 #include <cstddef>
 #include <cstdint>
-#include <random>
 
 namespace commitlab {
 
 class Rng {
  public:
-  explicit Rng(uint64_t seed) : engine_(seed) {}
+  explicit Rng(uint64_t seed);
 
-  uint64_t Next() { return engine_(); }
+  uint64_t Next() {
+    const uint64_t out = Rotl(s_[0] + s_[3], 23) + s_[0];
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = Rotl(s_[3], 45);
+    return out;
+  }
   // Uniform in [0, n); n == 0 gives 0. Rejection sampling, so no modulo bias.
   uint64_t Below(uint64_t n);
   // Uniform in [lo, hi], inclusive.
@@ -30,8 +41,9 @@ class Rng {
  private:
   // A rejected ziggurat draw: the magnitude from layer `layer` and point `x` onwards.
   double NormalMagnitudeSlow(size_t layer, double x);
+  static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-  std::mt19937_64 engine_;
+  uint64_t s_[4];  // xoshiro256++ state; never all zero (SplitMix64 cannot give four zeros)
 };
 
 // Derives an independent seed from a base seed and labels (SplitMix64 mixing), so runs of a sweep
