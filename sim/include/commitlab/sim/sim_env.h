@@ -8,7 +8,9 @@
 #ifndef COMMITLAB_SIM_SIM_ENV_H_
 #define COMMITLAB_SIM_SIM_ENV_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string_view>
 
 #include "commitlab/core/env.h"
@@ -26,7 +28,11 @@ class SimEnv : public Env {
   // The virtual clock; not a scheduling point.
   int64_t NowMicros() override { return scheduler_->now_micros(); }
   // Not runnable for `micros` of virtual time; 0 (or less) still yields.
-  void SleepMicros(int64_t micros) override;
+  void SleepMicros(int64_t micros) override {
+    const int64_t now = scheduler_->now_micros();
+    const int64_t room = std::numeric_limits<int64_t>::max() - now;  // a wake-up time never overflows
+    scheduler_->SleepUntil(micros <= 0 ? now : now + std::min(micros, room));
+  }
   Rng& rng() override { return scheduler_->rng(); }
   // Sleeps the request hop's latency: the operation takes effect when the writer resumes.
   void BeginStorageOp(StorageOp op) override;
