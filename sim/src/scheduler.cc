@@ -41,14 +41,17 @@ Status Scheduler::Run() {
   while (next >= 0) {
     Writer& w = writers_[static_cast<size_t>(next)];
     current_ = next;
-    w.fiber->Resume();  // back here at the writer's next scheduling point, or when it finishes
+    next_ = -1;
+    w.fiber->Resume();  // back here when the writer hands over (next_) or finishes
     if (w.fiber->finished()) {
       w.done = true;
       w.fiber.reset();
       ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), next));
       current_ = -1;
+      next = NextWriter();
+    } else {
+      next = next_;
     }
-    next = NextWriter();
   }
   current_ = -1;
   if (!diverged_.ok()) return diverged_;
@@ -114,9 +117,11 @@ void Scheduler::BreakDeadlock() {
 }
 
 void Scheduler::Reschedule() {
-  // Run() picks the next writer, on its own stack: the writers' stacks are cold in the cache by
-  // the time each runs again, and the picking would add frames to the one suspending.
-  writers_[static_cast<size_t>(current_)].fiber->Suspend();
+  const int self = current_;
+  const int next = NextWriter();
+  if (next == self) return;  // keeps running: no switch at all
+  next_ = next;
+  writers_[static_cast<size_t>(self)].fiber->Suspend();
   // Run() resumed us: we were picked, and our wake-up time has come.
 }
 

@@ -106,8 +106,7 @@ class Scheduler {
   int NextWriter();
   // Every unfinished writer is blocked: records the deadlock and releases them all.
   void BreakDeadlock();
-  // At a scheduling point of the current writer: hands control to Run(), which picks who is next
-  // (perhaps the same writer again).
+  // At a scheduling point of the current writer: lets the picked writer run, if it is another.
   void Reschedule();
 
   const uint64_t seed_;
@@ -127,6 +126,7 @@ class Scheduler {
   int64_t steps_ = 0;
   int current_ = -1;  // running writer
   int last_ = -1;     // writer that ran last (the strategy's SchedulePoint::last)
+  int next_ = -1;     // set by a writer that hands over, read by Run()
   bool ran_ = false;
   bool record_schedule_ = true;
 };
