@@ -47,20 +47,18 @@ void Committer::Deliver(Event e) {
 }
 
 void Committer::NextManifestName() {
-  if (manifest_stem_.empty()) {
-    constexpr std::string_view kPrefix = "manifest-";
-    manifest_stem_.reserve(kPrefix.size() + 36 + 1);  // prefix, uuid, '-': one allocation
-    manifest_stem_ = kPrefix;
-    AppendRandomUuid(env_->rng(), &manifest_stem_);
-    manifest_stem_ += '-';
-  }
-  // Only the counter changes: keep the stem in place, no fmt, no allocation once grown.
+  // "manifest-{uuid}-{n}": the stem is built once, in place (the uuid is drawn by the first
+  // attempt), and then only the counter changes: no fmt, no allocation once grown.
   std::string& name = attempt_.delta_manifest;
-  if (name.empty()) {
-    name = manifest_stem_;
-  } else {
-    name.resize(manifest_stem_.size());
+  if (manifest_stem_size_ == 0) {
+    constexpr std::string_view kPrefix = "manifest-";
+    name.reserve(kPrefix.size() + 36 + 1 + 20);  // prefix, uuid, '-', counter: one allocation
+    name = kPrefix;
+    AppendRandomUuid(env_->rng(), &name);
+    name += '-';
+    manifest_stem_size_ = name.size();
   }
+  name.resize(manifest_stem_size_);
   char digits[20];
   char* end = std::to_chars(digits, digits + sizeof digits, name_counter_++).ptr;
   name.append(digits, static_cast<size_t>(end - digits));

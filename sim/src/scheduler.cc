@@ -46,7 +46,7 @@ Status Scheduler::Run() {
     if (w.fiber->finished()) {
       w.done = true;
       w.fiber.reset();
-      ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), next));
+      RemoveReady(next);
       current_ = -1;
       next = NextWriter();
     } else {
@@ -70,7 +70,7 @@ void Scheduler::SleepUntil(int64_t wake_micros) {
   }
   const int64_t wake = std::max(now_, wake_micros);
   if (wake > now_) {
-    ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), current_));
+    RemoveReady(current_);
     const WakeQueue::Entry self{wake, current_};
     if (ready_.empty() && !sleepers_.empty() && sleepers_.earliest().wake_micros <= wake) {
       // Nobody can run now and another sleeper is due first (or with us): NextWriter would jump
@@ -90,7 +90,7 @@ Status Scheduler::Block() {
   if (current_ < 0) return Status::InvalidArgument("Scheduler::Block called outside a writer");
   if (!deadlock_.ok()) return deadlock_;
   writers_[static_cast<size_t>(current_)].blocked = true;
-  ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), current_));
+  RemoveReady(current_);
   Reschedule();
   // Picked again: another writer unblocked us, or a deadlock released everyone.
   return deadlock_;
@@ -101,7 +101,23 @@ void Scheduler::Unblock(int writer) {
   Writer& w = writers_[static_cast<size_t>(writer)];
   if (!w.blocked || w.done) return;
   w.blocked = false;
-  ready_.insert(std::upper_bound(ready_.begin(), ready_.end(), writer), writer);  // it blocked at or before now
+  AddReady(writer);  // it blocked at or before now
+}
+
+void Scheduler::AddReady(int writer) {
+  if (ready_.empty() || ready_.back() < writer) {
+    ready_.push_back(writer);
+  } else {
+    ready_.insert(std::upper_bound(ready_.begin(), ready_.end(), writer), writer);
+  }
+}
+
+void Scheduler::RemoveReady(int writer) {
+  if (ready_.size() == 1) {
+    ready_.clear();  // it was the one: a large sweep's usual case, without a search
+  } else {
+    ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), writer));
+  }
 }
 
 void Scheduler::BreakDeadlock() {
@@ -131,7 +147,7 @@ int Scheduler::NextWriter() {
   while (!sleepers_.empty() && sleepers_.earliest().wake_micros <= now_) {
     const int w = sleepers_.earliest().writer;
     sleepers_.PopEarliest();
-    ready_.insert(std::upper_bound(ready_.begin(), ready_.end(), w), w);
+    AddReady(w);
   }
   if (ready_.empty()) {
     // Nobody runnable and nobody asleep: finished, or blocked with nobody left to unblock them.

@@ -104,6 +104,9 @@ class Scheduler {
   // Picks the writer for the next step, jumping the clock if nobody can run now; -1 when every
   // writer has finished.
   int NextWriter();
+  // ready_ stays sorted. REQUIRES for RemoveReady: `writer` is in ready_.
+  void AddReady(int writer);
+  void RemoveReady(int writer);
   // Every unfinished writer is blocked: records the deadlock and releases them all.
   void BreakDeadlock();
   // At a scheduling point of the current writer: lets the picked writer run, if it is another.
