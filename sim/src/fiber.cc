@@ -92,63 +92,121 @@ inline void FinishSwitch([[maybe_unused]] void* fake_stack_save, [[maybe_unused]
 #define COMMITLAB_TSAN_SWITCH_TO(fiber) static_cast<void>(0)
 #endif
 
+// What a switch leaves for the context it switches to. One per thread: a thread's fibers are all
+// resumed from, and hand over on, that thread.
+struct ThreadSwitch {
+  boost::context::fiber home;         // the context that called Resume(), while its fibers run
+  Fiber* from = nullptr;              // the fiber switching away; null: the home context
+  Fiber* returned = nullptr;          // see Fiber::last_returned()
+  const void* home_bottom = nullptr;  // ASan: the home context's stack, learned when it switches out
+  size_t home_size = 0;
+  void* home_tsan = nullptr;  // TSan: the home context's fiber
+};
+thread_local ThreadSwitch t_switch;
+
+const void* StackBottom(const boost::context::stack_context& s) { return static_cast<const char*>(s.sp) - s.size; }
+
 }  // namespace
 
 Fiber::Fiber(std::function<void()> body, size_t stack_size) : body_(std::move(body)), stack_size_(stack_size) {}
 
+Fiber* Fiber::last_returned() { return t_switch.returned; }
+
 void Fiber::Create() {
   started_ = true;
 #if defined(COMMITLAB_TSAN_FIBERS)
-  tsan_caller_ = __tsan_get_current_fiber();
+  void* const current = __tsan_get_current_fiber();
   tsan_fiber_ = __tsan_create_fiber(0);
   // Boost's constructor already jumps onto the new stack and back; charge that to the new fiber
-  // so the caller's shadow call stack does not keep a frame that never returns there.
+  // so the current context's shadow call stack does not keep a frame that never returns there.
   __tsan_switch_to_fiber(tsan_fiber_, 0);
 #endif
   self_ = boost::context::fiber(std::allocator_arg, RecordingStack(stack_size_, &stack_),
-                                [this](boost::context::fiber&& caller) { return Entry(std::move(caller)); });
-  COMMITLAB_TSAN_SWITCH_TO(tsan_caller_);
+                                [this](boost::context::fiber&& from) { return Entry(std::move(from)); });
+  COMMITLAB_TSAN_SWITCH_TO(current);
+}
+
+void Fiber::Arrived(void* fake_stack, boost::context::fiber&& from) {
+  ThreadSwitch& t = t_switch;
+  const void* from_bottom = nullptr;
+  size_t from_size = 0;
+  FinishSwitch(fake_stack, &from_bottom, &from_size);
+  if (t.from == nullptr) {
+    t.home = std::move(from);
+    t.home_bottom = from_bottom;
+    t.home_size = from_size;
+  } else {
+    t.from->self_ = std::move(from);
+  }
 }
 
 void Fiber::Resume() {
   if (!started_) Create();
+  ThreadSwitch& t = t_switch;
+  // Called from inside a fiber (a run within a run), the outer run's home is kept for later.
+  boost::context::fiber outer_home = std::move(t.home);
+  const void* const outer_bottom = t.home_bottom;
+  const size_t outer_size = t.home_size;
+  void* const outer_tsan = t.home_tsan;
 #if defined(COMMITLAB_TSAN_FIBERS)
-  tsan_caller_ = __tsan_get_current_fiber();
+  t.home_tsan = __tsan_get_current_fiber();
 #endif
+  t.from = nullptr;
   void* fake_stack = nullptr;
-  StartSwitch(&fake_stack, static_cast<const char*>(stack_.sp) - stack_.size, stack_.size);
+  StartSwitch(&fake_stack, StackBottom(stack_), stack_.size);
   COMMITLAB_TSAN_SWITCH_TO(tsan_fiber_);
-  self_ = std::move(self_).resume();
+  boost::context::fiber back = std::move(self_).resume();
   FinishSwitch(fake_stack, nullptr, nullptr);
+  Fiber* const came_back = t.from;  // this fiber or one it handed over to; it suspended or finished
+  t.returned = came_back;
+  if (came_back->finished_) {
 #if defined(COMMITLAB_TSAN_FIBERS)
-  if (finished_) {
     // The finished fiber's exit path ran charged to it (see Entry); only now are we home.
-    __tsan_switch_to_fiber(tsan_caller_, 0);
-    __tsan_destroy_fiber(tsan_fiber_);
-    tsan_fiber_ = nullptr;
-  }
+    __tsan_switch_to_fiber(t.home_tsan, 0);
+    __tsan_destroy_fiber(came_back->tsan_fiber_);
+    came_back->tsan_fiber_ = nullptr;
 #endif
+  } else {
+    came_back->self_ = std::move(back);
+  }
+  t.home = std::move(outer_home);
+  t.home_bottom = outer_bottom;
+  t.home_size = outer_size;
+  t.home_tsan = outer_tsan;
 }
 
 void Fiber::Suspend() {
+  ThreadSwitch& t = t_switch;
+  t.from = this;
   void* fake_stack = nullptr;
-  StartSwitch(&fake_stack, caller_stack_bottom_, caller_stack_size_);
-  COMMITLAB_TSAN_SWITCH_TO(tsan_caller_);
-  caller_ = std::move(caller_).resume();
-  FinishSwitch(fake_stack, &caller_stack_bottom_, &caller_stack_size_);
+  StartSwitch(&fake_stack, t.home_bottom, t.home_size);
+  COMMITLAB_TSAN_SWITCH_TO(t.home_tsan);
+  boost::context::fiber from = std::move(t.home).resume();
+  Arrived(fake_stack, std::move(from));
 }
 
-boost::context::fiber Fiber::Entry(boost::context::fiber&& caller) {
-  caller_ = std::move(caller);
-  FinishSwitch(nullptr, &caller_stack_bottom_, &caller_stack_size_);
+void Fiber::SwitchTo(Fiber& next) {
+  if (!next.started_) next.Create();
+  t_switch.from = this;
+  void* fake_stack = nullptr;
+  StartSwitch(&fake_stack, StackBottom(next.stack_), next.stack_.size);
+  COMMITLAB_TSAN_SWITCH_TO(next.tsan_fiber_);
+  boost::context::fiber from = std::move(next.self_).resume();
+  Arrived(fake_stack, std::move(from));
+}
+
+boost::context::fiber Fiber::Entry(boost::context::fiber&& from) {
+  Arrived(nullptr, std::move(from));  // a fresh stack has no fake stack to restore
   body_();
   finished_ = true;
-  StartSwitch(nullptr, caller_stack_bottom_, caller_stack_size_);
+  ThreadSwitch& t = t_switch;
+  t.from = this;
+  StartSwitch(nullptr, t.home_bottom, t.home_size);  // null: this stack is gone for good
   // No TSan switch here: the frames below us (std::invoke, Boost's record, then Boost's fiber_exit
-  // on the caller's stack) return after the jump, and charged to the caller they would pop frames
-  // it never pushed. Resume() switches once the jump has returned.
-  // Returning the caller's continuation ends this fiber; Boost frees its stack on the caller's side.
-  return std::move(caller_);
+  // on the home stack) return after the jump, and charged to the home context they would pop
+  // frames it never pushed. Resume() switches once the jump has returned.
+  // Returning the home continuation ends this fiber; Boost frees its stack on the home side.
+  return std::move(t.home);
 }
 
 }  // namespace commitlab::sim

@@ -39,19 +39,17 @@ Status Scheduler::Run() {
 
   int next = NextWriter();
   while (next >= 0) {
-    Writer& w = writers_[static_cast<size_t>(next)];
     current_ = next;
-    next_ = -1;
-    w.fiber->Resume();  // back here when the writer hands over (next_) or finishes
-    if (w.fiber->finished()) {
-      w.done = true;
-      w.fiber.reset();
-      RemoveReady(next);
-      current_ = -1;
-      next = NextWriter();
-    } else {
-      next = next_;
-    }
+    // Writers hand over to each other directly (Reschedule); control comes back here only when
+    // the running one finishes, and current_ says which that is.
+    writers_[static_cast<size_t>(next)].fiber->Resume();
+    const int finished = current_;
+    Writer& w = writers_[static_cast<size_t>(finished)];
+    w.done = true;
+    w.fiber.reset();
+    RemoveReady(finished);
+    current_ = -1;
+    next = NextWriter();
   }
   current_ = -1;
   if (!diverged_.ok()) return diverged_;
@@ -136,9 +134,10 @@ void Scheduler::Reschedule() {
   const int self = current_;
   const int next = NextWriter();
   if (next == self) return;  // keeps running: no switch at all
-  next_ = next;
-  writers_[static_cast<size_t>(self)].fiber->Suspend();
-  // Run() resumed us: we were picked, and our wake-up time has come.
+  current_ = next;
+  // Straight to the next writer's stack: one switch, not two through Run().
+  writers_[static_cast<size_t>(self)].fiber->SwitchTo(*writers_[static_cast<size_t>(next)].fiber);
+  // Another writer handed over to us (and set current_): we were picked, our wake-up time has come.
 }
 
 int Scheduler::NextWriter() {

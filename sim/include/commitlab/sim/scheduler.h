@@ -129,7 +129,6 @@ class Scheduler {
   int64_t steps_ = 0;
   int current_ = -1;  // running writer
   int last_ = -1;     // writer that ran last (the strategy's SchedulePoint::last)
-  int next_ = -1;     // set by a writer that hands over, read by Run()
   bool ran_ = false;
   bool record_schedule_ = true;
 };
