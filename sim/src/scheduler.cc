@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <functional>
 #include <string>
 #include <utility>
@@ -45,6 +46,7 @@ Status Scheduler::Run() {
     writers_[static_cast<size_t>(next)].fiber->Resume();
     const int finished = current_;
     Writer& w = writers_[static_cast<size_t>(finished)];
+    assert(w.fiber->finished() && Fiber::last_returned() == w.fiber.get());
     w.done = true;
     w.fiber.reset();
     RemoveReady(finished);
