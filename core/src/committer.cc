@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -58,6 +59,7 @@ void Committer::NextManifestName() {
     name += '-';
     manifest_stem_size_ = name.size();
   }
+  assert(name.size() >= manifest_stem_size_);  // nothing else writes attempt_.delta_manifest
   name.resize(manifest_stem_size_);
   char digits[20];
   char* end = std::to_chars(digits, digits + sizeof digits, name_counter_++).ptr;

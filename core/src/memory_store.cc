@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <memory>
 
 namespace commitlab {
@@ -52,6 +53,7 @@ PublishResult MemoryStore::Publish(const Snapshot& s) {
 
 void MemoryStore::PutLocked(const Snapshot& s) {
   const auto index = static_cast<size_t>(s.id - 1);
+  assert(s.id >= 1 && index <= snapshots_.size());
   auto stored = std::make_shared<const Snapshot>(s);
   if (index < snapshots_.size()) {
     snapshots_[index] = std::move(stored);

@@ -3,7 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "commitlab/core/memory_store.h"
 #include "test_env.h"
@@ -102,6 +105,41 @@ TEST_F(CommitterTest, LostRaceWaitsPerPolicyAndRetriesOnTheNextId) {
   ASSERT_EQ(chain.size(), 2u);
   EXPECT_EQ(chain[0].commit_user, "job-A");
   EXPECT_EQ(chain[1].commit_user, "job-B");
+}
+
+// Every attempt writes its own manifest, "manifest-{uuid}-{n}": one uuid per committer (drawn by
+// its first attempt), a counter that goes on across retries and commits.
+TEST_F(CommitterTest, EveryAttemptNamesItsManifestWithTheCommittersStemAndTheNextCounter) {
+  Committer a = Make("job-A");
+  Committer b = Make("job-B");
+  bool raced = false;
+  store_.before_publish = [&](const Snapshot& s) {
+    if (s.commit_user == "job-B" && !raced) {
+      raced = true;  // job-B loses its first attempt and retries
+      ASSERT_TRUE(a.Commit(AppendOf(1, {Add(NewFile(1))})).ok());
+    }
+  };
+  ASSERT_TRUE(b.Commit(AppendOf(1, {Add(NewFile(2))})).ok());
+  ASSERT_TRUE(b.Commit(AppendOf(2, {Add(NewFile(3))})).ok());
+  ASSERT_EQ(b.stats().manifests_written, 3);
+
+  const std::vector<std::string> names = store_.ListManifests();
+  ASSERT_EQ(names.size(), 4u);  // job-A's one, job-B's three
+  const std::string uuid = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+  std::vector<std::string> b_names;
+  for (const std::string& name : names) {
+    EXPECT_THAT(name, ::testing::MatchesRegex("manifest-" + uuid + "-[0-9]+"));
+    if (name != Chain()[0].delta_manifest) b_names.push_back(name);
+  }
+  ASSERT_EQ(b_names.size(), 3u);
+  const std::string stem = b_names[0].substr(0, b_names[0].rfind('-') + 1);
+  std::vector<std::string> want;
+  for (int n = 0; n < 3; ++n) want.push_back(stem + std::to_string(n));
+  std::sort(b_names.begin(), b_names.end());
+  EXPECT_EQ(b_names, want);  // the lost attempt's manifest too (an orphan), then the retry's
+  EXPECT_EQ(Chain()[1].delta_manifest, stem + "1");
+  EXPECT_EQ(Chain()[2].delta_manifest, stem + "2");
+  EXPECT_NE(Chain()[0].delta_manifest.substr(0, stem.size()), stem);  // job-A drew another uuid
 }
 
 TEST_F(CommitterTest, ExhaustedRetriesGiveUpWithPaimonsMessage) {

@@ -65,7 +65,11 @@ TEST(ObjectStoreTest, CheckThenPutLetsTwoWritersWinTheSameSnapshot) {
   HookEnv env;
   ObjectStore store(&env, {.mode = PublishMode::kCheckThenPut});
   PublishResult b;
-  env.on_end_publish = [&] { b = store.Publish(SnapshotBy("B", 1)); };  // inside A's gap
+  Result<SnapshotRef> seen = Status::OK();  // what a reader held before A's PUT replaced B's
+  env.on_end_publish = [&] {                // inside A's gap
+    b = store.Publish(SnapshotBy("B", 1));
+    seen = store.LatestSnapshotRef();
+  };
   PublishResult a = store.Publish(SnapshotBy("A", 1));
   EXPECT_EQ(a.outcome, PublishOutcome::kPublished);
   EXPECT_EQ(b.outcome, PublishOutcome::kPublished);
@@ -74,6 +78,9 @@ TEST(ObjectStoreTest, CheckThenPutLetsTwoWritersWinTheSameSnapshot) {
   EXPECT_EQ(store.ReadSnapshot(1)->commit_user, "A");
   ASSERT_EQ(store.Overwritten().size(), 1u);
   EXPECT_EQ(store.Overwritten()[0].commit_user, "B");
+  // The overwrite replaced the stored snapshot, not the one a reader already held.
+  ASSERT_TRUE(seen.ok() && *seen != nullptr);
+  EXPECT_EQ((*seen)->commit_user, "B");
   // Two round trips each: HEAD, then PUT.
   EXPECT_EQ(env.ops(StorageOp::kPublish), 2);
 }

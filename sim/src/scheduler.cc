@@ -114,6 +114,7 @@ void Scheduler::AddReady(int writer) {
 
 void Scheduler::RemoveReady(int writer) {
   if (ready_.size() == 1) {
+    assert(ready_.front() == writer);
     ready_.clear();  // it was the one: a large sweep's usual case, without a search
   } else {
     ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), writer));

@@ -6,6 +6,7 @@
 #ifndef COMMITLAB_CORE_RNG_H_
 #define COMMITLAB_CORE_RNG_H_
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -16,14 +17,14 @@ class Rng {
   explicit Rng(uint64_t seed);
 
   uint64_t Next() {
-    const uint64_t out = Rotl(s_[0] + s_[3], 23) + s_[0];
+    const uint64_t out = std::rotl(s_[0] + s_[3], 23) + s_[0];
     const uint64_t t = s_[1] << 17;
     s_[2] ^= s_[0];
     s_[3] ^= s_[1];
     s_[1] ^= s_[2];
     s_[0] ^= s_[3];
     s_[2] ^= t;
-    s_[3] = Rotl(s_[3], 45);
+    s_[3] = std::rotl(s_[3], 45);
     return out;
   }
   // Uniform in [0, n); n == 0 gives 0. Rejection sampling, so no modulo bias.
@@ -41,7 +42,6 @@ class Rng {
  private:
   // A rejected ziggurat draw: the magnitude from layer `layer` and point `x` onwards.
   double NormalMagnitudeSlow(size_t layer, double x);
-  static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
   uint64_t s_[4];  // xoshiro256++ state; never all zero (SplitMix64 cannot give four zeros)
 };

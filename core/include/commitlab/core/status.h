@@ -32,7 +32,7 @@ class [[nodiscard]] Status {
     if (this != &other) state_ = other.state_ ? std::make_unique<State>(*other.state_) : nullptr;
     return *this;
   }
-  Status(Status&&) noexcept = default;
+  Status(Status&&) noexcept = default;  // a moved-from status is OK
   Status& operator=(Status&&) noexcept = default;
   ~Status() = default;
 

@@ -49,9 +49,10 @@ class WakeQueue {
   static constexpr Entry kNever{std::numeric_limits<int64_t>::max(), -1};
 
   // Moves the hole at the root down to the bottom level, each step lifting the earlier child into
-  // it. Slots [size_, 2 * size_ + 1) hold kNever, so both children of any hole can be read; a
-  // real child always beats a sentinel, and when both are sentinels the hole stays (the copy of a
-  // sentinel into it is overwritten by Rise).
+  // it. Slots [size_, 2 * size_ + 1) hold kNever, so both children of any hole can be read. The
+  // right child is taken only if strictly earlier, so a real left child always beats a sentinel,
+  // even one waking at the same INT64_MAX; when both children are sentinels the hole stays (the
+  // copy of a sentinel into it is overwritten by Rise).
   size_t HoleToBottom() {
     size_t hole = 0;
     for (int level = std::bit_width(size_) - 1; level > 0; --level) {
@@ -73,7 +74,8 @@ class WakeQueue {
     slots_[hole] = e;
   }
 
-  // slots_[0, size_) is the heap; the rest are kNever, at least up to 2 * size_ + 1.
+  // slots_[0, size_) is the heap and the rest are kNever; once anything was pushed, there are at
+  // least 2 * size_ + 1 slots.
   std::vector<Entry> slots_;
   size_t size_ = 0;
 };
