@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cassert>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -61,9 +60,7 @@ void Committer::NextManifestName() {
   }
   assert(name.size() >= manifest_stem_size_);  // nothing else writes attempt_.delta_manifest
   name.resize(manifest_stem_size_);
-  char digits[20];
-  char* end = std::to_chars(digits, digits + sizeof digits, name_counter_++).ptr;
-  name.append(digits, static_cast<size_t>(end - digits));
+  AppendDecimal(name_counter_++, &name);
 }
 
 Result<int> Committer::Commit(const Committable& c, bool check_append_files) {

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <memory>
 
 #include "commitlab/core/committer.h"
@@ -15,12 +14,10 @@
 namespace commitlab::sim {
 
 std::string WriterName(int index) {
-  // Without fmt: a sweep names millions of short-lived writers.
-  std::string name = "job-";
+  std::string name = "job-";  // without fmt: a sweep names millions of short-lived writers
   if (index >= 0 && index < 26) return name += static_cast<char>('A' + index);
-  char digits[12];
-  char* end = std::to_chars(digits, digits + sizeof digits, static_cast<int64_t>(index) + 1).ptr;
-  return name.append(digits, end);
+  AppendDecimal(int64_t{index} + 1, &name);
+  return name;
 }
 
 Status ReadChain(SnapshotStore* store, std::vector<Snapshot>* chain) {

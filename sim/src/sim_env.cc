@@ -1,7 +1,5 @@
 #include "commitlab/sim/sim_env.h"
 
-#include <algorithm>
-#include <limits>
 #include <utility>
 
 namespace commitlab::sim {

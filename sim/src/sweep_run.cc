@@ -1,6 +1,5 @@
 // One simulated run of each sweep experiment: the real Committer on SimEnv, a fresh MemoryStore.
 #include <algorithm>
-#include <charconv>
 #include <memory>
 #include <string>
 #include <utility>
@@ -62,11 +61,10 @@ struct WriterTally {
 // A short name (in std::string's inline buffer): the file's name is copied into every snapshot
 // that carries it, and a sweep's runs create millions of them.
 Committable OneFileAppend(int writer, int64_t identifier) {
-  char digits[24];  // "data-{writer}-{identifier}" without fmt
   std::string name = "data-";
-  name.append(digits, std::to_chars(digits, digits + sizeof digits, writer).ptr);
+  AppendDecimal(writer, &name);
   name += '-';
-  name.append(digits, std::to_chars(digits, digits + sizeof digits, identifier).ptr);
+  AppendDecimal(identifier, &name);
   DataFile f{.name = std::move(name),
              .min_key = identifier,
              .max_key = identifier,
