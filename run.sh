@@ -10,9 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Debian packages the build needs; the first five are usually missing on a fresh machine.
-PACKAGES=(libboost-program-options-dev libboost-context-dev libfmt-dev cmake g++
-          libgtest-dev libgmock-dev libbenchmark-dev)
+# Debian packages the build and the tests need; the Boost, fmt and JSON ones are usually missing on a
+# fresh machine. python3-jsonschema validates histories and reports against docs/*.schema.json.
+PACKAGES=(libboost-program-options-dev libboost-context-dev libfmt-dev nlohmann-json3-dev cmake g++
+          libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema)
 
 install_missing() {
   local missing=() pkg
