@@ -139,11 +139,14 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
     }
     if (options_.budget != nullptr && !options_.budget->TryAcquireRetry())
       return give_up(retry, fmt::format("Commit failed after {} retries: the retry budget is empty, giving up.", retry));
-    const int64_t wait = NextWaitMicros(policy, retry + 1, prev_wait, env_->rng());
+    const RetryWait next = NextWait(policy, retry + 1, prev_wait, env_->rng());
+    const int64_t wait = next.wait_micros;
     if (wants_events_)  // per attempt: not even built for a sink that wants none
       Emit({.type = EventType::kRetryWait, .level = Level::kInfo, .identifier = identifier, .kind = kind,
             .attempt = retry + 1, .wait_micros = wait,
-            .message = Message("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0)});
+            .message = Message("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0),
+            .wait_base_micros = next.base_micros,
+            .wait_jitter_micros = next.jitter_micros});
     env_->SleepMicros(wait);
     prev_wait = wait;
   }
@@ -184,15 +187,20 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     Emit({.type = EventType::kAttempt, .identifier = identifier, .kind = kind, .attempt = attempt,
           .snapshot_id = new_id,
           .message = Message("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", new_id, user_,
-                             identifier, kind_name)});
+                             identifier, kind_name),
+          .base_snapshot = latest_id,
+          .changes = &changes});
 
   // 2. Conflict detection against the live files of the buckets we change.
   if (latest && detect_conflicts) {
     if (Status st = AdvanceBase(*latest); !st.ok()) return fatal(EventType::kError, std::move(st));
     ConflictContext ctx{options_.table, latest->commit_user, user_, options_.primary_key};
-    if (Status st = CheckConflicts(base_, changes, ctx); !st.ok()) {
+    EventCause cause;
+    if (Status st = CheckConflicts(base_, changes, ctx, &cause); !st.ok()) {
       ++stats_.conflicts;
-      return fatal(EventType::kConflict, std::move(st));
+      Emit({.type = EventType::kConflict, .level = Level::kError, .identifier = identifier, .kind = kind,
+            .attempt = attempt, .snapshot_id = new_id, .message = st.message(), .cause = &cause});
+      return {AttemptResult::kFatal, 0, std::move(st)};
     }
   }
 

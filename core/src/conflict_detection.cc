@@ -54,12 +54,15 @@ std::string DescribeFile(const DataFile& f) {
 }  // namespace
 
 Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta,
-                      const ConflictContext& ctx) {
+                      const ConflictContext& ctx, EventCause* cause) {
+  auto blame = [cause](std::string_view kind, std::vector<std::string> files) {
+    if (cause != nullptr) *cause = {.kind = kind, .files = std::move(files)};
+  };
   std::set<BucketKey> touched;
   for (const FileChange& c : delta) touched.emplace(c.file.partition, c.file.bucket);
 
   // The base entries are listed only in a refusal, so they are collected only then.
-  auto conflict = [&](std::string_view headline, std::string_view cause) {
+  auto conflict = [&](std::string_view headline, std::string_view caused_by) {
     std::vector<FileChange> base_entries;
     for (const auto& [partition, bucket] : touched) {
       if (const TableState::BucketFiles* files = base.Bucket(partition, bucket)) {
@@ -67,7 +70,7 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
           for (const auto& [name, f] : by_name) base_entries.push_back({ChangeKind::kAdd, f});
       }
     }
-    return Status::Conflict(ConflictMessage(headline, ctx, base_entries, delta, cause));
+    return Status::Conflict(ConflictMessage(headline, ctx, base_entries, delta, caused_by));
   };
 
   // Replay the delta over the base, one change at a time, in the order it was given.
@@ -79,14 +82,18 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
   for (const FileChange& c : delta) {
     const DataFile& f = c.file;
     if (c.kind == ChangeKind::kAdd) {
-      if (live(f))
+      if (live(f)) {
+        blame("file-deletion", {f.name});
         return conflict(kFileDeletionConflict,
                         fmt::format("Trying to add file {} which is already in the the map: {}", f.name, FormatChange(c)));
+      }
       overlay[KeyOf(f)] = true;
     } else {
-      if (!live(f))
+      if (!live(f)) {
+        blame("file-deletion", {f.name});
         return conflict(kFileDeletionConflict,
                         fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
+      }
       overlay[KeyOf(f)] = false;
     }
   }
@@ -113,6 +120,7 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
     });
     for (size_t i = 1; i < files.size(); ++i) {
       if (files[i - 1].max_key >= files[i].min_key) {
+        blame("lsm", {files[i - 1].name, files[i].name});
         std::string headline = fmt::format("{} Conflict files are:\n{}\n{}", kLsmConflict,
                                            DescribeFile(files[i - 1]), DescribeFile(files[i]));
         return conflict(headline, fmt::format("Key ranges [{}, {}] and [{}, {}] overlap in level {} of bucket {}.",

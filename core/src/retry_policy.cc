@@ -76,15 +76,17 @@ int64_t CappedDoubling(int64_t base, int n, int64_t cap) {
 
 // Java's RetryWaiter / Tasks arithmetic in whole milliseconds: d = min(base * 2^exp, cap), then
 // d + nextInt(max(1, (int) (d * jitter))).
-int64_t JavaStyleWaitMicros(const RetryPolicy& p, int exp, Rng& rng) {
+RetryWait JavaStyleWait(const RetryPolicy& p, int exp, Rng& rng) {
   const int64_t base_ms = std::max<int64_t>(0, p.base_micros) / 1000;
   const int64_t cap_ms = std::max<int64_t>(0, p.cap_micros) / 1000;
   const int64_t d = CappedDoubling(base_ms, exp, cap_ms);
   // Compare before converting: a double outside int64's range has no defined conversion.
   const double scaled = static_cast<double>(d) * p.jitter;
   const int64_t bound = scaled >= 1.0 ? static_cast<int64_t>(std::min(scaled, 0x1p62)) : 1;
-  const int64_t wait_ms = d + static_cast<int64_t>(rng.Below(static_cast<uint64_t>(bound)));
-  return wait_ms > kInt64Max / 1000 ? kInt64Max : wait_ms * 1000;
+  const int64_t jitter_ms = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(bound)));
+  auto micros = [](int64_t ms) { return ms > kInt64Max / 1000 ? kInt64Max : ms * 1000; };
+  const int64_t wait_ms = d > kInt64Max - jitter_ms ? kInt64Max : d + jitter_ms;
+  return {.base_micros = micros(d), .jitter_micros = micros(jitter_ms), .wait_micros = micros(wait_ms)};
 }
 
 int64_t UnitMicros(std::string_view unit) {
@@ -179,37 +181,46 @@ RetryPolicy IcebergDefaultPolicy() {
           .total_timeout_micros = 1'800'000'000};
 }
 
-int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
+RetryWait NextWait(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
   const int n = std::max(failures, 1);
   const int64_t base = std::max<int64_t>(0, p.base_micros);
   const int64_t cap = std::max<int64_t>(0, p.cap_micros);
+  auto fixed = [](int64_t wait) { return RetryWait{.base_micros = wait, .jitter_micros = 0, .wait_micros = wait}; };
   switch (p.kind) {
     case RetryKind::kNone:
-      return 0;
+      return fixed(0);
     case RetryKind::kFixed:
-      return base;
+      return fixed(base);
     case RetryKind::kExponential:
-      return CappedDoubling(base, n, cap);
+      return fixed(CappedDoubling(base, n, cap));
     case RetryKind::kPaimon:
     case RetryKind::kIceberg:
       // Paimon's retryWait(retryCount) and Iceberg's delay after attempt k both double from the
       // base on the first retry: the exponent is one less than the failure count.
-      return JavaStyleWaitMicros(p, n - 1, rng);
-    case RetryKind::kFullJitter:
-      return rng.Between(0, CappedDoubling(base, n, cap));
+      return JavaStyleWait(p, n - 1, rng);
+    case RetryKind::kFullJitter: {
+      const int64_t drawn = rng.Between(0, CappedDoubling(base, n, cap));
+      return {.base_micros = 0, .jitter_micros = drawn, .wait_micros = drawn};
+    }
     case RetryKind::kEqualJitter: {
       const int64_t v = CappedDoubling(base, n, cap);
-      return v / 2 + rng.Between(0, v - v / 2);
+      const int64_t drawn = rng.Between(0, v - v / 2);
+      return {.base_micros = v / 2, .jitter_micros = drawn, .wait_micros = v / 2 + drawn};
     }
     case RetryKind::kDecorrelated: {
       // Brooker's simulator starts from sleep = base; the committer passes 0 before the first
       // retry.
       const int64_t prev = std::max(prev_wait_micros, base);
       const int64_t hi = prev > kInt64Max / 3 ? kInt64Max : 3 * prev;
-      return std::min(cap, rng.Between(base, hi));
+      const int64_t drawn = rng.Between(base, hi);
+      return {.base_micros = base, .jitter_micros = drawn - base, .wait_micros = std::min(cap, drawn)};
     }
   }
-  return 0;
+  return fixed(0);
+}
+
+int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
+  return NextWait(p, failures, prev_wait_micros, rng).wait_micros;
 }
 
 std::string FormatDurationMicros(int64_t micros) {

@@ -165,6 +165,8 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
   }
   level_ = CommitIsolationLevel(op);
   info_.actions = PrepareCommit(op);
+  for (const AddFile& a : info_.actions.adds) plan_.push_back({ChangeKind::kAdd, a.file});
+  for (const RemoveFile& r : info_.actions.removes) plan_.push_back({ChangeKind::kDelete, r.file});
 
   const int64_t first_version = snapshot_.version() + 1;
   int64_t version = first_version;
@@ -208,7 +210,9 @@ OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version
   ++stats_.attempts;
   Emit({.type = EventType::kAttempt, .attempt = attempt, .snapshot_id = version,
         .message = fmt::format("{}Attempting to commit version {} with {} actions with {} isolation level", check_line,
-                               version, info_.actions.ActionCount(), IsolationLevelName(level_))});
+                               version, info_.actions.ActionCount(), IsolationLevelName(level_)),
+        .base_snapshot = version - 1,
+        .changes = &plan_});
   auto crashed = [&](Status st) {
     Emit({.type = EventType::kCrashed, .level = Level::kError, .attempt = attempt, .snapshot_id = version,
           .message = st.message()});
@@ -277,8 +281,9 @@ Result<int64_t> OptimisticTransaction::CheckForConflicts(int64_t check_version, 
     ++stats_.winners_checked;
     if (Status st = CheckConflicts(info_, *winner, v, level_); !st.ok()) {
       ++stats_.conflicts;
+      const EventCause cause{.kind = "delta-conflict", .snapshot = v, .by = winner->commit_info.user_name};
       Emit({.type = EventType::kConflict, .level = Level::kError, .attempt = attempt + 1, .snapshot_id = v,
-            .message = st.message()});
+            .message = st.message(), .cause = &cause});
       return st;
     }
   }

@@ -32,6 +32,7 @@ const char kCommitStateUnknownInfo[] =
 
 // What stays the same across the attempts of one commit.
 struct IcebergCommitter::CommitState {
+  std::vector<FileChange> plan = {};  // the files the operation adds and deletes, for events
   std::string commit_uuid = {};
   int64_t snapshot_id = 0;
   ManifestRef added_manifest = {};               // written by the first attempt that got that far
@@ -104,6 +105,8 @@ void IcebergCommitter::CleanAll(const CommitState& state) {
 
 Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
   CommitState state;
+  for (const FileRef& f : op.files_to_add) state.plan.push_back({ChangeKind::kAdd, f->file});
+  for (const FileRef& f : op.files_to_delete) state.plan.push_back({ChangeKind::kDelete, f->file});
   state.commit_uuid = Uuid();
   if (SnapshotOperation(op)) {
     // SnapshotIdGeneratorUtil: a random positive long, fixed for every attempt of this commit.
@@ -146,14 +149,17 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
       CleanAll(state);
       return Status::RetriesExhausted(failure);
     }
-    const int64_t wait = NextWaitMicros(policy, attempt, prev_wait, env_->rng());
+    const RetryWait next = NextWait(policy, attempt, prev_wait, env_->rng());
+    const int64_t wait = next.wait_micros;
     Emit({.type = EventType::kRetryWait,
           .level = Level::kWarn,
           .identifier = op.identifier,
           .kind = EventKind(op),
           .attempt = attempt,
           .wait_micros = wait,
-          .message = fmt::format("Retrying task after failure: sleepTimeMs={} {}", wait / 1000, r.message)});
+          .message = fmt::format("Retrying task after failure: sleepTimeMs={} {}", wait / 1000, r.message),
+          .wait_base_micros = next.base_micros,
+          .wait_jitter_micros = next.jitter_micros});
     env_->SleepMicros(wait);
     prev_wait = wait;
   }
@@ -192,19 +198,33 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
   }
   ++stats_.attempts;
   const int64_t attempt_start = env_->NowMicros();
-  emit(EventType::kAttempt, Level::kInfo,
-       fmt::format("Committing {} to table {}: metadata v{} -> v{} (attempt {})", op_class, catalog_->table_name(),
-                   base->version, new_version, attempt));
+  Emit({.type = EventType::kAttempt,
+        .identifier = op.identifier,
+        .kind = kind,
+        .attempt = attempt,
+        .snapshot_id = new_version,
+        .message = fmt::format("Committing {} to table {}: metadata v{} -> v{} (attempt {})", op_class,
+                               catalog_->table_name(), base->version, new_version, attempt),
+        .base_snapshot = base->version,
+        .changes = &state.plan});
 
+  EventCause cause;
   auto refuse = [&](Status st) {
     ++stats_.conflicts;
-    AttemptResult r = fatal(EventType::kConflict, std::move(st));
+    Emit({.type = EventType::kConflict,
+          .level = Level::kError,
+          .identifier = op.identifier,
+          .kind = kind,
+          .attempt = attempt,
+          .snapshot_id = new_version,
+          .message = st.message(),
+          .cause = cause.kind.empty() ? nullptr : &cause});
     CleanAll(state);  // ValidationException is a CleanableFailure
-    return r;
+    return AttemptResult{.kind = AttemptResult::kFatal, .status = std::move(st)};
   };
 
   // 2. Validate against the snapshots committed since the operation started.
-  if (Status st = Validate(op, *base); !st.ok()) return refuse(std::move(st));
+  if (Status st = Validate(op, *base, &cause); !st.ok()) return refuse(std::move(st));
 
   // 3. Manifests, then this attempt's manifest list and metadata file.
   if (Status st = env_->FaultPoint(fault::kManifestBefore); !st.ok()) {

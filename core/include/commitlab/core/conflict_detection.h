@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/status.h"
 #include "commitlab/core/table_state.h"
@@ -29,9 +30,10 @@ inline constexpr char kFileDeletionConflict[] = "File deletion conflicts detecte
 inline constexpr char kLsmConflict[] = "LSM conflicts detected! Give up committing.";
 
 // OK, or Status::Conflict whose message is Paimon's full text: headline, causes, users, base
-// entries, changes, and "Caused by: ...".
+// entries, changes, and "Caused by: ...". On a conflict `cause` (if not null) gets its kind
+// ("file-deletion" or "lsm") and the files in conflict.
 Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta,
-                      const ConflictContext& ctx);
+                      const ConflictContext& ctx, EventCause* cause = nullptr);
 
 }  // namespace commitlab
 

@@ -31,6 +31,17 @@ std::string_view EventTypeName(EventType t);  // "published", "atomic_commit_fai
 enum class Level { kInfo, kWarn, kError };
 std::string_view LevelName(Level l);  // "INFO", "WARN", "ERROR"
 
+// Why an attempt was refused, as far as the engine knows it: the entries in conflict and, when
+// the engine saw it, the commit that made them so (Iceberg's conflicting snapshot, Delta's
+// winning version). Paimon's conflict detection knows only the files; who removed them is
+// found afterwards by whoever reads the table's history.
+struct EventCause {
+  std::string_view kind = {};             // "file-deletion", "lsm", "validation", "delta-conflict"
+  std::vector<std::string> files = {};    // conflicting file names, as the format writes them
+  int64_t snapshot = -1;                  // the conflicting snapshot / version, -1 if unknown
+  std::string by = {};                    // who committed it (commit user), "" if unknown
+};
+
 struct Event {
   EventType type = EventType::kAttempt;
   Level level = Level::kInfo;
@@ -42,6 +53,15 @@ struct Event {
   int64_t wait_micros = 0;  // kRetryWait only
   int64_t time_micros = 0;  // Env time when emitted
   std::string message = {};  // the log line in the format's own words
+  // kAttempt: the plan. The snapshot (Iceberg: metadata version, Delta: log version) the attempt
+  // builds on, and the file changes it publishes; null when the format has none to show.
+  int64_t base_snapshot = -1;
+  const std::vector<FileChange>* changes = nullptr;
+  // kRetryWait: the policy's inputs (wait = base + jitter, see RetryWait).
+  int64_t wait_base_micros = 0;
+  int64_t wait_jitter_micros = 0;
+  // kConflict: why, when the engine can say (null otherwise).
+  const EventCause* cause = nullptr;
 };
 
 class EventSink {

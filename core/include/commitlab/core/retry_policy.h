@@ -62,9 +62,21 @@ RetryPolicy DefaultRetryPolicy(RetryKind kind);
 RetryPolicy PaimonDefaultPolicy();   // 10 ms, 10 s, +[0,20%), 10 retries, no timeout
 RetryPolicy IcebergDefaultPolicy();  // 100 ms, 60 s, +[0,10%), 4 retries, 30 min total
 
+// A wait and how the policy arrived at it: wait = base + jitter (decorrelated then caps it).
+//   base    the deterministic part: min(cap, base * 2^n) for exponential, paimon and iceberg; half
+//           of it for equal-jitter; 0 for full-jitter; the policy's base for decorrelated
+//   jitter  what was drawn from the random stream on top of base (0 for the unjittered kinds)
+struct RetryWait {
+  int64_t base_micros = 0;
+  int64_t jitter_micros = 0;
+  int64_t wait_micros = 0;
+};
+
 // The wait before the next attempt, after `failures` (>= 1; smaller counts as 1) failed attempts;
 // `prev_wait_micros` is the wait chosen last time (0 before the first retry). Only the jittered
 // kinds (paimon, iceberg, full-jitter, equal-jitter, decorrelated) draw from `rng`.
+RetryWait NextWait(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng);
+// NextWait's wait alone.
 int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng);
 
 // Parses `NAME[:key=value,...]`, e.g. "paimon", "none", "exponential:base=5ms,cap=2s",

@@ -110,6 +110,7 @@ class OptimisticTransaction {
   TransactionOptions options_;
   TableSnapshot snapshot_;
   CurrentTransactionInfo info_;  // reads recorded so far; actions filled in by Commit
+  std::vector<FileChange> plan_;  // the commit's adds and removes, for events
   IsolationLevel level_ = IsolationLevel::kSerializable;
   Operation op_ = Operation::kInsert;
   int64_t start_micros_ = 0;

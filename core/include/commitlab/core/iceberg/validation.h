@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "commitlab/core/events.h"
 #include "commitlab/core/iceberg/expression.h"
 #include "commitlab/core/iceberg/model.h"
 #include "commitlab/core/iceberg/operation.h"
@@ -41,17 +42,22 @@ Status ValidationFailure(std::string_view message);
 Result<std::vector<SnapshotRef>> ValidationHistory(const TableMetadata& base,
                                                    const std::optional<int64_t>& starting_snapshot_id);
 
+// On a failure each check fills `cause` (if not null): the conflicting files and, for the two
+// history checks, the oldest snapshot (its sequence number) that holds one and who committed it.
 // "Found conflicting files that can contain records matching %s: [%s]"
-Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter);
+Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter,
+                              EventCause* cause = nullptr);
 // "Found conflicting deleted files that can contain records matching %s: [%s]"
-Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter);
+Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter,
+                                EventCause* cause = nullptr);
 // "Missing required files to delete: a,b" (ManifestFilterManager.validateRequiredDeletes)
-Status ValidateRequiredDeletes(const FileSet& live, const std::vector<FileRef>& files_to_delete);
+Status ValidateRequiredDeletes(const FileSet& live, const std::vector<FileRef>& files_to_delete,
+                               EventCause* cause = nullptr);
 // Conflict "CommitFailedException: Requirement failed: current schema changed: expected id %s != %s"
 Status ValidateSchemaUnchanged(const TableMetadata& base, int32_t starting_schema_id);
 
 // Runs the checks of the table above for `op` against the refreshed `base`.
-Status Validate(const Operation& op, const TableMetadata& base);
+Status Validate(const Operation& op, const TableMetadata& base, EventCause* cause = nullptr);
 
 }  // namespace commitlab::iceberg
 
