@@ -8,14 +8,15 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 
 #include "cli.h"
-#include "commitlab/core/dir_store.h"
 #include "commitlab/core/json.h"
-#include "commitlab/core/memory_store.h"
 #include "commitlab/core/object_store.h"
-#include "commitlab/sim/race.h"
+#include "commitlab/core/retry_policy.h"
+#include "commitlab/scenarios/race.h"
+#include "commitlab/scenarios/runner.h"
 #include "commitlab/sim/trace.h"
 #include "lecture.h"
 #include "log_printer.h"
@@ -27,6 +28,7 @@ namespace {
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
+using scenarios::RunReport;
 
 constexpr std::string_view kCommand = "race";
 
@@ -44,43 +46,62 @@ std::string Quoted(const std::vector<std::string>& items) {
   return out;
 }
 
-std::string ReportJson(const sim::RaceReport& r, uint64_t seed) {
+// The race's own tallies, read off the scenario run's report.
+struct RaceTally {
+  int failed_jobs = 0;
+  std::map<std::string, int64_t> per_user;
+  std::vector<std::string> violations;  // "kind: message"
+};
+
+RaceTally Tally(const RunReport& r) {
+  RaceTally t;
+  for (const scenarios::WriterReport& w : r.writers) t.failed_jobs += w.outcome == scenarios::Outcome::kOk ? 0 : 1;
+  if (!r.tables.empty())
+    for (const Snapshot& s : r.table().chain) ++t.per_user[s.commit_user];
+  for (const scenarios::ViolationReport& v : r.violations) t.violations.push_back(v.violation.ToString());
+  for (const std::string& e : r.run_errors) t.violations.push_back(e);
+  return t;
+}
+
+std::string ReportJson(const RunReport& r, uint64_t seed) {
+  const RaceTally t = Tally(r);
   std::string writers, per_user;
-  for (const sim::WriterReport& w : r.writers) {
+  for (const scenarios::WriterReport& w : r.writers) {
     writers += fmt::format("{}{}: {{\"commits_ok\": {}, \"attempts\": {}, \"atomic_failures\": {}, "
                            "\"unknown_outcomes\": {}, \"error\": {}}}",
-                           writers.empty() ? "" : ", ", JsonQuote(w.name), w.commits_ok, w.attempts, w.atomic_failures,
-                           w.unknown_outcomes, w.error.empty() ? "null" : JsonQuote(w.error));
+                           writers.empty() ? "" : ", ", JsonQuote(w.name), w.counters.committed, w.counters.attempts,
+                           w.counters.atomic_failures, w.counters.unknown_outcomes,
+                           w.error.empty() ? "null" : JsonQuote(w.error));
   }
-  for (const auto& [user, n] : r.snapshots_per_user)
+  for (const auto& [user, n] : t.per_user)
     per_user += fmt::format("{}{}: {}", per_user.empty() ? "" : ", ", JsonQuote(user), n);
   return fmt::format(
       "{{\"seed\": {}, \"latest_snapshot\": {}, \"failed_jobs\": {}, \"atomic_failures\": {}, \"writers\": {{{}}}, "
       "\"snapshots_per_user\": {{{}}}, \"invariants_ok\": {}, \"violations\": [{}], \"faults_fired\": [{}], "
       "\"schedule\": {}}}",
-      seed, r.latest_snapshot, r.failed_jobs, r.atomic_failures, writers, per_user,
-      r.violations.empty() ? "true" : "false", Quoted(r.violations), Quoted(r.fired_faults),
+      seed, r.latest_snapshot(), t.failed_jobs, r.tally.atomic_failures, writers, per_user,
+      t.violations.empty() ? "true" : "false", Quoted(t.violations), Quoted(r.fired_faults),
       r.schedule.empty() ? "null" : JsonQuote(r.schedule));
 }
 
-void PrintSummary(const sim::RaceReport& r) {
+void PrintSummary(const RunReport& r) {
+  const RaceTally t = Tally(r);
   std::string per_writer, per_user;
-  for (const sim::WriterReport& w : r.writers) {
-    per_writer += fmt::format("{}{} {}", per_writer.empty() ? "" : ", ", w.name, w.atomic_failures);
+  for (const scenarios::WriterReport& w : r.writers) {
+    per_writer += fmt::format("{}{} {}", per_writer.empty() ? "" : ", ", w.name, w.counters.atomic_failures);
     if (!w.error.empty()) fmt::print("{} failed: {}\n", w.name, w.error.substr(0, w.error.find('\n')));
   }
-  for (const auto& [user, n] : r.snapshots_per_user)
-    per_user += fmt::format("{}{}={}", per_user.empty() ? "" : ", ", user, n);
-  fmt::print("\natomic commit failures: {} ({})\n", r.atomic_failures, per_writer);
-  fmt::print("failed jobs: {}\n", r.failed_jobs);
-  fmt::print("latest snapshot id: {}\n", r.latest_snapshot);
+  for (const auto& [user, n] : t.per_user) per_user += fmt::format("{}{}={}", per_user.empty() ? "" : ", ", user, n);
+  fmt::print("\natomic commit failures: {} ({})\n", r.tally.atomic_failures, per_writer);
+  fmt::print("failed jobs: {}\n", t.failed_jobs);
+  fmt::print("latest snapshot id: {}\n", r.latest_snapshot());
   fmt::print("snapshots per commit user: {{{}}}\n", per_user);
   for (const std::string& f : r.fired_faults) fmt::print("fault fired: {}\n", f);
-  if (r.violations.empty()) {
+  if (t.violations.empty()) {
     fmt::print("invariants: ok (every acknowledged commit landed exactly once, ids contiguous)\n");
   } else {
     fmt::print("invariants: VIOLATED\n");
-    for (const std::string& v : r.violations) fmt::print("  - {}\n", v);
+    for (const std::string& v : t.violations) fmt::print("  - {}\n", v);
   }
   if (!r.schedule.empty()) {
     fmt::print("virtual time: {:.3f} s\n", static_cast<double>(r.virtual_micros) / 1e6);
@@ -88,49 +109,38 @@ void PrintSummary(const sim::RaceReport& r) {
   }
 }
 
-// How a run gets its store: memory, a table directory, or an object store that needs the run's
-// Env to pause between its existence check and its put.
-struct StoreHandle {
-  sim::StoreFactory make;
-  std::string error;  // a usage error
-};
-
-StoreHandle OpenStore(const std::string& kind, const std::string& dir) {
-  if (kind == "memory") return {[](Env*) { return std::unique_ptr<SnapshotStore>(new MemoryStore()); }, ""};
-  if (kind.rfind("object:", 0) == 0) {
-    std::optional<PublishMode> mode = ParsePublishMode(kind.substr(7));
-    if (!mode) {
-      return {nullptr, fmt::format("--store '{}': expected object:check-then-put, object:locked or "
-                                   "object:conditional-put", kind)};
-    }
-    return {[m = *mode](Env* env) { return std::unique_ptr<SnapshotStore>(new ObjectStore(env, {.mode = m})); }, ""};
-  }
+// Where the race's table lives: memory (or the scenario's object store), or a table directory.
+Status PlaceTable(const std::string& store_kind, const std::string& dir, scenarios::RunOptions* run) {
+  if (store_kind != "dir") return Status::OK();
   if (fs::exists(fs::path(dir) / "snapshot" / "snapshot-1"))
-    return {nullptr, fmt::format("--dir {} already holds a table (snapshot/snapshot-1 exists); pass an empty directory", dir)};
-  Result<std::unique_ptr<DirStore>> opened = DirStore::Open(dir);
-  if (!opened.ok()) return {nullptr, fmt::format("--dir: {}", opened.status().message())};
-  auto shared = std::make_shared<std::unique_ptr<DirStore>>(std::move(*opened));
-  return {[shared](Env*) { return std::unique_ptr<SnapshotStore>(std::move(*shared)); }, ""};
+    return Status::InvalidArgument(
+        fmt::format("--dir {} already holds a table (snapshot/snapshot-1 exists); pass an empty directory", dir));
+  run->store = scenarios::StoreKind::kTableDir;
+  run->dir = dir;
+  return Status::OK();
 }
 
 // --seeds A..B: one simulated run per seed, then the distribution of lost races.
-int RunSeedRange(sim::RaceConfig config, const SimFlags& flags, const std::string& store_kind, bool json) {
+int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions run, const SimFlags& flags,
+                 const std::string& store_kind, bool json) {
   std::vector<int64_t> failures;
   int violated = 0;
   std::string json_runs;
   NullEventSink quiet;
+  run.events = &quiet;
   for (uint64_t seed = flags.first_seed;; ++seed) {
-    config.seed = seed;
-    StoreHandle h = OpenStore(store_kind, FreshTableDir());
-    if (!h.error.empty()) return UsageError(kCommand, h.error);
-    sim::RaceReport r = sim::RunRace(config, h.make, &quiet);
-    failures.push_back(r.atomic_failures);
-    violated += r.violations.empty() && r.status.ok() ? 0 : 1;
+    run.seed = seed;
+    if (Status st = PlaceTable(store_kind, FreshTableDir(), &run); !st.ok()) return UsageError(kCommand, st.message());
+    Result<RunReport> r = scenarios::RunScenario(scenario, run);
+    if (!r.ok()) return UsageError(kCommand, r.status().message());
+    failures.push_back(r->tally.atomic_failures);
+    const bool ok = Tally(*r).violations.empty();
+    violated += ok ? 0 : 1;
     if (json) {
-      json_runs += (json_runs.empty() ? "" : ", ") + ReportJson(r, seed);
+      json_runs += (json_runs.empty() ? "" : ", ") + ReportJson(*r, seed);
     } else {
       fmt::print("seed {:>6}: atomic commit failures {:>4}, latest snapshot {}, invariants {}\n", seed,
-                 r.atomic_failures, r.latest_snapshot, r.violations.empty() ? "ok" : "VIOLATED");
+                 r->tally.atomic_failures, r->latest_snapshot(), ok ? "ok" : "VIOLATED");
     }
     if (seed == flags.last_seed) break;
   }
@@ -174,12 +184,14 @@ int RunRace(const std::vector<std::string>& args) {
     fmt::print("{}\n", fmt::streamed(options));
     return kExitOk;
   }
-  if (writers < 1 || writers > 1000) return UsageError(kCommand, fmt::format("--writers {} is out of range 1..1000", writers));
-  if (commits < 1 || commits > 100000) return UsageError(kCommand, fmt::format("--commits {} is out of range 1..100000", commits));
   Result<RetryPolicy> policy = ParseRetryPolicy(policy_spec);
   if (!policy.ok()) return UsageError(kCommand, fmt::format("--policy: {}", policy.status().message()));
   if (store_kind != "memory" && store_kind != "dir" && store_kind.rfind("object:", 0) != 0)
     return UsageError(kCommand, fmt::format("--store '{}' is not one of memory, dir, object:MODE", store_kind));
+  if (store_kind.starts_with("object:") && !ParsePublishMode(store_kind.substr(7))) {
+    return UsageError(kCommand, fmt::format("--store '{}': expected object:check-then-put, object:locked or "
+                                            "object:conditional-put", store_kind));
+  }
   if (vm.count("dir") && store_kind != "dir") return UsageError(kCommand, "--dir needs --store dir");
   if (idempotency != "on" && idempotency != "off")
     return UsageError(kCommand, fmt::format("--idempotency-check '{}' is not one of on, off", idempotency));
@@ -187,19 +199,25 @@ int RunRace(const std::vector<std::string>& args) {
   if (vm.count("dir") && flags.seed_range) return UsageError(kCommand, "--dir and --seeds do not go together: each seed needs its own table");
 
   const bool json = vm.count("json") > 0;
-  sim::RaceConfig config{.writers = writers,
-                         .commits = commits,
-                         .policy = *policy,
-                         .idempotency_check = idempotency == "on",
-                         .seed = flags.seed,
-                         .sched = flags.strategy,
-                         .latency = flags.latency,
-                         .faults = flags.faults};
-  if (flags.seed_range) return RunSeedRange(config, flags, store_kind, json);
+  scenarios::RaceSpec spec{.writers = writers,
+                           .commits = commits,
+                           .policy = FormatRetryPolicy(*policy),
+                           .idempotency_check = idempotency == "on",
+                           .object_store = store_kind.starts_with("object:") ? store_kind.substr(7) : "",
+                           .latency = sim::FormatLatencyModel(flags.latency)};
+  for (const sim::FaultRule& f : flags.faults) spec.faults.push_back(sim::FormatFaultRule(f));
+  Result<scenarios::Scenario> scenario = scenarios::RaceScenario(spec);
+  if (!scenario.ok()) return UsageError(kCommand, scenario.status().message());
+  scenarios::RunOptions run;
+  run.seed = flags.seed;
+  run.sched = flags.sched;
+  run.schedule = flags.schedule;
+  if (flags.seed_range) return RunSeedRange(*scenario, run, flags, store_kind, json);
 
   if (store_kind == "dir" && dir.empty()) dir = FreshTableDir();
-  StoreHandle h = OpenStore(store_kind, dir);
-  if (!h.error.empty()) return UsageError(kCommand, h.error);
+  if (Status st = PlaceTable(store_kind, dir, &run); !st.ok()) return UsageError(kCommand, st.message());
+  if (Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run); !plan.ok())
+    return UsageError(kCommand, plan.status().message());
 
   RunSettings settings(std::string(kCommand), WithoutFlags(args, {"--trace", "--dir"}, {"--json", "--verbose"}));
   settings.Add("seed", std::to_string(flags.seed))
@@ -207,10 +225,10 @@ int RunRace(const std::vector<std::string>& args) {
       .Add("writers", std::to_string(writers))
       .Add("commits", std::to_string(commits))
       .Add("store", store_kind)
-      .Add("policy", FormatRetryPolicy(*policy))
+      .Add("policy", spec.policy)
       .Add("idempotency-check", idempotency)
-      .Add("latency", sim::FormatLatencyModel(flags.latency));
-  for (const sim::FaultRule& f : flags.faults) settings.Add("fault", sim::FormatFaultRule(f));
+      .Add("latency", spec.latency);
+  for (const std::string& f : spec.faults) settings.Add("fault", f);
 
   TraceOutput trace_out;
   if (Status st = OpenTrace(flags.trace, settings, &trace_out); !st.ok()) return UsageError(kCommand, st.message());
@@ -222,18 +240,20 @@ int RunRace(const std::vector<std::string>& args) {
   }
   LogPrinter printer(stdout, vm.count("verbose") > 0);
   NullEventSink quiet;
-  sim::RaceReport report = sim::RunRace(config, h.make, json ? static_cast<EventSink*>(&quiet) : &printer, trace.get());
-  if (trace) trace->WriteFooter(report.schedule);
-  if (!report.status.ok()) {
-    fmt::print(stderr, "commitlab race: {}\n", report.status.message());
+  run.events = json ? static_cast<EventSink*>(&quiet) : &printer;
+  run.trace = trace.get();
+  Result<RunReport> report = scenarios::RunScenario(*scenario, run);
+  if (!report.ok()) {
+    fmt::print(stderr, "commitlab race: {}\n", report.status().message());
     return kExitUsage;
   }
+  if (trace) trace->WriteFooter(report->schedule);
   if (json) {
-    fmt::print("{}\n", ReportJson(report, flags.seed));
+    fmt::print("{}\n", ReportJson(*report, flags.seed));
   } else {
-    PrintSummary(report);
+    PrintSummary(*report);
   }
-  return report.violations.empty() ? kExitOk : kExitFailed;
+  return Tally(*report).violations.empty() ? kExitOk : kExitFailed;
 }
 
 }  // namespace commitlab::cli

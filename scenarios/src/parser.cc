@@ -43,7 +43,9 @@ Status OneValue(const LineContext& ctx, Tokens toks, std::string_view expected, 
 
 }  // namespace
 
-Parser::Parser(std::string_view file_name) : file_name_(file_name) { s_.file_name = file_name_; }
+Parser::Parser(std::string_view file_name, size_t max_steps) : file_name_(file_name), max_steps_(max_steps) {
+  s_.file_name = file_name_;
+}
 
 std::optional<size_t> Parser::FindWriter(std::string_view name) const {
   auto it = writer_index_.find(name);
@@ -348,8 +350,10 @@ Status Parser::Finish() {
 
 }  // namespace internal
 
-Result<Scenario> ParseScenario(std::string_view text, std::string_view file_name) {
-  return internal::Parser(file_name).Parse(text);
+Result<Scenario> ParseScenario(std::string_view text, std::string_view file_name, ParseOptions options) {
+  Result<Scenario> s = internal::Parser(file_name, options.max_steps).Parse(text);
+  if (s.ok()) s->text = std::string(text);
+  return s;
 }
 
 Result<Scenario> LoadScenarioFile(const std::string& path) {

@@ -55,7 +55,7 @@ Status ParseNameList(const LineContext& ctx, const Token& t, std::string_view wh
 
 class Parser {
  public:
-  explicit Parser(std::string_view file_name);
+  Parser(std::string_view file_name, size_t max_steps);
   Result<Scenario> Parse(std::string_view text);
 
  private:
@@ -146,6 +146,7 @@ class Parser {
   std::optional<size_t> FindWriter(std::string_view name) const;
 
   std::string file_name_;
+  const size_t max_steps_;
   Scenario s_;
   std::map<std::string, size_t, std::less<>> writer_index_;
   std::map<std::string, int, std::less<>> users_;  // commit user -> writers with it

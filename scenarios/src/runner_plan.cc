@@ -62,7 +62,12 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
         fmt::format("{}: nothing to run: a scenario needs a table and a writer", scenario.file_name));
   // Iceberg and Delta tables live in their engines' in-memory catalog and log; only Paimon's
   // snapshot store has a directory layout.
-  if (options.store == StoreKind::kDir) {
+  if (options.store != StoreKind::kMemory) {
+    if (options.store == StoreKind::kTableDir && scenario.tables.size() != 1) {
+      return Status::InvalidArgument(fmt::format(
+          "{}: a table directory holds one table, and the scenario declares {}", scenario.file_name,
+          scenario.tables.size()));
+    }
     for (const Table& t : scenario.tables) {
       if (t.protocol == Protocol::kPaimon) continue;
       return ErrorAt(scenario, t.pos,
@@ -113,7 +118,7 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
                                                                       : PaimonDefaultPolicy();
   plan.idempotency_check = scenario.idempotency_check;
   plan.store = options.store;
-  if (plan.store == StoreKind::kDir && options.dir.empty())
+  if (plan.store != StoreKind::kMemory && options.dir.empty())
     return Status::InvalidArgument("a directory store needs a directory");
   return plan;
 }

@@ -10,7 +10,6 @@
 #include "commitlab/core/dir_store.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/core/object_store.h"
-#include "commitlab/sim/race.h"
 #include "commitlab/sim/trace.h"
 #include "runner_expect.h"
 
@@ -64,7 +63,9 @@ Status World::Open() {
       stores_.push_back(std::make_unique<MemoryStore>());
       continue;
     }
-    const std::string root = (std::filesystem::path(options_.dir) / t.name).string();
+    const std::string root = plan_.store == StoreKind::kTableDir
+                                 ? options_.dir
+                                 : (std::filesystem::path(options_.dir) / t.name).string();
     if (std::filesystem::exists(std::filesystem::path(root) / "snapshot" / "snapshot-1")) {
       return Status::InvalidArgument(
           fmt::format("{} already holds a table (snapshot/snapshot-1 exists); use an empty directory", root));
@@ -165,7 +166,7 @@ RunReport World::Finish() {
       r.tables.push_back(std::move(table));
       continue;
     }
-    if (Status read = sim::ReadChain(stores_[t].get(), &table.chain); !read.ok()) {
+    if (Status read = ReadChain(stores_[t].get(), &table.chain); !read.ok()) {
       r.run_errors.push_back(
           fmt::format("table {}: cannot read the snapshot chain back: {}", table.name, read.message()));
     }

@@ -14,7 +14,6 @@
 namespace commitlab::scenarios::internal {
 namespace {
 
-constexpr size_t kMaxTotalListEntries = 2 * kMaxSteps;
 constexpr int64_t kMaxFileIndex = 9999;
 constexpr int64_t kMaxIdentifier = std::numeric_limits<int64_t>::max();
 
@@ -74,7 +73,7 @@ Status Parser::ParseRepeat(const LineContext& ctx, Tokens toks) {
   }
   int64_t count = 0;
   COMMITLAB_RETURN_IF_ERROR(ParseInt(ctx, std::string_view(count_tok.text).substr(0, count_tok.text.size() - 1),
-                                     count_tok.col, "the repeat count", 1, static_cast<int64_t>(kMaxSteps), &count));
+                                     count_tok.col, "the repeat count", 1, static_cast<int64_t>(max_steps_), &count));
   if (toks.size() < 3)
     return ctx.Error(count_tok.end_col, fmt::format("expected a step line after \"repeat {}\", {}", count_tok.text,
                                                     kRepeatExample));
@@ -142,17 +141,18 @@ Status Parser::ParseStepLine(const LineContext& ctx, Tokens toks, int64_t repeat
 
   const size_t iterations = repeat == 0 ? 1 : static_cast<size_t>(repeat);
   const size_t new_steps = ops.size() * iterations;  // <= 4096 * 100000: no overflow
-  if (total_steps_ + new_steps > kMaxSteps) {
+  if (total_steps_ + new_steps > max_steps_) {
     return ctx.Error(repeat_col != 0 ? repeat_col : head.col,
                      fmt::format("too many steps: {} after expanding repeats (at most {})", total_steps_ + new_steps,
-                                 kMaxSteps));
+                                 max_steps_));
   }
   size_t entries = 0;
   for (const OpTemplate& t : ops) entries += ListEntries(t.op);
-  if (list_entries_ + entries * iterations > kMaxTotalListEntries) {
+  const size_t max_list_entries = 2 * max_steps_;
+  if (list_entries_ + entries * iterations > max_list_entries) {
     return ctx.Error(repeat_col != 0 ? repeat_col : head.col,
                      fmt::format("too many list entries: {} after expanding repeats (at most {})",
-                                 list_entries_ + entries * iterations, kMaxTotalListEntries));
+                                 list_entries_ + entries * iterations, max_list_entries));
   }
   total_steps_ += new_steps;
   list_entries_ += entries * iterations;

@@ -8,11 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "commitlab/core/memory_store.h"
 #include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/race.h"
 #include "commitlab/scenarios/runner.h"
-#include "commitlab/sim/latency.h"
-#include "commitlab/sim/race.h"
 #include "commitlab/sim/trace.h"
 
 namespace commitlab::scenarios {
@@ -34,14 +32,9 @@ std::string ScenarioTrace(const Scenario& s, uint64_t seed) {
 }
 
 std::string RaceTrace(uint64_t seed) {
-  Result<sim::LatencyModel> latency = sim::ParseLatencyModel("write-data=uniform:4,10;publish=uniform:0.5,2");
-  EXPECT_TRUE(latency.ok());
-  sim::RaceConfig config{.seed = seed, .sched = "random", .latency = *latency};
-  MemoryStore store;
-  NullEventSink quiet;
-  sim::TraceWriter trace;
-  sim::RaceReport r = sim::RunRace(config, &store, &quiet, &trace);
-  return trace.TakeBuffer() + r.schedule + " " + std::to_string(r.atomic_failures);
+  Result<Scenario> race = RaceScenario({.latency = "write-data=uniform:4,10;publish=uniform:0.5,2"});
+  EXPECT_TRUE(race.ok());
+  return race.ok() ? ScenarioTrace(*race, seed) : race.status().message();
 }
 
 TEST(DeterminismTest, EveryScenarioFileGivesTheSameTraceTwicePerSeed) {

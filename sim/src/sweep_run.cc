@@ -8,7 +8,7 @@
 #include "commitlab/core/committer.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/memory_store.h"
-#include "commitlab/sim/race.h"
+#include "commitlab/sim/writer_name.h"
 #include "commitlab/sim/scheduler.h"
 #include "commitlab/sim/sim_env.h"
 #include "commitlab/sim/strategy.h"

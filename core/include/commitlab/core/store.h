@@ -59,6 +59,9 @@ class SnapshotStore {
   virtual std::vector<std::string> ListDataFiles() = 0;
 };
 
+// Reads snapshots 1..latest back from the store, in id order, as a checker does after a run.
+Status ReadChain(SnapshotStore* store, std::vector<Snapshot>* chain);
+
 }  // namespace commitlab
 
 #endif  // COMMITLAB_CORE_STORE_H_

@@ -27,8 +27,15 @@ inline constexpr size_t kMaxFileBytes = 16 << 20;     // LoadScenarioFile
 inline constexpr int64_t kMaxIcebergFileRows = 100'000;
 inline constexpr int64_t kMaxIcebergTableRows = 1'000'000;
 
-// Parses scenario text; `file_name` only names the source in messages. No I/O.
-Result<Scenario> ParseScenario(std::string_view text, std::string_view file_name);
+struct ParseOptions {
+  // A scenario built by a program (`commitlab race` with many writers) may need more steps than a
+  // file a person writes; the run's memory grows with them.
+  size_t max_steps = kMaxSteps;
+};
+
+// Parses scenario text; `file_name` only names the source in messages. No I/O. The text is kept
+// in Scenario::text, so that a history can embed exactly what ran.
+Result<Scenario> ParseScenario(std::string_view text, std::string_view file_name, ParseOptions options = {});
 
 // Reads and parses a file. A file that cannot be read is an InvalidArgument naming the path.
 Result<Scenario> LoadScenarioFile(const std::string& path);

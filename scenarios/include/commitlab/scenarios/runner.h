@@ -39,7 +39,9 @@ namespace commitlab::scenarios {
 inline constexpr uint64_t kDefaultSeed = 1;
 inline constexpr char kDefaultSched[] = "random";
 
-enum class StoreKind { kMemory, kDir };
+// kDir: each table in <dir>/<table name>. kTableDir: `dir` is the one table (a scenario with a
+// single Paimon table, as `commitlab race --dir D` puts it).
+enum class StoreKind { kMemory, kDir, kTableDir };
 
 struct StepReport;
 class RunObserver;
@@ -53,7 +55,7 @@ struct RunOptions {
   // Replays this schedule string (simulated runs only).
   std::string schedule = {};
   StoreKind store = StoreKind::kMemory;
-  // kDir: each table lives in <dir>/<table name>. Kept as given in messages.
+  // kDir, kTableDir: where the tables live. Kept as given in messages.
   std::string dir = {};
   // Added to the scenario's `fault` lines.
   std::vector<sim::FaultRule> faults = {};

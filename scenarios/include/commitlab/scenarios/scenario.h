@@ -386,6 +386,7 @@ const std::vector<std::string_view>& InvariantViolationNames();
 
 struct Scenario {
   std::string file_name;  // as given to the parser; prefixes every position in messages
+  std::string text;       // the source text, as parsed
   std::string title;
   std::vector<Table> tables;
   std::vector<Writer> writers;

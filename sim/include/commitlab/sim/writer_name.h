@@ -1,0 +1,14 @@
+// The lecture's writer names, shared by the race and the sweeps.
+#ifndef COMMITLAB_SIM_WRITER_NAME_H_
+#define COMMITLAB_SIM_WRITER_NAME_H_
+
+#include <string>
+
+namespace commitlab::sim {
+
+// job-A, job-B, ..., job-Z, then job-27, job-28, ...
+std::string WriterName(int index);
+
+}  // namespace commitlab::sim
+
+#endif  // COMMITLAB_SIM_WRITER_NAME_H_
