@@ -13,8 +13,9 @@
 #include <vector>
 
 #include "cli.h"
+#include "commitlab/report/sweep_files.h"
+#include "commitlab/report/sweep_summary.h"
 #include "commitlab/sim/sweep.h"
-#include "commitlab/sim/sweep_output.h"
 #include "lecture.h"
 
 namespace commitlab::cli {
@@ -168,11 +169,11 @@ int RunSweep(const std::vector<std::string>& args) {
   const sim::SweepResult* formats = nullptr;
   for (const sim::SweepResult& r : results) (r.config.experiment == sim::Experiment::kBrooker ? brooker : formats) = &r;
   std::vector<std::string> written;
-  if (Status st = sim::WriteSweepOutputs(f.out, brooker, formats, &written); !st.ok()) {
+  if (Status st = report::WriteSweepOutputs(f.out, brooker, formats, &written); !st.ok()) {
     fmt::print(stderr, "commitlab sweep: {}\n", st.message());
     return kExitFailed;
   }
-  fmt::print("\n{}\nwrote:", sim::SweepSummaryMarkdown(brooker, formats));
+  fmt::print("\n{}\nwrote:", report::SweepSummaryMarkdown(brooker, formats));
   for (const std::string& w : written) fmt::print(" {}", w);
   fmt::print("\n");
   return kExitOk;
