@@ -7,6 +7,13 @@ function(cli_test name code regex)
 endfunction()
 
 cli_test(help 0 "Commands:.*race" --help)
+# --version: project(commitlab VERSION ...) and the commit the build came from.
+string(REPLACE "." "\\." VERSION_REGEX ${PROJECT_VERSION})
+cli_test(version 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\)$" --version)
+cli_test(version_short 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\)$" -V)
+add_test(NAME cli.version_names_the_checked_out_commit
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_version.sh ${PROJECT_SOURCE_DIR} -- $<TARGET_FILE:commitlab>)
+
 cli_test(no_args 2 "Usage: commitlab" )
 cli_test(unknown_command 2 "unknown command 'nope' \\(expected one of race" nope)
 cli_test(race_unknown_flag 2 "commitlab race: unrecognised option '--bogus'" race --bogus)
