@@ -17,6 +17,13 @@ add_test(NAME cli.version_names_the_checked_out_commit
 cli_test(no_args 2 "Usage: commitlab" )
 cli_test(unknown_command 2 "unknown command 'nope' \\(expected one of race" nope)
 cli_test(race_unknown_flag 2 "commitlab race: unrecognised option '--bogus'" race --bogus)
+# No prefix guessing: a shortened flag is a typo, not the flag it starts.
+cli_test(race_no_prefix_guessing 2 "commitlab race: unrecognised option '--trac'" race --trac x)
+cli_test(run_no_prefix_guessing 2 "commitlab run: unrecognised option '--trac'" run scenarios/paimon_conflict.scn --trac x)
+cli_test(sweep_no_prefix_guessing 2 "commitlab sweep: unrecognised option '--trac'" sweep --trac x)
+cli_test(sweep_no_prefix_guessing_quick 2 "commitlab sweep: unrecognised option '--quic'" sweep --quic)
+cli_test(lab_no_prefix_guessing 2 "commitlab lab: unrecognised option '--scen'" lab paimon --scen race)
+cli_test(lab_iceberg_no_prefix_guessing 2 "commitlab lab iceberg: unrecognised option '--exp'" lab iceberg --exp race)
 cli_test(race_bad_number 2 "commitlab race: the argument \\('many'\\) for option '--writers' is invalid" race --writers many)
 cli_test(race_writers_range 2 "--writers 0 is out of range 1..1000" race --writers 0)
 cli_test(race_bad_store 2 "--store 's3' is not one of memory, dir" race --store s3)
