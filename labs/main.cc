@@ -14,7 +14,7 @@ using commitlab::cli::Command;
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
       {"race", "N writers race for snapshot ids (the lecture's scenario 1), on threads or simulated", commitlab::cli::RunRace},
-      {"lab", "narrated labs: lab paimon (later iceberg, delta) reproduce the lectures' experiments", commitlab::cli::RunLab},
+      {"lab", "the lectures' experiments, narrated: lab paimon | iceberg | delta", commitlab::cli::RunLab},
       {"run", "run one scenario file and check its expectations", commitlab::cli::RunScenario},
       {"sweep", "benchmark retry policies: Brooker's experiment and a table-format sweep", commitlab::cli::RunSweep},
       {"replay", "re-run the configuration recorded in a trace and compare the traces", commitlab::cli::RunReplay},
