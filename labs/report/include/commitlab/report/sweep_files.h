@@ -13,7 +13,9 @@
 namespace commitlab::report {
 
 // Writes <experiment>.tsv, the charts and summary.md into `dir` (created if missing); either
-// result may be null. Appends the paths written to `written`. Errors name the file.
+// result may be null. All or nothing (ReplaceFiles), since the files describe one sweep together:
+// a failure keeps the previous set. Appends the paths written to `written`. Errors name the file
+// and the reason.
 Status WriteSweepOutputs(const std::string& dir, const sim::SweepResult* brooker, const sim::SweepResult* formats,
                          std::vector<std::string>* written);
 
