@@ -18,6 +18,9 @@ bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
                po::variables_map* vm) {
   try {
     po::command_line_parser parser(args);
+    // Boost guesses an unambiguous prefix by default ("--trac" runs "--trace"); a typo must be an
+    // error instead, and a flag added later must not change what an old command line means.
+    parser.style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
     parser.options(options);
     if (positional != nullptr) parser.positional(*positional);
     po::store(parser.run(), *vm);

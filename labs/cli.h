@@ -12,7 +12,7 @@ namespace commitlab::cli {
 
 inline constexpr int kExitOk = 0;       // ran, every invariant and expectation held
 inline constexpr int kExitFailed = 1;   // ran, something it checks did not hold
-inline constexpr int kExitUsage = 2;    // bad flag, bad input file: nothing ran
+inline constexpr int kExitUsage = 2;    // bad flag, bad input file (nothing ran), or an output that cannot be written
 
 struct Command {
   std::string name;

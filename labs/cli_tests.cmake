@@ -6,10 +6,24 @@ function(cli_test name code regex)
   add_test(NAME cli.${name} COMMAND ${EXPECT_RUN} ${code} ${regex} -- $<TARGET_FILE:commitlab> ${ARGN})
 endfunction()
 
-cli_test(help 0 "Commands:.*race" --help)
+cli_test(help 0 "Commands:.*race.*lab +the lectures' experiments, narrated: lab paimon \\| iceberg \\| delta" --help)
+# --version: project(commitlab VERSION ...) and the commit the build came from.
+string(REPLACE "." "\\." VERSION_REGEX ${PROJECT_VERSION})
+cli_test(version 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\)$" --version)
+cli_test(version_short 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\)$" -V)
+add_test(NAME cli.version_names_the_checked_out_commit
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_version.sh ${PROJECT_SOURCE_DIR} -- $<TARGET_FILE:commitlab>)
+
 cli_test(no_args 2 "Usage: commitlab" )
 cli_test(unknown_command 2 "unknown command 'nope' \\(expected one of race" nope)
 cli_test(race_unknown_flag 2 "commitlab race: unrecognised option '--bogus'" race --bogus)
+# No prefix guessing: a shortened flag is a typo, not the flag it starts.
+cli_test(race_no_prefix_guessing 2 "commitlab race: unrecognised option '--trac'" race --trac x)
+cli_test(run_no_prefix_guessing 2 "commitlab run: unrecognised option '--trac'" run scenarios/paimon_conflict.scn --trac x)
+cli_test(sweep_no_prefix_guessing 2 "commitlab sweep: unrecognised option '--trac'" sweep --trac x)
+cli_test(sweep_no_prefix_guessing_quick 2 "commitlab sweep: unrecognised option '--quic'" sweep --quic)
+cli_test(lab_no_prefix_guessing 2 "commitlab lab: unrecognised option '--scen'" lab paimon --scen race)
+cli_test(lab_iceberg_no_prefix_guessing 2 "commitlab lab iceberg: unrecognised option '--exp'" lab iceberg --exp race)
 cli_test(race_bad_number 2 "commitlab race: the argument \\('many'\\) for option '--writers' is invalid" race --writers many)
 cli_test(race_writers_range 2 "--writers 0 is out of range 1..1000" race --writers 0)
 cli_test(race_bad_store 2 "--store 's3' is not one of memory, dir" race --store s3)

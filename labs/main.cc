@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "version.h"
 
 namespace {
 
@@ -13,7 +14,7 @@ using commitlab::cli::Command;
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
       {"race", "N writers race for snapshot ids (the lecture's scenario 1), on threads or simulated", commitlab::cli::RunRace},
-      {"lab", "narrated labs: lab paimon (later iceberg, delta) reproduce the lectures' experiments", commitlab::cli::RunLab},
+      {"lab", "the lectures' experiments, narrated: lab paimon | iceberg | delta", commitlab::cli::RunLab},
       {"run", "run one scenario file and check its expectations", commitlab::cli::RunScenario},
       {"sweep", "benchmark retry policies: Brooker's experiment and a table-format sweep", commitlab::cli::RunSweep},
       {"replay", "re-run the configuration recorded in a trace and compare the traces", commitlab::cli::RunReplay},
@@ -24,7 +25,8 @@ const std::vector<Command>& Commands() {
 void PrintUsage(std::FILE* out) {
   fmt::print(out,
              "commitlab: a lab for optimistic snapshot commits (Paimon, Iceberg, Delta).\n\n"
-             "Usage: commitlab <command> [options]   (commitlab <command> --help for its options)\n\n"
+             "Usage: commitlab <command> [options]   (commitlab <command> --help for its options)\n"
+             "       commitlab --version\n\n"
              "Commands:\n");
   for (const Command& c : Commands()) fmt::print(out, "  {:<8} {}\n", c.name, c.summary);
 }
@@ -39,6 +41,10 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     PrintUsage(stdout);
+    return commitlab::cli::kExitOk;
+  }
+  if (args[0] == "--version" || args[0] == "-V") {
+    fmt::print("commitlab {} ({})\n", commitlab::CommitlabVersion(), commitlab::CommitlabGitCommit());
     return commitlab::cli::kExitOk;
   }
   for (const Command& c : Commands()) {

@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "cli.h"
+#include "commitlab/report/replace_files.h"
+#include "commitlab/report/sweep_files.h"
+#include "commitlab/report/sweep_summary.h"
 #include "commitlab/sim/sweep.h"
-#include "commitlab/sim/sweep_output.h"
 #include "lecture.h"
 
 namespace commitlab::cli {
@@ -136,6 +138,7 @@ int RunSweep(const std::vector<std::string>& args) {
   if (ec || !std::filesystem::is_directory(f.out))
     return UsageError(kCommand, fmt::format("--out: cannot create directory {}: {}", f.out,
                                             ec ? ec.message() : "a file is in the way"));
+  if (Status st = report::CheckWritableDir(f.out); !st.ok()) return UsageError(kCommand, "--out: " + st.message());
 
   std::vector<sim::SweepConfig> configs;
   for (sim::Experiment e : {sim::Experiment::kBrooker, sim::Experiment::kFormats}) {
@@ -168,11 +171,11 @@ int RunSweep(const std::vector<std::string>& args) {
   const sim::SweepResult* formats = nullptr;
   for (const sim::SweepResult& r : results) (r.config.experiment == sim::Experiment::kBrooker ? brooker : formats) = &r;
   std::vector<std::string> written;
-  if (Status st = sim::WriteSweepOutputs(f.out, brooker, formats, &written); !st.ok()) {
+  if (Status st = report::WriteSweepOutputs(f.out, brooker, formats, &written); !st.ok()) {
     fmt::print(stderr, "commitlab sweep: {}\n", st.message());
-    return kExitFailed;
+    return kExitUsage;  // like a bad --out; 1 would claim that something the sweep checks failed
   }
-  fmt::print("\n{}\nwrote:", sim::SweepSummaryMarkdown(brooker, formats));
+  fmt::print("\n{}\nwrote:", report::SweepSummaryMarkdown(brooker, formats));
   for (const std::string& w : written) fmt::print(" {}", w);
   fmt::print("\n");
   return kExitOk;

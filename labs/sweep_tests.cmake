@@ -23,6 +23,20 @@ sweep_test(repeated_policy 2 "--policies: .*\"none\" is given twice" --policies 
 add_test(NAME cli.sweep_out_is_a_file
   COMMAND sh -c "rm -rf sweep-out-file && touch sweep-out-file && ${SWEEP_EXPECT_RUN} 2 '^commitlab sweep: --out: cannot create directory sweep-out-file' -- $<TARGET_FILE:commitlab> sweep --out sweep-out-file"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME cli.sweep_out_under_a_file
+  COMMAND sh -c "rm -rf sweep-out-under && touch sweep-out-under && ${SWEEP_EXPECT_RUN} 2 '^commitlab sweep: --out: cannot create directory sweep-out-under/sub: Not a directory' -- $<TARGET_FILE:commitlab> sweep --quick --out sweep-out-under/sub"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+sweep_test(out_is_a_device 2 "^commitlab sweep: --out: cannot create directory /dev/full: Not a directory" --quick --out /dev/full)
+# A folder it may not write into, also refused before any run. Root may write anywhere: skipped.
+add_test(NAME cli.sweep_out_not_writable
+  COMMAND sh -c "[ \"$(id -u)\" -ne 0 ] || exit 77; rm -rf sweep-ro && mkdir sweep-ro && chmod 555 sweep-ro && ${SWEEP_EXPECT_RUN} 2 '^commitlab sweep: --out: cannot write into sweep-ro: Permission denied' -- $<TARGET_FILE:commitlab> sweep --quick --out sweep-ro"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(cli.sweep_out_not_writable PROPERTIES SKIP_RETURN_CODE 77)
+# A write that fails part-way (here a file-size limit, which binds root too, as a full disk would)
+# is exit 2 naming the file and why, and leaves the previous files as they were, no temporary.
+add_test(NAME cli.sweep_failed_write_keeps_the_old_files
+  COMMAND sh -c "rm -rf sweep-fsize && mkdir sweep-fsize && echo old > sweep-fsize/brooker.tsv && (trap '' XFSZ && ulimit -f 2 && ${SWEEP_EXPECT_RUN} 2 'commitlab sweep: cannot write sweep-fsize/[a-z-]+\\.svg: File too large' -- $<TARGET_FILE:commitlab> sweep --experiment brooker --n 2,5 --policies none,full-jitter --runs 3 --out sweep-fsize) && [ \"$(cat sweep-fsize/brooker.tsv)\" = old ] && [ \"$(ls -A sweep-fsize)\" = brooker.tsv ]"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 
 # A tiny sweep of each experiment writes its TSV (header + one row per point), plots and summary.
 add_test(NAME cli.sweep_tiny_brooker

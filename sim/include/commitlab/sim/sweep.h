@@ -112,6 +112,9 @@ struct SweepRow {
   int64_t gave_up_total = 0;
   double commits_per_s = 0;        // landed commits / virtual seconds until the last writer stopped
   double attempts_per_commit = 0;  // publish attempts / landed commits
+
+  // Exact, doubles included: a cell's runs and their order are fixed, so its row is too.
+  friend bool operator==(const SweepRow&, const SweepRow&) = default;
 };
 
 struct SweepResult {

@@ -1,13 +1,13 @@
-// A small line-chart writer for the sweep's plots: standalone SVG text, no dependency, so the
+// A small line-chart writer for the reports' plots: standalone SVG text, no dependency, so the
 // plots exist wherever the sweep ran (gnuplot is not needed).
-#ifndef COMMITLAB_SIM_SWEEP_SVG_H_
-#define COMMITLAB_SIM_SWEEP_SVG_H_
+#ifndef COMMITLAB_REPORT_LINE_CHART_H_
+#define COMMITLAB_REPORT_LINE_CHART_H_
 
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace commitlab::sim {
+namespace commitlab::report {
 
 struct ChartSeries {
   std::string name = {};
@@ -29,6 +29,6 @@ struct LineChart {
 // a fixed palette, and a legend. Text is XML-escaped.
 std::string RenderLineChartSvg(const LineChart& chart);
 
-}  // namespace commitlab::sim
+}  // namespace commitlab::report
 
-#endif  // COMMITLAB_SIM_SWEEP_SVG_H_
+#endif  // COMMITLAB_REPORT_LINE_CHART_H_

@@ -1,4 +1,4 @@
-#include "commitlab/sim/sweep_svg.h"
+#include "commitlab/report/line_chart.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <limits>
 #include <string_view>
 
-namespace commitlab::sim {
+namespace commitlab::report {
 namespace {
 
 // Distinct on white and for the common colour-vision deficiencies (Okabe-Ito), then two greys.
@@ -168,4 +168,4 @@ std::string RenderLineChartSvg(const LineChart& chart) {
   return out;
 }
 
-}  // namespace commitlab::sim
+}  // namespace commitlab::report

@@ -1,5 +1,5 @@
-// The sweep's markdown summary: tables at a few N, who did least work and who finished first,
-// and each of Brooker's qualitative claims checked against the numbers (whatever they say).
+#include "commitlab/report/sweep_summary.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,10 +7,11 @@
 #include <map>
 #include <optional>
 
-#include "commitlab/sim/sweep_output.h"
-
-namespace commitlab::sim {
+namespace commitlab::report {
 namespace {
+
+using sim::SweepResult;
+using sim::SweepRow;
 
 // Rows by (N, policy spec).
 using Table = std::map<std::pair<int, std::string>, const SweepRow*>;
@@ -61,7 +62,7 @@ void BrookerSection(const SweepResult& r, std::string* out) {
       "the idempotency scan is off). Base 5 ms, cap 2 s; Paimon and Iceberg keep their own defaults and retry "
       "limits. {} runs per point, seed {}, random tie-breaking. Calls = publish attempts that reached the store; "
       "completion = when the last successful writer got its success; latency = per writer, start to success.\n\n",
-      FormatLatencyModel(r.config.latency), r.config.runs, r.config.seed);
+      sim::FormatLatencyModel(r.config.latency), r.config.runs, r.config.seed);
 
   for (int n : Pick(r.config.writer_counts, {10, 50, 100, 190})) {
     *out += fmt::format(
@@ -183,7 +184,7 @@ void FormatsSection(const SweepResult& r, std::string* out) {
       "Latency: the race's lecture latency `{}`. {} runs per point, seed {}. commits/s = landed commits per "
       "simulated second until the last writer stopped; attempts per commit = publish attempts per landed commit; "
       "latency per commit, from Commit() to success.\n\n",
-      r.config.commits, FormatLatencyModel(r.config.latency), r.config.runs, r.config.seed);
+      r.config.commits, sim::FormatLatencyModel(r.config.latency), r.config.runs, r.config.seed);
   for (int w : Pick(r.config.writer_counts, {2, 8, 64})) {
     *out += fmt::format(
         "### {} appenders\n\n| policy | commits/s | attempts per commit | p99 latency (ms) | gave up "
@@ -221,4 +222,4 @@ std::string SweepSummaryMarkdown(const SweepResult* brooker, const SweepResult* 
   return out;
 }
 
-}  // namespace commitlab::sim
+}  // namespace commitlab::report
