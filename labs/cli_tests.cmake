@@ -30,13 +30,13 @@ cli_test(race_bad_store 2 "--store 's3' is not one of memory, dir" race --store 
 cli_test(race_bad_policy 2 "--policy: .*unknown policy name \"expo\"" race --policy expo)
 cli_test(race_dir_without_store 2 "--dir needs --store dir" race --dir somewhere)
 cli_test(race_memory_json 0
-  "\"latest_snapshot\": 60, \"failed_jobs\": 0, .*\"snapshots_per_user\": \\{\"job-A\": 30, \"job-B\": 30\\}, \"invariants_ok\": true"
+  "^\\{\"format\":\"commitlab-report\",\"version\":1,.*\"command\":\"race\",.*\"tables\":\\[\\{\"name\":\"race_log\",\"protocol\":\"paimon\",\"latest_snapshot\":60,.*\"writers\":\\[\\{\"name\":\"job-A\",\"user\":\"job-A\",\"outcome\":\"ok\",.*\"committed\":30,.*\"ok\":true\\}$"
   race --json)
 cli_test(race_memory_log 0
   "Successfully commit snapshot .*latest snapshot id: 120.*\\{job-A=30, job-B=30, job-C=30, job-D=30\\}.*invariants: ok"
   race --writers 4)
 add_test(NAME cli.race_dir_json
-  COMMAND sh -c "rm -rf race-dir-test && ${EXPECT_RUN} 0 '\"latest_snapshot\": 80, .*\"invariants_ok\": true' -- $<TARGET_FILE:commitlab> race --store dir --dir race-dir-test --writers 4 --commits 20 --json && test -f race-dir-test/snapshot/snapshot-80 && ! test -e race-dir-test/snapshot/snapshot-81"
+  COMMAND sh -c "rm -rf race-dir-test && ${EXPECT_RUN} 0 '\"latest_snapshot\":80,.*\"invariants_ok\":true' -- $<TARGET_FILE:commitlab> race --store dir --dir race-dir-test --writers 4 --commits 20 --json && test -f race-dir-test/snapshot/snapshot-80 && ! test -e race-dir-test/snapshot/snapshot-81"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME cli.race_dir_refuses_existing_table
   COMMAND sh -c "rm -rf race-dir-used && $<TARGET_FILE:commitlab> race --store dir --dir race-dir-used --commits 1 --json >/dev/null && ${EXPECT_RUN} 2 'already holds a table' -- $<TARGET_FILE:commitlab> race --store dir --dir race-dir-used"
@@ -68,19 +68,19 @@ cli_source_test(run_schedule_needs_the_simulator 2 "--schedule replays a simulat
 cli_source_test(run_schedule_diverged 2 "commitlab run: schedule diverged"
   run scenarios/paimon_conflict.scn --schedule sched1:3w:2s:ab)
 cli_source_test(run_json 0
-  "^\\{\"scenario\": \"scenarios/paimon_conflict.scn\", .*\"seed\": 1, .*\"latest_snapshot\": 6, \"snapshots\": \\[\\{\"id\": 1, \"parent\": 0, \"kind\": \"APPEND\", \"user\": \"writer\", \"identifier\": 1, \"total_records\": 1, .*\\{\"id\": 5, \"parent\": 4, \"kind\": \"COMPACT\", \"user\": \"compact-job-1\", \"identifier\": 1, \"total_records\": 3, .*\"writers\": \\{\"writer\": \\{.*\"compact-job-2\": \\{\"user\": \"compact-job-2\", \"outcome\": \"refused\", \"crashes\": 0, \"error\": \"File deletion conflicts detected! Give up committing.*\"commits_ok\": 1, \"attempts\": 2, \"atomic_failures\": 0, \"conflicts\": 1, .*\"tally\": \\{\"committed\": 6, .*\"unknown_outcomes\": 0, .*\"orphan_files\": [0-9]+\\}, \"invariants_ok\": true, .*\"expectations\": \\{\"passed\": [0-9]+, \"failed\": 0, .*\"ok\": true\\}$"
+  "^\\{\"format\":\"commitlab-report\",\"version\":1,.*\"command\":\"run\",\"settings\":\\{\"scenario\":\"scenarios/paimon_conflict.scn\",.*\"runs\":\\[\\{\"scenario\":\"scenarios/paimon_conflict.scn\",.*\"seed\":1,.*\"latest_snapshot\":6,.*\\{\"id\":5,\"parent\":4,\"kind\":\"COMPACT\",\"operation\":\"COMPACT\",\"user\":\"compact-job-1\",\"identifier\":1,\"total_records\":3,.*\\{\"name\":\"compact-job-2\",\"user\":\"compact-job-2\",\"outcome\":\"refused\",\"message\":\"File deletion conflicts detected! Give up committing.*\"counters\":\\{\"committed\":1,\"attempts\":2,\"atomic_failures\":0,\"conflicts\":1,.*\"invariants_ok\":true,.*\"expectations\":\\{\"passed\":19,\"failed\":0,.*\"ok\":true\\}$"
   run scenarios/paimon_conflict.scn --json)
-cli_source_test(run_json_failing 1 "\"expectations\": \\{\"passed\": 1, \"failed\": 2, .*\"ok\": false\\}$"
+cli_source_test(run_json_failing 1 "\"expectations\":\\{\"passed\":1,\"failed\":2,.*\"ok\":false\\}$"
   run scenarios/tests/data/failing.scn --json)
 cli_source_test(run_seed_flag_wins 0 "seed=9 sched=pct:depth=2 .*schedule: sched1:"
   run scenarios/paimon_race.scn --seed 9 --sched pct:depth=2)
 add_test(NAME cli.run_dir_store
-  COMMAND sh -c "rm -rf '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test' && ${EXPECT_RUN} 0 '\"latest_snapshot\": 6, .*\"ok\": true' -- $<TARGET_FILE:commitlab> run scenarios/paimon_conflict.scn --store dir --dir '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test' --json && test -f '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test/conflict_orders/snapshot/snapshot-6' && ! test -e '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test/conflict_orders/snapshot/snapshot-7' && rm -rf '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test'"
+  COMMAND sh -c "rm -rf '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test' && ${EXPECT_RUN} 0 '\"latest_snapshot\":6,.*\"ok\":true\\}$' -- $<TARGET_FILE:commitlab> run scenarios/paimon_conflict.scn --store dir --dir '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test' --json && test -f '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test/conflict_orders/snapshot/snapshot-6' && ! test -e '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test/conflict_orders/snapshot/snapshot-7' && rm -rf '${CMAKE_CURRENT_BINARY_DIR}/run-dir-test'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-# `replay` re-runs the argv a `run` trace records (--json and --trace are not part of it), and the
-# trace holds no absolute path.
+# `replay` runs the scenario text a `run` history records with its settings (--json and --trace
+# are not part of them), and the history holds no absolute path.
 add_test(NAME cli.run_trace_replays_identically
-  COMMAND sh -c "$<TARGET_FILE:commitlab> run scenarios/paimon_retries_exhausted.scn --json --seed 5 --trace '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl' >/dev/null && ! grep -qF '${PROJECT_SOURCE_DIR}' '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl' && ${EXPECT_RUN} 0 '^replay identical: [0-9]+ lines of `commitlab run scenarios/paimon_retries_exhausted.scn --seed 5`$' -- $<TARGET_FILE:commitlab> replay '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl'"
+  COMMAND sh -c "$<TARGET_FILE:commitlab> run scenarios/paimon_retries_exhausted.scn --json --seed 5 --trace '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl' >/dev/null && ! grep -qF '${PROJECT_SOURCE_DIR}' '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl' && ${EXPECT_RUN} 0 '^replay identical: [0-9]+ events of `commitlab run scenarios/paimon_retries_exhausted.scn --seed 5`$' -- $<TARGET_FILE:commitlab> replay '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
 # --- commitlab lab paimon
@@ -113,8 +113,8 @@ cli_test(lab_unknown_scenario 2 "--scenario 'nope' is not one of race, conflict,
   lab paimon --scenario nope)
 cli_test(lab_unknown_lab 2 "unknown lab 'hudi' \\(expected one of paimon, iceberg, delta\\)" lab hudi)
 
-# --- golden traces: each scenario file's trace for its own seed, kept in results/golden/ (regenerate
-# with ./run.sh golden). `replay` re-runs the recorded argv and diffs line by line.
+# --- golden histories: each scenario file's history for its own seed, kept in results/golden/
+# (regenerate with ./run.sh golden). `replay` runs the recorded text again and compares event by event.
 file(GLOB GOLDEN_SCENARIOS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/scenarios/*.scn)
 foreach(scn ${GOLDEN_SCENARIOS})
   get_filename_component(name ${scn} NAME_WE)

@@ -12,15 +12,17 @@
 #include <memory>
 
 #include "cli.h"
-#include "commitlab/core/json.h"
 #include "commitlab/core/object_store.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/scenarios/race.h"
+#include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
-#include "commitlab/sim/trace.h"
+#include "history_file.h"
 #include "lecture.h"
 #include "log_printer.h"
+#include "report_output.h"
 #include "run_settings.h"
+#include "seed_range.h"
 #include "sim_flags.h"
 
 namespace commitlab::cli {
@@ -40,12 +42,6 @@ std::string FreshTableDir() {
   return (parent / fmt::format("race-{}-{}", getpid(), stamp % 1'000'000)).string();
 }
 
-std::string Quoted(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + JsonQuote(s);
-  return out;
-}
-
 // The race's own tallies, read off the scenario run's report.
 struct RaceTally {
   int failed_jobs = 0;
@@ -61,27 +57,6 @@ RaceTally Tally(const RunReport& r) {
   for (const scenarios::ViolationReport& v : r.violations) t.violations.push_back(v.violation.ToString());
   for (const std::string& e : r.run_errors) t.violations.push_back(e);
   return t;
-}
-
-std::string ReportJson(const RunReport& r, uint64_t seed) {
-  const RaceTally t = Tally(r);
-  std::string writers, per_user;
-  for (const scenarios::WriterReport& w : r.writers) {
-    writers += fmt::format("{}{}: {{\"commits_ok\": {}, \"attempts\": {}, \"atomic_failures\": {}, "
-                           "\"unknown_outcomes\": {}, \"error\": {}}}",
-                           writers.empty() ? "" : ", ", JsonQuote(w.name), w.counters.committed, w.counters.attempts,
-                           w.counters.atomic_failures, w.counters.unknown_outcomes,
-                           w.error.empty() ? "null" : JsonQuote(w.error));
-  }
-  for (const auto& [user, n] : t.per_user)
-    per_user += fmt::format("{}{}: {}", per_user.empty() ? "" : ", ", JsonQuote(user), n);
-  return fmt::format(
-      "{{\"seed\": {}, \"latest_snapshot\": {}, \"failed_jobs\": {}, \"atomic_failures\": {}, \"writers\": {{{}}}, "
-      "\"snapshots_per_user\": {{{}}}, \"invariants_ok\": {}, \"violations\": [{}], \"faults_fired\": [{}], "
-      "\"schedule\": {}}}",
-      seed, r.latest_snapshot(), t.failed_jobs, r.tally.atomic_failures, writers, per_user,
-      t.violations.empty() ? "true" : "false", Quoted(t.violations), Quoted(r.fired_faults),
-      r.schedule.empty() ? "null" : JsonQuote(r.schedule));
 }
 
 void PrintSummary(const RunReport& r) {
@@ -120,45 +95,6 @@ Status PlaceTable(const std::string& store_kind, const std::string& dir, scenari
   return Status::OK();
 }
 
-// --seeds A..B: one simulated run per seed, then the distribution of lost races.
-int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions run, const SimFlags& flags,
-                 const std::string& store_kind, bool json) {
-  std::vector<int64_t> failures;
-  int violated = 0;
-  std::string json_runs;
-  NullEventSink quiet;
-  run.events = &quiet;
-  for (uint64_t seed = flags.first_seed;; ++seed) {
-    run.seed = seed;
-    if (Status st = PlaceTable(store_kind, FreshTableDir(), &run); !st.ok()) return UsageError(kCommand, st.message());
-    Result<RunReport> r = scenarios::RunScenario(scenario, run);
-    if (!r.ok()) return UsageError(kCommand, r.status().message());
-    failures.push_back(r->tally.atomic_failures);
-    const bool ok = Tally(*r).violations.empty();
-    violated += ok ? 0 : 1;
-    if (json) {
-      json_runs += (json_runs.empty() ? "" : ", ") + ReportJson(*r, seed);
-    } else {
-      fmt::print("seed {:>6}: atomic commit failures {:>4}, latest snapshot {}, invariants {}\n", seed,
-                 r->tally.atomic_failures, r->latest_snapshot(), ok ? "ok" : "VIOLATED");
-    }
-    if (seed == flags.last_seed) break;
-  }
-  std::vector<int64_t> sorted = failures;
-  std::sort(sorted.begin(), sorted.end());
-  const int64_t median = sorted[sorted.size() / 2];
-  if (json) {
-    fmt::print("{{\"seeds\": \"{}..{}\", \"atomic_failures\": {{\"min\": {}, \"median\": {}, \"max\": {}}}, "
-               "\"runs_with_violations\": {}, \"runs\": [{}]}}\n",
-               flags.first_seed, flags.last_seed, sorted.front(), median, sorted.back(), violated, json_runs);
-  } else {
-    fmt::print("\n{} runs: atomic commit failures min {} / median {} / max {}; runs with a lost, doubled or "
-               "misplaced commit: {}\n",
-               sorted.size(), sorted.front(), median, sorted.back(), violated);
-  }
-  return violated == 0 ? kExitOk : kExitFailed;
-}
-
 }  // namespace
 
 int RunRace(const std::vector<std::string>& args) {
@@ -176,7 +112,7 @@ int RunRace(const std::vector<std::string>& args) {
       ("policy", po::value(&policy_spec)->default_value("paimon"), "retry policy, e.g. paimon, none, exponential:base=5ms,cap=2s")
       ("idempotency-check", po::value(&idempotency)->default_value("on"), "on | off: look for our own snapshot after a failed publish")
       ("verbose", "also print attempts and retry waits")
-      ("json", "print one JSON object instead of the log and summary");
+      ("json", "print one JSON report (docs/report.schema.json) instead of the log and summary");
   AddSimOptions(&options, &flags, "free", kLectureLatency);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, nullptr, &vm)) return kExitUsage;
@@ -212,15 +148,33 @@ int RunRace(const std::vector<std::string>& args) {
   run.seed = flags.seed;
   run.sched = flags.sched;
   run.schedule = flags.schedule;
-  if (flags.seed_range) return RunSeedRange(*scenario, run, flags, store_kind, json);
+  sim::Json faults = spec.faults;
+  const sim::Json settings = {{"writers", writers},
+                              {"commits", commits},
+                              {"store", store_kind},
+                              {"policy", spec.policy},
+                              {"idempotency_check", spec.idempotency_check},
+                              {"latency", spec.latency},
+                              {"faults", std::move(faults)},
+                              {"seed", flags.seed},
+                              {"sched", flags.sched},
+                              {"schedule", flags.schedule.empty() ? sim::Json(nullptr) : sim::Json(flags.schedule)}};
+  if (flags.seed_range) {
+    SeedRangeRun how{.command = kCommand,
+                     .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--dir"}, {"--json"}),
+                     .json = json,
+                     .settings = settings,
+                     .prepare = [&store_kind](scenarios::RunOptions* o) { return PlaceTable(store_kind, FreshTableDir(), o); }};
+    return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, how);
+  }
 
   if (store_kind == "dir" && dir.empty()) dir = FreshTableDir();
   if (Status st = PlaceTable(store_kind, dir, &run); !st.ok()) return UsageError(kCommand, st.message());
-  if (Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run); !plan.ok())
-    return UsageError(kCommand, plan.status().message());
+  Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
+  if (!plan.ok()) return UsageError(kCommand, plan.status().message());
 
-  RunSettings settings(std::string(kCommand), WithoutFlags(args, {"--trace", "--dir"}, {"--json", "--verbose"}));
-  settings.Add("seed", std::to_string(flags.seed))
+  RunSettings line(WithoutFlags(args, {"--trace", "--dir"}, {"--json", "--verbose"}));
+  line.Add("seed", std::to_string(flags.seed))
       .Add("sched", flags.strategy)
       .Add("writers", std::to_string(writers))
       .Add("commits", std::to_string(commits))
@@ -228,32 +182,46 @@ int RunRace(const std::vector<std::string>& args) {
       .Add("policy", spec.policy)
       .Add("idempotency-check", idempotency)
       .Add("latency", spec.latency);
-  for (const std::string& f : spec.faults) settings.Add("fault", f);
+  for (const std::string& f : spec.faults) line.Add("fault", f);
 
-  TraceOutput trace_out;
-  if (Status st = OpenTrace(flags.trace, settings, &trace_out); !st.ok()) return UsageError(kCommand, st.message());
-  const std::unique_ptr<sim::TraceWriter>& trace = trace_out.writer;
+  std::unique_ptr<HistoryFile> trace;
+  if (!flags.trace.empty()) {
+    Result<std::unique_ptr<HistoryFile>> opened = HistoryFile::Open(flags.trace);
+    if (!opened.ok()) return UsageError(kCommand, opened.status().message());
+    trace = std::move(*opened);
+    if (Status st = trace->WriteHeader(HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
+        !st.ok())
+      return UsageError(kCommand, st.message());
+  }
   if (!json) {
     fmt::print("== Race: {} writers x {} commits, {}, store={}{} ==\n{}\n", writers, commits,
                flags.strategy == "free" ? "OS threads and the real clock" : "simulated in virtual time", store_kind,
-               dir.empty() ? "" : " (" + dir + ")", settings.Line());
+               dir.empty() ? "" : " (" + dir + ")", line.Line());
   }
   LogPrinter printer(stdout, vm.count("verbose") > 0);
   NullEventSink quiet;
   run.events = json ? static_cast<EventSink*>(&quiet) : &printer;
-  run.trace = trace.get();
+  run.history = trace ? trace->history() : nullptr;
   Result<RunReport> report = scenarios::RunScenario(*scenario, run);
   if (!report.ok()) {
     fmt::print(stderr, "commitlab race: {}\n", report.status().message());
     return kExitUsage;
   }
-  if (trace) trace->WriteFooter(report->schedule);
+  if (trace) {
+    if (Status st = trace->Finish(scenarios::HistoryFooter(*report)); !st.ok()) {
+      fmt::print(stderr, "commitlab race: {}\n", st.message());
+      return kExitUsage;
+    }
+  }
   if (json) {
-    fmt::print("{}\n", ReportJson(*report, flags.seed));
+    sim::Json out = ReportEnvelope(kCommand, settings);
+    out["runs"].push_back(scenarios::RunJson(*report));
+    out["ok"] = report->ok();
+    PrintJsonLine(out);
   } else {
     PrintSummary(*report);
   }
-  return Tally(*report).violations.empty() ? kExitOk : kExitFailed;
+  return report->ok() ? kExitOk : kExitFailed;
 }
 
 }  // namespace commitlab::cli

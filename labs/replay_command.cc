@@ -1,116 +1,126 @@
-// `commitlab replay FILE`: re-runs the configuration recorded in a trace's header and compares
-// the new trace with the old one line by line. A simulated run must come back byte-identical;
-// the first differing line is the place to start looking when it does not.
+// `commitlab replay HISTORY`: runs again, in this process, exactly what a history recorded (the
+// scenario text in its header, with the recorded settings), and compares the two histories event
+// by event as JSON values. A simulated run must come back identical; at the first difference it
+// prints the recorded and the replayed event, who and where, with the events just before.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <fmt/ranges.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <optional>
 
 #include "cli.h"
-#include "commitlab/core/json.h"
-#include "commitlab/sim/trace.h"
+#include "commitlab/scenarios/replay.h"
+#include "commitlab/sim/history_diff.h"
 
 namespace commitlab::cli {
 namespace {
 
 namespace po = boost::program_options;
-namespace fs = std::filesystem;
 
 constexpr std::string_view kCommand = "replay";
+// A history of the largest race (a million commits) stays well under this.
+constexpr uintmax_t kMaxHistoryBytes = uintmax_t{4} << 30;
+constexpr size_t kContext = 3;
 
-Result<std::string> ReadFile(const std::string& path) {
+// The history's lines, parsed; "PATH:N: ..." errors.
+Result<std::vector<sim::Json>> ReadHistory(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  if (!std::filesystem::is_regular_file(status))
+    return Status::InvalidArgument(fmt::format("{} is not a regular file", path));
+  if (std::filesystem::file_size(path, ec) > kMaxHistoryBytes)
+    return Status::InvalidArgument(fmt::format("{} is larger than {} bytes", path, kMaxHistoryBytes));
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::InvalidArgument(fmt::format("cannot open trace file {}", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  if (!in) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  std::vector<sim::Json> lines;
+  std::string line;
+  for (size_t n = 1; std::getline(in, line); ++n) {
+    Result<sim::Json> j = sim::ParseHistoryLine(line, n);
+    if (!j.ok()) return Status::InvalidArgument(fmt::format("{}:{}", path, j.status().message()));
+    lines.push_back(std::move(*j));
+  }
+  if (lines.empty()) return Status::InvalidArgument(fmt::format("{}: empty file, not a history", path));
+  return lines;
 }
 
-// The recorded command and its arguments, from the header line.
-Result<std::vector<std::string>> RecordedCommand(const std::string& path, std::string_view trace) {
-  const std::string_view first = trace.substr(0, trace.find('\n'));
-  Result<JsonValue> header = ParseJson(first);
-  if (!header.ok()) return Status::InvalidArgument(fmt::format("{}:1: not a trace header: {}", path, header.status().message()));
-  Result<std::string> type = GetString(*header, "type");
-  Result<std::string> command = GetString(*header, "command");
-  Result<const JsonValue::Array*> argv = GetArray(*header, "argv");
-  if (!type.ok() || *type != "header" || !command.ok() || !argv.ok())
-    return Status::InvalidArgument(fmt::format("{}:1: not a trace header (expected {{\"type\":\"header\",\"command\":...,\"argv\":[...]}})", path));
-  std::vector<std::string> out = {*command};
-  for (const JsonValue& a : **argv) {
-    if (!a.is_string()) return Status::InvalidArgument(fmt::format("{}:1: argv holds a non-string", path));
-    out.push_back(a.as_string());
+// "scenarios/x.scn changed since the recording": the file on disk is not the text that ran.
+void WarnIfChanged(const sim::Json& scenario, bool using_file) {
+  const std::string file = scenario["file"].get<std::string>();
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string now = sim::Sha256Hex(text);
+  if (now != scenario.value("sha256", "")) {
+    fmt::print("warning: {} has changed since the recording (sha256 {}… now {}…); replaying {}\n", file,
+               scenario.value("sha256", "").substr(0, 12), now.substr(0, 12),
+               using_file ? "the file as it is now" : "the recorded text");
   }
-  return out;
 }
 
-// Runs this same binary with `args`, its stdout and stderr discarded; returns its exit code.
-int RunSelf(const std::vector<std::string>& args) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> argv;
-    std::string self = "commitlab";
-    argv.push_back(self.data());
-    std::vector<std::string> copy = args;
-    for (std::string& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    FILE* devnull = std::fopen("/dev/null", "w");
-    if (devnull != nullptr) {
-      dup2(fileno(devnull), STDOUT_FILENO);
-      dup2(fileno(devnull), STDERR_FILENO);
-    }
-    execv("/proc/self/exe", argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) < 0) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+void PrintDifference(const std::vector<sim::Json>& recorded, const sim::HistoryDifference& d, const std::string& path) {
+  fmt::print("replay differs from {} at event {} (line {}):\n", path, d.index + 1, d.index + 2);
+  const size_t from = d.index > kContext ? d.index - kContext : 0;
+  for (size_t i = from; i < d.index; ++i) fmt::print("  same:     {}\n", sim::DescribeHistoryLine(recorded[i]));
+  fmt::print("  recorded: {}\n", d.recorded ? sim::DescribeHistoryLine(*d.recorded) : "<end of history>");
+  fmt::print("  replayed: {}\n", d.replayed ? sim::DescribeHistoryLine(*d.replayed) : "<end of history>");
+  if (d.recorded && d.replayed) fmt::print("  changed:  {}\n", sim::DescribeChangedMembers(*d.recorded, *d.replayed));
 }
 
 }  // namespace
 
 int RunReplay(const std::vector<std::string>& args) {
-  po::options_description options("commitlab replay TRACE_FILE");
+  po::options_description options("commitlab replay HISTORY_FILE [options]");
   std::string path;
-  options.add_options()("help,h", "show this help")("trace-file", po::value(&path), "trace written with --trace");
+  options.add_options()
+      ("help,h", "show this help")
+      ("history", po::value(&path), "a history written with --trace")
+      ("use-file", "run the scenario file as it is now instead of the recorded text, to see where an edit changes "
+                   "the run");
   po::positional_options_description positional;
-  positional.add("trace-file", 1);
+  positional.add("history", 1);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
   if (vm.count("help")) {
-    fmt::print("{}\n", fmt::streamed(options));
+    fmt::print("{}\n\nRuns the recorded scenario text again with the recorded settings, in this process, and\n"
+               "compares the two histories event by event. A history recorded on OS threads (--sched free)\n"
+               "is replayed in the simulator with its recorded reads and publishes as order constraints,\n"
+               "and its outcome compared.\n",
+               fmt::streamed(options));
     return kExitOk;
   }
-  if (path.empty()) return UsageError(kCommand, "missing the trace file to replay");
-  Result<std::string> recorded = ReadFile(path);
-  if (!recorded.ok()) return UsageError(kCommand, recorded.status().message());
-  Result<std::vector<std::string>> command = RecordedCommand(path, *recorded);
-  if (!command.ok()) return UsageError(kCommand, command.status().message());
-
-  const fs::path fresh = fs::temp_directory_path() / fmt::format("commitlab-replay-{}.jsonl", getpid());
-  std::vector<std::string> rerun = *command;
-  rerun.push_back("--trace");
-  rerun.push_back(fresh.string());
-  const int code = RunSelf(rerun);
-  Result<std::string> replayed = ReadFile(fresh.string());
-  fs::remove(fresh);
-  if (!replayed.ok() || code < 0 || code == kExitUsage) {
-    fmt::print(stderr, "commitlab replay: re-running `commitlab {}` failed (exit code {})\n", fmt::join(*command, " "), code);
-    return kExitUsage;
+  if (path.empty()) return UsageError(kCommand, "missing the history file to replay");
+  Result<std::vector<sim::Json>> lines = ReadHistory(path);
+  if (!lines.ok()) return UsageError(kCommand, lines.status().message());
+  if (Status st = scenarios::CheckHistoryHeader(lines->front()); !st.ok())
+    return UsageError(kCommand, fmt::format("{}:{}", path, st.message()));
+  const sim::Json& recorded_scenario = lines->front()["scenario"];
+  scenarios::ReplayOptions replay;
+  if (vm.count("use-file")) {
+    const std::string file = recorded_scenario["file"].get<std::string>();
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return UsageError(kCommand, fmt::format("--use-file: cannot open {}", file));
+    replay.scenario_text = std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
-  const std::string diff = sim::DescribeFirstDifference(*recorded, *replayed);
-  if (diff.empty()) {
-    const auto lines = std::count(recorded->begin(), recorded->end(), '\n');
-    fmt::print("replay identical: {} lines of `commitlab {}`\n", lines, fmt::join(*command, " "));
+  WarnIfChanged(recorded_scenario, vm.count("use-file") > 0);
+  Result<scenarios::ReplayOutcome> r = scenarios::ReplayHistory(*lines, replay);
+  if (!r.ok()) return UsageError(kCommand, fmt::format("{}:{}", path, r.status().message()));
+  if (r->threads) {
+    if (!r->threads_problem.empty()) {
+      fmt::print("replay of the OS-thread run {} did not reproduce it: {}\n", path, r->threads_problem);
+      return kExitFailed;
+    }
+    fmt::print("replay reproduced the OS-thread run in the simulator: the same reads, publishes and outcome as `{}`\n",
+               r->command);
     return kExitOk;
   }
-  fmt::print("replay differs from {}:\n{}\n", path, diff);
-  return kExitFailed;
+  if (r->difference) {
+    PrintDifference(r->recorded, *r->difference, path);
+    return kExitFailed;
+  }
+  fmt::print("replay identical: {} events of `{}`\n", r->recorded.size(), r->command);
+  return kExitOk;
 }
 
 }  // namespace commitlab::cli

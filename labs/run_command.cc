@@ -11,10 +11,13 @@
 
 #include "cli.h"
 #include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
-#include "commitlab/sim/trace.h"
+#include "history_file.h"
 #include "log_printer.h"
+#include "report_output.h"
 #include "run_settings.h"
+#include "seed_range.h"
 #include "sim_flags.h"
 
 namespace commitlab::cli {
@@ -60,9 +63,19 @@ void PrintReport(const RunReport& r) {
   }
 }
 
-// The arguments that re-create the run: without the trace, the directory and the output switches.
-std::vector<std::string> ReplayArgs(const std::vector<std::string>& args) {
-  return WithoutFlags(args, {"--trace", "--dir"}, {"--json", "--verbose"});
+// The command's own options, typed, as a history header and the report record them: what
+// `commitlab replay` needs to run it again (the scenario text travels in the header).
+sim::Json Settings(const std::string& path, const scenarios::RunOptions& run, const std::string& store_kind,
+                   const SimFlags& flags) {
+  sim::Json faults = sim::Json::array();
+  for (const sim::FaultRule& f : run.faults) faults.push_back(sim::FormatFaultRule(f));
+  return {{"scenario", path},
+          {"seed", run.seed ? sim::Json(*run.seed) : sim::Json(nullptr)},
+          {"sched", run.sched ? sim::Json(*run.sched) : sim::Json(nullptr)},
+          {"schedule", run.schedule.empty() ? sim::Json(nullptr) : sim::Json(run.schedule)},
+          {"store", store_kind},
+          {"latency", run.latency ? sim::Json(sim::FormatLatencyModel(flags.latency)) : sim::Json(nullptr)},
+          {"faults", std::move(faults)}};
 }
 
 }  // namespace
@@ -77,7 +90,7 @@ int RunScenario(const std::vector<std::string>& args) {
       ("store", po::value(&store_kind)->default_value("memory"), "memory | dir")
       ("dir", po::value(&dir), "where --store dir puts the tables, a folder each (default: a fresh one in results/tmp)")
       ("verbose", "also print attempts and retry waits")
-      ("json", "print one JSON object instead of the log and summary");
+      ("json", "print one JSON report (docs/report.schema.json) instead of the log and summary");
   AddSimOptions(&options, &flags, scenarios::kDefaultSched, "");
   po::positional_options_description positional;
   positional.add("file", 1);
@@ -85,7 +98,8 @@ int RunScenario(const std::vector<std::string>& args) {
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
   if (vm.count("help")) {
     fmt::print("{}\n\nThe scenario's own sched and seed lines are the defaults; --sched and --seed win.\n"
-               "--latency replaces the scenario's latency lines; --fault adds to its fault lines.\n",
+               "--latency replaces the scenario's latency lines; --fault adds to its fault lines.\n"
+               "--seeds A..B runs every seed of the range (simulated) and lists the ones that failed.\n",
                fmt::streamed(options));
     return kExitOk;
   }
@@ -94,7 +108,6 @@ int RunScenario(const std::vector<std::string>& args) {
     return UsageError(kCommand, fmt::format("--store '{}' is not one of memory, dir", store_kind));
   if (vm.count("dir") && store_kind != "dir") return UsageError(kCommand, "--dir needs --store dir");
   if (Status st = Validate(vm, &flags); !st.ok()) return UsageError(kCommand, st.message());
-  if (flags.seed_range) return UsageError(kCommand, "--seeds is not supported by run: give one --seed");
 
   Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(path);
   if (!scenario.ok()) {
@@ -108,6 +121,25 @@ int RunScenario(const std::vector<std::string>& args) {
   if (!vm["latency"].defaulted()) run.latency = flags.latency;
   run.schedule = flags.schedule;
   run.faults = flags.faults;
+  const sim::Json settings = Settings(path, run, store_kind, flags);
+  if (flags.seed_range) {
+    if (store_kind == "dir" && vm.count("dir"))
+      return UsageError(kCommand, "--dir and --seeds do not go together: each seed needs its own tables");
+    if (!run.sched && scenario->sched && scenario->sched->kind == scenarios::SchedKind::kFree)
+      return UsageError(kCommand, "--seeds runs the simulator; the scenario says sched free: add --sched random");
+    SeedRangeRun how{.command = kCommand,
+                     .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--dir"}, {"--json"}),
+                     .json = json,
+                     .settings = settings};
+    if (store_kind == "dir") {
+      how.prepare = [](scenarios::RunOptions* o) {
+        o->store = scenarios::StoreKind::kDir;
+        o->dir = FreshTablesDir();
+        return Status::OK();
+      };
+    }
+    return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, how);
+  }
   if (store_kind == "dir") {
     run.store = scenarios::StoreKind::kDir;
     run.dir = dir.empty() ? FreshTablesDir() : dir;
@@ -118,28 +150,34 @@ int RunScenario(const std::vector<std::string>& args) {
     return kExitUsage;
   }
 
-  RunSettings settings(std::string(kCommand), ReplayArgs(args));
-  settings.Add("scenario", path)
+  RunSettings line(WithoutFlags(args, {"--trace", "--dir"}, {"--json", "--verbose"}));
+  line.Add("scenario", path)
       .Add("seed", std::to_string(plan->seed))
       .Add("sched", plan->strategy)
       .Add("store", store_kind)
       .Add("retry", FormatRetryPolicy(plan->retry))
       .Add("idempotency-check", plan->idempotency_check ? "on" : "off")
       .Add("latency", sim::FormatLatencyModel(plan->latency));
-  for (const sim::FaultRule& f : plan->faults) settings.Add("fault", sim::FormatFaultRule(f));
+  for (const sim::FaultRule& f : plan->faults) line.Add("fault", sim::FormatFaultRule(f));
 
-  TraceOutput trace_out;
-  if (Status st = OpenTrace(flags.trace, settings, &trace_out); !st.ok()) return UsageError(kCommand, st.message());
-  const std::unique_ptr<sim::TraceWriter>& trace = trace_out.writer;
+  std::unique_ptr<HistoryFile> trace;
+  if (!flags.trace.empty()) {
+    Result<std::unique_ptr<HistoryFile>> opened = HistoryFile::Open(flags.trace);
+    if (!opened.ok()) return UsageError(kCommand, opened.status().message());
+    trace = std::move(*opened);
+    if (Status st = trace->WriteHeader(HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
+        !st.ok())
+      return UsageError(kCommand, st.message());
+  }
   if (!json) {
-    fmt::print("== {} ({}) ==\n{}{}\n", scenario->title, path, settings.Line(),
+    fmt::print("== {} ({}) ==\n{}{}\n", scenario->title, path, line.Line(),
                run.store == scenarios::StoreKind::kDir ? " dir=" + run.dir : "");
   }
   LogPrinter printer(stdout, vm.count("verbose") > 0);
   NullEventSink quiet;
   DrawnPrinter drawn;
   run.events = json ? static_cast<EventSink*>(&quiet) : &printer;
-  run.trace = trace.get();
+  run.history = trace ? trace->history() : nullptr;
   if (!json) run.observer = &drawn;
   Result<RunReport> report = scenarios::RunScenario(*scenario, run);
   if (!report.ok()) {
@@ -147,14 +185,16 @@ int RunScenario(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (trace) {
-    trace->WriteFooter(report->schedule, sim::TraceFields()
-                                             .Add("latest_snapshot", report->latest_snapshot())
-                                             .Add("violations", report->violations.size())
-                                             .Add("expectations_failed", report->expectations_failed())
-                                             .Add("run_errors", report->run_errors.size()));
+    if (Status st = trace->Finish(scenarios::HistoryFooter(*report)); !st.ok()) {
+      fmt::print(stderr, "commitlab run: {}\n", st.message());
+      return kExitUsage;
+    }
   }
   if (json) {
-    fmt::print("{}\n", scenarios::RunReportJson(*report));
+    sim::Json out = ReportEnvelope(kCommand, settings);
+    out["runs"].push_back(scenarios::RunJson(*report));
+    out["ok"] = report->ok();
+    PrintJsonLine(out);
   } else {
     PrintReport(*report);
   }

@@ -1,11 +1,6 @@
 #include "run_settings.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <memory>
-
-#include "commitlab/core/json.h"
 
 namespace commitlab::cli {
 
@@ -13,16 +8,6 @@ std::string RunSettings::Line() const {
   std::string line;
   for (const auto& [key, value] : settings_) line += (line.empty() ? "" : " ") + key + "=" + value;
   return line;
-}
-
-sim::TraceFields RunSettings::HeaderFields() const {
-  std::string argv = "[";
-  for (const std::string& a : args_) argv += (argv.size() > 1 ? "," : "") + JsonQuote(a);
-  argv += "]";
-  sim::TraceFields fields;
-  fields.Add("command", command_).AddJson("argv", argv);
-  for (const auto& [key, value] : settings_) fields.Add(key, value);
-  return fields;
 }
 
 std::vector<std::string> WithoutFlags(const std::vector<std::string>& args, const std::vector<std::string>& valued,
@@ -43,15 +28,6 @@ std::vector<std::string> WithoutFlags(const std::vector<std::string>& args, cons
     }
   }
   return out;
-}
-
-Status OpenTrace(const std::string& path, const RunSettings& settings, TraceOutput* out) {
-  if (path.empty()) return Status::OK();
-  out->file.open(path, std::ios::trunc);
-  if (!out->file) return Status::InvalidArgument(fmt::format("--trace: cannot write {}", path));
-  out->writer = std::make_unique<sim::TraceWriter>(&out->file);
-  out->writer->WriteHeader(settings.HeaderFields());
-  return Status::OK();
 }
 
 }  // namespace commitlab::cli

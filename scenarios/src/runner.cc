@@ -9,7 +9,7 @@
 #include "commitlab/sim/scheduler.h"
 #include "commitlab/sim/sim_env.h"
 #include "commitlab/sim/strategy.h"
-#include "commitlab/sim/trace.h"
+#include "commitlab/sim/history.h"
 #include "runner_gates.h"
 #include "runner_world.h"
 
@@ -30,12 +30,13 @@ Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, con
   sim::Scheduler scheduler(std::move(*strategy), plan.seed);
   sim::SimEnv env(&scheduler, plan.latency, world.faults());
   std::unique_ptr<internal::Gates> gates = internal::MakeSimGates(s, &scheduler);
-  if (options.trace != nullptr) options.trace->set_step_source([&scheduler] { return scheduler.steps(); });
+  if (options.effect_gate != nullptr) options.effect_gate->Attach(&scheduler);
+  if (options.history != nullptr) options.history->set_step_source([&scheduler] { return scheduler.steps(); });
   auto drawn = [&scheduler] { return scheduler.strategy().DrawnSettings(); };
   for (sim::RealEnv::Writer& w : world.Writers(&env, gates.get(), drawn))
     scheduler.AddWriter(std::move(w.name), std::move(w.body));
   const Status status = scheduler.Run();
-  if (options.trace != nullptr) options.trace->set_step_source({});
+  if (options.history != nullptr) options.history->set_step_source({});
   // A deadlock is the script's fault and is in the writers' run errors; anything else (a
   // replayed schedule that diverged) means the run was not the one asked for.
   if (!status.ok() && !gates->deadlocked()) return status;

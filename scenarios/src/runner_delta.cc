@@ -11,6 +11,7 @@
 
 #include "commitlab/core/delta/transaction.h"
 #include "commitlab/core/model.h"
+#include "runner_history.h"
 #include "runner_lakes.h"
 #include "runner_protocol.h"
 
@@ -25,7 +26,11 @@ std::string Names(const std::vector<DataFile>& files) {
 
 class DeltaWriter final : public ProtocolWriter {
  public:
-  DeltaWriter(ProtocolContext ctx, DeltaTableRun* table) : ctx_(std::move(ctx)), table_(table) {}
+  DeltaWriter(ProtocolContext ctx, DeltaTableRun* table)
+      : ctx_(std::move(ctx)),
+        table_(table),
+        noting_log_(ctx_.history != nullptr ? std::make_unique<NotingDeltaLog>(table->log(), ctx_.history) : nullptr),
+        log_(noting_log_ != nullptr ? static_cast<delta::DeltaLog*>(noting_log_.get()) : table->log()) {}
 
   Status Run(const Step& step, StepResult* r) override {
     if (std::holds_alternative<BeginOp>(step.op)) return Begin(r);
@@ -69,7 +74,7 @@ class DeltaWriter final : public ProtocolWriter {
   Status Begin(StepResult* r) {
     Retire();
     Result<delta::OptimisticTransaction> t = delta::OptimisticTransaction::Start(
-        ctx_.writer->commit_user, table_->log(), ctx_.env, ctx_.events, {.table = table_->table().name});
+        ctx_.writer->commit_user, log_, ctx_.env, ctx_.events, {.table = table_->table().name});
     if (!t.ok()) return t.status();
     txn_.emplace(std::move(*t));
     r->detail = fmt::format("begin at version {} ({} live file(s))", txn_->read_version(),
@@ -136,6 +141,8 @@ class DeltaWriter final : public ProtocolWriter {
 
   ProtocolContext ctx_;
   DeltaTableRun* const table_;
+  const std::unique_ptr<NotingDeltaLog> noting_log_;  // with a history: notes each call's result
+  delta::DeltaLog* const log_;
   std::optional<delta::OptimisticTransaction> txn_;
   Counters retired_;  // of the transactions before the current one
   std::set<std::string> removed_;  // files the current transaction removes

@@ -84,10 +84,16 @@ class SimGates final : public Gates {
     return Wait(writer, step, true);
   }
   Status Wait(size_t writer, size_t step, bool publish) {
+    const OrderEdge* waited = nullptr;
     for (;;) {
       const GateBook::Verdict v = book_.Check(writer, step, publish);
-      if (v.state == GateBook::State::kOpen) return Status::OK();
+      if (v.state == GateBook::State::kOpen) {
+        if (waited != nullptr && observer_) observer_(writer, *waited, true);
+        return Status::OK();
+      }
       if (v.state == GateBook::State::kBroken) return Status::InvalidArgument(book_.BrokenMessage(*v.edge));
+      if (v.edge != waited && observer_) observer_(writer, *v.edge, false);
+      waited = v.edge;
       waiting_for_[writer] = v.edge->before.writer;
       Status st = scheduler_->Block();
       waiting_for_[writer] = kNone;
@@ -141,9 +147,17 @@ class ThreadGates final : public Gates {
     return Wait(lock, writer, step, true);
   }
   Status Wait(std::unique_lock<std::mutex>& lock, size_t writer, size_t step, bool publish) {
+    const OrderEdge* waited = nullptr;
     for (;;) {
       const GateBook::Verdict v = book_.Check(writer, step, publish);
-      if (v.state == GateBook::State::kOpen) return Status::OK();
+      if (v.state == GateBook::State::kOpen) {
+        if (waited != nullptr && observer_) observer_(writer, *waited, true);
+        return Status::OK();
+      }
+      if (v.state == GateBook::State::kWait && v.edge != waited) {
+        if (observer_) observer_(writer, *v.edge, false);
+        waited = v.edge;
+      }
       // After a deadlock every waiter fails with it, as in the simulator, even if a writer that
       // stopped because of it broke this gate meanwhile.
       if (deadlock_.empty() && v.state == GateBook::State::kWait && EveryoneElseWaits(writer)) DeclareDeadlock(writer);

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -72,6 +73,10 @@ class GateBook {
 class Gates {
  public:
   virtual ~Gates() = default;
+  // Told when `writer` starts waiting at an order edge (opened = false) and when the gate it
+  // waited at lets it go (true), on the writer's own fiber or thread.
+  using Observer = std::function<void(size_t writer, const OrderEdge& edge, bool opened)>;
+  void set_observer(Observer observer) { observer_ = std::move(observer); }
   // Before `writer` starts `step`: returns once every order edge into the step holds, or an
   // InvalidArgument (the run cannot go on) when one never will or every writer waits.
   virtual Status WaitToStart(size_t writer, size_t step) = 0;
@@ -86,6 +91,9 @@ class Gates {
   virtual void Stopped(size_t writer, std::string why) = 0;
   // A wait ended in a deadlock (the scheduler's Run() returns that error too).
   virtual bool deadlocked() const = 0;
+
+ protected:
+  Observer observer_;  // set before the writers run
 };
 
 // Writer i of the scenario must be writer i of the scheduler.

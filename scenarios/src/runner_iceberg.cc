@@ -14,6 +14,7 @@
 #include "commitlab/core/iceberg/operation.h"
 #include "commitlab/core/iceberg/reader.h"
 #include "commitlab/core/retry_policy.h"
+#include "runner_history.h"
 #include "runner_lakes.h"
 #include "runner_protocol.h"
 
@@ -38,8 +39,13 @@ class IcebergWriter final : public ProtocolWriter {
   IcebergWriter(ProtocolContext ctx, IcebergTableRun* table)
       : ctx_(std::move(ctx)),
         table_(table),
-        committer_(ctx_.writer->commit_user, {.retry = ctx_.retry}, ctx_.env, table->catalog(), table->io(),
-                   ctx_.events) {}
+        noting_catalog_(ctx_.history != nullptr ? std::make_unique<NotingCatalog>(table->catalog(), ctx_.history)
+                                                : nullptr),
+        noting_io_(ctx_.history != nullptr ? std::make_unique<NotingFileIO>(table->io(), ctx_.history) : nullptr),
+        catalog_(noting_catalog_ != nullptr ? static_cast<iceberg::IcebergCatalog*>(noting_catalog_.get())
+                                            : table->catalog()),
+        io_(noting_io_ != nullptr ? static_cast<iceberg::FileIO*>(noting_io_.get()) : table->io()),
+        committer_(ctx_.writer->commit_user, {.retry = ctx_.retry}, ctx_.env, catalog_, io_, ctx_.events) {}
 
   Status Run(const Step& step, StepResult* r) override {
     return std::visit(
@@ -117,7 +123,7 @@ class IcebergWriter final : public ProtocolWriter {
   }
 
   Status Read(StepResult* r) {
-    Result<iceberg::PinnedReader> reader = iceberg::PinnedReader::Open(table_->catalog(), table_->io(), ctx_.env);
+    Result<iceberg::PinnedReader> reader = iceberg::PinnedReader::Open(catalog_, io_, ctx_.env);
     if (!reader.ok()) return reader.status();
     reader_.emplace(std::move(*reader));
     base_ = reader_->metadata();
@@ -220,7 +226,7 @@ class IcebergWriter final : public ProtocolWriter {
         op.older_than_micros ? fmt::format(" older than {}", FormatDurationMicros(*op.older_than_micros)) : "";
     if (op.clean) {
       Result<std::vector<std::string>> removed =
-          iceberg::RemoveOrphanFiles(table_->catalog(), table_->io(), ctx_.env, cutoff);
+          iceberg::RemoveOrphanFiles(catalog_, io_, ctx_.env, cutoff);
       if (!removed.ok()) return removed.status();
       r->committed = static_cast<int64_t>(removed->size());
       r->detail = fmt::format("remove_orphan_files{}: {} file(s) deleted", guard, removed->size());
@@ -298,6 +304,11 @@ class IcebergWriter final : public ProtocolWriter {
 
   ProtocolContext ctx_;
   IcebergTableRun* const table_;
+  // With a history, the writer's catalog and file store note each call's result into it.
+  const std::unique_ptr<NotingCatalog> noting_catalog_;
+  const std::unique_ptr<NotingFileIO> noting_io_;
+  iceberg::IcebergCatalog* const catalog_;
+  iceberg::FileIO* const io_;
   iceberg::IcebergCommitter committer_;
   MetadataRef base_;                              // pinned by `read` for the next operation
   std::optional<iceberg::PinnedReader> reader_;  // the last `read`, for `scan`

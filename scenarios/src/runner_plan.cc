@@ -105,6 +105,8 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
                       s.ok() ? " (give a schedule to replay one)" : ": " + s.status().message()));
     }
   }
+  if (options.effect_gate != nullptr && (plan.free || options.history == nullptr))
+    return Status::InvalidArgument("an effect gate needs a simulated run with a history");
   if (!options.schedule.empty()) {
     if (plan.free) return Status::InvalidArgument("a schedule replays a simulated run; sched free runs OS threads");
     plan.strategy = "replay:" + options.schedule;

@@ -1,7 +1,7 @@
-// PointEnv: one writer's view of the run's Env. It forwards every call and, when an engine reaches
-// fault point publish.before (all three engines call it just before their one atomic step), first
-// runs the writer's hook, which holds the writer at its `W.L.publish` order gates. The engines
-// need no change to be held there, and a line without such gates passes straight through.
+// PointEnv: one writer's view of the run's Env. When an engine reaches fault point publish.before
+// (all three engines call it just before their one atomic step), it first runs the writer's hook,
+// which holds the writer at its `W.L.publish` order gates. The engines need no change to be held
+// there, and a line without such gates passes straight through.
 #ifndef COMMITLAB_SCENARIOS_RUNNER_POINT_ENV_H_
 #define COMMITLAB_SCENARIOS_RUNNER_POINT_ENV_H_
 
@@ -13,23 +13,18 @@
 
 namespace commitlab::scenarios::internal {
 
-class PointEnv final : public Env {
+class PointEnv final : public EnvWrapper {
  public:
   // `before_publish` returns an error when the gate can never open (the publish then fails).
-  PointEnv(Env* env, std::function<Status()> before_publish) : env_(env), before_publish_(std::move(before_publish)) {}
+  PointEnv(Env* env, std::function<Status()> before_publish)
+      : EnvWrapper(env), before_publish_(std::move(before_publish)) {}
 
-  int64_t NowMicros() override { return env_->NowMicros(); }
-  void SleepMicros(int64_t micros) override { env_->SleepMicros(micros); }
-  Rng& rng() override { return env_->rng(); }
-  void BeginStorageOp(StorageOp op) override { env_->BeginStorageOp(op); }
-  void EndStorageOp(StorageOp op) override { env_->EndStorageOp(op); }
   Status FaultPoint(std::string_view name) override {
     if (name == fault::kPublishBefore) COMMITLAB_RETURN_IF_ERROR(before_publish_());
-    return env_->FaultPoint(name);
+    return EnvWrapper::FaultPoint(name);
   }
 
  private:
-  Env* const env_;
   std::function<Status()> before_publish_;
 };
 

@@ -23,10 +23,13 @@ class DeltaTableRun;
 
 // What a protocol writer is given. `script_error` turns a mistake of the script that only a run
 // can find into the step's error (and marks it as a run error).
+class WriterHistory;
+
 struct ProtocolContext {
   const Writer* writer = nullptr;
   Env* env = nullptr;  // the writer's PointEnv
   EventSink* events = nullptr;
+  WriterHistory* history = nullptr;  // null when the run keeps no history
   RetryPolicy retry = {};
   std::function<Status(std::string)> script_error = {};
 };

@@ -1,6 +1,7 @@
-// WriterStore: one writer's handle on its table's store. It forwards every call and remembers the
-// manifests and data files this writer wrote, so that orphan files (written, never referenced by
-// a snapshot) can be counted per writer as well as per table.
+// WriterStore: one writer's handle on its table's store. It forwards every call, remembers the
+// manifests and data files this writer wrote (so that orphan files, written and never referenced
+// by a snapshot, can be counted per writer as well as per table), and notes what each call did
+// into the writer's history when the run keeps one.
 #ifndef COMMITLAB_SCENARIOS_RUNNER_STORE_H_
 #define COMMITLAB_SCENARIOS_RUNNER_STORE_H_
 
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "commitlab/core/store.h"
+#include "runner_history.h"
 
 namespace commitlab::scenarios::internal {
 
@@ -16,18 +18,41 @@ class WriterStore final : public SnapshotStore {
  public:
   explicit WriterStore(SnapshotStore* table) : table_(table) {}
 
-  Result<std::optional<Snapshot>> LatestSnapshot() override { return table_->LatestSnapshot(); }
-  Result<SnapshotRef> LatestSnapshotRef() override { return table_->LatestSnapshotRef(); }
-  Result<Snapshot> ReadSnapshot(int64_t id) override { return table_->ReadSnapshot(id); }
+  // May be null (no history); set before the writer runs.
+  void set_history(WriterHistory* history) { history_ = history; }
+
+  Result<std::optional<Snapshot>> LatestSnapshot() override {
+    if (history_ != nullptr) history_->BeforeEffect(false);
+    Result<std::optional<Snapshot>> r = table_->LatestSnapshot();
+    if (history_ != nullptr && r.ok()) history_->Read(r->has_value() ? (*r)->id : 0);
+    return r;
+  }
+  Result<SnapshotRef> LatestSnapshotRef() override {
+    if (history_ != nullptr) history_->BeforeEffect(false);
+    Result<SnapshotRef> r = table_->LatestSnapshotRef();
+    if (history_ != nullptr && r.ok()) history_->Read(*r != nullptr ? (*r)->id : 0);
+    return r;
+  }
+  Result<Snapshot> ReadSnapshot(int64_t id) override {
+    if (history_ != nullptr) history_->Note({{"snapshot", id}});
+    return table_->ReadSnapshot(id);
+  }
   Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override {
     Status st = table_->WriteManifest(name, changes);
     if (st.ok()) written_.push_back(name);
+    if (history_ != nullptr) history_->Note({{"file", name}});
     return st;
   }
-  PublishResult Publish(const Snapshot& s) override { return table_->Publish(s); }
+  PublishResult Publish(const Snapshot& s) override {
+    if (history_ != nullptr) history_->BeforeEffect(true);
+    PublishResult r = table_->Publish(s);
+    if (history_ != nullptr) history_->Published(s.id, PublishOutcomeNote(r.outcome));
+    return r;
+  }
   Status WriteDataFile(const DataFile& f) override {
     Status st = table_->WriteDataFile(f);
     if (st.ok()) written_.push_back(f.name);
+    if (history_ != nullptr) history_->Note({{"file", f.name}});
     return st;
   }
   bool DataFileExists(const DataFile& f) override { return table_->DataFileExists(f); }
@@ -39,6 +64,7 @@ class WriterStore final : public SnapshotStore {
 
  private:
   SnapshotStore* const table_;
+  WriterHistory* history_ = nullptr;
   std::vector<std::string> written_;
 };
 

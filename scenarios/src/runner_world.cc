@@ -10,7 +10,6 @@
 #include "commitlab/core/dir_store.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/core/object_store.h"
-#include "commitlab/sim/trace.h"
 #include "runner_expect.h"
 
 namespace commitlab::scenarios::internal {
@@ -83,8 +82,19 @@ Status World::Open() {
       watchers_.push_back(std::make_unique<PublishWatcher>(this, t));
       sinks.push_back(watchers_.back().get());
     }
-    if (options_.trace != nullptr) sinks.push_back(options_.trace);
     sinks_.push_back(std::make_unique<TeeEventSink>(std::move(sinks)));
+  }
+  if (options_.history != nullptr) {
+    auto writer_of = [this](std::string_view user) -> std::string {
+      for (const Writer& w : s_.writers)
+        if (w.commit_user == user) return w.name;
+      return "";
+    };
+    for (const Writer& w : s_.writers)
+      histories_.push_back(std::make_unique<WriterHistory>(options_.history, w.name, writer_of));
+    fault_plan_.set_on_fire([this](const sim::FiredFault& fired, const sim::FaultRule& rule) {
+      if (std::optional<size_t> w = s_.FindWriter(fired.writer)) histories_[*w]->Fault(fired, rule);
+    });
   }
   return Status::OK();
 }
@@ -95,6 +105,22 @@ std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::fu
     for (size_t t = 0; t < s_.tables.size(); ++t)
       if (s_.tables[t].protocol == Protocol::kPaimon) stores_[t] = std::make_unique<ObjectStore>(env, ObjectStoreOptions{.mode = *mode});
   }
+  if (options_.history != nullptr) {
+    for (size_t t = 0; t < s_.tables.size(); ++t) {
+      if (stores_[t] != nullptr) lookups_.push_back(MakePaimonLookup(stores_[t].get()));
+      if (iceberg_[t] != nullptr) lookups_.push_back(MakeIcebergLookup(iceberg_[t]->catalog(), iceberg_[t]->io()));
+      if (delta_[t] != nullptr) lookups_.push_back(MakeDeltaLookup(delta_[t]->log()));
+    }
+    for (size_t i = 0; i < s_.writers.size(); ++i)
+      histories_[i]->Attach(env, lookups_[s_.writers[i].table].get(), options_.effect_gate, i);
+    gates->set_observer([this](size_t writer, const OrderEdge& edge, bool opened) {
+      if (opened) {
+        histories_[writer]->GateOpen(edge);
+      } else {
+        histories_[writer]->GateWait(edge);
+      }
+    });
+  }
   std::vector<sim::RealEnv::Writer> bodies;
   for (size_t i = 0; i < s_.writers.size(); ++i) {
     const size_t table = s_.writers[i].table;
@@ -104,6 +130,7 @@ std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::fu
                  .gates = gates,
                  .checkpoints = &checkpoints_,
                  .events = sinks_[table].get(),
+                 .history = histories_.empty() ? nullptr : histories_[i].get(),
                  .iceberg = iceberg_[table].get(),
                  .delta = delta_[table].get(),
                  .on_start = [this] { OnStart(); },

@@ -21,6 +21,7 @@
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/real_env.h"
 #include "runner_gates.h"
+#include "runner_history.h"
 #include "runner_lakes.h"
 #include "runner_writer.h"
 
@@ -65,6 +66,8 @@ class World {
   std::vector<std::unique_ptr<sim::OutcomeRecorder>> recorders_;  // per table
   std::vector<std::unique_ptr<PublishWatcher>> watchers_;         // per table, with an observer
   std::vector<std::unique_ptr<TeeEventSink>> sinks_;              // per table
+  std::vector<std::unique_ptr<TableLookup>> lookups_;             // per table, with a history
+  std::vector<std::unique_ptr<WriterHistory>> histories_;         // per writer, with a history
   Checkpoints checkpoints_;
   std::vector<std::unique_ptr<WriterRun>> writers_;
   std::function<std::string()> drawn_;

@@ -61,16 +61,30 @@ std::optional<Committable> Checkpoints::Get(const std::string& name) const {
   return it->second;
 }
 
+namespace {
+
+std::vector<EventSink*> WriterSinks(const WriterEnv& env) {
+  std::vector<EventSink*> sinks = {env.events};
+  if (env.history != nullptr) sinks.push_back(env.history);
+  return sinks;
+}
+
+}  // namespace
+
 WriterRun::WriterRun(size_t index, SnapshotStore* table_store, WriterEnv env)
     : index_(index),
       writer_(env.scenario->writers[index]),
       env_(std::move(env)),
-      point_env_(env_.env, [this] { return BeforePublish(); }),
-      events_(env_.events),
+      history_env_(env_.history != nullptr ? std::make_unique<HistoryEnv>(env_.env, env_.history) : nullptr),
+      point_env_(history_env_ != nullptr ? history_env_.get() : env_.env, [this] { return BeforePublish(); }),
+      sinks_(WriterSinks(env_)),
+      events_(&sinks_),
       store_(table_store) {
+  store_.set_history(env_.history);
   ProtocolContext ctx{.writer = &writer_,
                       .env = &point_env_,
                       .events = &events_,
+                      .history = env_.history,
                       .retry = env_.plan->retry,
                       .script_error = [this](std::string m) { return ScriptError(std::move(m)); }};
   if (env_.iceberg != nullptr) {
@@ -93,7 +107,7 @@ std::unique_ptr<Committer> WriterRun::MakeCommitter() {
   options.ignore_empty_commit = table.ignore_empty_commit;
   options.idempotency_check = env_.plan->idempotency_check;
   options.retry = env_.plan->retry;
-  return std::make_unique<Committer>(writer_.commit_user, options, &point_env_, &store_, env_.events);
+  return std::make_unique<Committer>(writer_.commit_user, options, &point_env_, &store_, &sinks_);
 }
 
 void WriterRun::Run() {
@@ -111,6 +125,7 @@ void WriterRun::Run() {
     }
     script_error_ = false;
     (void)events_.TakeSawError();
+    if (env_.history != nullptr) env_.history->StepStart(*env_.scenario, steps[i]);
     Status st = RunStep(steps[i], &r);
     r.status = st.ok() ? StepStatus::kOk : StepStatus::kFailed;
     if (!st.ok()) {
@@ -127,6 +142,7 @@ void WriterRun::Run() {
                          .message = r.error});
       }
     }
+    if (env_.history != nullptr) env_.history->StepEnd(steps[i], r);
     env_.gates->Finished(index_, i);
     if (env_.on_step) env_.on_step(index_, i, r);
     if (st.ok()) {

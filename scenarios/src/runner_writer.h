@@ -21,6 +21,7 @@
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
 #include "runner_gates.h"
+#include "runner_history.h"
 #include "runner_point_env.h"
 #include "runner_protocol.h"
 #include "runner_store.h"
@@ -67,6 +68,7 @@ struct WriterEnv {
   Gates* gates = nullptr;
   Checkpoints* checkpoints = nullptr;
   EventSink* events = nullptr;  // the writer's table's sinks
+  WriterHistory* history = nullptr;  // null when the run keeps no history
   // The writer's table when it is an Iceberg or a Delta table (else the store WriterRun gets).
   IcebergTableRun* iceberg = nullptr;
   DeltaTableRun* delta = nullptr;
@@ -115,7 +117,9 @@ class WriterRun {
   const size_t index_;
   const Writer& writer_;
   WriterEnv env_;
+  std::unique_ptr<HistoryEnv> history_env_;  // with a history: its storage-operation spans
   PointEnv point_env_;  // what every engine of this writer runs on
+  TeeEventSink sinks_;  // the table's sinks and the writer's history
   ErrorWatch events_;   // what the Iceberg and Delta engines report to
   WriterStore store_;
   std::unique_ptr<ProtocolWriter> protocol_;  // Iceberg and Delta tables; null for Paimon

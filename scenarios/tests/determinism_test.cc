@@ -1,4 +1,4 @@
-// Determinism self-check: the same seed and strategy give a byte-identical trace, for every
+// Determinism self-check: the same seed and strategy give a byte-identical history, for every
 // scenario file and for the built-in race, over many seeds.
 #include <gtest/gtest.h>
 
@@ -10,8 +10,9 @@
 
 #include "commitlab/scenarios/parser.h"
 #include "commitlab/scenarios/race.h"
+#include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
-#include "commitlab/sim/trace.h"
+#include "commitlab/sim/history.h"
 
 namespace commitlab::scenarios {
 namespace {
@@ -22,13 +23,15 @@ constexpr uint64_t kSeeds = 50;
 
 // The engine's events, the report and the schedule: everything a run shows.
 std::string ScenarioTrace(const Scenario& s, uint64_t seed) {
-  sim::TraceWriter trace;
+  sim::History history;
   RunOptions options;
   options.seed = seed;
-  options.trace = &trace;
+  options.history = &history;
   Result<RunReport> r = RunScenario(s, options);
   if (!r.ok()) return "error: " + r.status().message();
-  return trace.TakeBuffer() + RunReportJson(*r) + "\n" + r->schedule;
+  std::string out;
+  for (const std::string& line : history.lines()) out += line + "\n";
+  return out + RunJson(*r).dump() + "\n" + r->schedule;
 }
 
 std::string RaceTrace(uint64_t seed) {
@@ -51,7 +54,7 @@ TEST(DeterminismTest, EveryScenarioFileGivesTheSameTraceTwicePerSeed) {
     for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
       const std::string first = ScenarioTrace(*s, seed);
       const std::string second = ScenarioTrace(*s, seed);
-      ASSERT_EQ(sim::DescribeFirstDifference(first, second), "") << "seed " << seed;
+      ASSERT_EQ(first, second) << "seed " << seed;
       distinct.insert(first);
     }
     // The seed is used at all: file names and interleavings change with it.
@@ -63,7 +66,7 @@ TEST(DeterminismTest, TheBuiltInRaceGivesTheSameTraceTwicePerSeed) {
   std::set<std::string> distinct;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
     const std::string first = RaceTrace(seed);
-    ASSERT_EQ(sim::DescribeFirstDifference(first, RaceTrace(seed)), "") << "seed " << seed;
+    ASSERT_EQ(first, RaceTrace(seed)) << "seed " << seed;
     distinct.insert(first);
   }
   EXPECT_GT(distinct.size(), kSeeds / 2);

@@ -14,8 +14,9 @@
 #include <set>
 #include <sstream>
 
+#include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
-#include "commitlab/sim/trace.h"
+#include "commitlab/sim/history.h"
 #include "commitlab/sim/writer_name.h"
 
 namespace commitlab::scenarios {
@@ -53,12 +54,11 @@ struct Traced {
 };
 
 Traced RunTraced(const Scenario& s, RunOptions options) {
-  std::ostringstream out;
-  sim::TraceWriter trace(&out);
-  options.trace = &trace;
+  sim::History history;
+  options.history = &history;
   Traced t{RunRace(s, options), ""};
-  trace.WriteFooter(t.report.schedule);
-  t.trace = out.str();
+  history.Footer(HistoryFooter(t.report));
+  for (const std::string& line : history.lines()) t.trace += line + "\n";
   return t;
 }
 
@@ -162,7 +162,7 @@ TEST(RaceSimulationTest, SameSeedGivesAByteIdenticalTrace) {
     for (const char* sched : {"random", "pct:depth=3", "round-robin"}) {
       Traced a = RunTraced(s, Simulated(seed, sched));
       Traced b = RunTraced(s, Simulated(seed, sched));
-      ASSERT_EQ(sim::DescribeFirstDifference(a.trace, b.trace), "") << "seed " << seed << " sched " << sched;
+      ASSERT_EQ(a.trace, b.trace) << "seed " << seed << " sched " << sched;
       EXPECT_EQ(a.report.latest_snapshot(), 60);
       EXPECT_THAT(Violations(a.report), ::testing::IsEmpty());
     }
@@ -188,7 +188,7 @@ TEST(RaceSimulationTest, RecordedScheduleReplaysTheRunExactly) {
   RunOptions replay = Simulated(5);
   replay.schedule = original.report.schedule;
   Traced replayed = RunTraced(s, replay);
-  EXPECT_EQ(sim::DescribeFirstDifference(original.trace, replayed.trace), "");
+  EXPECT_EQ(original.trace, replayed.trace);
 }
 
 TEST(RaceSimulationTest, ScheduleThatNoLongerFitsIsRefusedWithTheStep) {
@@ -210,7 +210,7 @@ TEST(RaceSimulationTest, UnknownOutcomeIsResolvedByTheIdempotencyCheck) {
   EXPECT_EQ(t.report.latest_snapshot(), 60);
   ASSERT_EQ(t.report.fired_faults.size(), 1u);
   EXPECT_EQ(t.report.fired_faults[0], "job-B:publish.after:hit=1:unknown");
-  EXPECT_THAT(t.trace, HasSubstr("\"event\":\"idempotent_match\""));
+  EXPECT_THAT(t.trace, HasSubstr("{\"type\":\"idempotent_match\""));
 }
 
 TEST(RaceSimulationTest, WithoutTheIdempotencyCheckTheCheckerReportsTheDuplicate) {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "commitlab/core/json.h"
 #include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/report_json.h"
 #include "commitlab/sim/schedule.h"
 
 namespace commitlab::scenarios {
@@ -125,7 +125,7 @@ TEST(RunnerTest, EveryScenarioFileHoldsOnTheDirectoryStoreAndRunsAsOnTheMemorySt
     EXPECT_TRUE(on_disk.ok()) << Problems(on_disk);
     // The store changes nothing in a simulated run: same chain, same tallies, same schedule.
     EXPECT_EQ(on_disk.latest_snapshot(), in_memory.latest_snapshot());
-    EXPECT_EQ(RunReportJson(on_disk), RunReportJson(in_memory));
+    EXPECT_EQ(RunJson(on_disk), RunJson(in_memory));
     const fs::path table = dir.path() / s.tables[0].name;
     EXPECT_TRUE(fs::exists(table / "snapshot" / ("snapshot-" + std::to_string(on_disk.latest_snapshot()))));
     EXPECT_FALSE(fs::exists(table / "snapshot" / ("snapshot-" + std::to_string(on_disk.latest_snapshot() + 1))));
@@ -546,30 +546,31 @@ TEST(RunnerTest, TheObserverSeesTheStartEachStepAndEachSnapshotOnceInOrder) {
 
 TEST(RunnerTest, TheJsonReportHasTheDocumentedFields) {
   const RunReport r = MustRun(Load(ScenarioDir() / "paimon_conflict.scn"));
-  Result<JsonValue> json = ParseJson(RunReportJson(r));
-  ASSERT_TRUE(json.ok()) << json.status().message();
-  for (const char* key :
-       {"scenario", "seed", "latest_snapshot", "snapshots", "writers", "tally", "invariants_ok", "expectations"})
-    EXPECT_NE(json->Find(key), nullptr) << key;
-  EXPECT_EQ(json->Find("latest_snapshot")->as_int(), 6);
-  const JsonValue::Array& snapshots = json->Find("snapshots")->as_array();
+  const sim::Json json = RunJson(r);
+  for (const char* key : {"scenario", "seed", "sched", "ok", "tables", "writers", "tally", "verdicts", "schedule"})
+    EXPECT_TRUE(json.contains(key)) << key;
+  EXPECT_EQ(json["seed"], 1u);
+  const sim::Json& table = json["tables"][0];
+  EXPECT_EQ(table["latest_snapshot"], 6);
+  const sim::Json& snapshots = table["snapshots"];
   ASSERT_EQ(snapshots.size(), 6u);
-  EXPECT_EQ(snapshots[4].Find("kind")->as_string(), "COMPACT");
-  EXPECT_EQ(snapshots[4].Find("user")->as_string(), "compact-job-1");
-  EXPECT_EQ(snapshots[4].Find("total_records")->as_int(), 3);
-  const JsonValue* job2 = json->Find("writers")->Find("compact-job-2");
-  ASSERT_NE(job2, nullptr);
-  for (const char* key : {"commits_ok", "attempts", "atomic_failures", "conflicts", "gave_up", "error"})
-    EXPECT_NE(job2->Find(key), nullptr) << key;
-  EXPECT_EQ(job2->Find("commits_ok")->as_int(), 1);
-  EXPECT_THAT(job2->Find("error")->as_string(), StartsWith("File deletion conflicts detected!"));
-  EXPECT_TRUE(json->Find("writers")->Find("writer")->Find("error")->is_null());
+  EXPECT_EQ(snapshots[4]["kind"], "COMPACT");
+  EXPECT_EQ(snapshots[4]["user"], "compact-job-1");
+  EXPECT_EQ(snapshots[4]["total_records"], 3);
+  const sim::Json& job2 = json["writers"][2];
+  EXPECT_EQ(job2["name"], "compact-job-2");
+  EXPECT_EQ(job2["outcome"], "refused");
+  for (const char* key : {"committed", "attempts", "atomic_failures", "conflicts", "gave_up"})
+    EXPECT_TRUE(job2["counters"].contains(key)) << key;
+  EXPECT_EQ(job2["counters"]["committed"], 1);
+  EXPECT_THAT(job2["message"].get<std::string>(), StartsWith("File deletion conflicts detected!"));
+  EXPECT_TRUE(json["writers"][0]["message"].is_null());
   for (const char* key : {"atomic_failures", "conflicts", "unknown_outcomes", "orphan_files"})
-    EXPECT_NE(json->Find("tally")->Find(key), nullptr) << key;
-  EXPECT_EQ(json->Find("tally")->Find("conflicts")->as_int(), 1);
-  EXPECT_TRUE(json->Find("invariants_ok")->as_bool());
-  EXPECT_EQ(json->Find("expectations")->Find("failed")->as_int(), 0);
-  EXPECT_EQ(json->Find("expectations")->Find("passed")->as_int(), static_cast<int64_t>(r.expectations.size()));
+    EXPECT_TRUE(json["tally"].contains(key)) << key;
+  EXPECT_EQ(json["tally"]["conflicts"], 1);
+  EXPECT_EQ(json["verdicts"]["invariants_ok"], true);
+  EXPECT_EQ(json["verdicts"]["expectations"]["failed"], 0);
+  EXPECT_EQ(json["verdicts"]["expectations"]["passed"], r.expectations.size());
 }
 
 }  // namespace

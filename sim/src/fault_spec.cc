@@ -229,8 +229,9 @@ void ScriptedFaultPlan::AddRule(FaultRule rule) {
 }
 
 FaultDecision ScriptedFaultPlan::Check(std::string_view writer, std::string_view point, Rng& rng) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   FaultDecision decision;
+  const size_t first_fired = fired_.size();
   for (size_t i = 0; i < rules_.size(); ++i) {
     const FaultRule& rule = rules_[i];
     if (rule.point != point || (rule.writer != "*" && rule.writer != writer)) continue;
@@ -255,7 +256,19 @@ FaultDecision ScriptedFaultPlan::Check(std::string_view writer, std::string_view
     }
     fired_.push_back(FiredFault{std::string(writer), std::string(point), hit, i, e});
   }
+  if (on_fire_ && fired_.size() > first_fired) {
+    std::vector<std::pair<FiredFault, FaultRule>> now;
+    for (size_t k = first_fired; k < fired_.size(); ++k) now.emplace_back(fired_[k], rules_[fired_[k].rule]);
+    const FireListener listener = on_fire_;
+    lock.unlock();  // the listener records elsewhere; it must not wait on this plan
+    for (const auto& [fired, rule] : now) listener(fired, rule);
+  }
   return decision;
+}
+
+void ScriptedFaultPlan::set_on_fire(FireListener listener) {
+  std::lock_guard<std::mutex> lock(mu_);
+  on_fire_ = std::move(listener);
 }
 
 std::vector<FaultRule> ScriptedFaultPlan::rules() const {

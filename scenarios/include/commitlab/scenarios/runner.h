@@ -31,7 +31,8 @@
 #include "commitlab/sim/latency.h"
 
 namespace commitlab::sim {
-class TraceWriter;
+class History;
+class Scheduler;
 }  // namespace commitlab::sim
 
 namespace commitlab::scenarios {
@@ -45,6 +46,7 @@ enum class StoreKind { kMemory, kDir, kTableDir };
 
 struct StepReport;
 class RunObserver;
+class EffectGate;
 
 struct RunOptions {
   // Unset: the scenario's `seed` line, else kDefaultSeed.
@@ -63,11 +65,14 @@ struct RunOptions {
   std::optional<sim::LatencyModel> latency = {};
   // Every engine event (log lines); must be thread-safe for free runs. May be null.
   EventSink* events = nullptr;
-  // May be null. The caller writes the header and footer; the runner feeds it the events and the
-  // scheduler's step counter.
-  sim::TraceWriter* trace = nullptr;
+  // May be null. The run's history (sim/history.h): the caller writes the header and the footer
+  // (HistoryFooter), the runner everything in between and the scheduler's step counter.
+  sim::History* history = nullptr;
   // May be null: steps, new snapshots, for narration.
   RunObserver* observer = nullptr;
+  // May be null; simulated runs with a history only. Holds each read of the latest snapshot and
+  // each publish until it may take effect (replaying a history recorded on OS threads).
+  EffectGate* effect_gate = nullptr;
 };
 
 // What a run will do, resolved from the scenario and the options before anything runs.
@@ -209,6 +214,20 @@ class RunObserver {
   }
 };
 
+// The moment a writer's read of the latest snapshot, or its publish, takes effect on its table
+// (Paimon's snapshot store, Iceberg's catalog, Delta's log). Called on the writer's own fiber.
+class EffectGate {
+ public:
+  virtual ~EffectGate() = default;
+  // Once, before the writers run.
+  virtual void Attach(sim::Scheduler* scheduler) = 0;
+  // Before the effect; may block the writer in the scheduler until it may go on.
+  virtual void Before(size_t writer, bool publish) = 0;
+  // After it: what the read saw (`snapshot`), or which snapshot the publish tried and its outcome
+  // ("published", "lost", "unknown").
+  virtual void After(size_t writer, bool publish, int64_t snapshot, std::string_view outcome) = 0;
+};
+
 // Runs the scenario. Errors (InvalidArgument) are input errors: a bad fault or latency line, a
 // store that cannot be opened, a replayed schedule that diverged. Everything else is in the report.
 Result<RunReport> RunScenario(const Scenario& scenario, const RunOptions& options);
@@ -224,8 +243,6 @@ std::vector<std::string> InvariantLines(const RunReport& r);
 // "{job-A=30, job-B=30}": snapshots per commit user of the first table.
 std::string PerUserLine(const RunReport& r);
 std::string PerUserLine(const TableReport& t);
-// One JSON object (no trailing newline): the fields `commitlab run --json` prints.
-std::string RunReportJson(const RunReport& r);
 
 }  // namespace commitlab::scenarios
 

@@ -96,8 +96,14 @@ class ScriptedFaultPlan : public FaultPlan {
   // Every fault that took effect, in firing order.
   std::vector<FiredFault> fired() const;
 
+  // Called for each fault as it fires, on the writer's own thread or fiber, after the plan has
+  // released its lock (a history records it there, with the writer's time).
+  using FireListener = std::function<void(const FiredFault& fired, const FaultRule& rule)>;
+  void set_on_fire(FireListener listener);
+
  private:
   mutable std::mutex mu_;
+  FireListener on_fire_;          // guarded by mu_
   std::vector<FaultRule> rules_;  // guarded by mu_
   // Guarded by mu_: hits_[i] maps a writer to its hits of rule i's point.
   std::vector<std::map<std::string, int64_t, std::less<>>> hits_;

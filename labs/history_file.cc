@@ -1,0 +1,61 @@
+#include "history_file.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "version.h"
+
+namespace commitlab::cli {
+
+sim::Json HistoryHeader(std::string_view command, const std::vector<std::string>& argv, sim::Json settings,
+                        sim::Json plan, const scenarios::Scenario& scenario) {
+  return {{"commitlab", {{"version", CommitlabVersion()}, {"git", CommitlabGitCommit()}}},
+          {"command", command},
+          {"argv", argv},
+          {"settings", std::move(settings)},
+          {"plan", std::move(plan)},
+          {"scenario", {{"file", scenario.file_name}, {"sha256", sim::Sha256Hex(scenario.text)}, {"text", scenario.text}}}};
+}
+
+Result<std::unique_ptr<HistoryFile>> HistoryFile::Open(const std::string& path) {
+  std::unique_ptr<HistoryFile> f(new HistoryFile(path));
+  errno = 0;
+  f->file_.open(path, std::ios::binary | std::ios::trunc);
+  if (!f->file_) {
+    return Status::InvalidArgument(
+        fmt::format("--trace: cannot write {}: {}", path, errno != 0 ? std::strerror(errno) : "cannot open"));
+  }
+  return f;
+}
+
+Status HistoryFile::WriteHeader(const sim::Json& header) {
+  errno = 0;
+  history_.Header(header);
+  file_.flush();
+  if (history_.status().ok() && file_.good()) return Status::OK();
+  return Failed(errno);
+}
+
+Status HistoryFile::Finish(const sim::Json& footer) {
+  errno = 0;
+  history_.Footer(footer);
+  file_.flush();
+  const bool written = history_.status().ok() && file_.good();
+  const int err = errno;
+  file_.close();
+  if (written && !file_.fail()) return Status::OK();
+  return Failed(err);
+}
+
+Status HistoryFile::Failed(int err) {
+  if (file_.is_open()) file_.close();
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path_, ec)) std::filesystem::remove(path_, ec);
+  return Status::IOError(
+      fmt::format("--trace: writing {} failed: {}", path_, err != 0 ? std::strerror(err) : "the stream failed"));
+}
+
+}  // namespace commitlab::cli

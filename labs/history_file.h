@@ -1,0 +1,51 @@
+// A run's --trace FILE: its history (sim/history.h, docs/history.md) written to a file. The header
+// records the build, the command with its settings as typed values, and the scenario text with
+// its SHA-256, so that `commitlab replay` can run exactly what ran; Finish writes the footer and
+// says so when the file could not be written whole (a full disk, no permission).
+#ifndef COMMITLAB_LABS_HISTORY_FILE_H_
+#define COMMITLAB_LABS_HISTORY_FILE_H_
+
+#include <fstream>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commitlab/core/status.h"
+#include "commitlab/scenarios/scenario.h"
+#include "commitlab/sim/history.h"
+
+namespace commitlab::cli {
+
+// The header's fields after type, format and version:
+//   commitlab {version, git}, command, argv, settings (the command's own options, typed), plan
+//   (what the run resolved them to), scenario {file, sha256, text}.
+sim::Json HistoryHeader(std::string_view command, const std::vector<std::string>& argv, sim::Json settings,
+                        sim::Json plan, const scenarios::Scenario& scenario);
+
+class HistoryFile {
+ public:
+  // Opens (truncates) `path`. InvalidArgument "--trace: cannot write PATH: <reason>".
+  static Result<std::unique_ptr<HistoryFile>> Open(const std::string& path);
+
+  sim::History* history() { return &history_; }
+  // Writes the header and flushes it: a file that cannot be written fails here, before the run.
+  // IOError "--trace: writing PATH failed: <reason>".
+  Status WriteHeader(const sim::Json& header);
+  // Writes the footer and closes the file. IOError "--trace: writing PATH failed: <reason>"; the
+  // partial file is removed then, so nobody mistakes it for a whole history.
+  Status Finish(const sim::Json& footer);
+
+ private:
+  explicit HistoryFile(std::string path) : path_(std::move(path)), history_(&file_) {}
+  // The error for a failed write; removes the partial file.
+  Status Failed(int err);
+
+  std::string path_;
+  std::ofstream file_;
+  sim::History history_;
+};
+
+}  // namespace commitlab::cli
+
+#endif  // COMMITLAB_LABS_HISTORY_FILE_H_

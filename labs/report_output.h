@@ -1,0 +1,20 @@
+// The one report `race`, `run` and `lab` print with --json (docs/report.schema.json): an
+// envelope with the format and version, the build, the command and its settings, and the runs
+// (scenarios::RunJson), then what the command adds (a seed range's distribution, a lab's verdicts).
+#ifndef COMMITLAB_LABS_REPORT_OUTPUT_H_
+#define COMMITLAB_LABS_REPORT_OUTPUT_H_
+
+#include <string_view>
+
+#include "commitlab/sim/history.h"
+
+namespace commitlab::cli {
+
+// {"format":"commitlab-report","version":1,"commitlab":{...},"command":..,"settings":..,"runs":[]}
+sim::Json ReportEnvelope(std::string_view command, sim::Json settings);
+// One line of JSON on stdout.
+void PrintJsonLine(const sim::Json& j);
+
+}  // namespace commitlab::cli
+
+#endif  // COMMITLAB_LABS_REPORT_OUTPUT_H_

@@ -1,0 +1,135 @@
+#include "commitlab/scenarios/replay.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <utility>
+
+#include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/report_json.h"
+#include "commitlab/sim/latency.h"
+#include "replay_threads.h"
+
+namespace commitlab::scenarios {
+namespace {
+
+using sim::Json;
+
+Status Bad(std::string_view what) { return Status::InvalidArgument(fmt::format("line 1: {}", what)); }
+
+}  // namespace
+
+Status CheckHistoryHeader(const Json& h) {
+  if (!h.is_object() || h.value("type", "") != "header" || h.value("format", "") != sim::kHistoryFormat)
+    return Bad(fmt::format("not a commitlab history (no {} header)", sim::kHistoryFormat));
+  if (!h.contains("version") || !h["version"].is_number_integer() || h["version"] != sim::kHistoryVersion) {
+    return Bad(fmt::format("history format version {} is not one this build reads ({})",
+                           h.contains("version") ? h["version"].dump() : "(none)", sim::kHistoryVersion));
+  }
+  if (!h.contains("command") || !h["command"].is_string()) return Bad("the header has no command");
+  if (!h.contains("settings") || !h["settings"].is_object()) return Bad("the header has no settings object");
+  if (!h.contains("plan") || !h["plan"].is_object()) return Bad("the header has no plan object");
+  const auto s = h.find("scenario");
+  if (s == h.end() || !s->is_object() || !s->contains("text") || !(*s)["text"].is_string() || !s->contains("file") ||
+      !(*s)["file"].is_string())
+    return Bad("the header's scenario has no text");
+  return Status::OK();
+}
+
+Result<RunOptions> RecordedRunOptions(const Json& header) {
+  const Json& settings = header["settings"];
+  RunOptions o;
+  auto bad = [](std::string_view key) { return Bad(fmt::format("settings.{} has the wrong type", key)); };
+  auto optional = [&settings](const char* key) -> const Json* {
+    const auto it = settings.find(key);
+    return it == settings.end() || it->is_null() ? nullptr : &*it;
+  };
+  if (const Json* seed = optional("seed")) {
+    if (!seed->is_number_unsigned()) return bad("seed");
+    o.seed = seed->get<uint64_t>();
+  }
+  if (const Json* sched = optional("sched")) {
+    if (!sched->is_string()) return bad("sched");
+    o.sched = sched->get<std::string>();
+  }
+  if (const Json* schedule = optional("schedule")) {
+    if (!schedule->is_string()) return bad("schedule");
+    o.schedule = schedule->get<std::string>();
+  }
+  // `run` records its --latency and --fault overrides; a race's are in its scenario text.
+  if (header["command"] == "run") {
+    if (const Json* latency = optional("latency")) {
+      if (!latency->is_string()) return bad("latency");
+      Result<sim::LatencyModel> m = sim::ParseLatencyModel(latency->get<std::string>());
+      if (!m.ok()) return Bad(fmt::format("settings.latency: {}", m.status().message()));
+      o.latency = *m;
+    }
+    if (const Json* faults = optional("faults")) {
+      if (!faults->is_array()) return bad("faults");
+      for (const Json& f : *faults) {
+        if (!f.is_string()) return bad("faults");
+        Result<sim::FaultRule> rule = sim::ParseFaultRule(f.get<std::string>());
+        if (!rule.ok()) return Bad(fmt::format("settings.faults: {}", rule.status().message()));
+        o.faults.push_back(*rule);
+      }
+    }
+  }
+  return o;
+}
+
+Result<Scenario> RecordedScenario(const Json& header, const std::optional<std::string>& text) {
+  const Json& s = header["scenario"];
+  // A generated race may hold more steps than a file a person writes.
+  Result<Scenario> parsed = ParseScenario(text ? *text : s["text"].get<std::string>(), s["file"].get<std::string>(),
+                                          {.max_steps = std::numeric_limits<size_t>::max() / 8});
+  if (!parsed.ok()) return Status::InvalidArgument(fmt::format("the recorded scenario: {}", parsed.status().message()));
+  return parsed;
+}
+
+Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const ReplayOptions& options) {
+  if (lines.empty()) return Bad("empty history");
+  const Json& header = lines.front();
+  COMMITLAB_RETURN_IF_ERROR(CheckHistoryHeader(header));
+  Result<RunOptions> run = RecordedRunOptions(header);
+  if (!run.ok()) return run.status();
+  Result<Scenario> scenario = RecordedScenario(header, options.scenario_text);
+  if (!scenario.ok()) return scenario.status();
+
+  ReplayOutcome out;
+  out.command = "commitlab " + header["command"].get<std::string>();
+  if (header.contains("argv") && header["argv"].is_array())
+    for (const Json& a : header["argv"])
+      if (a.is_string()) out.command += " " + a.get<std::string>();
+  out.recorded.assign(lines.begin() + 1, lines.end());
+  out.threads = header["plan"].value("sched", "") == "free";
+
+  NullEventSink quiet;
+  sim::History history;
+  run->events = &quiet;
+  run->history = &history;
+  std::unique_ptr<internal::ThreadReplay> constraints;
+  if (out.threads) {
+    Result<std::unique_ptr<internal::ThreadReplay>> made = internal::ThreadReplay::Make(*scenario, out.recorded);
+    if (!made.ok()) return made.status();
+    constraints = std::move(*made);
+    run->sched = "random";  // the constraints decide what matters; the rest may interleave any way
+    run->latency = sim::LatencyModel{};
+    run->effect_gate = constraints.get();
+  }
+  Result<RunReport> report = RunScenario(*scenario, *run);
+  if (!report.ok() && constraints != nullptr && !constraints->first_problem().empty()) {
+    out.threads_problem = constraints->first_problem();  // the deadlock the constraints made
+    return out;
+  }
+  if (!report.ok()) return Status::InvalidArgument(fmt::format("the recorded run cannot run again: {}", report.status().message()));
+  history.Footer(HistoryFooter(*report));
+  for (const std::string& line : history.lines()) out.replayed.push_back(Json::parse(line));
+  if (constraints != nullptr) {
+    out.threads_problem = constraints->Problem(out.replayed);
+  } else {
+    out.difference = sim::FirstDifference(out.recorded, out.replayed);
+  }
+  return out;
+}
+
+}  // namespace commitlab::scenarios

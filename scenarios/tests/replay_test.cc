@@ -1,0 +1,112 @@
+// Replay: a history carries everything needed to run it again. 1,000 seeded races come back
+// identical event by event; a race on OS threads comes back with the same reads, publishes and
+// outcome; a scenario edited after the recording parts at a named event.
+#include "commitlab/scenarios/replay.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/race.h"
+#include "commitlab/scenarios/report_json.h"
+
+namespace commitlab::scenarios {
+namespace {
+
+using ::testing::HasSubstr;
+using sim::Json;
+
+constexpr char kLatency[] = "read-latest=uniform:0.2,1;write-manifest=uniform:1,4;publish=uniform:0.5,2;"
+                            "write-data=uniform:4,10";
+
+// Records `s` with `options` as `commitlab run` would: header, events, footer.
+std::vector<Json> Record(const Scenario& s, RunOptions options, const Json& settings, const Json& plan) {
+  NullEventSink quiet;
+  sim::History history;
+  history.Header({{"commitlab", {{"version", "test"}, {"git", "test"}}},
+                  {"command", "run"},
+                  {"argv", Json::array()},
+                  {"settings", settings},
+                  {"plan", plan},
+                  {"scenario", {{"file", s.file_name}, {"sha256", sim::Sha256Hex(s.text)}, {"text", s.text}}}});
+  options.events = &quiet;
+  options.history = &history;
+  Result<RunReport> r = RunScenario(s, options);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  if (!r.ok()) return {};
+  history.Footer(HistoryFooter(*r));
+  std::vector<Json> lines;
+  for (const std::string& line : history.lines()) lines.push_back(Json::parse(line));
+  return lines;
+}
+
+Json PlanOf(const Scenario& s, const RunOptions& o) {
+  Result<RunPlan> plan = PlanRun(s, o);
+  EXPECT_TRUE(plan.ok());
+  return plan.ok() ? PlanJson(*plan) : Json();
+}
+
+TEST(ReplayTest, AThousandSeededRacesComeBackIdentical) {
+  Result<Scenario> race = RaceScenario({.latency = kLatency});
+  ASSERT_TRUE(race.ok());
+  for (uint64_t seed = 1; seed <= 1000; ++seed) {
+    const RunOptions o{.seed = seed, .sched = "random"};
+    const std::vector<Json> recorded =
+        Record(*race, o, {{"seed", seed}, {"sched", "random"}, {"schedule", nullptr}}, PlanOf(*race, o));
+    Result<ReplayOutcome> r = ReplayHistory(recorded);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_FALSE(r->difference.has_value()) << "seed " << seed << " differs at event " << r->difference->index;
+    ASSERT_EQ(r->replayed.size() + 1, recorded.size());
+  }
+}
+
+TEST(ReplayTest, ARaceOnThreadsComesBackWithTheSameOutcome) {
+  Result<Scenario> race = RaceScenario({.writers = 3, .commits = 20, .latency = kLatency});
+  ASSERT_TRUE(race.ok());
+  for (int run = 0; run < 3; ++run) {
+    const RunOptions o{.sched = "free"};
+    const std::vector<Json> recorded = Record(*race, o, {{"seed", 1}, {"sched", "free"}}, PlanOf(*race, o));
+    Result<ReplayOutcome> r = ReplayHistory(recorded);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_TRUE(r->threads);
+    EXPECT_EQ(r->threads_problem, "");
+    EXPECT_EQ(r->replayed.back()["latest_snapshot"], 60);
+  }
+}
+
+TEST(ReplayTest, AnEditedScenarioPartsAtANamedEvent) {
+  Result<Scenario> s = ParseScenario(
+      "title \"t\"\ntable name=T protocol=paimon\nwriter name=a\nwriter name=b\n"
+      "a.x: write rows=1; commit\nb.y: write rows=1; commit\norder a.x -> b.y\n",
+      "t.scn");
+  ASSERT_TRUE(s.ok());
+  const RunOptions o{};
+  const std::vector<Json> recorded = Record(*s, o, {{"seed", nullptr}}, PlanOf(*s, o));
+  Result<ReplayOutcome> same = ReplayHistory(recorded);
+  ASSERT_TRUE(same.ok());
+  EXPECT_FALSE(same->difference.has_value());
+  Result<ReplayOutcome> edited = ReplayHistory(
+      recorded, {.scenario_text = "title \"t\"\ntable name=T protocol=paimon\nwriter name=a\nwriter name=b\n"
+                                  "a.x: write rows=3; commit\nb.y: write rows=1; commit\norder a.x -> b.y\n"});
+  ASSERT_TRUE(edited.ok());
+  ASSERT_TRUE(edited->difference.has_value());
+  ASSERT_TRUE(edited->difference->recorded.has_value());
+  EXPECT_EQ((*edited->difference->recorded)["writer"], "a");
+  EXPECT_EQ((*edited->difference->recorded)["type"], "step_end");
+  EXPECT_THAT(sim::DescribeChangedMembers(*edited->difference->recorded, *edited->difference->replayed),
+              HasSubstr("rows=1) -> "));
+}
+
+TEST(ReplayTest, RefusesWhatIsNotAHistoryItCanRead) {
+  EXPECT_THAT(ReplayHistory({Json::parse(R"({"type":"event"})")}).status().message(),
+              HasSubstr("line 1: not a commitlab history"));
+  EXPECT_THAT(ReplayHistory({Json::parse(R"({"type":"header","format":"commitlab-history","version":2})")}).status().message(),
+              HasSubstr("history format version 2 is not one this build reads (1)"));
+  EXPECT_THAT(CheckHistoryHeader(Json::parse(
+                  R"({"type":"header","format":"commitlab-history","version":1,"command":"run","settings":{},"plan":{}})"))
+                  .message(),
+              HasSubstr("the header's scenario has no text"));
+}
+
+}  // namespace
+}  // namespace commitlab::scenarios

@@ -1,0 +1,79 @@
+// History: the one record of a run (docs/history.md). JSON Lines: a header (format and build, the
+// command and its settings as typed values, the scenario text and its SHA-256), one object per
+// event (engine events, storage-operation spans, gates, faults, steps), and a footer (schedule,
+// verdicts, tallies). Every consumer of a run reads it: replay, the timeline, the checker's
+// explanations, exploration.
+//
+// Every event line starts with the same four members, in this order:
+//   {"type": "...", "t_us": <Env time>, "step": <scheduler step, null on OS threads>, "writer": "..."}
+// Same seed, same strategy, same build => the same lines.
+#ifndef COMMITLAB_SIM_HISTORY_H_
+#define COMMITLAB_SIM_HISTORY_H_
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commitlab/core/events.h"
+#include "commitlab/core/status.h"
+
+namespace commitlab::sim {
+
+using Json = nlohmann::ordered_json;
+
+inline constexpr std::string_view kHistoryFormat = "commitlab-history";
+inline constexpr int kHistoryVersion = 1;
+
+// Thread-safe: writers on OS threads record concurrently; each line is written whole.
+class History {
+ public:
+  // The scheduler's step counter; without one (OS threads) "step" is null.
+  using StepSource = std::function<int64_t()>;
+
+  // Lines go to `out` (not owned; it must outlive the history), or, when `out` is null, are kept
+  // for lines().
+  explicit History(std::ostream* out = nullptr);
+
+  void set_step_source(StepSource step);
+
+  // {"type":"header","format":"commitlab-history","version":1, <fields>}
+  void Header(const Json& fields);
+  // {"type":"footer", <fields>}
+  void Footer(const Json& fields);
+  // {"type":<type>,"t_us":<t_us>,"step":<step>,"writer":<writer>, <fields>}
+  void Record(std::string_view type, int64_t t_us, std::string_view writer, const Json& fields);
+
+  // The lines kept so far (buffer mode), each without its newline.
+  std::vector<std::string> lines() const;
+  // Not OK once a write to the stream failed (a full disk, a closed pipe): the file is short.
+  Status status() const;
+
+ private:
+  void WriteLocked(const Json& line);  // REQUIRES: mu_ held
+
+  mutable std::mutex mu_;
+  std::ostream* const out_;
+  StepSource step_;                 // guarded by mu_
+  std::vector<std::string> lines_;  // guarded by mu_
+  bool failed_ = false;             // guarded by mu_
+};
+
+// An engine event's members after the common four: level, user, identifier, kind, attempt,
+// snapshot, then what its type carries (the plan of an attempt, a retry wait's inputs, a
+// conflict's cause), and the log line as "message".
+Json EventFields(const Event& e);
+
+// Parses one history line. InvalidArgument "line N: ..." when it is not a JSON object.
+Result<Json> ParseHistoryLine(std::string_view line, size_t line_number);
+
+// SHA-256 of `text`, as 64 lowercase hex digits (the header's scenario digest).
+std::string Sha256Hex(std::string_view text);
+
+}  // namespace commitlab::sim
+
+#endif  // COMMITLAB_SIM_HISTORY_H_
