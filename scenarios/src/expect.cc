@@ -2,6 +2,7 @@
 // they are expected on); step labels once the whole file is read.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <span>
 
@@ -169,6 +170,7 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
                                                           s_.tables.empty() ? "" : s_.tables[x.table].name),
                                               names, &k));
         x.operation = std::string(names[k]);
+        std::replace(x.operation->begin(), x.operation->end(), '-', ' ');  // Delta's own name
       }
       e.body = std::move(x);
       break;

@@ -30,8 +30,8 @@ constexpr std::array<std::string_view, 4> kSchedKinds = {"random", "pct", "round
 constexpr std::array<std::string_view, 1> kPctKeys = {"depth"};
 constexpr std::array<std::string_view, 2> kOnOff = {"on", "off"};
 constexpr std::string_view kDirectives =
-    "title, table, writer, order, fault, latency, retry, idempotency-check, sched, seed, store, repeat, expect, or "
-    "a step line WRITER: STEP";
+    "title, claim, source, table, writer, order, fault, latency, retry, idempotency-check, sched, seed, store, "
+    "repeat, expect, or a step line WRITER: STEP";
 
 // The only value of a directive that takes one (title, seed, fault, ...).
 Status OneValue(const LineContext& ctx, Tokens toks, std::string_view expected, const Token** out) {
@@ -93,6 +93,8 @@ Status Parser::ParseLine(const LineContext& ctx, std::string_view line) {
       return ctx.Error(t.col, fmt::format("unexpected \";\" (only step lines hold several steps)"));
   }
   if (d == "title") return ParseTitle(ctx, toks);
+  if (d == "claim") return ParseText(ctx, toks, &s_.claim);
+  if (d == "source") return ParseText(ctx, toks, &s_.source);
   if (d == "table") return ParseTable(ctx, toks);
   if (d == "writer") return ParseWriter(ctx, toks);
   if (d == "order") return ParseOrder(ctx, toks);
@@ -126,6 +128,18 @@ Status Parser::ParseTitle(const LineContext& ctx, Tokens toks) {
     return ctx.Error(t->col, fmt::format("expected a quoted title, e.g. title \"Two jobs race\", got {}", t->text));
   if (t->text.empty()) return ctx.Error(t->col, "the title is empty");
   s_.title = t->text;
+  return Status::OK();
+}
+
+Status Parser::ParseText(const LineContext& ctx, Tokens toks, std::string* out) {
+  COMMITLAB_RETURN_IF_ERROR(CheckOnce(ctx, toks[0]));
+  const std::string example = fmt::format("{} \"...\"", toks[0].text);
+  const Token* t = nullptr;
+  COMMITLAB_RETURN_IF_ERROR(OneValue(ctx, toks, "a quoted text, e.g. " + example, &t));
+  if (t->kind != Token::Kind::kString)
+    return ctx.Error(t->col, fmt::format("expected a quoted text, e.g. {}, got {}", example, t->text));
+  if (t->text.empty()) return ctx.Error(t->col, fmt::format("the {} is empty", toks[0].text));
+  *out = t->text;
   return Status::OK();
 }
 

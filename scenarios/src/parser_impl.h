@@ -29,12 +29,14 @@ inline constexpr std::array<std::string_view, 6> kPaimonSteps = {"write",      "
 inline constexpr std::array<std::string_view, 10> kIcebergSteps = {"read",    "scan",   "append", "overwrite",
                                                                    "delete",  "rewrite", "schema", "expire",
                                                                    "orphans", "counter"};
-inline constexpr std::array<std::string_view, 5> kDeltaSteps = {"begin", "read", "add", "remove", "commit"};
+inline constexpr std::array<std::string_view, 7> kDeltaSteps = {"begin",  "read", "add",     "remove",
+                                                                "commit", "txn",  "read-txn"};
 inline constexpr std::array<std::string_view, 2> kIcebergIsolation = {"serializable", "snapshot"};
 inline constexpr std::array<std::string_view, 2> kDeltaIsolation = {"Serializable", "WriteSerializable"};
-// Delta's operations, as `commit op=` and a snapshot's `operation=` name them.
-inline constexpr std::array<std::string_view, 5> kDeltaOperations = {"INSERT", "UPDATE", "DELETE", "MERGE",
-                                                                     "OPTIMIZE"};
+// Delta's operations, as `commit op=` and a snapshot's `operation=` name them; a space in Delta's
+// name is a '-' here (STREAMING-UPDATE is Delta's "STREAMING UPDATE").
+inline constexpr std::array<std::string_view, 6> kDeltaOperations = {"INSERT", "UPDATE",   "DELETE",
+                                                                     "MERGE",  "OPTIMIZE", "STREAMING-UPDATE"};
 
 // The steps a writer of a `p` table takes.
 inline std::span<const std::string_view> StepNames(Protocol p) {
@@ -96,6 +98,8 @@ class Parser {
   // parser.cc
   Status ParseLine(const LineContext& ctx, std::string_view line);
   Status ParseTitle(const LineContext& ctx, Tokens toks);
+  // claim "..." and source "...": once each.
+  Status ParseText(const LineContext& ctx, Tokens toks, std::string* out);
   Status ParseTable(const LineContext& ctx, Tokens toks);
   Status ParseWriter(const LineContext& ctx, Tokens toks);
   Status ParseSpec(const LineContext& ctx, Tokens toks, std::vector<SpecString>* out);

@@ -42,6 +42,16 @@ class DeltaWriter final : public ProtocolWriter {
     if (const auto* add = std::get_if<AddOp>(&step.op)) return Add(*add, r);
     if (const auto* remove = std::get_if<RemoveOp>(&step.op)) return Remove(*remove, r);
     if (const auto* commit = std::get_if<DeltaCommitOp>(&step.op)) return Commit(*commit, r);
+    if (const auto* txn = std::get_if<TxnOp>(&step.op)) {
+      txn_->SetTransactionVersion(txn->app, txn->version);
+      r->detail = fmt::format("txn {} version {}", txn->app, txn->version);
+      return Status::OK();
+    }
+    if (const auto* read_txn = std::get_if<ReadTxnOp>(&step.op)) {
+      r->committed = txn_->TxnVersion(read_txn->app);
+      r->detail = fmt::format("read txnVersion({}) = {}", read_txn->app, r->committed);
+      return Status::OK();
+    }
     return ctx_.script_error(fmt::format("step {} is not a delta step", OpName(step.op)));
   }
 

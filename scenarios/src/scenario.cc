@@ -17,7 +17,8 @@ std::string_view OpName(const Op& op) {
   static constexpr std::string_view kNames[] = {
       "write",  "commit",   "compact", "checkpoint", "filter-and-commit", "restart", "read",
       "scan",   "append",   "overwrite", "delete",   "rewrite",           "schema",  "expire",
-      "orphans", "counter", "begin",   "add",        "remove",            "commit"};
+      "orphans", "counter", "begin",   "add",        "remove",            "commit",  "txn",
+      "read-txn"};
   static_assert(std::size(kNames) == std::variant_size_v<Op>);
   return kNames[op.index()];
 }

@@ -3,6 +3,7 @@
 // another protocol is refused with the list of the ones this table takes.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "commitlab/core/retry_policy.h"
@@ -29,6 +30,8 @@ constexpr std::array<std::string_view, 1> kCounterCommitKeys = {"on-validation"}
 constexpr std::array<std::string_view, 3> kOnValidation = {"give-up", "recommit-stale", "reread"};
 constexpr std::array<std::string_view, 4> kAddKeys = {"file", "partition", "rows", "data-change"};
 constexpr std::array<std::string_view, 2> kRemoveKeys = {"files", "data-change"};
+constexpr std::array<std::string_view, 2> kTxnKeys = {"app", "version"};
+constexpr std::array<std::string_view, 1> kReadTxnKeys = {"app"};
 constexpr std::array<std::string_view, 1> kDeltaCommitKeys = {"op"};
 
 // The columns of the rows Iceberg steps write: {id: k} and the counter's {name: K, value: N}.
@@ -270,6 +273,23 @@ Status Parser::ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens t
     COMMITLAB_RETURN_IF_ERROR(ParseNameList(ctx, *files, "file", &op.files));
     COMMITLAB_RETURN_IF_ERROR(args.Bool("data-change", &op.data_change));
     out->op = std::move(op);
+  } else if (n == "txn") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kTxnKeys));
+    TxnOp op;
+    const Token* app = nullptr;
+    COMMITLAB_RETURN_IF_ERROR(args.Require("app", &app));
+    COMMITLAB_RETURN_IF_ERROR(args.Name("app", "application id", &op.app));
+    const Token* version = nullptr;
+    COMMITLAB_RETURN_IF_ERROR(args.Require("version", &version));
+    COMMITLAB_RETURN_IF_ERROR(args.Int("version", 0, kMaxKey, &op.version));
+    out->op = std::move(op);
+  } else if (n == "read-txn") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kReadTxnKeys));
+    ReadTxnOp op;
+    const Token* app = nullptr;
+    COMMITLAB_RETURN_IF_ERROR(args.Require("app", &app));
+    COMMITLAB_RETURN_IF_ERROR(args.Name("app", "application id", &op.app));
+    out->op = std::move(op);
   } else {  // commit
     COMMITLAB_RETURN_IF_ERROR(collect(kDeltaCommitKeys));
     DeltaCommitOp op;
@@ -277,6 +297,7 @@ Status Parser::ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens t
       size_t i = 0;
       COMMITLAB_RETURN_IF_ERROR(args.Choice("op", kDeltaOperations, &i));
       op.operation = std::string(kDeltaOperations[i]);
+      std::replace(op.operation.begin(), op.operation.end(), '-', ' ');  // Delta's own name
     }
     out->op = std::move(op);
   }

@@ -86,6 +86,33 @@ TEST(LakesParserTest, DeltaTableAndSteps) {
   EXPECT_EQ(OpName(st[5].op), "commit");
 }
 
+TEST(LakesParserTest, DeltaAppIdTransactions) {
+  const Scenario s = MustParse(
+      "title \"t\"\n"
+      "table name=d protocol=delta partitions=x\n"
+      "writer name=w\n"
+      "w: begin; read-txn app=query-1; add partition=x=3; txn app=query-1 version=7; commit op=STREAMING-UPDATE\n"
+      "expect snapshot 1 operation=STREAMING-UPDATE\n");
+  const std::vector<Step>& st = s.writers[0].steps;
+  ASSERT_EQ(st.size(), 5u);
+  EXPECT_EQ(std::get<ReadTxnOp>(st[1].op).app, "query-1");
+  EXPECT_EQ(std::get<TxnOp>(st[3].op).app, "query-1");
+  EXPECT_EQ(std::get<TxnOp>(st[3].op).version, 7);
+  EXPECT_EQ(OpName(st[3].op), "txn");
+  EXPECT_EQ(OpName(st[1].op), "read-txn");
+  EXPECT_FALSE(OpPublishes(st[3].op));
+  EXPECT_EQ(std::get<DeltaCommitOp>(st[4].op).operation, "STREAMING UPDATE");  // Delta's own name
+  EXPECT_EQ(std::get<SnapshotExpect>(s.expectations[0].body).operation, "STREAMING UPDATE");
+}
+
+TEST(LakesParserTest, ClaimAndSourceAreKeptForTheLab) {
+  const Scenario s = MustParse(
+      "title \"t\"\nclaim \"appends never conflict\"\nsource \"the lecture, part 2\"\n"
+      "table name=T protocol=paimon\nwriter name=w\nw: write\n");
+  EXPECT_EQ(s.claim, "appends never conflict");
+  EXPECT_EQ(s.source, "the lecture, part 2");
+}
+
 TEST(LakesParserTest, ExpectationsNameTheirTableAndFiltersTakeNegativeIntegers) {
   const Scenario s = MustParse(
       "title \"t\"\n"
@@ -219,7 +246,15 @@ const std::vector<BadCase>& LakesBadCases() {
       {"DeltaRemoveTwice", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; remove files=f1,f1\n",
        "t.scn:5:27: file \"f1\" listed twice"},
       {"DeltaBadOperation", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; commit op=UPSERT\n",
-       "t.scn:5:21: expected one of INSERT, UPDATE, DELETE, MERGE, OPTIMIZE for key \"op\", got \"UPSERT\""},
+       "t.scn:5:21: expected one of INSERT, UPDATE, DELETE, MERGE, OPTIMIZE, STREAMING-UPDATE for key \"op\", got \"UPSERT\""},
+      {"DeltaTxnWithoutVersion", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; txn app=q\n",
+       "t.scn:5:11: missing required key \"version\" for step txn"},
+      {"DeltaReadTxnWithoutApp", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; read-txn\n",
+       "t.scn:5:11: missing required key \"app\" for step read-txn"},
+      {"ClaimTwice", "title \"t\"\nclaim \"a\"\nclaim \"b\"\ntable name=T protocol=paimon\nwriter name=w\n",
+       "t.scn:3:1: duplicate directive claim (first given at line 2)"},
+      {"SourceNotQuoted", "title \"t\"\nsource lecture\ntable name=T protocol=paimon\nwriter name=w\n",
+       "t.scn:2:8: expected a quoted text, e.g. source \"...\", got lecture"},
       {"DeltaAddBadDataChange", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; add file=f1 partition=x=1 data-change=maybe\n",
        "t.scn:5:49: expected true or false for key \"data-change\", got \"maybe\""},
       {"StoreTwice", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nstore object:locked\nstore object:locked\n",

@@ -474,8 +474,8 @@ const std::string kT = "title \"t\"\n";
 const std::vector<BadCase>& BadCases() {
   static const std::vector<BadCase> cases = {
       {"UnknownDirective", H("tabel name=x\n"),
-       "t.scn:5:1: unknown directive \"tabel\" (expected one of title, table, writer, order, fault, latency, retry, "
-       "idempotency-check, sched, seed, store, repeat, expect, or a step line WRITER: STEP)"},
+       "t.scn:5:1: unknown directive \"tabel\" (expected one of title, claim, source, table, writer, order, fault, "
+       "latency, retry, idempotency-check, sched, seed, store, repeat, expect, or a step line WRITER: STEP)"},
       {"UnknownTableKey", kT + "table name=T protocol=paimon bukets=2\n",
        "t.scn:2:30: unknown key \"bukets\" for directive table (expected one of name, protocol, primary-key, "
        "partitions, buckets, levels, ignore-empty-commit, isolation)"},

@@ -190,14 +190,26 @@ struct RemoveOp {
   std::vector<std::string> files;
   bool data_change = true;
 };
-// Delta `commit [op=OPERATION]`: commits the transaction (INSERT, UPDATE, DELETE, MERGE, OPTIMIZE).
+// Delta `commit [op=OPERATION]`: commits the transaction (INSERT, UPDATE, DELETE, MERGE, OPTIMIZE,
+// STREAMING UPDATE).
 struct DeltaCommitOp {
-  std::string operation = "INSERT";
+  std::string operation = "INSERT";  // Delta's name
+};
+// Delta `txn app=ID version=N`: the transaction records that application ID has committed its
+// version N (SetTransaction), which makes a streaming batch idempotent.
+struct TxnOp {
+  std::string app;
+  int64_t version = 0;
+};
+// Delta `read-txn app=ID`: txnVersion(ID), the application's last committed version or -1
+// (recorded: a concurrent commit of the same app id conflicts).
+struct ReadTxnOp {
+  std::string app;
 };
 
 using Op = std::variant<WriteOp, CommitOp, CompactOp, CheckpointOp, FilterAndCommitOp, RestartOp, ReadOp, ScanOp,
                         AppendOp, OverwriteOp, DeleteOp, RewriteOp, SchemaOp, ExpireOp, OrphansOp, CounterOp, BeginOp,
-                        AddOp, RemoveOp, DeltaCommitOp>;
+                        AddOp, RemoveOp, DeltaCommitOp, TxnOp, ReadTxnOp>;
 std::string_view OpName(const Op& op);  // "write", "commit", "compact", ...
 // Whether the step publishes (its line can be named as W.L.publish in an order line).
 bool OpPublishes(const Op& op);
@@ -388,6 +400,10 @@ struct Scenario {
   std::string file_name;  // as given to the parser; prefixes every position in messages
   std::string text;       // the source text, as parsed
   std::string title;
+  // What the source says happens, which the expectations check, and the source passage it rests
+  // on: a lab prints both with its verdict. "" when the file has none.
+  std::string claim;
+  std::string source;
   std::vector<Table> tables;
   std::vector<Writer> writers;
   std::vector<OrderEdge> order;
