@@ -18,8 +18,8 @@
 #include <system_error>
 #include <utility>
 
-#include "commitlab/core/json.h"
 #include "commitlab/core/snapshot_codec.h"
+#include "json_write.h"
 
 namespace commitlab {
 
@@ -245,15 +245,11 @@ Result<std::string> ReadFile(const std::string& path, size_t limit) {
 }
 
 std::string DataFileLine(const DataFile& f) {
-  JsonValue v;
-  v.Set("fileName", JsonValue::String(f.name));
-  v.Set("partition", JsonValue::String(f.partition));
-  v.Set("bucket", JsonValue::Int(f.bucket));
-  v.Set("level", JsonValue::Int(f.level));
-  v.Set("minKey", JsonValue::Int(f.min_key));
-  v.Set("maxKey", JsonValue::Int(f.max_key));
-  v.Set("rowCount", JsonValue::Int(f.row_count));
-  return ToJson(v) + "\n";
+  const nlohmann::ordered_json v = {
+      {"fileName", f.name}, {"partition", f.partition}, {"bucket", f.bucket}, {"level", f.level},
+      {"minKey", f.min_key}, {"maxKey", f.max_key}, {"rowCount", f.row_count},
+  };
+  return json_io::Compact(v) + "\n";
 }
 
 std::string BucketDir(const std::string& root, const DataFile& f) {
@@ -366,7 +362,7 @@ Result<std::vector<FileChange>> DirStore::ReadManifest(const std::string& name,
                                                        const std::string& snapshot_path) const {
   if (!IsSafeName(name)) {
     return Status::Corruption(
-        fmt::format("{}: field \"deltaManifestList\" is not a manifest file name: {}", snapshot_path, JsonQuote(name)));
+        fmt::format("{}: field \"deltaManifestList\" is not a manifest file name: {}", snapshot_path, json_io::Quote(name)));
   }
   const std::string path = ManifestPath(name);
   Result<std::string> text = ReadFile(path, kMaxManifestBytes);
@@ -382,7 +378,7 @@ Result<std::vector<FileChange>> DirStore::ReadManifest(const std::string& name,
 // Writing
 
 Status DirStore::WriteManifest(const std::string& name, const std::vector<FileChange>& changes) {
-  if (!IsSafeName(name)) return Status::InvalidArgument(fmt::format("invalid manifest name {}", JsonQuote(name)));
+  if (!IsSafeName(name)) return Status::InvalidArgument(fmt::format("invalid manifest name {}", json_io::Quote(name)));
   Result<CreateOutcome> r = CreateNoReplace(manifest_dir_, name, EncodeManifest(changes), options_.rename_noreplace);
   if (!r.ok()) return r.status();
   if (*r == CreateOutcome::kExists)
@@ -393,7 +389,7 @@ Status DirStore::WriteManifest(const std::string& name, const std::vector<FileCh
 Status DirStore::CheckPublishable(const Snapshot& s) const {
   if (s.id < 1) return Status::InvalidArgument(fmt::format("cannot publish snapshot id {}: ids start at 1", s.id));
   if (!IsSafeName(s.delta_manifest))
-    return Status::InvalidArgument(fmt::format("invalid manifest name {}", JsonQuote(s.delta_manifest)));
+    return Status::InvalidArgument(fmt::format("invalid manifest name {}", json_io::Quote(s.delta_manifest)));
   // Snapshots are never deleted, so once snapshot-(N-1) exists this stays true.
   if (s.id > 1 && !IsRegularFile(SnapshotPath(s.id - 1)))
     return Status::InvalidArgument(fmt::format("snapshot-{} would leave a gap after snapshot-{}", s.id, s.id - 1));
@@ -418,7 +414,7 @@ void DirStore::WriteLatestHint(int64_t id) const {
 Status DirStore::WriteDataFile(const DataFile& f) {
   if (!IsSafeName(f.name) || !IsSafePartition(f.partition)) {
     return Status::InvalidArgument(
-        fmt::format("invalid data file path: partition {}, name {}", JsonQuote(f.partition), JsonQuote(f.name)));
+        fmt::format("invalid data file path: partition {}, name {}", json_io::Quote(f.partition), json_io::Quote(f.name)));
   }
   const std::string dir = BucketDir(root_, f);
   std::error_code ec;

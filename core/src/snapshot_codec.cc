@@ -5,20 +5,26 @@
 #include <limits>
 #include <optional>
 
-#include "commitlab/core/json.h"
+#include "json_fields.h"
+#include "json_parse.h"
+#include "json_write.h"
 
 namespace commitlab {
 
 namespace {
 
+using nlohmann::json;
+using nlohmann::ordered_json;
+using json_io::Quote;
+
 Status Corrupt(std::string_view path, std::string_view why) {
   return Status::Corruption(fmt::format("{}: {}", path, why));
 }
 
-// Parses `json`, naming `path` in any error; an empty file gets its own words.
-Result<JsonValue> ParseFile(std::string_view json, std::string_view path) {
-  if (json.empty()) return Corrupt(path, "empty file");
-  Result<JsonValue> v = ParseJson(json);
+// Parses `text`, naming `path` in any error; an empty file gets its own words.
+Result<json> ParseFile(std::string_view text, std::string_view path) {
+  if (text.empty()) return Corrupt(path, "empty file");
+  Result<json> v = json_io::Parse(text);
   if (!v.ok()) return Corrupt(path, v.status().message());
   return v;
 }
@@ -30,14 +36,14 @@ std::optional<ChangeKind> ParseChangeKind(std::string_view s) {
 }
 
 Status UnknownValue(std::string_view key, std::string_view value) {
-  return Status::InvalidArgument(fmt::format("field {} has unknown value {}", JsonQuote(key), JsonQuote(value)));
+  return Status::InvalidArgument(fmt::format("field {} has unknown value {}", Quote(key), Quote(value)));
 }
 
-Result<int32_t> GetInt32(const JsonValue& obj, std::string_view key) {
-  Result<int64_t> v = GetInt(obj, key);
+Result<int32_t> GetInt32(const json& obj, std::string_view key) {
+  Result<int64_t> v = json_io::GetInt(obj, key);
   if (!v.ok()) return v.status();
   if (*v < std::numeric_limits<int32_t>::min() || *v > std::numeric_limits<int32_t>::max())
-    return Status::InvalidArgument(fmt::format("field {} is out of range: {}", JsonQuote(key), *v));
+    return Status::InvalidArgument(fmt::format("field {} is out of range: {}", Quote(key), *v));
   return static_cast<int32_t>(*v);
 }
 
@@ -45,11 +51,11 @@ Result<int32_t> GetInt32(const JsonValue& obj, std::string_view key) {
 // decoder reads as a flat list of fields.
 class FieldReader {
  public:
-  explicit FieldReader(const JsonValue& obj) : obj_(obj) {}
+  explicit FieldReader(const json& obj) : obj_(obj) {}
 
-  void Int(std::string_view key, int64_t* out) { Take(GetInt(obj_, key), out); }
+  void Int(std::string_view key, int64_t* out) { Take(json_io::GetInt(obj_, key), out); }
   void Int32(std::string_view key, int32_t* out) { Take(GetInt32(obj_, key), out); }
-  void String(std::string_view key, std::string* out) { Take(GetString(obj_, key), out); }
+  void String(std::string_view key, std::string* out) { Take(json_io::GetString(obj_, key), out); }
 
   const Status& status() const { return status_; }
 
@@ -64,7 +70,7 @@ class FieldReader {
     }
   }
 
-  const JsonValue& obj_;
+  const json& obj_;
   Status status_;
 };
 
@@ -79,9 +85,9 @@ Status CheckSnapshot(const Snapshot& s, int64_t version, const std::string& kind
   return Status::OK();
 }
 
-Status DecodeSnapshotFields(const JsonValue& doc, Snapshot* s) {
+Status DecodeSnapshotFields(const json& doc, Snapshot* s) {
   if (!doc.is_object())
-    return Status::InvalidArgument(fmt::format("expected a JSON object, got {}", JsonTypeName(doc.type())));
+    return Status::InvalidArgument(fmt::format("expected a JSON object, got {}", json_io::TypeName(doc)));
   int64_t version = 0;
   std::string kind;
   FieldReader r(doc);
@@ -101,9 +107,9 @@ Status DecodeSnapshotFields(const JsonValue& doc, Snapshot* s) {
   return Status::OK();
 }
 
-Status DecodeEntry(const JsonValue& entry, FileChange* c) {
+Status DecodeEntry(const json& entry, FileChange* c) {
   if (!entry.is_object())
-    return Status::InvalidArgument(fmt::format("expected an object, got {}", JsonTypeName(entry.type())));
+    return Status::InvalidArgument(fmt::format("expected an object, got {}", json_io::TypeName(entry)));
   std::string kind;
   DataFile& f = c->file;
   FieldReader r(entry);
@@ -126,27 +132,25 @@ Status DecodeEntry(const JsonValue& entry, FileChange* c) {
 }  // namespace
 
 std::string EncodeSnapshot(const Snapshot& s) {
-  // Jackson's default pretty printer, which Paimon's JsonSerdeUtil uses: "key" : value.
-  return fmt::format(
-      "{{\n"
-      "  \"version\" : {},\n"
-      "  \"id\" : {},\n"
-      "  \"parentId\" : {},\n"
-      "  \"commitUser\" : {},\n"
-      "  \"commitIdentifier\" : {},\n"
-      "  \"commitKind\" : {},\n"
-      "  \"timeMillis\" : {},\n"
-      "  \"totalRecordCount\" : {},\n"
-      "  \"deltaRecordCount\" : {},\n"
-      "  \"deltaManifestList\" : {}\n"
-      "}}\n",
-      kSnapshotVersion, s.id, s.parent_id, JsonQuote(s.commit_user), s.commit_identifier,
-      JsonQuote(CommitKindName(s.kind)), s.time_millis, s.total_records, s.delta_records,
-      JsonQuote(s.delta_manifest));
+  // Jackson's default pretty printer, which Paimon's JsonSerdeUtil.toJson uses; ordered_json
+  // keeps the members in this order, so the file's bytes are stable.
+  const ordered_json doc = {
+      {"version", kSnapshotVersion},
+      {"id", s.id},
+      {"parentId", s.parent_id},
+      {"commitUser", s.commit_user},
+      {"commitIdentifier", s.commit_identifier},
+      {"commitKind", CommitKindName(s.kind)},
+      {"timeMillis", s.time_millis},
+      {"totalRecordCount", s.total_records},
+      {"deltaRecordCount", s.delta_records},
+      {"deltaManifestList", s.delta_manifest},
+  };
+  return json_io::JacksonPretty(doc) + "\n";
 }
 
-Result<Snapshot> DecodeSnapshot(std::string_view json, std::string_view path) {
-  Result<JsonValue> doc = ParseFile(json, path);
+Result<Snapshot> DecodeSnapshot(std::string_view text, std::string_view path) {
+  Result<json> doc = ParseFile(text, path);
   if (!doc.ok()) return doc.status();
   Snapshot s;
   if (Status st = DecodeSnapshotFields(*doc, &s); !st.ok()) return Corrupt(path, st.message());
@@ -158,22 +162,28 @@ std::string EncodeManifest(const std::vector<FileChange>& changes) {
   std::string out = "[\n";
   for (size_t i = 0; i < changes.size(); ++i) {
     const DataFile& f = changes[i].file;
-    out += fmt::format(
-        "  {{\"kind\": {}, \"partition\": {}, \"bucket\": {}, \"level\": {}, \"fileName\": {}, "
-        "\"minKey\": {}, \"maxKey\": {}, \"rowCount\": {}}}{}\n",
-        JsonQuote(ChangeKindName(changes[i].kind)), JsonQuote(f.partition), f.bucket, f.level,
-        JsonQuote(f.name), f.min_key, f.max_key, f.row_count, i + 1 < changes.size() ? "," : "");
+    const ordered_json entry = {
+        {"kind", ChangeKindName(changes[i].kind)},
+        {"partition", f.partition},
+        {"bucket", f.bucket},
+        {"level", f.level},
+        {"fileName", f.name},
+        {"minKey", f.min_key},
+        {"maxKey", f.max_key},
+        {"rowCount", f.row_count},
+    };
+    out += "  " + json_io::SpacedLine(entry) + (i + 1 < changes.size() ? ",\n" : "\n");
   }
   out += "]\n";
   return out;
 }
 
-Result<std::vector<FileChange>> DecodeManifest(std::string_view json, std::string_view path) {
-  Result<JsonValue> doc = ParseFile(json, path);
+Result<std::vector<FileChange>> DecodeManifest(std::string_view text, std::string_view path) {
+  Result<json> doc = ParseFile(text, path);
   if (!doc.ok()) return doc.status();
   if (!doc->is_array())
-    return Corrupt(path, fmt::format("expected a JSON array, got {}", JsonTypeName(doc->type())));
-  const JsonValue::Array& entries = doc->as_array();
+    return Corrupt(path, fmt::format("expected a JSON array, got {}", json_io::TypeName(*doc)));
+  const json& entries = *doc;
   std::vector<FileChange> changes(entries.size());
   for (size_t i = 0; i < entries.size(); ++i) {
     if (Status st = DecodeEntry(entries[i], &changes[i]); !st.ok())

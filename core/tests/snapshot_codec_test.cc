@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "commitlab/core/json.h"
 #include "commitlab/core/rng.h"
 
 namespace commitlab {
@@ -40,23 +40,19 @@ std::vector<FileChange> SampleChanges() {
   };
 }
 
-// The snapshot JSON with `field`'s value text replaced by `value`.
+using ordered_json = nlohmann::ordered_json;
+
+// The snapshot JSON, compact, with `field`'s value text replaced by `value` (or added last).
 std::string WithField(std::string_view field, std::string_view value) {
-  Result<JsonValue> doc = ParseJson(EncodeSnapshot(SampleSnapshot()));
-  EXPECT_TRUE(doc.ok());
-  JsonValue v = *doc;
-  Result<JsonValue> replacement = ParseJson(value);
-  EXPECT_TRUE(replacement.ok()) << value;
-  v.Set(std::string(field), *replacement);
-  return ToJson(v);
+  ordered_json v = ordered_json::parse(EncodeSnapshot(SampleSnapshot()));
+  v[std::string(field)] = ordered_json::parse(value);
+  return v.dump();
 }
 
 std::string WithoutField(std::string_view field) {
-  JsonValue out = JsonValue::EmptyObject();
-  const Result<JsonValue> doc = ParseJson(EncodeSnapshot(SampleSnapshot()));
-  for (const JsonValue::Member& m : doc->as_object())
-    if (m.first != field) out.Set(m.first, m.second);
-  return ToJson(out);
+  ordered_json v = ordered_json::parse(EncodeSnapshot(SampleSnapshot()));
+  v.erase(std::string(field));
+  return v.dump();
 }
 
 void ExpectCorruption(const Status& st, std::string_view message) {
@@ -220,7 +216,7 @@ TEST(SnapshotManifestCodecTest, Errors) {
   ExpectCorruption(DecodeManifest("{}", path).status(), "t/manifest/m: expected a JSON array, got object");
   ExpectCorruption(DecodeManifest("[1]", path).status(), "t/manifest/m: entry 0: expected an object, got integer");
 
-  const std::string good = ToJson(*ParseJson(EncodeManifest({SampleChanges()[0]})));
+  const std::string good = ordered_json::parse(EncodeManifest({SampleChanges()[0]})).dump();
   std::string bad_kind = good;
   bad_kind.replace(bad_kind.find("\"DELETE\""), 8, "\"MODIFY\"");
   ExpectCorruption(DecodeManifest(bad_kind, path).status(),

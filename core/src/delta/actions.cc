@@ -6,7 +6,7 @@
 #include <array>
 #include <utility>
 
-#include "commitlab/core/json.h"
+#include "json_write.h"
 
 namespace commitlab::delta {
 namespace {
@@ -102,15 +102,21 @@ std::string ReadPredicate::ToString() const {
 }
 
 std::string CommitInfoJson(const CommitInfo& ci, int64_t version) {
-  std::string preds = "[";
-  for (const std::string& p : ci.read_predicates) preds += (preds.size() > 1 ? "," : "") + JsonQuote(p);
-  preds += "]";
-  return fmt::format(
-      "{{\"version\":{},\"timestamp\":{},\"userName\":{},\"operation\":{},\"operationParameters\":{{"
-      "\"predicate\":{}}},\"readVersion\":{},\"isolationLevel\":{},\"isBlindAppend\":{},\"txnId\":{}}}",
-      version, ci.timestamp_millis, JsonQuote(ci.user_name), JsonQuote(OperationName(ci.operation)),
-      JsonQuote(preds), ci.read_version, JsonQuote(IsolationLevelName(ci.isolation_level)),
-      ci.is_blind_append ? "true" : "false", JsonQuote(ci.txn_id));
+  // A subset of Delta's CommitInfo fields in their declared order (actions.scala). Each
+  // operationParameters value is JSON text in a string, as Operation.jsonEncodedValues writes it
+  // (DeltaOperations.scala).
+  const nlohmann::ordered_json info = {
+      {"version", version},
+      {"timestamp", ci.timestamp_millis},
+      {"userName", ci.user_name},
+      {"operation", OperationName(ci.operation)},
+      {"operationParameters", {{"predicate", json_io::Compact(ci.read_predicates)}}},
+      {"readVersion", ci.read_version},
+      {"isolationLevel", IsolationLevelName(ci.isolation_level)},
+      {"isBlindAppend", ci.is_blind_append},
+      {"txnId", ci.txn_id},
+  };
+  return json_io::Compact(info);
 }
 
 size_t Commit::ActionCount() const {
