@@ -22,8 +22,7 @@ cli_test(race_no_prefix_guessing 2 "commitlab race: unrecognised option '--trac'
 cli_test(run_no_prefix_guessing 2 "commitlab run: unrecognised option '--trac'" run scenarios/paimon_conflict.scn --trac x)
 cli_test(sweep_no_prefix_guessing 2 "commitlab sweep: unrecognised option '--trac'" sweep --trac x)
 cli_test(sweep_no_prefix_guessing_quick 2 "commitlab sweep: unrecognised option '--quic'" sweep --quic)
-cli_test(lab_no_prefix_guessing 2 "commitlab lab: unrecognised option '--scen'" lab paimon --scen race)
-cli_test(lab_iceberg_no_prefix_guessing 2 "commitlab lab iceberg: unrecognised option '--exp'" lab iceberg --exp race)
+cli_test(lab_no_prefix_guessing 2 "commitlab lab: unrecognised option '--exp'" lab iceberg --exp race)
 cli_test(race_bad_number 2 "commitlab race: the argument \\('many'\\) for option '--writers' is invalid" race --writers many)
 cli_test(race_writers_range 2 "--writers 0 is out of range 1..1000" race --writers 0)
 cli_test(race_bad_store 2 "--store 's3' is not one of memory, dir" race --store s3)
@@ -82,36 +81,6 @@ add_test(NAME cli.run_dir_store
 add_test(NAME cli.run_trace_replays_identically
   COMMAND sh -c "$<TARGET_FILE:commitlab> run scenarios/paimon_retries_exhausted.scn --json --seed 5 --trace '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl' >/dev/null && ! grep -qF '${PROJECT_SOURCE_DIR}' '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl' && ${EXPECT_RUN} 0 '^replay identical: [0-9]+ events of `commitlab run scenarios/paimon_retries_exhausted.scn --seed 5`$' -- $<TARGET_FILE:commitlab> replay '${CMAKE_CURRENT_BINARY_DIR}/run-trace.jsonl'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-
-# --- commitlab lab paimon
-function(cli_lab_test name code regex)
-  add_test(NAME cli.${name} COMMAND ${EXPECT_RUN} ${code} ${regex} --no-path ${PROJECT_SOURCE_DIR} -- $<TARGET_FILE:commitlab> ${ARGN}
-           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-endfunction()
-cli_lab_test(lab_conflict 0
-  "== 2\\. Two compaction jobs delete the same L0 files ==.*compactBefore = \\[data-[0-9a-f]{8}…-0\\.parquet, data-[0-9a-f]{8}…-1\\.parquet, data-[0-9a-f]{8}…-2\\.parquet\\].*snapshot 4  APPEND   user=compact-job-1  identifier=1  total=3.*snapshot 5  COMPACT  user=compact-job-1  identifier=1  total=3.*snapshot 6  APPEND   user=compact-job-2  identifier=1  total=3.*ERROR \\[compact-job-2\\] File deletion conflicts detected! Give up committing\\..*\\| Base commit user is: compact-job-2. Current commit user is: compact-job-2.*\\| Caused by: Trying to delete file data-.* which is not previously added\\..*latest snapshot id: 6.*== Verdicts == 2\\. conflict +PASS"
-  lab paimon --scenario conflict)
-cli_lab_test(lab_race_simulated 0
-  "== 1\\. Two jobs append concurrently and race for snapshot ids ==.*simulated, seed=3 sched=random, lecture latency.*WARN  \\[job-[AB]\\] Atomic commit failed for snapshot #.*failed jobs: 0 latest snapshot id: 60 snapshots per commit user: \\{job-A=30, job-B=30\\}.*1\\. race +PASS"
-  lab paimon --scenario race --sched random --seed 3)
-cli_lab_test(lab_all 0
-  "1\\. race +PASS.*2\\. conflict +PASS.*3\\. lsm +PASS .*paimon_lsm\\.scn.*LSM conflicts detected!.*3\\. lsm +PASS .*paimon_lsm_disjoint\\.scn.*4\\. idempotent +PASS.*5\\. unknown +PASS .*paimon_unknown\\.scn.*5\\. unknown +PASS .*paimon_unknown_no_check\\.scn.*the checker found add_live \\(expected\\), duplicate \\(expected\\)"
-  lab paimon)
-# From a folder without scenarios/, the lab finds them above its binary and still shows them
-# relative to the project.
-add_test(NAME cli.lab_finds_scenarios_from_its_binary
-  COMMAND ${EXPECT_RUN} 0 "\\(scenarios/paimon_idempotent\\.scn: simulated.*4\\. idempotent +PASS" --no-path ${PROJECT_SOURCE_DIR}
-          -- $<TARGET_FILE:commitlab> lab paimon --scenario idempotent
-  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-add_test(NAME cli.lab_race_is_reproducible_with_a_seed
-  COMMAND ${EXPECT_SAME} -- $<TARGET_FILE:commitlab> lab paimon --scenario race --sched random --seed 11
-  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-add_test(NAME cli.lab_scripted_scenarios_print_the_same_every_run
-  COMMAND ${EXPECT_SAME} -- $<TARGET_FILE:commitlab> lab paimon --scenario conflict
-  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-cli_test(lab_unknown_scenario 2 "--scenario 'nope' is not one of race, conflict, lsm, idempotent, unknown"
-  lab paimon --scenario nope)
-cli_test(lab_unknown_lab 2 "unknown lab 'hudi' \\(expected one of paimon, iceberg, delta\\)" lab hudi)
 
 # --- golden histories: each scenario file's history for its own seed, kept in results/golden/
 # (regenerate with ./run.sh golden). `replay` runs the recorded text again and compares event by event.

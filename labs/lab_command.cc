@@ -1,22 +1,28 @@
-// `commitlab lab paimon`: the lecture's experiments (S2-5, Paimon's concurrent commits), narrated.
-// Each scenario is a file under scenarios/; the lab runs it and tells it the way the lecture does:
-// the writers' log lines, the table's snapshots as they appear, a refusal's first lines, and the
-// summary lines, then a verdict per scenario. The race runs on OS threads (like the lecture's Java
-// run; --sched random --seed N reproduces one); the scripted scenarios are ordered by their order
-// lines and print the same thing every run.
+// `commitlab lab paimon | iceberg | delta`: the lectures' experiments, narrated. Every section runs
+// scenario files (scenarios/*.scn) and tells them the same way: the source passage and the claim
+// the file carries, the writers' log lines in the format's own words, what each scripted step did,
+// a Paimon table's snapshots as they land and an Iceberg or Delta table's chain at the end, a
+// refusal's first lines, the summary, and a verdict computed from the file's expect lines: AGREES
+// when the run shows what the source says, DIFFERS otherwise. The experiments live in the files;
+// this file only says which files make up each lab.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli.h"
 #include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
-#include "lecture.h"
+#include "lab_text.h"
 #include "log_printer.h"
-#include "protocol_labs.h"
+#include "report_output.h"
 
 namespace commitlab::cli {
 namespace {
@@ -27,53 +33,60 @@ using scenarios::RunReport;
 
 constexpr std::string_view kCommand = "lab";
 
-struct LabFile {
-  std::string file;   // under scenarios/
-  std::string intro;  // what the lecture showed, or asked
+struct LabSection {
+  std::string key;                 // --experiment
+  std::vector<std::string> files;  // under scenarios/
+  bool on_threads = false;         // by default on OS threads, as the lecture ran it
+  bool matrix = false;             // narrated as the Delta conflict matrix
 };
 
-struct LabScenario {
-  std::string key;  // --scenario
-  int number;       // the numbering: 1 race, 2 conflict, 3 lsm, 4 idempotent, 5 unknown
-  std::vector<LabFile> files;
+struct Lab {
+  std::string name;
+  std::string heading;
+  std::vector<LabSection> sections;  // numbered from 1
 };
 
-const std::vector<LabScenario>& PaimonScenarios() {
-  static const std::vector<LabScenario> kScenarios = {
-      {"race", 1,
-       {{"paimon_race.scn",
-         "Two jobs append 30 commits each and race for snapshot ids. The lecture lost 25, 18 and 11 races in\n"
-         "three runs, and every time all 60 commits landed: {job-A=30, job-B=30}."}}},
-      {"conflict", 2,
-       {{"paimon_conflict.scn",
-         "Two compaction jobs compact the same three L0 files from snapshot 3. compact-job-1 commits first;\n"
-         "compact-job-2's files are gone: a real conflict, refused and never retried."}}},
-      {"lsm", 3,
-       {{"paimon_lsm.scn",
-         "The lecture's self-test: job-1 compacts L0 files 0 and 1, job-2 file 2, both into L5. No file is\n"
-         "deleted twice, but the two L5 outputs' key ranges overlap (the lecture derived this, unrun)."},
-        {"paimon_lsm_disjoint.scn",
-         "The same two compactions over files with disjoint key ranges: the L5 outputs do not overlap."}}},
-      {"idempotent", 4,
-       {{"paimon_idempotent.scn",
-         "A restarted job commits its checkpoint again: commit user + identifier filter it out; another\n"
-         "job's identifier 5 is its own business."}}},
-      {"unknown", 5,
-       {{"paimon_unknown.scn",
-         "The publish lands but the job is told it failed. Its next attempt first looks for its own\n"
-         "snapshot (the idempotency check), finds it, and counts the commit as done."},
-        {"paimon_unknown_no_check.scn",
-         "The same with the idempotency check switched off: the retry commits the same data twice, and the\n"
-         "invariant checker says so."}}},
+const std::vector<Lab>& Labs() {
+  static const std::vector<Lab> kLabs = {
+      {"paimon",
+       "Paimon lab (S2 第 5 讲：并发提交——乐观锁、冲突检测、重试): concurrent commits, optimistic locking, "
+       "conflict detection, retries",
+       {{"race", {"paimon_race.scn"}, /*on_threads=*/true},
+        {"conflict", {"paimon_conflict.scn"}},
+        {"lsm", {"paimon_lsm.scn", "paimon_lsm_disjoint.scn"}},
+        {"idempotent", {"paimon_idempotent.scn"}},
+        {"unknown", {"paimon_unknown.scn", "paimon_unknown_no_check.scn"}}}},
+      {"iceberg",
+       "Iceberg lab (04 事务与并发控制——乐观锁与 Optimistic Concurrency; 无锁并发写入 — 乐观并发保护什么、不保护什么): "
+       "catalog compare-and-swap, validation, isolation levels, orphans, expiry",
+       {{"race", {"iceberg_append_race.scn"}},
+        {"retries0", {"iceberg_no_retry_orphans.scn"}},
+        {"counter", {"iceberg_counter.scn", "iceberg_counter_stale.scn", "iceberg_counter_reread.scn"}},
+        {"isolation", {"iceberg_overwrite_partitions.scn", "iceberg_delete_isolation.scn"}},
+        {"orphans", {"iceberg_orphans_in_flight.scn"}},
+        {"expiry", {"iceberg_long_reader.scn"}}}},
+      {"delta",
+       "Delta lab (04 事务与并发控制 3.3 and the Delta Lake docs): put-if-absent log versions, the conflict checker, "
+       "isolation levels, the conflict matrix, the storage contract under the log",
+       {{"conflicts", {"delta_conflicts.scn", "delta_read_vs_append.scn", "delta_compaction.scn", "delta_app_ids.scn"}},
+        {"matrix", {"delta_conflict_matrix.scn"}, false, /*matrix=*/true},
+        {"objectstore",
+         {"object_store_check_then_put.scn", "object_store_locked.scn", "object_store_conditional_put.scn"}}}},
   };
-  return kScenarios;
+  return kLabs;
+}
+
+std::string Names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
 }
 
 // scenarios/ under the current directory, else under the binary's folder or one of its parents
 // (build/commitlab -> ../scenarios, build/asan/commitlab -> ../../scenarios). Messages always say
 // scenarios/NAME.scn, never where the machine keeps it.
 Result<fs::path> FindScenarioDir() {
-  const std::string probe = PaimonScenarios().front().files.front().file;
+  const std::string probe = Labs().front().sections.front().files.front();
   if (fs::is_regular_file(fs::path("scenarios") / probe)) return fs::path("scenarios");
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
@@ -90,7 +103,7 @@ Result<fs::path> FindScenarioDir() {
 }
 
 Result<scenarios::Scenario> LoadScenario(const fs::path& dir, const std::string& file) {
-  const std::string shown = "scenarios/" + file;
+  const std::string shown = "scenarios/" + file;  // as the project names it, not this machine
   std::ifstream in(dir / file, std::ios::binary);
   if (!in) return Status::InvalidArgument(fmt::format("cannot open scenario file {}", shown));
   std::ostringstream text;
@@ -98,35 +111,7 @@ Result<scenarios::Scenario> LoadScenario(const fs::path& dir, const std::string&
   return scenarios::ParseScenario(text.str(), shown);
 }
 
-std::vector<std::string> Lines(std::string_view text) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    const size_t nl = text.find('\n', pos);
-    out.emplace_back(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
-  return out;
-}
-
-// A refusal as the lecture quotes it: the headline paragraph, then from "Base commit user is" on
-// (the base entries, the changes, the cause), without Paimon's "Don't panic!" advice in between.
-void PrintRefusal(std::string_view message) {
-  const std::vector<std::string> lines = Lines(message);
-  size_t i = 0;
-  for (; i < lines.size() && !lines[i].empty(); ++i) fmt::print("         | {}\n", lines[i]);
-  bool from_base = false;
-  for (; i < lines.size(); ++i) {
-    if (lines[i].starts_with("Base commit user is:")) {
-      fmt::print("         | ...\n");
-      from_base = true;
-    }
-    if (from_base && !lines[i].empty()) fmt::print("         | {}\n", lines[i]);
-  }
-}
-
-// Narrates a scripted scenario: what each step did, each snapshot as it lands, a refusal.
+// Narrates a scripted run: what each step did, each Paimon snapshot as it lands, a refusal.
 class Narrator : public scenarios::RunObserver {
  public:
   void OnSnapshot(const scenarios::Table&, const Snapshot& s) override {
@@ -135,16 +120,16 @@ class Narrator : public scenarios::RunObserver {
   void OnStep(const scenarios::Writer& writer, const scenarios::Step& step,
               const scenarios::StepResult& result) override {
     // A commit speaks through its log lines and snapshots; the other steps are told here.
-    if (!std::holds_alternative<scenarios::CommitOp>(step.op))
-      fmt::print("         [{}] {}\n", writer.name, result.detail);
+    if (!std::holds_alternative<scenarios::CommitOp>(step.op) && !result.detail.empty())
+      fmt::print("         [{}] {}\n", writer.name, AbbreviateUuids(result.detail));
     if (result.status == scenarios::StepStatus::kFailed) {
       fmt::print("         [{}] {}:\n", writer.name, scenarios::OutcomeName(result.outcome));
-      PrintRefusal(result.error);
+      for (const std::string& line : RefusalLines(result.error)) fmt::print("         | {}\n", AbbreviateUuids(line));
     }
   }
 };
 
-void PrintSummary(const RunReport& r) {
+void PrintSummary(const RunReport& r, bool matrix) {
   std::string per_writer, failed;
   int failed_jobs = 0;
   for (const scenarios::WriterReport& w : r.writers) {
@@ -153,12 +138,20 @@ void PrintSummary(const RunReport& r) {
     ++failed_jobs;
     failed += fmt::format("{}{} {}", failed.empty() ? " (" : ", ", w.name, scenarios::OutcomeName(w.outcome));
   }
-  fmt::print("\natomic commit failures: {} ({})\n", r.tally.atomic_failures, per_writer);
-  fmt::print("conflicts: {}; unknown outcomes: {}; idempotent matches: {}\n", r.tally.conflicts,
-             r.tally.unknown_outcomes, r.tally.idempotent_matches);
-  fmt::print("failed jobs: {}{}\n", failed_jobs, failed.empty() ? "" : failed + ")");
-  fmt::print("latest snapshot id: {}\n", r.latest_snapshot());
-  fmt::print("snapshots per commit user: {}\n", scenarios::PerUserLine(r));
+  if (matrix) {
+    fmt::print("\natomic commit failures: {}; conflicts: {}; writers refused: {}\n", r.tally.atomic_failures,
+               r.tally.conflicts, failed_jobs);
+  } else {
+    fmt::print("\natomic commit failures: {} ({})\n", r.tally.atomic_failures, per_writer);
+    fmt::print("conflicts: {}; unknown outcomes: {}; idempotent matches: {}\n", r.tally.conflicts,
+               r.tally.unknown_outcomes, r.tally.idempotent_matches);
+    fmt::print("failed jobs: {}{}\n", failed_jobs, failed.empty() ? "" : failed + ")");
+    for (const scenarios::TableReport& t : r.tables) {
+      const std::string prefix = r.tables.size() > 1 ? fmt::format("table {}: ", t.name) : "";
+      fmt::print("{}latest snapshot id: {}\n", prefix, t.latest_snapshot);
+      fmt::print("{}snapshots per commit user: {}\n", prefix, scenarios::PerUserLine(t));
+    }
+  }
   for (const std::string& line : scenarios::InvariantLines(r)) fmt::print("{}\n", line);
   for (const std::string& e : r.run_errors) fmt::print("ERROR {}\n", e);
   for (const scenarios::ExpectationResult& e : r.expectations)
@@ -166,121 +159,161 @@ void PrintSummary(const RunReport& r) {
   fmt::print("expectations: {} of {} held ({})\n", r.expectations_passed(), r.expectations.size(), r.scenario);
 }
 
-// "PASS  scenarios/x.scn  latest snapshot 6 {..}; compact-job-2 refused: File deletion ..."
-std::string Verdict(const LabScenario& lab, const RunReport& r) {
-  std::string what = fmt::format("latest snapshot {} {}", r.latest_snapshot(), scenarios::PerUserLine(r));
-  if (r.tally.atomic_failures > 0) what += fmt::format(", {} atomic failures", r.tally.atomic_failures);
-  for (const scenarios::WriterReport& w : r.writers) {
-    if (w.outcome == scenarios::Outcome::kOk) continue;
-    what += fmt::format("; {} {}: {}", w.name, scenarios::OutcomeName(w.outcome), Lines(w.error).front());
-  }
-  std::string found;
-  for (const scenarios::ViolationReport& v : r.violations)
-    found += fmt::format("{}{}{}", found.empty() ? "" : ", ", v.violation.kind, v.expected ? " (expected)" : "");
-  if (!found.empty()) what += "; the checker found " + found;
-  return fmt::format("{}. {:<10} {}  {}: {}", lab.number, lab.key, r.ok() ? "PASS" : "FAIL", r.scenario, what);
+// "the second is refused ...; 2 of 19 expectations failed" for a run that differs from its claim.
+std::string WhatDiffered(const RunReport& r) {
+  std::vector<std::string> parts;
+  if (r.expectations_failed() > 0)
+    parts.push_back(fmt::format("{} of {} expectations failed", r.expectations_failed(), r.expectations.size()));
+  int unexpected = 0;
+  for (const scenarios::ViolationReport& v : r.violations) unexpected += v.expected ? 0 : 1;
+  if (unexpected > 0) parts.push_back(fmt::format("{} unexpected violation(s)", unexpected));
+  if (!r.run_errors.empty()) parts.push_back(fmt::format("{} run error(s)", r.run_errors.size()));
+  return Names(parts);
 }
 
 struct LabFlags {
-  std::string sched;  // "" : the lab's default
+  std::optional<std::string> sched;
   std::optional<uint64_t> seed;
   bool verbose = false;
+  bool json = false;
 };
 
-// Runs one file; returns its verdict line, or an input error.
-Result<std::string> RunOne(const LabScenario& lab, const fs::path& dir, const LabFile& file, const LabFlags& flags,
-                           bool* ok) {
-  Result<scenarios::Scenario> scenario = LoadScenario(dir, file.file);
+struct SectionRun {
+  RunReport report;
+  std::string claim;
+  std::string source;
+};
+
+// Runs one file of a section, narrating it unless --json.
+Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path& dir, const std::string& file,
+                           const LabFlags& flags) {
+  Result<scenarios::Scenario> scenario = LoadScenario(dir, file);
   if (!scenario.ok()) return scenario.status();
-  const bool race = lab.key == "race";
   scenarios::RunOptions options;
   options.seed = flags.seed;
-  if (!flags.sched.empty()) {
-    options.sched = flags.sched;
-  } else if (race) {
-    options.sched = "free";  // as the lecture ran it
-  }
-  if (race) {
-    Result<sim::LatencyModel> latency = sim::ParseLatencyModel(kLectureLatency);
-    if (!latency.ok()) return latency.status();
-    options.latency = *latency;
-  }
+  options.sched = flags.sched;
+  if (!flags.sched && section.on_threads) options.sched = "free";
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, options);
   if (!plan.ok()) return plan.status();
 
-  fmt::print("\n== {}. {} ==\n{}\n", lab.number, scenario->title, file.intro);
-  fmt::print("({}: {}{})\n\n", scenario->file_name,
-             plan->free ? "OS threads and the real clock, as the lecture ran it"
-                        : fmt::format("simulated, seed={} sched={}", plan->seed, plan->strategy),
-             race ? ", lecture latency" : "");
+  const bool quiet = flags.json || (section.matrix && !flags.verbose);
   LogPrinter printer(stdout, flags.verbose);
+  NullEventSink none;
   Narrator narrator;
-  options.events = &printer;
-  if (!race) options.observer = &narrator;
+  options.events = quiet ? static_cast<EventSink*>(&none) : &printer;
+  if (!quiet && !plan->free) options.observer = &narrator;
+  if (!flags.json) {
+    fmt::print("\n== {}. {}: {} ==\n", number, section.key, scenario->title);
+    if (!scenario->source.empty()) fmt::print("source: {}\n", scenario->source);
+    if (!scenario->claim.empty()) fmt::print("claim:  {}\n", scenario->claim);
+    fmt::print("({}: {})\n\n", scenario->file_name,
+               plan->free ? "OS threads and the real clock, as the lecture ran it"
+                          : fmt::format("simulated, seed={} sched={}", plan->seed, plan->strategy));
+  }
   Result<RunReport> report = scenarios::RunScenario(*scenario, options);
   if (!report.ok()) return report.status();
-  PrintSummary(*report);
-  *ok = *ok && report->ok();
-  return Verdict(lab, *report);
+  if (!flags.json) {
+    if (section.matrix) {
+      if (std::optional<std::vector<std::string>> lines = ConflictMatrixLines(*report)) {
+        fmt::print("The loser's outcome per cell (the row committed first; Append = ConcurrentAppendException, ...),\n"
+                   "then the pairs: \"can\" when either order refused the second commit.\n\n");
+        for (const std::string& line : *lines) fmt::print("{}\n", line);
+      }
+    } else {
+      for (const scenarios::TableReport& t : report->tables) {
+        if (t.protocol == scenarios::Protocol::kPaimon) continue;
+        fmt::print("\ntable {} ({}):\n", t.name, scenarios::ProtocolName(t.protocol));
+        for (const std::string& line : ChainLines(t)) fmt::print("           {}\n", line);
+      }
+    }
+    PrintSummary(*report, section.matrix);
+    fmt::print("verdict: {} — {}{}\n", report->ok() ? "AGREES" : "DIFFERS", scenario->claim,
+               report->ok() ? "" : " (" + WhatDiffered(*report) + ")");
+  }
+  return SectionRun{std::move(*report), scenario->claim, scenario->source};
 }
 
 }  // namespace
 
 int RunLab(const std::vector<std::string>& args) {
-  // The Iceberg and Delta labs have their own files and options.
-  if (!args.empty() && args[0] == "iceberg") return RunIcebergLab(args);
-  if (!args.empty() && args[0] == "delta") return RunDeltaLab(args);
-  po::options_description options("commitlab lab paimon [options]");
-  std::string lab, only;
-  LabFlags flags;
+  std::string lab_name, only, sched;
   uint64_t seed = 0;
+  LabFlags flags;
+  po::options_description options("commitlab lab paimon|iceberg|delta [options]");
   options.add_options()
       ("help,h", "show this help")
-      ("lab", po::value(&lab), "the lab: paimon (iceberg and delta have their own options)")
-      ("scenario", po::value(&only), "race | conflict | lsm | idempotent | unknown (default: all five)")
-      ("sched", po::value(&flags.sched),
-       "free | random | pct | round-robin (default: free for the race, the simulator for the others)")
-      ("seed", po::value(&seed), "seed of a simulated run (default: the scenario file's)")
-      ("verbose", "also print attempts and retry waits");
+      ("lab", po::value(&lab_name), "the lab: paimon, iceberg or delta")
+      ("experiment", po::value(&only), "run only this section (its key; see the list below)")
+      ("sched", po::value(&sched),
+       "free | random | pct | round-robin (default: each file's own; the Paimon race on OS threads)")
+      ("seed", po::value(&seed), "seed of a simulated run (default: each file's own)")
+      ("verbose", "also print attempts and retry waits (and the matrix's log)")
+      ("json", "print one JSON report (docs/report.schema.json) instead of the narration");
   po::positional_options_description positional;
   positional.add("lab", 1);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
+  std::vector<std::string> lab_names;
+  for (const Lab& l : Labs()) lab_names.push_back(l.name);
   if (vm.count("help")) {
-    fmt::print("{}\n", fmt::streamed(options));
+    fmt::print("{}\nSections (--experiment):\n", fmt::streamed(options));
+    for (const Lab& l : Labs()) {
+      std::vector<std::string> keys;
+      for (const LabSection& s : l.sections) keys.push_back(s.key);
+      fmt::print("  {:<8} {}\n", l.name, Names(keys));
+    }
     return kExitOk;
   }
-  if (lab.empty()) return UsageError(kCommand, "missing the lab to run (expected one of paimon, iceberg, delta)");
-  if (lab != "paimon")
-    return UsageError(kCommand, fmt::format("unknown lab '{}' (expected one of paimon, iceberg, delta)", lab));
+  if (lab_name.empty())
+    return UsageError(kCommand, fmt::format("missing the lab to run (expected one of {})", Names(lab_names)));
+  const Lab* lab = nullptr;
+  for (const Lab& l : Labs())
+    if (l.name == lab_name) lab = &l;
+  if (lab == nullptr)
+    return UsageError(kCommand, fmt::format("unknown lab '{}' (expected one of {})", lab_name, Names(lab_names)));
+  if (vm.count("sched")) flags.sched = sched;
   if (vm.count("seed")) flags.seed = seed;
   flags.verbose = vm.count("verbose") > 0;
-  std::vector<const LabScenario*> chosen;
-  std::string keys;
-  for (const LabScenario& s : PaimonScenarios()) {
-    keys += (keys.empty() ? "" : ", ") + s.key;
-    if (only.empty() || only == s.key) chosen.push_back(&s);
-  }
-  if (chosen.empty()) return UsageError(kCommand, fmt::format("--scenario '{}' is not one of {}", only, keys));
+  flags.json = vm.count("json") > 0;
+  std::vector<std::string> keys;
+  for (const LabSection& s : lab->sections) keys.push_back(s.key);
+  if (!only.empty() && std::find(keys.begin(), keys.end(), only) == keys.end())
+    return UsageError(kCommand, fmt::format("--experiment '{}' is not one of {}", only, Names(keys)));
   Result<fs::path> dir = FindScenarioDir();
   if (!dir.ok()) return UsageError(kCommand, dir.status().message());
 
-  fmt::print("Paimon lab (lecture S2-5): concurrent commits, optimistic locking, conflict detection, retries\n");
-  bool ok = true;
+  sim::Json report = ReportEnvelope(kCommand, {{"lab", lab->name},
+                                               {"experiment", only.empty() ? sim::Json(nullptr) : sim::Json(only)},
+                                               {"sched", flags.sched ? sim::Json(*flags.sched) : sim::Json(nullptr)},
+                                               {"seed", flags.seed ? sim::Json(*flags.seed) : sim::Json(nullptr)}});
+  if (!flags.json) fmt::print("{}\n", lab->heading);
+  bool agrees = true;
   std::vector<std::string> verdicts;
-  for (const LabScenario* s : chosen) {
-    for (const LabFile& file : s->files) {
-      Result<std::string> verdict = RunOne(*s, *dir, file, flags, &ok);
-      if (!verdict.ok()) {
-        fmt::print(stderr, "commitlab lab: {}\n", verdict.status().message());
-        return kExitUsage;
-      }
-      verdicts.push_back(std::move(*verdict));
+  for (size_t i = 0; i < lab->sections.size(); ++i) {
+    const LabSection& section = lab->sections[i];
+    if (!only.empty() && section.key != only) continue;
+    const int number = static_cast<int>(i) + 1;
+    for (const std::string& file : section.files) {
+      Result<SectionRun> run = RunFile(section, number, *dir, file, flags);
+      if (!run.ok()) return UsageError(kCommand, run.status().message());
+      const bool ok = run->report.ok();
+      agrees = agrees && ok;
+      verdicts.push_back(fmt::format("{}. {:<11} {:<8} scenarios/{}", number, section.key, ok ? "AGREES" : "DIFFERS", file));
+      sim::Json json = scenarios::RunJson(run->report);
+      json["section"] = {{"lab", lab->name}, {"number", number},     {"key", section.key},
+                         {"claim", run->claim}, {"source", run->source}, {"agrees", ok}};
+      report["runs"].push_back(std::move(json));
     }
   }
-  fmt::print("\n== Verdicts ==\n");
-  for (const std::string& v : verdicts) fmt::print("{}\n", v);
-  return ok ? kExitOk : kExitFailed;
+  if (flags.json) {
+    report["lab"] = {{"lab", lab->name}, {"agrees", agrees}};
+    report["ok"] = agrees;
+    PrintJsonLine(report);
+  } else {
+    fmt::print("\n== Verdicts ==\n");
+    for (const std::string& v : verdicts) fmt::print("{}\n", v);
+  }
+  return agrees ? kExitOk : kExitFailed;
 }
 
 }  // namespace commitlab::cli

@@ -1,64 +1,82 @@
-# Tests of `commitlab lab iceberg` and `commitlab lab delta`: end to end through the CLI (exit codes,
-# the experiments' key lines and verdicts), and the narration formatters as unit tests.
-# Included from labs/CMakeLists.txt when BUILD_TESTING is on.
+# Tests of `commitlab lab paimon | iceberg | delta`: end to end through the CLI (exit codes, each
+# section's key lines and verdicts, the same text every run), and the lab's text helpers as unit
+# tests. Included from labs/CMakeLists.txt when BUILD_TESTING is on.
 set(LAB_EXPECT_RUN ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_run.sh)
+set(LAB_EXPECT_SAME ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_same.sh)
 
-# lab_test(NAME CODE REGEX ARGS...): `commitlab ARGS...` exits with CODE and prints REGEX (newlines
-# are spaces to the regex).
+# lab_test(NAME CODE REGEX ARGS...): `commitlab ARGS...`, run from the project, exits with CODE and
+# prints REGEX (newlines are spaces to the regex), and never shows where the machine keeps it.
 function(lab_test name code regex)
-  add_test(NAME lab.${name} COMMAND ${LAB_EXPECT_RUN} ${code} ${regex} -- $<TARGET_FILE:commitlab> ${ARGN})
+  add_test(NAME lab.${name}
+    COMMAND ${LAB_EXPECT_RUN} ${code} ${regex} --no-path ${PROJECT_SOURCE_DIR} -- $<TARGET_FILE:commitlab> ${ARGN}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endfunction()
+
+# Paimon.
+lab_test(paimon_conflict 0
+  "== 2\\. conflict: Two compaction jobs delete the same L0 files == source: S2 第 5 讲.*claim:  the second of two compactions.*compactBefore = \\[data-[0-9a-f]{8}…-0\\.parquet, data-[0-9a-f]{8}…-1\\.parquet, data-[0-9a-f]{8}…-2\\.parquet\\].*snapshot 4  APPEND   user=compact-job-1  identifier=1  total=3.*snapshot 5  COMPACT  user=compact-job-1  identifier=1  total=3.*snapshot 6  APPEND   user=compact-job-2  identifier=1  total=3.*ERROR \\[compact-job-2\\] File deletion conflicts detected! Give up committing\\..*\\| Base commit user is: compact-job-2. Current commit user is: compact-job-2.*\\| Caused by: Trying to delete file data-.* which is not previously added\\..*latest snapshot id: 6.*verdict: AGREES — .*== Verdicts == 2\\. conflict +AGREES +scenarios/paimon_conflict\\.scn"
+  lab paimon --experiment conflict)
+lab_test(paimon_race_simulated 0
+  "== 1\\. race: Two jobs append concurrently and race for snapshot ids ==.*simulated, seed=3 sched=random.*WARN  \\[job-[AB]\\] Atomic commit failed for snapshot #.*failed jobs: 0 latest snapshot id: 60 snapshots per commit user: \\{job-A=30, job-B=30\\}.*1\\. race +AGREES"
+  lab paimon --experiment race --sched random --seed 3)
+lab_test(paimon_race_on_threads 0 "OS threads and the real clock, as the lecture ran it.*1\\. race +AGREES"
+  lab paimon --experiment race)
+lab_test(paimon_all 0
+  "1\\. race +AGREES.*2\\. conflict +AGREES.*3\\. lsm +AGREES +scenarios/paimon_lsm\\.scn.*3\\. lsm +AGREES +scenarios/paimon_lsm_disjoint\\.scn.*4\\. idempotent +AGREES.*5\\. unknown +AGREES +scenarios/paimon_unknown\\.scn.*5\\. unknown +AGREES +scenarios/paimon_unknown_no_check\\.scn"
+  lab paimon)
 
 # Iceberg.
 lab_test(iceberg_all 0
-  "1\\. race +AGREES.*2\\. retries0 +AGREES.*3\\. counter +AGREES.*4\\. isolation +AGREES.*7\\. expiry +AGREES"
+  "1\\. race +AGREES.*2\\. retries0 +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES.*4\\. isolation +AGREES.*4\\. isolation +AGREES.*5\\. orphans +AGREES.*6\\. expiry +AGREES"
   lab iceberg)
 lab_test(iceberg_race 0
-  "CommitFailedException: Cannot commit to table db\\.events.*attempt 2.*lost the swap v1 -> v2 once.*3 snapshots form one line"
+  "WARN  \\[writer-b\\] CommitFailedException: Cannot commit to table events.*snapshot 3  append +user=writer-b  parent=2  total=3.*verdict: AGREES — the loser of the swap re-applies its append"
   lab iceberg --experiment race)
-lab_test(iceberg_retries0 0
-  "policy iceberg:retries=0.*ERROR \\[writer-b\\] CommitFailedException.*refused with CommitFailedException.*orphans\\): 2 \\(data 1, metadata 1\\).*deleted data/writer-b-0\\.parquet.*after cleanup: 0 orphans.*left 2 orphan files.*0 left"
-  lab iceberg --experiment retries0)
 lab_test(iceberg_counter 0
-  "ValidationException: Found conflicting files that can contain records matching ref\\(name=\"name\"\\) == \"hits\".*lost update: counter hits is 15, but 2 acknowledged increments of 5 from 10 make 20 \\(1 increment lost\\).*counter hits = 20, 2 acknowledged increment\\(s\\), none lost.*3\\. counter +AGREES +3 of 3"
+  "ValidationException: Found conflicting files that can contain records matching ref\\(name=\"name\"\\) == \"hits\".*counter hits = 15.*\\(expected\\) lost_update: lost update: counter hits is 15, but 2 acknowledged increments of 5 from 10 make 20 \\(1 increment lost\\).*counter hits = 20.*3\\. counter +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES"
   lab iceberg --experiment counter)
-lab_test(iceberg_isolation 0
-  "writer-1 committed, writer-2 committed.*writer-2 refused \\(ValidationException\\).*isolation serializable.*deleter refused \\(ValidationException\\).*isolation snapshot.*deleter committed. the concurrently inserted row survives it"
-  lab iceberg --experiment isolation)
-lab_test(iceberg_expiry 0
-  "read all 4 rows of its snapshot \\(expiry kept it\\).*refused: FileNotFoundException: File does not exist: data/setup-0\\.parquet.*reader failed with FileNotFoundException"
-  lab iceberg --experiment expiry)
-lab_test(iceberg_json 0
-  "^\\{\"lab\": \"iceberg\", \"as_seed\": true, \"experiments\": \\[\\{\"number\": 3, \"key\": \"counter\", \"as_seed\": true"
-  lab iceberg --experiment counter --json)
-lab_test(iceberg_bad_experiment 2
-  "commitlab lab iceberg: --experiment 'nope' is not one of race, retries0, counter, isolation, expiry"
-  lab iceberg --experiment nope)
-lab_test(iceberg_bad_flag 2 "commitlab lab iceberg: unrecognised option '--bogus'" lab iceberg --bogus)
-lab_test(iceberg_help 0 "--experiment arg +one of race, retries0, counter, isolation, expiry" lab iceberg --help)
+lab_test(iceberg_expiry 0 "FileNotFoundException.*6\\. expiry +AGREES" lab iceberg --experiment expiry)
 
 # Delta.
-lab_test(delta_all 0
-  "ConcurrentAppendException.*pairs vs docs.*5\\. conflicts +AGREES.*5\\. matrix +AGREES.*6\\. objectstore +AGREES"
-  lab delta)
+lab_test(delta_all 0 "1\\. conflicts +AGREES.*2\\. matrix +AGREES.*3\\. objectstore +AGREES" lab delta)
 lab_test(delta_conflicts 0
-  "FileAlreadyExistsException: events/_delta_log/00000000000000000001\\.json.*B committed after 1 collision.*ConcurrentDeleteDeleteException.*refused with ConcurrentAppendException.*Conflicting commit: .*OPTIMIZE committed.*refused with ConcurrentDeleteReadException.*refused with ConcurrentTransactionException.*5\\. conflicts +AGREES +8 of 8"
+  "FileAlreadyExistsException: appends/_delta_log/00000000000000000002\\.json.*ConcurrentDeleteDeleteException.*ConcurrentAppendException.*ConcurrentDeleteReadException.*ConcurrentTransactionException.*1\\. conflicts +AGREES +scenarios/delta_app_ids\\.scn"
   lab delta --experiment conflicts)
 lab_test(delta_matrix 0
-  "Serializable \\(table level\\).*INSERT +commits +Append +Append +Append +commits.*Serializable: 15 of 15 pairs as documented.*WriteSerializable \\(table level\\).*INSERT +commits +commits +commits +commits +commits.*WriteSerializable: 15 of 15 pairs as documented"
+  "Serializable \\(table level\\) +winner \\\\ loser +INSERT +UPDATE +DELETE +MERGE +OPTIMIZE +INSERT +commits +Append +Append +Append +commits.*pairs.*OPTIMIZE +cannot +can +can +can +can.*WriteSerializable \\(table level\\).*INSERT +commits +commits +commits +commits +commits.*expectations: 50 of 50 held.*2\\. matrix +AGREES"
   lab delta --experiment matrix)
 lab_test(delta_objectstore 0
-  "check-then-put: [1-9][0-9]* acknowledged commit\\(s\\) lost.*locked: 0 acknowledged.*conditional-put: 0 acknowledged"
+  "\\(expected\\) lost: acknowledged commit .* is not in the table.*3\\. objectstore +AGREES +scenarios/object_store_check_then_put\\.scn.*3\\. objectstore +AGREES +scenarios/object_store_conditional_put\\.scn"
   lab delta --experiment objectstore)
-lab_test(delta_bad_experiment 2
-  "commitlab lab delta: --experiment 'nope' is not one of conflicts, matrix, objectstore" lab delta --experiment nope)
 
-# The scripted experiments print the same text on every run.
-add_test(NAME lab.deterministic
-  COMMAND sh -c "a=$($<TARGET_FILE:commitlab> lab iceberg; $<TARGET_FILE:commitlab> lab delta) && b=$($<TARGET_FILE:commitlab> lab iceberg; $<TARGET_FILE:commitlab> lab delta) && [ \"$a\" = \"$b\" ]")
+# The same flags for every lab, and their mistakes.
+lab_test(json 0 "^\\{\"format\":\"commitlab-report\",\"version\":1,.*\"command\":\"lab\",\"settings\":\\{\"lab\":\"iceberg\",\"experiment\":\"counter\",.*\"section\":\\{\"lab\":\"iceberg\",\"number\":3,\"key\":\"counter\",.*\"lab\":\\{\"lab\":\"iceberg\",\"agrees\":true\\},\"ok\":true\\}$"
+  lab iceberg --experiment counter --json)
+lab_test(unknown_experiment 2 "commitlab lab: --experiment 'nope' is not one of conflicts, matrix, objectstore"
+  lab delta --experiment nope)
+lab_test(unknown_lab 2 "unknown lab 'hudi' \\(expected one of paimon, iceberg, delta\\)" lab hudi)
+lab_test(missing_lab 2 "missing the lab to run \\(expected one of paimon, iceberg, delta\\)" lab)
+lab_test(bad_flag 2 "commitlab lab: unrecognised option '--bogus'" lab iceberg --bogus)
+lab_test(help 0 "--experiment arg.*Sections \\(--experiment\\):.*paimon +race, conflict, lsm, idempotent, unknown.*iceberg +race, retries0, counter, isolation, orphans, expiry.*delta +conflicts, matrix, objectstore"
+  lab --help)
+# From a folder without scenarios/, the lab finds them above its binary and still names them
+# relative to the project.
+add_test(NAME lab.finds_scenarios_from_its_binary
+  COMMAND ${LAB_EXPECT_RUN} 0 "\\(scenarios/paimon_idempotent\\.scn: simulated.*4\\. idempotent +AGREES" --no-path ${PROJECT_SOURCE_DIR}
+          -- $<TARGET_FILE:commitlab> lab paimon --experiment idempotent
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+# Scripted sections print the same text every run; so does a simulated race with a seed.
+add_test(NAME lab.scripted_sections_print_the_same_every_run
+  COMMAND sh -c "a=$($<TARGET_FILE:commitlab> lab iceberg; $<TARGET_FILE:commitlab> lab delta; $<TARGET_FILE:commitlab> lab paimon --experiment conflict) && b=$($<TARGET_FILE:commitlab> lab iceberg; $<TARGET_FILE:commitlab> lab delta; $<TARGET_FILE:commitlab> lab paimon --experiment conflict) && [ \"$a\" = \"$b\" ]"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+add_test(NAME lab.race_is_reproducible_with_a_seed
+  COMMAND ${LAB_EXPECT_SAME} -- $<TARGET_FILE:commitlab> lab paimon --experiment race --sched random --seed 11
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+add_test(NAME schema.report_lab
+  COMMAND sh -c "$<TARGET_FILE:commitlab> lab delta --json > '${CMAKE_CURRENT_BINARY_DIR}/report-lab.json' && /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/validate_json.py report '${CMAKE_CURRENT_BINARY_DIR}/report-lab.json'"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
-add_executable(lab_narration_test tests/lab_narration_test.cc lab_narration.cc cli.cc)
-target_include_directories(lab_narration_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(lab_narration_test PRIVATE commitlab_core Boost::program_options fmt::fmt GTest::gtest_main
-                      commitlab_warnings)
-gtest_discover_tests(lab_narration_test DISCOVERY_MODE PRE_TEST)
+add_executable(lab_text_test tests/lab_text_test.cc lab_text.cc)
+target_include_directories(lab_text_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(lab_text_test PRIVATE commitlab_scenarios fmt::fmt GTest::gtest_main commitlab_warnings)
+gtest_discover_tests(lab_text_test DISCOVERY_MODE PRE_TEST)

@@ -18,7 +18,6 @@
 #include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
 #include "history_file.h"
-#include "lecture.h"
 #include "log_printer.h"
 #include "report_output.h"
 #include "run_settings.h"
@@ -113,7 +112,7 @@ int RunRace(const std::vector<std::string>& args) {
       ("idempotency-check", po::value(&idempotency)->default_value("on"), "on | off: look for our own snapshot after a failed publish")
       ("verbose", "also print attempts and retry waits")
       ("json", "print one JSON report (docs/report.schema.json) instead of the log and summary");
-  AddSimOptions(&options, &flags, "free", kLectureLatency);
+  AddSimOptions(&options, &flags, "free", std::string(sim::kLectureLatencySpec));
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, nullptr, &vm)) return kExitUsage;
   if (vm.count("help")) {

@@ -17,7 +17,6 @@
 #include "commitlab/report/sweep_files.h"
 #include "commitlab/report/sweep_summary.h"
 #include "commitlab/sim/sweep.h"
-#include "lecture.h"
 
 namespace commitlab::cli {
 namespace {
@@ -25,8 +24,6 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr std::string_view kCommand = "sweep";
-// The formats sweep runs the race's lecture latency; sim/ cannot include labs/, so it keeps a copy.
-static_assert(std::string_view(kLectureLatency) == sim::kLectureLatencySpec);
 constexpr int kDefaultFormatsRuns = 20;  // 1920 commits per run at 64 appenders: means settle fast
 
 // A one-line bar on stderr, redrawn when the whole percentage changes; silent unless stderr is a

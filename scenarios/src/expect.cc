@@ -36,8 +36,11 @@ constexpr std::array<std::string_view, 8> kCounters = {"committed",         "att
 constexpr std::string_view kComparisonForms = "N, == N, >= N, <= N or LO..HI";
 
 // CMP: N | ==N | >=N | <=N | LO..HI, the operator glued to its number or not. Reads from
-// toks[*i] and advances *i past what it used; `after` names what precedes it in messages.
-Status ParseComparison(const LineContext& ctx, Tokens toks, size_t* i, std::string_view after, Comparison* out) {
+// toks[*i] and advances *i past what it used; `after` names what precedes it in messages. Counts
+// are never negative; what a step returns and a counter's value may be (`signed_values`).
+Status ParseComparison(const LineContext& ctx, Tokens toks, size_t* i, std::string_view after, Comparison* out,
+                       bool signed_values = false) {
+  const int64_t min = signed_values ? -kMaxCount : 0;
   if (*i >= toks.size()) {
     const int col = toks[*i - 1].end_col;
     return ctx.Error(col, fmt::format("expected a comparison ({}) after {}", kComparisonForms, after));
@@ -57,16 +60,16 @@ Status ParseComparison(const LineContext& ctx, Tokens toks, size_t* i, std::stri
       text = toks[*i].text;
       col = toks[(*i)++].col;
     }
-    return ParseInt(ctx, text, col, "the comparison", 0, kMaxCount, &out->lo);
+    return ParseInt(ctx, text, col, "the comparison", min, kMaxCount, &out->lo);
   }
   if (text.find("..") != std::string_view::npos) {
     out->op = CmpOp::kRange;
-    return ParseRange(ctx, text, col, "the comparison", 0, kMaxCount, &out->lo, &out->hi);
+    return ParseRange(ctx, text, col, "the comparison", min, kMaxCount, &out->lo, &out->hi);
   }
   if (text.empty() || ((text[0] < '0' || text[0] > '9') && text[0] != '-'))
     return ctx.Error(col, fmt::format("expected a comparison ({}), got \"{}\"", kComparisonForms, t.text));
   out->op = CmpOp::kEq;
-  return ParseInt(ctx, text, col, "the comparison", 0, kMaxCount, &out->lo);
+  return ParseInt(ctx, text, col, "the comparison", min, kMaxCount, &out->lo);
 }
 
 // An optional quoted message after an outcome word.
@@ -261,7 +264,8 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
         x.subject = subject;
         x.writer = w;
         x.counter = what.text == "returned" ? Counter::kCommitted : static_cast<Counter>(IndexOf(kCounters, what.text));
-        COMMITLAB_RETURN_IF_ERROR(ParseComparison(ctx, toks, &i, fmt::format("{} {}", after, what.text), &x.value));
+        COMMITLAB_RETURN_IF_ERROR(ParseComparison(ctx, toks, &i, fmt::format("{} {}", after, what.text), &x.value,
+                                                  /*signed_values=*/what.text == "returned"));
         COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, i, "the comparison"));
         e.body = x;
       }
@@ -274,7 +278,8 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
       COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, toks[i].text, toks[i].col, "counter key"));
       x.key = toks[i].text;
       ++i;
-      COMMITLAB_RETURN_IF_ERROR(ParseComparison(ctx, toks, &i, fmt::format("{} {}", after, x.key), &x.value));
+      COMMITLAB_RETURN_IF_ERROR(
+          ParseComparison(ctx, toks, &i, fmt::format("{} {}", after, x.key), &x.value, /*signed_values=*/true));
       const bool named = i < toks.size() && toks[i].is_pair && toks[i].key == "table";
       COMMITLAB_RETURN_IF_ERROR(optional_table(&x.table));
       if (s_.tables.empty() || s_.tables[x.table].protocol != Protocol::kIceberg) {

@@ -34,11 +34,6 @@ namespace commitlab::sim {
 
 // Brooker's network: read-latest and publish hops |Normal(10 ms, 2 ms)|, every other op zero.
 inline constexpr std::string_view kBrookerLatencySpec = "read-latest=normal:10,2;publish=normal:10,2";
-// The race's lecture latency (labs/lecture.h, which sim/ cannot include; sweep_command.cc checks the
-// two are equal): a write-and-commit cycle about as long as the lecture's Java job.
-inline constexpr std::string_view kLectureLatencySpec =
-    "read-latest=uniform:0.2,1;read-snapshot=uniform:0.2,1;write-manifest=uniform:1,4;publish=uniform:0.5,2;"
-    "write-data=uniform:4,10";
 
 // The default policy list of both experiments, in the order the outputs use: Brooker's five
 // (base 5 ms, cap 2 s, unlimited retries), then Paimon's and Iceberg's defaults with their own
