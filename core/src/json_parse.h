@@ -1,6 +1,6 @@
-// Reading a JSON document with nlohmann::json, with the limits core's decoders had when they used
-// their own reader (json.h's ParseJson): duplicate keys, nesting deeper than kMaxDepth and trailing
-// data are errors, and errors are worded as json_parse_error.h says.
+// Reading a JSON document with nlohmann::json, with the limits core's decoders have always had:
+// duplicate keys, nesting deeper than kMaxDepth and trailing data are errors, and errors are
+// worded as json_parse_error.h says.
 #ifndef COMMITLAB_CORE_SRC_JSON_PARSE_H_
 #define COMMITLAB_CORE_SRC_JSON_PARSE_H_
 

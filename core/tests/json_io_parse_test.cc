@@ -43,7 +43,7 @@ TEST(JsonIoParseTest, ValuesAndEscapes) {
   EXPECT_TRUE(v.at("o").is_object());
 }
 
-// The words and offsets of the reader core used before nlohmann::json (json.h's ParseJson).
+// The words and offsets of core's earlier hand-written reader, which the messages keep.
 TEST(JsonIoParseTest, ErrorsSayWhyAndWhere) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"  \n", "truncated JSON: expected a value at offset 3"},

@@ -13,7 +13,7 @@ using nlohmann::ordered_json;
 
 TEST(JsonIoWriteTest, QuoteEscapes) {
   EXPECT_EQ(Quote("a\"b\\c/d\n\r\t\x01\x1f\x7f\xc3\xa9"), "\"a\\\"b\\\\c/d\\n\\r\\t\\u0001\\u001f\x7f\xc3\xa9\"");
-  // nlohmann's short forms, as Jackson writes them; json.h's JsonQuote writes \u0008 and \u000c.
+  // nlohmann's short forms, as Jackson writes them.
   EXPECT_EQ(Quote("\b\f"), "\"\\b\\f\"");
   // Not UTF-8: U+FFFD, which the reader takes back, instead of bytes it would refuse.
   EXPECT_EQ(Quote("a\xff"), "\"a\xef\xbf\xbd\"");
