@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "commitlab/core/committer.h"
+#include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/snapshot_codec.h"
 #include "test_env.h"
@@ -573,7 +573,7 @@ INSTANTIATE_TEST_SUITE_P(DirStorePublish, DirStoreRaceTest, ::testing::Values(tr
 TEST_F(DirStoreTest, CommitterEndToEnd) {
   testing::TestEnv env;
   NullEventSink events;
-  Committer writer("writer-1", CommitOptions{}, &env, store_.get(), &events);
+  paimon::Committer writer("writer-1", paimon::CommitOptions{}, &env, store_.get(), &events);
   for (int64_t i = 1; i <= 20; ++i) {
     ASSERT_TRUE(store_->WriteDataFile(File(i)).ok());
     Result<int> n = writer.Commit(Committable{.identifier = i, .append_changes = {{ChangeKind::kAdd, File(i)}}});
@@ -604,7 +604,7 @@ TEST_F(DirStoreTest, CommitterEndToEnd) {
   EXPECT_EQ(reopened->ListDataFiles().size(), 20u);
 
   // A second writer on the reopened store builds on the chain it finds there.
-  Committer second("writer-2", CommitOptions{}, &env, reopened.get(), &events);
+  paimon::Committer second("writer-2", paimon::CommitOptions{}, &env, reopened.get(), &events);
   ASSERT_TRUE(reopened->WriteDataFile(File(21)).ok());
   Result<int> n = second.Commit(Committable{.identifier = 1, .append_changes = {{ChangeKind::kAdd, File(21)}}});
   ASSERT_TRUE(n.ok()) << n.status().ToString();

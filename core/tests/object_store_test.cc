@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "commitlab/core/committer.h"
+#include "commitlab/core/paimon/committer.h"
 #include "test_env.h"
 #include "test_util.h"
 
@@ -161,11 +161,11 @@ TEST(ObjectStoreTest, ConditionalPutIsOneAtomicRoundTrip) {
 class ObjectStoreCommitTest : public ::testing::Test {
  protected:
   Result<int> CommitA(ObjectStore& store) {
-    Committer a("writer-A", {}, &env_, &store, &sink_);
+    paimon::Committer a("writer-A", {}, &env_, &store, &sink_);
     return a.Commit(AppendOf(1, {Add(File("data-a"))}));
   }
-  Result<int> CommitB(ObjectStore& store, CommitOptions o = {}) {
-    Committer b("writer-B", o, &env_, &store, &sink_);
+  Result<int> CommitB(ObjectStore& store, paimon::CommitOptions o = {}) {
+    paimon::Committer b("writer-B", o, &env_, &store, &sink_);
     return b.Commit(AppendOf(1, {Add(File("data-b"))}));
   }
   std::vector<std::string> PublishedBy(int64_t id) {
@@ -210,7 +210,7 @@ TEST_F(ObjectStoreCommitTest, LockedLosesNothing) {
   Result<int> b = Status::OK();
   // Single-threaded, B cannot wait for A to finish: each of its publishes times out on the lock
   // and it ends with an error. What matters: no writer is told it committed a snapshot that is gone.
-  CommitOptions few;
+  paimon::CommitOptions few;
   few.retry.max_retries = 2;
   env_.on_end_publish = [&] { b = CommitB(store, few); };
   Result<int> a = CommitA(store);

@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "commitlab/core/committer.h"
-#include "commitlab/core/conflict_detection.h"
+#include "commitlab/core/paimon/committer.h"
+#include "commitlab/core/paimon/conflict_detection.h"
 #include "commitlab/core/dir_store.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/sim/real_env.h"
@@ -23,7 +23,7 @@ void BM_MemoryStoreCommit(benchmark::State& state) {
   MemoryStore store;
   sim::RealEnv env(1);
   NullEventSink sink;
-  Committer c("bench", {}, &env, &store, &sink);
+  paimon::Committer c("bench", {}, &env, &store, &sink);
   int64_t id = 0;
   for (auto _ : state) benchmark::DoNotOptimize(c.Commit(OneFileAppend(++id)));
   state.SetItemsProcessed(state.iterations());
@@ -41,7 +41,7 @@ void BM_DirStoreCommit(benchmark::State& state) {
   }
   sim::RealEnv env(1);
   NullEventSink sink;
-  Committer c("bench", {}, &env, store->get(), &sink);
+  paimon::Committer c("bench", {}, &env, store->get(), &sink);
   int64_t id = 0;
   for (auto _ : state) benchmark::DoNotOptimize(c.Commit(OneFileAppend(++id)));
   state.SetItemsProcessed(state.iterations());
@@ -65,8 +65,8 @@ void BM_ConflictDetection(benchmark::State& state) {
        {.name = fmt::format("data-{}.parquet", kBuckets), .bucket = 0, .min_key = kBuckets, .max_key = kBuckets, .row_count = 1}},
       {ChangeKind::kAdd, {.name = "compacted.parquet", .bucket = 0, .level = 1, .min_key = 0, .max_key = kBuckets, .row_count = 2}},
   };
-  ConflictContext ctx{"T", "a", "b", true};
-  for (auto _ : state) benchmark::DoNotOptimize(CheckConflicts(base, delta, ctx));
+  paimon::ConflictContext ctx{"T", "a", "b", true};
+  for (auto _ : state) benchmark::DoNotOptimize(paimon::CheckConflicts(base, delta, ctx));
   state.counters["live_files"] = static_cast<double>(files);
 }
 BENCHMARK(BM_ConflictDetection)->RangeMultiplier(10)->Range(1000, 1000000)->Unit(benchmark::kMicrosecond);

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "commitlab/core/committer.h"
+#include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/sim/fiber.h"
 #include "commitlab/sim/latency.h"
@@ -73,10 +73,10 @@ void BM_SimulatedCommits(benchmark::State& state) {
     SimEnv env(&sched, latency);
     MemoryStore store;
     NullEventSink sink;
-    std::vector<std::unique_ptr<Committer>> committers;
+    std::vector<std::unique_ptr<paimon::Committer>> committers;
     for (std::string name : {"job-A", "job-B"}) {
-      committers.push_back(std::make_unique<Committer>(name, CommitOptions{}, &env, &store, &sink));
-      Committer* c = committers.back().get();
+      committers.push_back(std::make_unique<paimon::Committer>(name, paimon::CommitOptions{}, &env, &store, &sink));
+      paimon::Committer* c = committers.back().get();
       sched.AddWriter(name, [c, name, commits] {
         for (int i = 1; i <= commits; ++i) {
           DataFile f{.name = fmt::format("data-{}-{}.parquet", name, i), .row_count = 1};

@@ -1,17 +1,21 @@
-// ProtocolWriter: how one writer of an Iceberg or a Delta table runs its steps. WriterRun keeps
-// the script (gates, failures, outcomes) and hands each step to it; Paimon steps stay in
-// WriterRun itself.
+// ProtocolWriter: how one writer runs its steps on its table's engine: Paimon's committer
+// (runner_paimon.cc), Iceberg's (runner_iceberg.cc) or Delta's transactions (runner_delta.cc).
+// WriterRun keeps the script (gates, failures, outcomes) and hands each step to it.
 #ifndef COMMITLAB_SCENARIOS_RUNNER_PROTOCOL_H_
 #define COMMITLAB_SCENARIOS_RUNNER_PROTOCOL_H_
 
 #include <functional>
+#include <map>
+#include <mutex>
 #include <memory>
+#include <optional>
 #include <string>
 
-#include "commitlab/core/committer.h"
+#include "commitlab/core/commit_stats.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/retry_policy.h"
+#include "commitlab/core/store.h"
 #include "commitlab/core/status.h"
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
@@ -20,17 +24,33 @@ namespace commitlab::scenarios::internal {
 
 class IcebergTableRun;
 class DeltaTableRun;
+class WriterHistory;
+
+// Saved committables, by checkpoint name. Any writer may commit a checkpoint another saved, so
+// they are shared (and locked, for OS threads).
+class Checkpoints {
+ public:
+  void Save(const std::string& name, Committable c);
+  std::optional<Committable> Get(const std::string& name) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, Committable> saved_;  // guarded by mu_
+};
 
 // What a protocol writer is given. `script_error` turns a mistake of the script that only a run
 // can find into the step's error (and marks it as a run error).
-class WriterHistory;
-
 struct ProtocolContext {
+  const Scenario* scenario = nullptr;
   const Writer* writer = nullptr;
   Env* env = nullptr;  // the writer's PointEnv
   EventSink* events = nullptr;
   WriterHistory* history = nullptr;  // null when the run keeps no history
   RetryPolicy retry = {};
+  bool idempotency_check = true;
+  // Paimon: the writer's handle on its table's store, and the run's saved checkpoints.
+  SnapshotStore* store = nullptr;
+  Checkpoints* checkpoints = nullptr;
   std::function<Status(std::string)> script_error = {};
 };
 
@@ -56,6 +76,7 @@ inline Counters CountersOf(const CommitStats& s) {
   return c;
 }
 
+std::unique_ptr<ProtocolWriter> MakePaimonWriter(ProtocolContext ctx);
 std::unique_ptr<ProtocolWriter> MakeIcebergWriter(ProtocolContext ctx, IcebergTableRun* table);
 std::unique_ptr<ProtocolWriter> MakeDeltaWriter(ProtocolContext ctx, DeltaTableRun* table);
 

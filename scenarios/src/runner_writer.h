@@ -1,6 +1,6 @@
-// WriterRun: one writer's script, run step by step on its own fiber or thread. It owns the
-// writer's committer (a new one after each restart, with the same commit user), what the writer
-// has pending (new files, a compaction), its view of the table, and what each step did.
+// WriterRun: one writer's script, run step by step on its own fiber or thread: the order gates
+// before each step, the protocol writer (runner_protocol.h) that runs it on the table's engine, how
+// each step and the script ended, and a crash's skip to the next restart.
 #ifndef COMMITLAB_SCENARIOS_RUNNER_WRITER_H_
 #define COMMITLAB_SCENARIOS_RUNNER_WRITER_H_
 
@@ -15,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "commitlab/core/committer.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
 #include "commitlab/scenarios/runner.h"
@@ -25,21 +24,8 @@
 #include "runner_point_env.h"
 #include "runner_protocol.h"
 #include "runner_store.h"
-#include "runner_view.h"
 
 namespace commitlab::scenarios::internal {
-
-// Saved committables, by checkpoint name. Any writer may commit a checkpoint another saved, so
-// they are shared (and locked, for OS threads).
-class Checkpoints {
- public:
-  void Save(const std::string& name, Committable c);
-  std::optional<Committable> Get(const std::string& name) const;
-
- private:
-  mutable std::mutex mu_;
-  std::map<std::string, Committable> saved_;  // guarded by mu_
-};
 
 // Forwards a writer's events and notes whether one at ERROR level went by: a step that failed
 // without one (a refusal of the runner's, a reader's FileNotFoundException) gets one.
@@ -94,23 +80,11 @@ class WriterRun {
 
  private:
   Status RunStep(const Step& step, StepResult* r);
-  Status Write(const WriteOp& op, StepResult* r);
-  Status Compact(const CompactOp& op, StepResult* r);
-  Status Commit(const CommitOp& op, StepResult* r);
-  Status Checkpoint(const CheckpointOp& op, StepResult* r);
-  Status FilterAndCommit(const FilterAndCommitOp& op, StepResult* r);
-  void Restart(StepResult* r);
 
   // A mistake of the script only a run can find: the writer stops and the run fails.
   Status ScriptError(std::string message);
   // PointEnv's hook: holds the writer at its step's first publish while `W.L.publish` gates say so.
   Status BeforePublish();
-  Result<Committable> SavedCheckpoint(const std::string& name);
-  // A new data file (not yet written) named after the writer's current file prefix.
-  DataFile NewFile(const std::string& partition, int32_t bucket, int32_t level, int64_t min_key, int64_t max_key,
-                   int64_t rows);
-  Status WriteFile(const DataFile& f);
-  std::unique_ptr<Committer> MakeCommitter();
   // Ends the script: records how, and tells the gates that its remaining steps will not run.
   void Stop(Outcome outcome, std::string error);
 
@@ -122,14 +96,7 @@ class WriterRun {
   TeeEventSink sinks_;  // the table's sinks and the writer's history
   ErrorWatch events_;   // what the Iceberg and Delta engines report to
   WriterStore store_;
-  std::unique_ptr<ProtocolWriter> protocol_;  // Iceberg and Delta tables; null for Paimon
-  std::unique_ptr<Committer> committer_;
-  Counters retired_;  // counters of the committers before the last restart
-  TableView view_;
-  std::vector<FileChange> pending_append_;
-  std::vector<FileChange> pending_compact_;
-  std::string file_prefix_;  // "data-<uuid>-", drawn on the first file after each (re)start
-  int64_t file_counter_ = 0;
+  std::unique_ptr<ProtocolWriter> protocol_;
   const Step* current_ = nullptr;  // the step running
   size_t current_index_ = 0;
   bool published_ = false;  // the current step has passed its publish point

@@ -5,7 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "commitlab/core/committer.h"
+#include "commitlab/core/paimon/committer.h"
+#include "commitlab/core/paimon/data_writer.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/sim/writer_name.h"
@@ -77,7 +78,7 @@ Committable OneFileAppend(int writer, int64_t identifier) {
 // without favouring low indices.
 class WritersRun {
  public:
-  WritersRun(int writers, int commits, bool write_data, const CommitOptions& options, uint64_t seed,
+  WritersRun(int writers, int commits, bool write_data, const paimon::CommitOptions& options, uint64_t seed,
              const LatencyModel& latency)
       : commits_(commits),
         write_data_(write_data),
@@ -111,16 +112,11 @@ class WritersRun {
 
  private:
   void Write(int i) {
-    Committer& c = committers_[static_cast<size_t>(i)];
+    paimon::Committer& c = committers_[static_cast<size_t>(i)];
     WriterTally& t = tallies_[static_cast<size_t>(i)];
     for (int64_t id = 1; id <= commits_; ++id) {
       Committable committable = OneFileAppend(i, id);
-      if (write_data_) {
-        env_.BeginStorageOp(StorageOp::kWriteData);
-        Status written = store_.WriteDataFile(committable.append_changes.front().file);
-        env_.EndStorageOp(StorageOp::kWriteData);
-        if (!written.ok()) break;
-      }
+      if (write_data_ && !paimon::WriteDataFile(&env_, &store_, committable.append_changes.front().file).ok()) break;
       const int64_t start = env_.NowMicros();
       Result<int> r = c.Commit(committable);
       if (!r.ok()) {
@@ -140,7 +136,7 @@ class WritersRun {
   SweepEnv env_;
   MemoryStore store_{MemoryStore::Threads::kOne};  // every writer is a fiber of this thread
   NullEventSink sink_;                              // no events are built for it
-  std::vector<Committer> committers_;
+  std::vector<paimon::Committer> committers_;
   std::vector<WriterTally> tallies_;
   std::vector<int64_t> latencies_micros_;  // of every commit, in the order they landed
 };
@@ -148,7 +144,7 @@ class WritersRun {
 }  // namespace
 
 RunOutcome RunBrookerOnce(int writers, const RetryPolicy& policy, uint64_t seed, const LatencyModel& latency) {
-  CommitOptions options;
+  paimon::CommitOptions options;
   options.table = "brooker";
   options.retry = policy;
   // Brooker's client makes exactly two calls per attempt; the scan would add snapshot reads.
@@ -158,7 +154,7 @@ RunOutcome RunBrookerOnce(int writers, const RetryPolicy& policy, uint64_t seed,
 
 RunOutcome RunAppendersOnce(int writers, int commits, const RetryPolicy& policy, uint64_t seed,
                             const LatencyModel& latency) {
-  CommitOptions options;
+  paimon::CommitOptions options;
   options.table = "race_log";
   options.retry = policy;
   return WritersRun(writers, commits, /*write_data=*/true, options, seed, latency).Run();

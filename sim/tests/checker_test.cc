@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "commitlab/core/committer.h"
+#include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/sim/fault_spec.h"
@@ -263,11 +263,11 @@ RunResult RunUnknownOutcome(bool idempotency_check) {
   OutcomeRecorder recorder;
   EventLog log;
   TeeEventSink sink({&recorder, &log});
-  CommitOptions options;
+  paimon::CommitOptions options;
   options.idempotency_check = idempotency_check;
   for (std::string writer : {"job-A", "job-B"}) {
     env.set_writer(writer);
-    Committer c(writer, options, &env, &store, &sink);
+    paimon::Committer c(writer, options, &env, &store, &sink);
     Committable commit{.identifier = 1, .append_changes = {Add(File("data-" + writer))}};
     EXPECT_TRUE(c.Commit(commit).ok()) << writer;
   }
@@ -303,11 +303,11 @@ TEST(CheckerEndToEndTest, CrashAfterPublishThenRestartWithTheSameUser) {
   OutcomeRecorder recorder;
   const Committable commit{.identifier = 1, .append_changes = {Add(File("data-1"))}};
   {
-    Committer first_life("job-A", {}, &env, &store, &recorder);
+    paimon::Committer first_life("job-A", {}, &env, &store, &recorder);
     EXPECT_EQ(first_life.Commit(commit).status().code(), Code::kCrashed);
   }
   // The restart replays its checkpoint: FilterAndCommit sees identifier 1 already committed.
-  Committer restarted("job-A", {}, &env, &store, &recorder);
+  paimon::Committer restarted("job-A", {}, &env, &store, &recorder);
   EXPECT_EQ(*restarted.FilterAndCommit({commit}), 0);
   EXPECT_THAT(recorder.records(), ElementsAre(Unknown("job-A", 1)));
   EXPECT_THAT(CheckInvariants(ReadChain(store), recorder.records()), IsEmpty());

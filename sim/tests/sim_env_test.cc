@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "commitlab/core/committer.h"
+#include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/sim/latency.h"
 #include "commitlab/sim/scheduler.h"
@@ -188,10 +188,10 @@ Race RunRace(std::unique_ptr<Strategy> strategy, uint64_t seed, const LatencyMod
   SimEnv env(&sched, latency);
   MemoryStore store;
   LogSink sink;
-  std::vector<std::unique_ptr<Committer>> committers;
+  std::vector<std::unique_ptr<paimon::Committer>> committers;
   for (std::string name : {"job-A", "job-B"}) {
-    committers.push_back(std::make_unique<Committer>(name, CommitOptions{.table = "race_log"}, &env, &store, &sink));
-    Committer* c = committers.back().get();
+    committers.push_back(std::make_unique<paimon::Committer>(name, paimon::CommitOptions{.table = "race_log"}, &env, &store, &sink));
+    paimon::Committer* c = committers.back().get();
     sched.AddWriter(name, [c, name, commits] {
       for (int i = 1; i <= commits; ++i) {
         DataFile f{.name = fmt::format("data-{}-{}.parquet", name, i), .row_count = 1};

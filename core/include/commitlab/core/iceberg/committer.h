@@ -33,7 +33,7 @@
 #include <string_view>
 #include <vector>
 
-#include "commitlab/core/committer.h"
+#include "commitlab/core/commit_stats.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/iceberg/catalog.h"

@@ -1,4 +1,4 @@
-#include "commitlab/core/conflict_detection.h"
+#include "commitlab/core/paimon/conflict_detection.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <set>
 #include <tuple>
 
-namespace commitlab {
+namespace commitlab::paimon {
 namespace {
 
 // Paimon's createConflictException prints at most this many base entries and changes.
@@ -132,4 +132,4 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
   return Status::OK();
 }
 
-}  // namespace commitlab
+}  // namespace commitlab::paimon

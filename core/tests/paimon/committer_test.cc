@@ -1,4 +1,4 @@
-#include "commitlab/core/committer.h"
+#include "commitlab/core/paimon/committer.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "commitlab/core/memory_store.h"
-#include "test_env.h"
-#include "test_util.h"
+#include "../test_env.h"
+#include "../test_util.h"
 
-namespace commitlab {
+namespace commitlab::paimon {
 namespace {
 
 using ::commitlab::testing::Add;
@@ -342,13 +342,6 @@ TEST_F(CommitterTest, StoreRefusesAnExistingSnapshot) {
   EXPECT_EQ(store_.ReadSnapshot(1)->commit_user, "a");
 }
 
-}  // namespace
-}  // namespace commitlab
-
-namespace commitlab {
-namespace {
-
-
 TEST(CommitterBudgetTest, EmptyBudgetStopsRetriesAndSuccessRefunds) {
   testing::TestEnv env;
   AlwaysLosingStore losing;
@@ -369,4 +362,4 @@ TEST(CommitterBudgetTest, EmptyBudgetStopsRetriesAndSuccessRefunds) {
 }
 
 }  // namespace
-}  // namespace commitlab
+}  // namespace commitlab::paimon

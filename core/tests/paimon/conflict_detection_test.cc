@@ -1,11 +1,11 @@
-#include "commitlab/core/conflict_detection.h"
+#include "commitlab/core/paimon/conflict_detection.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "test_util.h"
+#include "../test_util.h"
 
-namespace commitlab {
+namespace commitlab::paimon {
 namespace {
 
 using ::commitlab::testing::Add;
@@ -109,4 +109,4 @@ TEST(ConflictDetectionTest, LongListsAreCutAtFiftyEntries) {
 }
 
 }  // namespace
-}  // namespace commitlab
+}  // namespace commitlab::paimon

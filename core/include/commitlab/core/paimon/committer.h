@@ -7,8 +7,8 @@
 //                       per the retry policy and go again; a conflict ends it at once.
 //   TryCommitOnce    -> idempotency check (after a failed publish) -> conflict detection (when
 //                       asked) -> write manifest -> publish snapshot N+1.
-#ifndef COMMITLAB_CORE_COMMITTER_H_
-#define COMMITLAB_CORE_COMMITTER_H_
+#ifndef COMMITLAB_CORE_PAIMON_COMMITTER_H_
+#define COMMITLAB_CORE_PAIMON_COMMITTER_H_
 
 #include <fmt/format.h>
 
@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/commit_stats.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
@@ -28,7 +29,7 @@
 #include "commitlab/core/store.h"
 #include "commitlab/core/table_state.h"
 
-namespace commitlab {
+namespace commitlab::paimon {
 
 struct CommitOptions {
   std::string table = "T";
@@ -41,18 +42,6 @@ struct CommitOptions {
   // Shared by all writers of a run, not owned; null means no budget. Each retry must be paid
   // for; each landed commit refunds a little.
   RetryBudget* budget = nullptr;
-};
-
-// Counters for one committer; the tallies of a run add these up.
-struct CommitStats {
-  int64_t attempts = 0;          // publish attempts started
-  int64_t snapshots = 0;         // snapshots this user published (or found by the idempotency check)
-  int64_t atomic_failures = 0;   // lost races
-  int64_t unknown_outcomes = 0;  // publishes that ended in an error
-  int64_t idempotent_matches = 0;
-  int64_t conflicts = 0;
-  int64_t gave_up = 0;
-  int64_t manifests_written = 0;
 };
 
 class Committer {
@@ -120,6 +109,6 @@ class Committer {
   Snapshot attempt_;
 };
 
-}  // namespace commitlab
+}  // namespace commitlab::paimon
 
-#endif  // COMMITLAB_CORE_COMMITTER_H_
+#endif  // COMMITLAB_CORE_PAIMON_COMMITTER_H_

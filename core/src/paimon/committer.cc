@@ -1,4 +1,4 @@
-#include "commitlab/core/committer.h"
+#include "commitlab/core/paimon/committer.h"
 
 #include <fmt/format.h>
 
@@ -7,9 +7,9 @@
 #include <limits>
 #include <utility>
 
-#include "commitlab/core/conflict_detection.h"
+#include "commitlab/core/paimon/conflict_detection.h"
 
-namespace commitlab {
+namespace commitlab::paimon {
 namespace {
 
 // Java prints a double as "0.025" or "1.0"; Paimon's "after S seconds" uses that form.
@@ -367,4 +367,4 @@ Result<int> Committer::FilterAndCommit(std::vector<Committable> committables) {
   return committed;
 }
 
-}  // namespace commitlab
+}  // namespace commitlab::paimon

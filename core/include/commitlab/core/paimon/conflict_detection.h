@@ -6,8 +6,8 @@
 //    ranges overlap or touch are an LSM conflict ("LSM conflicts detected! Give up committing.").
 // Only touched buckets are checked: the base is consistent, so an untouched bucket cannot newly
 // conflict (Paimon scans all buckets of the touched partitions).
-#ifndef COMMITLAB_CORE_CONFLICT_DETECTION_H_
-#define COMMITLAB_CORE_CONFLICT_DETECTION_H_
+#ifndef COMMITLAB_CORE_PAIMON_CONFLICT_DETECTION_H_
+#define COMMITLAB_CORE_PAIMON_CONFLICT_DETECTION_H_
 
 #include <string>
 #include <vector>
@@ -17,7 +17,7 @@
 #include "commitlab/core/status.h"
 #include "commitlab/core/table_state.h"
 
-namespace commitlab {
+namespace commitlab::paimon {
 
 struct ConflictContext {
   std::string table;
@@ -35,6 +35,6 @@ inline constexpr char kLsmConflict[] = "LSM conflicts detected! Give up committi
 Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta,
                       const ConflictContext& ctx, EventCause* cause = nullptr);
 
-}  // namespace commitlab
+}  // namespace commitlab::paimon
 
-#endif  // COMMITLAB_CORE_CONFLICT_DETECTION_H_
+#endif  // COMMITLAB_CORE_PAIMON_CONFLICT_DETECTION_H_
