@@ -9,7 +9,7 @@
 #include <variant>
 
 #include "commitlab/core/iceberg/committer.h"
-#include "commitlab/core/iceberg/counter.h"
+#include "commitlab/scenarios/iceberg_counter.h"
 #include "commitlab/core/iceberg/maintenance.h"
 #include "commitlab/core/iceberg/operation.h"
 #include "commitlab/core/iceberg/reader.h"
@@ -247,7 +247,7 @@ class IcebergWriter final : public ProtocolWriter {
       case CounterOp::Action::kInit: {
         Result<MetadataRef> base = TakeBase();
         if (!base.ok()) return base.status();
-        Result<FileRef> f = WriteFile({iceberg::CounterRow(op.key, op.value)}, "");
+        Result<FileRef> f = WriteFile({CounterRow(op.key, op.value)}, "");
         if (!f.ok()) return f.status();
         COMMITLAB_RETURN_IF_ERROR(Commit(iceberg::NewAppend(**base, {*f}), r,
                                          fmt::format("counter {} = {} in {}", op.key, op.value, (*f)->path())));
@@ -260,8 +260,8 @@ class IcebergWriter final : public ProtocolWriter {
                                                "has committed yet; an order line can make one go first)",
                                                op.key));
         }
-        iceberg::PendingIncrement c;
-        COMMITLAB_RETURN_IF_ERROR(iceberg::StartIncrement(&committer_, op.key, &c));
+        PendingIncrement c;
+        COMMITLAB_RETURN_IF_ERROR(StartIncrement(&committer_, op.key, &c));
         r->committed = c.read_value;
         r->detail = fmt::format("read counter {} = {} at {}", c.key, c.read_value, Version(c.base));
         counter_ = std::move(c);
@@ -274,11 +274,11 @@ class IcebergWriter final : public ProtocolWriter {
           return ctx_.script_error(fmt::format("counter add: the increments {} + {} do not fit in a 64-bit integer",
                                                counter_->delta, op.value));
         }
-        iceberg::PendingIncrement next = *counter_;
+        PendingIncrement next = *counter_;
         next.delta = delta;
-        Result<int64_t> target = iceberg::IncrementTarget(next);
+        Result<int64_t> target = IncrementTarget(next);
         if (!target.ok()) return ctx_.script_error(fmt::format("counter add: {}", target.status().message()));
-        COMMITLAB_RETURN_IF_ERROR(iceberg::WriteIncrement(&committer_, &next));
+        COMMITLAB_RETURN_IF_ERROR(WriteIncrement(&committer_, &next));
         counter_ = std::move(next);
         r->committed = *target;
         r->detail = fmt::format("{} = {} + {} = {}, written to {}", counter_->key, counter_->read_value,
@@ -289,16 +289,16 @@ class IcebergWriter final : public ProtocolWriter {
     }
     if (!counter_ || counter_->file == nullptr)
       return ctx_.script_error("counter commit needs a counter read and a counter add before it");
-    iceberg::PendingIncrement c = *std::exchange(counter_, std::nullopt);
+    PendingIncrement c = *std::exchange(counter_, std::nullopt);
     const int64_t read_first = c.read_value;
-    Result<CommitResult> committed = iceberg::CommitIncrement(&committer_, &c, op.on_validation, Isolation(""));
+    Result<CommitResult> committed = CommitIncrement(&committer_, &c, op.on_validation, Isolation(""));
     if (!committed.ok()) return committed.status();
     table_->CounterIncrement(c.key, c.delta);
     Acknowledge(*committed, r,
                 fmt::format("counter {} = {} (read {}{}, {} commit(s), on-validation={})", c.key,
                             c.read_value + c.delta, c.read_value,
                             c.read_value == read_first ? "" : fmt::format(", first read {}", read_first), c.commits,
-                            iceberg::OnValidationFailureName(op.on_validation)));
+                            OnValidationFailureName(op.on_validation)));
     return Status::OK();
   }
 
@@ -312,7 +312,7 @@ class IcebergWriter final : public ProtocolWriter {
   iceberg::IcebergCommitter committer_;
   MetadataRef base_;                              // pinned by `read` for the next operation
   std::optional<iceberg::PinnedReader> reader_;  // the last `read`, for `scan`
-  std::optional<iceberg::PendingIncrement> counter_;  // between `counter read` and `counter commit`
+  std::optional<PendingIncrement> counter_;  // between `counter read` and `counter commit`
   int64_t refused_before_commit_ = 0;  // validation refusals while building an operation
 };
 

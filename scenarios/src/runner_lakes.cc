@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "commitlab/core/delta/actions.h"
-#include "commitlab/core/iceberg/counter.h"
+#include "commitlab/scenarios/iceberg_counter.h"
 #include "commitlab/core/iceberg/maintenance.h"
 #include "commitlab/core/iceberg/model.h"
 
@@ -127,7 +127,7 @@ void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* viol
   for (const auto& entry : m.LiveFiles())
     for (const iceberg::Row& r : entry.second->rows) rows.push_back(r);
   for (const auto& [key, c] : counters_) {
-    Result<std::optional<int64_t>> value = iceberg::CounterValue(rows, key);
+    Result<std::optional<int64_t>> value = CounterValue(rows, key);
     const int64_t final_value = value.ok() ? value->value_or(0) : 0;
     out->counters[key] = final_value;
     int64_t expected = c.initial;
@@ -140,7 +140,7 @@ void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* viol
     if (!value.ok()) {
       violations->push_back({"lost_update", fmt::format("table {}: {}", table_.name, value.status().message())});
     } else if (same_delta && !c.increments.empty()) {
-      if (std::optional<std::string> lost = iceberg::CheckCounter(key, c.initial, c.increments.front(),
+      if (std::optional<std::string> lost = CheckCounter(key, c.initial, c.increments.front(),
                                                                   static_cast<int>(c.increments.size()), final_value))
         violations->push_back({"lost_update", *lost});
     } else if (!fits) {

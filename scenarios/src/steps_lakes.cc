@@ -230,7 +230,7 @@ Status Parser::ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens
         size_t v = 0;
         if (args.Find("on-validation") != nullptr) {
           COMMITLAB_RETURN_IF_ERROR(args.Choice("on-validation", kOnValidation, &v));
-          op.on_validation = *iceberg::ParseOnValidationFailure(kOnValidation[v]);
+          op.on_validation = *ParseOnValidationFailure(kOnValidation[v]);
         }
         break;
       }

@@ -58,7 +58,7 @@ TEST(LakesParserTest, IcebergTableAndSteps) {
   EXPECT_EQ(init.key, "hits");
   EXPECT_EQ(init.value, 10);
   EXPECT_EQ(std::get<CounterOp>(st[12].op).value, 5);
-  EXPECT_EQ(std::get<CounterOp>(st[13].op).on_validation, iceberg::OnValidationFailure::kRereadAndRecompute);
+  EXPECT_EQ(std::get<CounterOp>(st[13].op).on_validation, OnValidationFailure::kRereadAndRecompute);
   for (size_t i : {1u, 2u, 3u, 4u, 5u, 6u, 10u, 13u}) EXPECT_TRUE(OpPublishes(st[i].op)) << i;
   for (size_t i : {0u, 7u, 8u, 9u, 11u, 12u}) EXPECT_FALSE(OpPublishes(st[i].op)) << i;
 }

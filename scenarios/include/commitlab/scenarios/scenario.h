@@ -17,7 +17,7 @@
 #include <variant>
 #include <vector>
 
-#include "commitlab/core/iceberg/counter.h"
+#include "commitlab/scenarios/iceberg_counter.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/retry_policy.h"
 
@@ -174,7 +174,7 @@ struct CounterOp {
   std::string key;       // init, read
   int64_t value = 0;     // init: the value; add: the increment
   // commit: what a ValidationException makes it do (give-up, recommit-stale, reread).
-  iceberg::OnValidationFailure on_validation = iceberg::OnValidationFailure::kGiveUp;
+  OnValidationFailure on_validation = OnValidationFailure::kGiveUp;
 };
 // Delta `begin`: a new OptimisticTransaction at the latest version.
 struct BeginOp {};

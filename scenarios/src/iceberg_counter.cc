@@ -1,4 +1,4 @@
-#include "commitlab/core/iceberg/counter.h"
+#include "commitlab/scenarios/iceberg_counter.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,18 @@
 #include "commitlab/core/iceberg/operation.h"
 #include "commitlab/core/iceberg/reader.h"
 
-namespace commitlab::iceberg {
+namespace commitlab::scenarios {
+
+using iceberg::CommitResult;
+using iceberg::Expression;
+using iceberg::IcebergCommitter;
+using iceberg::IsolationLevel;
+using iceberg::MakeDataFile;
+using iceberg::MetadataRef;
+using iceberg::NewOverwriteByFilter;
+using iceberg::PinnedReader;
+using iceberg::Row;
+using iceberg::RowMatches;
 
 Expression CounterFilter(std::string_view key) { return Expression::Equal(kCounterKeyColumn, std::string(key)); }
 
@@ -144,4 +155,4 @@ std::optional<std::string> CheckCounter(std::string_view key, int64_t initial, i
                      acknowledged == 1 ? "" : "s", delta, initial, expected, lost);
 }
 
-}  // namespace commitlab::iceberg
+}  // namespace commitlab::scenarios

@@ -1,5 +1,6 @@
-// Seed 003's lost-update counter, three ways: two workers read hits = 10 and each adds 5.
-#include "commitlab/core/iceberg/counter.h"
+// The lost-update counter of "无锁并发写入 — 乐观并发保护什么、不保护什么", three ways: two workers read
+// hits = 10 and each adds 5.
+#include "commitlab/scenarios/iceberg_counter.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,10 +8,12 @@
 #include <cstdint>
 
 #include "commitlab/core/iceberg/maintenance.h"
-#include "iceberg_test_util.h"
+#include "iceberg/iceberg_test_util.h"
 
-namespace commitlab::iceberg {
+namespace commitlab::scenarios {
 namespace {
+
+using namespace ::commitlab::iceberg;  // NOLINT: the Iceberg engine's vocabulary, throughout
 
 using ::commitlab::iceberg::testing::IcebergFixture;
 using ::testing::ElementsAre;
@@ -199,4 +202,4 @@ TEST(IcebergCounterCheckTest, ReadsTheValueOfOneKey) {
 }
 
 }  // namespace
-}  // namespace commitlab::iceberg
+}  // namespace commitlab::scenarios
