@@ -8,6 +8,8 @@ namespace commitlab::cli {
 
 namespace po = boost::program_options;
 
+void WriteText(std::FILE* out, std::string_view text) { (void)std::fwrite(text.data(), 1, text.size(), out); }
+
 int UsageError(std::string_view command, std::string_view message) {
   fmt::print(stderr, "commitlab {}: {}\nTry 'commitlab {} --help'.\n", command, message, command);
   return kExitUsage;

@@ -3,6 +3,7 @@
 #define COMMITLAB_LABS_CLI_H_
 
 #include <boost/program_options.hpp>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -26,6 +27,11 @@ bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
                const boost::program_options::options_description& options,
                const boost::program_options::positional_options_description* positional,
                boost::program_options::variables_map* vm);
+
+// Writes `text` to `out` without throwing: what writers print from their fibers must not throw
+// (an exception cannot cross a fiber's stack). A failed write shows in ferror(out), which main
+// checks when the command returns.
+void WriteText(std::FILE* out, std::string_view text);
 
 // Prints "commitlab NAME: message" and a hint to stderr; returns kExitUsage.
 int UsageError(std::string_view command, std::string_view message);

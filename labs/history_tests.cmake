@@ -61,3 +61,12 @@ add_test(NAME cli.replay_not_json
 add_test(NAME cli.replay_other_version
   COMMAND sh -c "printf '{\"type\":\"header\",\"format\":\"commitlab-history\",\"version\":9}\\n' > h-v9.jsonl && ${HISTORY_EXPECT_RUN} 2 'h-v9.jsonl:line 1: history format version 9 is not one this build reads \\(1\\)' -- ${CLI} replay h-v9.jsonl"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+
+# A report (or a log) that cannot reach standard output is exit 2 with the reason, also when the
+# writers print from their fibers.
+add_test(NAME cli.report_to_a_full_disk
+  COMMAND sh -c "${CLI} run '${PROJECT_SOURCE_DIR}/scenarios/paimon_conflict.scn' --json >/dev/full 2>err-report; code=$?; [ $code -eq 2 ] && grep -q '^commitlab run: writing to standard output failed: No space left on device$' err-report"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME cli.log_to_a_full_disk
+  COMMAND sh -c "${CLI} race --sched random >/dev/full 2>err-log; code=$?; [ $code -eq 2 ] && grep -q '^commitlab race: writing to standard output failed: No space left on device$' err-log"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})

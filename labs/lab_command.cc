@@ -114,18 +114,21 @@ Result<scenarios::Scenario> LoadScenario(const fs::path& dir, const std::string&
 // Narrates a scripted run: what each step did, each Paimon snapshot as it lands, a refusal.
 class Narrator : public scenarios::RunObserver {
  public:
+  // Called on the writers' fibers: nothing here may throw (WriteText).
   void OnSnapshot(const scenarios::Table&, const Snapshot& s) override {
-    fmt::print("           {}\n", scenarios::SnapshotLine(s));
+    WriteText(stdout, fmt::format("           {}\n", scenarios::SnapshotLine(s)));
   }
   void OnStep(const scenarios::Writer& writer, const scenarios::Step& step,
               const scenarios::StepResult& result) override {
     // A commit speaks through its log lines and snapshots; the other steps are told here.
+    std::string text;
     if (!std::holds_alternative<scenarios::CommitOp>(step.op) && !result.detail.empty())
-      fmt::print("         [{}] {}\n", writer.name, AbbreviateUuids(result.detail));
+      text += fmt::format("         [{}] {}\n", writer.name, AbbreviateUuids(result.detail));
     if (result.status == scenarios::StepStatus::kFailed) {
-      fmt::print("         [{}] {}:\n", writer.name, scenarios::OutcomeName(result.outcome));
-      for (const std::string& line : RefusalLines(result.error)) fmt::print("         | {}\n", AbbreviateUuids(line));
+      text += fmt::format("         [{}] {}:\n", writer.name, scenarios::OutcomeName(result.outcome));
+      for (const std::string& line : RefusalLines(result.error)) text += fmt::format("         | {}\n", AbbreviateUuids(line));
     }
+    WriteText(stdout, text);
   }
 };
 

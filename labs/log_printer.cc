@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <string>
 #include <string_view>
+
+#include "cli.h"
 
 namespace commitlab::cli {
 
@@ -11,9 +14,10 @@ void LogPrinter::OnEvent(const Event& e) {
   // A refusal's message is long (causes, entry lists): the log shows its first line.
   std::string_view first = e.message;
   first = first.substr(0, first.find('\n'));
+  const std::string line = fmt::format("{:8.3f} {:<5} [{}] {}\n", static_cast<double>(e.time_micros) / 1e6,
+                                       LevelName(e.level), e.user, first);
   std::lock_guard<std::mutex> lock(mu_);
-  fmt::print(out_, "{:8.3f} {:<5} [{}] {}\n", static_cast<double>(e.time_micros) / 1e6, LevelName(e.level), e.user,
-             first);
+  WriteText(out_, line);
 }
 
 }  // namespace commitlab::cli

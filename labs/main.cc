@@ -1,7 +1,11 @@
 // commitlab: the command-line entry point. Each subcommand lives in its own file.
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "cli.h"
@@ -31,6 +35,25 @@ void PrintUsage(std::FILE* out) {
   for (const Command& c : Commands()) fmt::print(out, "  {:<8} {}\n", c.name, c.summary);
 }
 
+// Runs a command and makes sure what it printed reached standard output: a report that could not
+// be written (a full disk, a closed pipe) is exit 2 with the reason, never a short file and exit 0.
+int RunCommand(const Command& c, const std::vector<std::string>& args) {
+  int code = commitlab::cli::kExitUsage;
+  try {
+    code = c.run(args);
+  } catch (const std::system_error& e) {  // fmt::print reports a failed write by throwing
+    fmt::print(stderr, "commitlab {}: writing to standard output failed: {}\n", c.name, e.code().message());
+    return commitlab::cli::kExitUsage;
+  }
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    fmt::print(stderr, "commitlab {}: writing to standard output failed: {}\n", c.name,
+               errno != 0 ? std::strerror(errno) : "the stream failed");
+    return commitlab::cli::kExitUsage;
+  }
+  return code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -48,7 +71,7 @@ int main(int argc, char** argv) {
     return commitlab::cli::kExitOk;
   }
   for (const Command& c : Commands()) {
-    if (c.name == args[0]) return c.run(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (c.name == args[0]) return RunCommand(c, std::vector<std::string>(args.begin() + 1, args.end()));
   }
   std::string names;
   for (const Command& c : Commands()) names += (names.empty() ? "" : ", ") + c.name;

@@ -40,8 +40,8 @@ std::string FreshTablesDir() {
 // Prints what the strategy drew once the run has started, before the first log line.
 class DrawnPrinter : public scenarios::RunObserver {
  public:
-  void OnStart(const scenarios::RunPlan&, const std::string& drawn) override {
-    if (!drawn.empty()) fmt::print("drawn: {}\n", drawn);
+  void OnStart(const scenarios::RunPlan&, const std::string& drawn) override {  // on a writer's fiber
+    if (!drawn.empty()) WriteText(stdout, fmt::format("drawn: {}\n", drawn));
   }
   bool wants_snapshots() const override { return false; }
 };

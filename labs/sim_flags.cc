@@ -22,7 +22,7 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
        "WRITER:POINT:TRIGGER:EFFECT, e.g. job-B:publish.after:nth=1:unknown (repeatable)")
       ("latency", po::value(&flags->latency_spec)->default_value(default_latency),
        "storage latency, e.g. 'write-manifest=uniform:3,6;publish=normal:2,1' (ms); '' for none")
-      ("trace", po::value(&flags->trace), "write a JSON Lines trace of every event to this file");
+      ("trace", po::value(&flags->trace), "write the run's history (JSON Lines, docs/history.md) to this file");
 }
 
 namespace {
@@ -57,7 +57,7 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     if (f->last_seed - f->first_seed >= 100000) return Status::InvalidArgument("--seeds: at most 100000 seeds");
     if (!simulated) return Status::InvalidArgument("--seeds runs the simulator; it needs --sched other than free");
     if (vm.count("schedule")) return Status::InvalidArgument("--seeds and --schedule do not go together");
-    if (vm.count("trace")) return Status::InvalidArgument("--seeds and --trace do not go together: trace one seed");
+    if (vm.count("trace")) return Status::InvalidArgument("--seeds and --trace do not go together: record one seed's history");
     f->seed_range = true;
   }
   for (const std::string& spec : f->fault_specs) {
