@@ -20,7 +20,7 @@ sim::Json HistoryHeader(std::string_view command, const std::vector<std::string>
           {"scenario", {{"file", scenario.file_name}, {"sha256", sim::Sha256Hex(scenario.text)}, {"text", scenario.text}}}};
 }
 
-Result<std::unique_ptr<HistoryFile>> HistoryFile::Open(const std::string& path) {
+Result<std::unique_ptr<HistoryFile>> HistoryFile::Create(const std::string& path, const sim::Json& header) {
   std::unique_ptr<HistoryFile> f(new HistoryFile(path));
   errno = 0;
   f->file_.open(path, std::ios::binary | std::ios::trunc);
@@ -28,15 +28,11 @@ Result<std::unique_ptr<HistoryFile>> HistoryFile::Open(const std::string& path) 
     return Status::InvalidArgument(
         fmt::format("--trace: cannot write {}: {}", path, errno != 0 ? std::strerror(errno) : "cannot open"));
   }
-  return f;
-}
-
-Status HistoryFile::WriteHeader(const sim::Json& header) {
   errno = 0;
-  history_.Header(header);
-  file_.flush();
-  if (history_.status().ok() && file_.good()) return Status::OK();
-  return Failed(errno);
+  f->history_.Header(header);
+  f->file_.flush();
+  if (!f->history_.status().ok() || !f->file_.good()) return f->Failed(errno);
+  return f;
 }
 
 Status HistoryFile::Finish(const sim::Json& footer) {

@@ -25,13 +25,12 @@ sim::Json HistoryHeader(std::string_view command, const std::vector<std::string>
 
 class HistoryFile {
  public:
-  // Opens (truncates) `path`. InvalidArgument "--trace: cannot write PATH: <reason>".
-  static Result<std::unique_ptr<HistoryFile>> Open(const std::string& path);
+  // Opens (truncates) `path` and writes `header` (HistoryHeader's fields), flushed: a file that
+  // cannot be written fails here, before the run. InvalidArgument "--trace: cannot write PATH:
+  // <reason>", IOError "--trace: writing PATH failed: <reason>".
+  static Result<std::unique_ptr<HistoryFile>> Create(const std::string& path, const sim::Json& header);
 
   sim::History* history() { return &history_; }
-  // Writes the header and flushes it: a file that cannot be written fails here, before the run.
-  // IOError "--trace: writing PATH failed: <reason>".
-  Status WriteHeader(const sim::Json& header);
   // Writes the footer and closes the file. IOError "--trace: writing PATH failed: <reason>"; the
   // partial file is removed then, so nobody mistakes it for a whole history.
   Status Finish(const sim::Json& footer);

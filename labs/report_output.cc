@@ -22,4 +22,11 @@ void PrintJsonLine(const sim::Json& j) {
   fmt::print("{}\n", j.dump(-1, ' ', false, sim::Json::error_handler_t::replace));
 }
 
+void PrintRunReport(std::string_view command, const sim::Json& settings, const scenarios::RunReport& r) {
+  sim::Json out = ReportEnvelope(command, settings);
+  out["runs"].push_back(scenarios::RunJson(r));
+  out["ok"] = r.ok();
+  PrintJsonLine(out);
+}
+
 }  // namespace commitlab::cli

@@ -6,6 +6,7 @@
 
 #include <string_view>
 
+#include "commitlab/scenarios/runner.h"
 #include "commitlab/sim/history.h"
 
 namespace commitlab::cli {
@@ -14,6 +15,8 @@ namespace commitlab::cli {
 sim::Json ReportEnvelope(std::string_view command, sim::Json settings);
 // One line of JSON on stdout.
 void PrintJsonLine(const sim::Json& j);
+// The report of one run (`run`, `race`).
+void PrintRunReport(std::string_view command, const sim::Json& settings, const scenarios::RunReport& r);
 
 }  // namespace commitlab::cli
 

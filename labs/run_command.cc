@@ -162,12 +162,10 @@ int RunScenario(const std::vector<std::string>& args) {
 
   std::unique_ptr<HistoryFile> trace;
   if (!flags.trace.empty()) {
-    Result<std::unique_ptr<HistoryFile>> opened = HistoryFile::Open(flags.trace);
-    if (!opened.ok()) return UsageError(kCommand, opened.status().message());
-    trace = std::move(*opened);
-    if (Status st = trace->WriteHeader(HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
-        !st.ok())
-      return UsageError(kCommand, st.message());
+    Result<std::unique_ptr<HistoryFile>> created = HistoryFile::Create(
+        flags.trace, HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
+    if (!created.ok()) return UsageError(kCommand, created.status().message());
+    trace = std::move(*created);
   }
   if (!json) {
     fmt::print("== {} ({}) ==\n{}{}\n", scenario->title, path, line.Line(),
@@ -191,10 +189,7 @@ int RunScenario(const std::vector<std::string>& args) {
     }
   }
   if (json) {
-    sim::Json out = ReportEnvelope(kCommand, settings);
-    out["runs"].push_back(scenarios::RunJson(*report));
-    out["ok"] = report->ok();
-    PrintJsonLine(out);
+    PrintRunReport(kCommand, settings, *report);
   } else {
     PrintReport(*report);
   }
