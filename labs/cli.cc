@@ -1,12 +1,24 @@
 #include "cli.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 
 namespace commitlab::cli {
 
 namespace po = boost::program_options;
+
+std::string ScratchDir(std::string_view prefix) {
+  namespace fs = std::filesystem;
+  const auto stamp = std::chrono::system_clock::now().time_since_epoch().count();
+  std::error_code ec;
+  const fs::path parent =
+      fs::is_directory("results", ec) ? fs::path("results/tmp") : fs::temp_directory_path(ec) / "commitlab";
+  return (parent / fmt::format("{}-{}-{}", prefix, getpid(), stamp % 1'000'000)).string();
+}
 
 void WriteText(std::FILE* out, std::string_view text) { (void)std::fwrite(text.data(), 1, text.size(), out); }
 

@@ -33,6 +33,10 @@ bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
 // checks when the command returns.
 void WriteText(std::FILE* out, std::string_view text);
 
+// A fresh directory for scratch tables, named PREFIX-<pid>-<n>: under results/tmp when run from
+// the project (ignored by git), else under the system's temp directory. Not created.
+std::string ScratchDir(std::string_view prefix);
+
 // Prints "commitlab NAME: message" and a hint to stderr; returns kExitUsage.
 int UsageError(std::string_view command, std::string_view message);
 

@@ -42,14 +42,20 @@ Status HistoryFile::Finish(const sim::Json& footer) {
   const bool written = history_.status().ok() && file_.good();
   const int err = errno;
   file_.close();
-  if (written && !file_.fail()) return Status::OK();
-  return Failed(err);
+  if (!written || file_.fail()) return Failed(err);
+  finished_ = true;
+  return Status::OK();
 }
 
-Status HistoryFile::Failed(int err) {
+HistoryFile::~HistoryFile() {
+  if (finished_) return;
   if (file_.is_open()) file_.close();
   std::error_code ec;
   if (std::filesystem::is_regular_file(path_, ec)) std::filesystem::remove(path_, ec);
+}
+
+Status HistoryFile::Failed(int err) {
+  if (file_.is_open()) file_.close();  // the destructor removes what was written
   return Status::IOError(
       fmt::format("--trace: writing {} failed: {}", path_, err != 0 ? std::strerror(err) : "the stream failed"));
 }

@@ -34,6 +34,8 @@ class HistoryFile {
   // Writes the footer and closes the file. IOError "--trace: writing PATH failed: <reason>"; the
   // partial file is removed then, so nobody mistakes it for a whole history.
   Status Finish(const sim::Json& footer);
+  // A history never finished (the run could not run as recorded) is removed too.
+  ~HistoryFile();
 
  private:
   explicit HistoryFile(std::string path) : path_(std::move(path)), history_(&file_) {}
@@ -43,6 +45,7 @@ class HistoryFile {
   std::string path_;
   std::ofstream file_;
   sim::History history_;
+  bool finished_ = false;
 };
 
 }  // namespace commitlab::cli

@@ -56,10 +56,10 @@ cli_test(trace_into_a_missing_folder 2 "^commitlab run: --trace: cannot write /n
 cli_test(replay_not_a_file 2 "^commitlab replay: /dev/zero is not a regular file" replay /dev/zero)
 cli_test(replay_missing 2 "^commitlab replay: cannot open history file nope.jsonl" replay nope.jsonl)
 add_test(NAME cli.replay_not_json
-  COMMAND sh -c "printf 'not json\\n' > h-bad.jsonl && ${HISTORY_EXPECT_RUN} 2 '^commitlab replay: h-bad.jsonl:line 1: not JSON' -- ${CLI} replay h-bad.jsonl"
+  COMMAND sh -c "printf 'not json\\n' > h-bad.jsonl && ${HISTORY_EXPECT_RUN} 2 '^commitlab replay: h-bad.jsonl:1: not JSON' -- ${CLI} replay h-bad.jsonl"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME cli.replay_other_version
-  COMMAND sh -c "printf '{\"type\":\"header\",\"format\":\"commitlab-history\",\"version\":9}\\n' > h-v9.jsonl && ${HISTORY_EXPECT_RUN} 2 'h-v9.jsonl:line 1: history format version 9 is not one this build reads \\(1\\)' -- ${CLI} replay h-v9.jsonl"
+  COMMAND sh -c "printf '{\"type\":\"header\",\"format\":\"commitlab-history\",\"version\":9}\\n' > h-v9.jsonl && ${HISTORY_EXPECT_RUN} 2 '^commitlab replay: h-v9.jsonl:1: history format version 9 is not one this build reads \\(1\\)' -- ${CLI} replay h-v9.jsonl"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 
 # A report (or a log) that cannot reach standard output is exit 2 with the reason, also when the

@@ -133,10 +133,9 @@ class Narrator : public scenarios::RunObserver {
 };
 
 void PrintSummary(const RunReport& r, bool matrix) {
-  std::string per_writer, failed;
+  std::string failed;
   int failed_jobs = 0;
   for (const scenarios::WriterReport& w : r.writers) {
-    per_writer += fmt::format("{}{} {}", per_writer.empty() ? "" : ", ", w.name, w.counters.atomic_failures);
     if (w.outcome == scenarios::Outcome::kOk) continue;
     ++failed_jobs;
     failed += fmt::format("{}{} {}", failed.empty() ? " (" : ", ", w.name, scenarios::OutcomeName(w.outcome));
@@ -145,7 +144,7 @@ void PrintSummary(const RunReport& r, bool matrix) {
     fmt::print("\natomic commit failures: {}; conflicts: {}; writers refused: {}\n", r.tally.atomic_failures,
                r.tally.conflicts, failed_jobs);
   } else {
-    fmt::print("\natomic commit failures: {} ({})\n", r.tally.atomic_failures, per_writer);
+    fmt::print("\n{}\n", scenarios::AtomicFailuresLine(r));
     fmt::print("conflicts: {}; unknown outcomes: {}; idempotent matches: {}\n", r.tally.conflicts,
                r.tally.unknown_outcomes, r.tally.idempotent_matches);
     fmt::print("failed jobs: {}{}\n", failed_jobs, failed.empty() ? "" : failed + ")");
@@ -160,18 +159,6 @@ void PrintSummary(const RunReport& r, bool matrix) {
   for (const scenarios::ExpectationResult& e : r.expectations)
     if (!e.passed) fmt::print("{}\n", scenarios::ExpectationLine(e));
   fmt::print("expectations: {} of {} held ({})\n", r.expectations_passed(), r.expectations.size(), r.scenario);
-}
-
-// "the second is refused ...; 2 of 19 expectations failed" for a run that differs from its claim.
-std::string WhatDiffered(const RunReport& r) {
-  std::vector<std::string> parts;
-  if (r.expectations_failed() > 0)
-    parts.push_back(fmt::format("{} of {} expectations failed", r.expectations_failed(), r.expectations.size()));
-  int unexpected = 0;
-  for (const scenarios::ViolationReport& v : r.violations) unexpected += v.expected ? 0 : 1;
-  if (unexpected > 0) parts.push_back(fmt::format("{} unexpected violation(s)", unexpected));
-  if (!r.run_errors.empty()) parts.push_back(fmt::format("{} run error(s)", r.run_errors.size()));
-  return Names(parts);
 }
 
 struct LabFlags {
@@ -195,7 +182,8 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
   scenarios::RunOptions options;
   options.seed = flags.seed;
   options.sched = flags.sched;
-  if (!flags.sched && section.on_threads) options.sched = "free";
+  // As the lecture ran it, unless a seed asks for a reproducible run.
+  if (!flags.sched && section.on_threads) options.sched = flags.seed ? "random" : "free";
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, options);
   if (!plan.ok()) return plan.status();
 
@@ -231,7 +219,7 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
     }
     PrintSummary(*report, section.matrix);
     fmt::print("verdict: {} — {}{}\n", report->ok() ? "AGREES" : "DIFFERS", scenario->claim,
-               report->ok() ? "" : " (" + WhatDiffered(*report) + ")");
+               report->ok() ? "" : " (" + scenarios::FailureSummary(*report) + ")");
   }
   return SectionRun{std::move(*report), scenario->claim, scenario->source};
 }

@@ -3,12 +3,9 @@
 // default, like the lecture's Java run) or in virtual time under a seeded scheduler.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
-#include <map>
 #include <memory>
 
 #include "cli.h"
@@ -33,50 +30,20 @@ using scenarios::RunReport;
 
 constexpr std::string_view kCommand = "race";
 
-// A fresh directory for the table: under results/tmp when run from the project (ignored by git),
-// else under the system's temp directory.
-std::string FreshTableDir() {
-  const auto stamp = std::chrono::system_clock::now().time_since_epoch().count();
-  fs::path parent = fs::is_directory("results") ? fs::path("results/tmp") : fs::temp_directory_path() / "commitlab";
-  return (parent / fmt::format("race-{}-{}", getpid(), stamp % 1'000'000)).string();
-}
-
-// The race's own tallies, read off the scenario run's report.
-struct RaceTally {
-  int failed_jobs = 0;
-  std::map<std::string, int64_t> per_user;
-  std::vector<std::string> violations;  // "kind: message"
-};
-
-RaceTally Tally(const RunReport& r) {
-  RaceTally t;
-  for (const scenarios::WriterReport& w : r.writers) t.failed_jobs += w.outcome == scenarios::Outcome::kOk ? 0 : 1;
-  if (!r.tables.empty())
-    for (const Snapshot& s : r.table().chain) ++t.per_user[s.commit_user];
-  for (const scenarios::ViolationReport& v : r.violations) t.violations.push_back(v.violation.ToString());
-  for (const std::string& e : r.run_errors) t.violations.push_back(e);
-  return t;
-}
-
 void PrintSummary(const RunReport& r) {
-  const RaceTally t = Tally(r);
-  std::string per_writer, per_user;
+  int failed_jobs = 0;
   for (const scenarios::WriterReport& w : r.writers) {
-    per_writer += fmt::format("{}{} {}", per_writer.empty() ? "" : ", ", w.name, w.counters.atomic_failures);
-    if (!w.error.empty()) fmt::print("{} failed: {}\n", w.name, w.error.substr(0, w.error.find('\n')));
+    if (w.outcome == scenarios::Outcome::kOk) continue;
+    ++failed_jobs;
+    fmt::print("{} failed: {}\n", w.name, w.error.substr(0, w.error.find('\n')));
   }
-  for (const auto& [user, n] : t.per_user) per_user += fmt::format("{}{}={}", per_user.empty() ? "" : ", ", user, n);
-  fmt::print("\natomic commit failures: {} ({})\n", r.tally.atomic_failures, per_writer);
-  fmt::print("failed jobs: {}\n", t.failed_jobs);
+  fmt::print("\n{}\n", scenarios::AtomicFailuresLine(r));
+  fmt::print("failed jobs: {}\n", failed_jobs);
   fmt::print("latest snapshot id: {}\n", r.latest_snapshot());
-  fmt::print("snapshots per commit user: {{{}}}\n", per_user);
+  fmt::print("snapshots per commit user: {}\n", scenarios::PerUserLine(r));
   for (const std::string& f : r.fired_faults) fmt::print("fault fired: {}\n", f);
-  if (t.violations.empty()) {
-    fmt::print("invariants: ok (every acknowledged commit landed exactly once, ids contiguous)\n");
-  } else {
-    fmt::print("invariants: VIOLATED\n");
-    for (const std::string& v : t.violations) fmt::print("  - {}\n", v);
-  }
+  for (const std::string& line : scenarios::InvariantLines(r)) fmt::print("{}\n", line);
+  for (const std::string& e : r.run_errors) fmt::print("ERROR {}\n", e);
   if (!r.schedule.empty()) {
     fmt::print("virtual time: {:.3f} s\n", static_cast<double>(r.virtual_micros) / 1e6);
     fmt::print("schedule: {}\n", r.schedule);
@@ -86,9 +53,6 @@ void PrintSummary(const RunReport& r) {
 // Where the race's table lives: memory (or the scenario's object store), or a table directory.
 Status PlaceTable(const std::string& store_kind, const std::string& dir, scenarios::RunOptions* run) {
   if (store_kind != "dir") return Status::OK();
-  if (fs::exists(fs::path(dir) / "snapshot" / "snapshot-1"))
-    return Status::InvalidArgument(
-        fmt::format("--dir {} already holds a table (snapshot/snapshot-1 exists); pass an empty directory", dir));
   run->store = scenarios::StoreKind::kTableDir;
   run->dir = dir;
   return Status::OK();
@@ -163,11 +127,11 @@ int RunRace(const std::vector<std::string>& args) {
                      .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--dir"}, {"--json"}),
                      .json = json,
                      .settings = settings,
-                     .prepare = [&store_kind](scenarios::RunOptions* o) { return PlaceTable(store_kind, FreshTableDir(), o); }};
+                     .prepare = [&store_kind](scenarios::RunOptions* o) { return PlaceTable(store_kind, ScratchDir("race"), o); }};
     return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, how);
   }
 
-  if (store_kind == "dir" && dir.empty()) dir = FreshTableDir();
+  if (store_kind == "dir" && dir.empty()) dir = ScratchDir("race");
   if (Status st = PlaceTable(store_kind, dir, &run); !st.ok()) return UsageError(kCommand, st.message());
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
   if (!plan.ok()) return UsageError(kCommand, plan.status().message());

@@ -23,6 +23,17 @@ constexpr std::string_view kCommand = "replay";
 constexpr uintmax_t kMaxHistoryBytes = uintmax_t{4} << 30;
 constexpr size_t kContext = 3;
 
+// "h.jsonl:1: not a commitlab history" for a message about line N ("line 1: ..."), else
+// "h.jsonl: the recorded run cannot run again: ...".
+std::string Where(const std::string& path, std::string_view message) {
+  if (message.starts_with("line ")) {
+    const size_t colon = message.find(':');
+    if (colon != std::string_view::npos)
+      return fmt::format("{}:{}:{}", path, message.substr(5, colon - 5), message.substr(colon + 1));
+  }
+  return fmt::format("{}: {}", path, message);
+}
+
 // The history's lines, parsed; "PATH:N: ..." errors.
 Result<std::vector<sim::Json>> ReadHistory(const std::string& path) {
   std::error_code ec;
@@ -38,7 +49,7 @@ Result<std::vector<sim::Json>> ReadHistory(const std::string& path) {
   std::string line;
   for (size_t n = 1; std::getline(in, line); ++n) {
     Result<sim::Json> j = sim::ParseHistoryLine(line, n);
-    if (!j.ok()) return Status::InvalidArgument(fmt::format("{}:{}", path, j.status().message()));
+    if (!j.ok()) return Status::InvalidArgument(Where(path, j.status().message()));
     lines.push_back(std::move(*j));
   }
   if (lines.empty()) return Status::InvalidArgument(fmt::format("{}: empty file, not a history", path));
@@ -94,7 +105,7 @@ int RunReplay(const std::vector<std::string>& args) {
   Result<std::vector<sim::Json>> lines = ReadHistory(path);
   if (!lines.ok()) return UsageError(kCommand, lines.status().message());
   if (Status st = scenarios::CheckHistoryHeader(lines->front()); !st.ok())
-    return UsageError(kCommand, fmt::format("{}:{}", path, st.message()));
+    return UsageError(kCommand, Where(path, st.message()));
   const sim::Json& recorded_scenario = lines->front()["scenario"];
   scenarios::ReplayOptions replay;
   if (vm.count("use-file")) {
@@ -105,7 +116,7 @@ int RunReplay(const std::vector<std::string>& args) {
   }
   WarnIfChanged(recorded_scenario, vm.count("use-file") > 0);
   Result<scenarios::ReplayOutcome> r = scenarios::ReplayHistory(*lines, replay);
-  if (!r.ok()) return UsageError(kCommand, fmt::format("{}:{}", path, r.status().message()));
+  if (!r.ok()) return UsageError(kCommand, Where(path, r.status().message()));
   if (r->threads) {
     if (!r->threads_problem.empty()) {
       fmt::print("replay of the OS-thread run {} did not reproduce it: {}\n", path, r->threads_problem);
@@ -119,7 +130,8 @@ int RunReplay(const std::vector<std::string>& args) {
     PrintDifference(r->recorded, *r->difference, path);
     return kExitFailed;
   }
-  fmt::print("replay identical: {} events of `{}`\n", r->recorded.size(), r->command);
+  const size_t events = r->recorded.size() - (r->recorded.back().value("type", "") == "footer" ? 1 : 0);
+  fmt::print("replay identical: {} events of `{}`\n", events, r->command);
   return kExitOk;
 }
 

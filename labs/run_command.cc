@@ -3,9 +3,7 @@
 // expectation with its line, the invariants, and last the schedule string to replay the run.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <memory>
 
@@ -28,14 +26,6 @@ namespace fs = std::filesystem;
 using scenarios::RunReport;
 
 constexpr std::string_view kCommand = "run";
-
-// A fresh directory for the tables: under results/tmp when run from the project (ignored by git),
-// else under the system's temp directory.
-std::string FreshTablesDir() {
-  const auto stamp = std::chrono::system_clock::now().time_since_epoch().count();
-  fs::path parent = fs::is_directory("results") ? fs::path("results/tmp") : fs::temp_directory_path() / "commitlab";
-  return (parent / fmt::format("run-{}-{}", getpid(), stamp % 1'000'000)).string();
-}
 
 // Prints what the strategy drew once the run has started, before the first log line.
 class DrawnPrinter : public scenarios::RunObserver {
@@ -134,7 +124,7 @@ int RunScenario(const std::vector<std::string>& args) {
     if (store_kind == "dir") {
       how.prepare = [](scenarios::RunOptions* o) {
         o->store = scenarios::StoreKind::kDir;
-        o->dir = FreshTablesDir();
+        o->dir = ScratchDir("run");
         return Status::OK();
       };
     }
@@ -142,7 +132,7 @@ int RunScenario(const std::vector<std::string>& args) {
   }
   if (store_kind == "dir") {
     run.store = scenarios::StoreKind::kDir;
-    run.dir = dir.empty() ? FreshTablesDir() : dir;
+    run.dir = dir.empty() ? ScratchDir("run") : dir;
   }
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
   if (!plan.ok()) {

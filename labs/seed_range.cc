@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 
 #include "cli.h"
 #include "commitlab/scenarios/report_json.h"
@@ -11,19 +10,6 @@
 
 namespace commitlab::cli {
 namespace {
-
-// The violation kinds and run errors of a failed run: "lost, duplicate", "2 expectations failed".
-std::string WhatFailed(const scenarios::RunReport& r) {
-  std::set<std::string> kinds;
-  for (const scenarios::ViolationReport& v : r.violations)
-    if (!v.expected) kinds.insert(v.violation.kind);
-  std::string out;
-  for (const std::string& k : kinds) out += (out.empty() ? "" : ", ") + k;
-  if (r.expectations_failed() > 0)
-    out += fmt::format("{}{} expectation(s) failed", out.empty() ? "" : "; ", r.expectations_failed());
-  if (!r.run_errors.empty()) out += fmt::format("{}{} run error(s)", out.empty() ? "" : "; ", r.run_errors.size());
-  return out;
-}
 
 std::string Quote(const std::string& arg) {
   if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,") ==
@@ -59,13 +45,13 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
       std::string command = "commitlab " + std::string(how.command);
       for (const std::string& a : how.reproduce) command += " " + Quote(a);
       command += fmt::format(" --seed {}", seed);
-      failing.push_back({{"seed", seed}, {"failed", WhatFailed(*r)}, {"reproduce", command}});
+      failing.push_back({{"seed", seed}, {"failed", scenarios::FailureSummary(*r)}, {"reproduce", command}});
     }
     if (how.json) {
       report["runs"].push_back(scenarios::RunJson(*r));
     } else {
       fmt::print("seed {:>6}: atomic commit failures {:>4}, latest snapshot {}, {}\n", seed, r->tally.atomic_failures,
-                 r->latest_snapshot(), r->ok() ? "ok" : "FAILED: " + WhatFailed(*r));
+                 r->latest_snapshot(), r->ok() ? "ok" : "FAILED: " + scenarios::FailureSummary(*r));
     }
     if (seed == seeds.last) break;
   }

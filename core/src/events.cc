@@ -28,4 +28,14 @@ std::string_view LevelName(Level l) {
   return "?";
 }
 
+std::string_view CauseKindName(CauseKind k) {
+  switch (k) {
+    case CauseKind::kFileDeletion: return "file-deletion";
+    case CauseKind::kLsm: return "lsm";
+    case CauseKind::kValidation: return "validation";
+    case CauseKind::kDeltaConflict: return "delta-conflict";
+  }
+  return "?";
+}
+
 }  // namespace commitlab

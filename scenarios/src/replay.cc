@@ -109,7 +109,7 @@ Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const Replay
   run->history = &history;
   std::unique_ptr<internal::ThreadReplay> constraints;
   if (out.threads) {
-    Result<std::unique_ptr<internal::ThreadReplay>> made = internal::ThreadReplay::Make(*scenario, out.recorded);
+    Result<std::unique_ptr<internal::ThreadReplay>> made = internal::ThreadReplay::Make(*scenario, header, out.recorded);
     if (!made.ok()) return made.status();
     constraints = std::move(*made);
     run->sched = "random";  // the constraints decide what matters; the rest may interleave any way

@@ -27,13 +27,15 @@ namespace commitlab::scenarios::internal {
 
 class ThreadReplay final : public EffectGate {
  public:
-  // `recorded`: the history's lines after the header. InvalidArgument when it names writers the
-  // scenario does not have, or holds faults fired by chance (p=), which no order can force.
-  static Result<std::unique_ptr<ThreadReplay>> Make(const Scenario& s, const std::vector<sim::Json>& recorded);
+  // `header` and `recorded` (the lines after it) of a history. InvalidArgument when it names
+  // writers the scenario does not have, or its plan has a fault that fires by chance (p=): on
+  // threads it drew from each thread's stream, and no order of the simulator can force its draws.
+  static Result<std::unique_ptr<ThreadReplay>> Make(const Scenario& s, const sim::Json& header,
+                                                    const std::vector<sim::Json>& recorded);
 
   void Attach(sim::Scheduler* scheduler) override { scheduler_ = scheduler; }
-  void Before(size_t writer, bool publish) override;
-  void After(size_t writer, bool publish, int64_t snapshot, std::string_view outcome) override;
+  void Before(size_t writer, Effect effect) override;
+  void After(size_t writer, Effect effect, int64_t snapshot, PublishOutcome outcome) override;
 
   // "" when the replay reproduced the recording; else the first event it could not force, or the
   // outcome that differs.
@@ -43,10 +45,10 @@ class ThreadReplay final : public EffectGate {
 
  private:
   struct Op {
-    bool publish = false;
+    Effect effect = Effect::kRead;
     int64_t snapshot = 0;  // a read: the snapshot it saw; a publish: the one it tried
-    std::string outcome;   // a publish: published, lost, unknown
-    size_t line = 0;       // in the history file
+    PublishOutcome outcome = PublishOutcome::kPublished;  // a publish's
+    size_t line = 0;  // in the history file
   };
 
   explicit ThreadReplay(const Scenario& s) : s_(s) {}

@@ -16,10 +16,8 @@ class PaimonLookup final : public TableLookup {
     Result<Snapshot> s = store_->ReadSnapshot(id);
     return s.ok() ? s->commit_user : "";
   }
-  std::optional<Touch> LastTouch(const std::string& file) override {
-    Result<std::optional<Snapshot>> latest = store_->LatestSnapshot();
-    if (!latest.ok() || !latest->has_value()) return std::nullopt;
-    for (int64_t id = (*latest)->id; id >= 1; --id) {
+  std::optional<Touch> LastTouch(const std::string& file, int64_t at_most) override {
+    for (int64_t id = at_most; id >= 1; --id) {
       Result<Snapshot> s = store_->ReadSnapshot(id);
       if (!s.ok()) return std::nullopt;
       for (const FileChange& c : s->changes)
@@ -54,7 +52,7 @@ class IcebergLookup final : public TableLookup {
       if (f.path == location) return f.writer;
     return "";
   }
-  std::optional<Touch> LastTouch(const std::string& file) override {
+  std::optional<Touch> LastTouch(const std::string& file, int64_t) override {
     Result<iceberg::MetadataRef> current = catalog_->Current();
     if (!current.ok()) return std::nullopt;
     const auto& snapshots = (*current)->snapshots;
@@ -80,10 +78,8 @@ class DeltaLookup final : public TableLookup {
     Result<delta::Commit> c = log_->Read(id);
     return c.ok() ? c->commit_info.user_name : "";
   }
-  std::optional<Touch> LastTouch(const std::string& file) override {
-    Result<int64_t> latest = log_->LatestVersion();
-    if (!latest.ok()) return std::nullopt;
-    for (int64_t v = *latest; v >= 0; --v) {
+  std::optional<Touch> LastTouch(const std::string& file, int64_t at_most) override {
+    for (int64_t v = at_most; v >= 0; --v) {
       Result<delta::Commit> c = log_->Read(v);
       if (!c.ok()) return std::nullopt;
       for (const delta::AddFile& a : c->adds)
@@ -107,6 +103,12 @@ std::string_view PublishOutcomeNote(PublishOutcome o) {
     case PublishOutcome::kError: return "unknown";
   }
   return "unknown";
+}
+
+std::optional<PublishOutcome> ParsePublishOutcomeNote(std::string_view note) {
+  for (PublishOutcome o : {PublishOutcome::kPublished, PublishOutcome::kAlreadyExists, PublishOutcome::kError})
+    if (PublishOutcomeNote(o) == note) return o;
+  return std::nullopt;
 }
 
 std::unique_ptr<TableLookup> MakePaimonLookup(SnapshotStore* store) { return std::make_unique<PaimonLookup>(store); }
@@ -140,12 +142,17 @@ void WriterHistory::OnEvent(const Event& e) {
       Json c = Who(e.cause->by, e.cause->snapshot);
       c["change"] = "committed";
       f["culprit"] = std::move(c);
-    } else if (!e.cause->files.empty() && lookup_ != nullptr) {
-      if (std::optional<TableLookup::Touch> t = lookup_->LastTouch(e.cause->files.front())) {
+    } else if (lookup_ != nullptr) {
+      // The attempt built on snapshot_id - 1: look no later than that (others may have committed
+      // since), and past a file no snapshot touched (the writer's own new one in an LSM pair).
+      for (const std::string& file : e.cause->files) {
+        std::optional<TableLookup::Touch> t = lookup_->LastTouch(file, e.snapshot_id - 1);
+        if (!t) continue;
         Json c = Who(t->user, t->snapshot);
         c["change"] = t->added ? "added" : "removed";
-        c["file"] = e.cause->files.front();
+        c["file"] = file;
         f["culprit"] = std::move(c);
+        break;
       }
     }
   }
@@ -180,18 +187,17 @@ void WriterHistory::Note(Json fields) {
 void WriterHistory::Read(int64_t saw, Json more) {
   more["saw"] = saw;
   Note(std::move(more));
-  if (gate_ != nullptr) gate_->After(index_, false, saw, "");
+  if (gate_ != nullptr) gate_->After(index_, EffectGate::Effect::kRead, saw, PublishOutcome::kPublished);
 }
 
-void WriterHistory::Published(int64_t snapshot, std::string_view outcome) {
-  Note({{"snapshot", snapshot}, {"outcome", outcome}});
-  if (gate_ != nullptr) gate_->After(index_, true, snapshot, outcome);
+void WriterHistory::Published(int64_t snapshot, PublishOutcome outcome) {
+  Note({{"snapshot", snapshot}, {"outcome", PublishOutcomeNote(outcome)}});
+  if (gate_ != nullptr) gate_->After(index_, EffectGate::Effect::kPublish, snapshot, outcome);
 }
 
-void WriterHistory::StepStart(const Scenario& s, const Step& step) {
+void WriterHistory::StepStart(const Step& step) {
   Json f = {{"line", step.pos.line}, {"op", OpName(step.op)}};
   if (!step.label.empty()) f["label"] = step.label;
-  (void)s;
   Record("step_start", f);
 }
 
@@ -223,7 +229,7 @@ void WriterHistory::Fault(const sim::FiredFault& fired, const sim::FaultRule& ru
 }
 
 Result<iceberg::MetadataRef> NotingCatalog::Current() {
-  history_->BeforeEffect(false);
+  history_->BeforeEffect(EffectGate::Effect::kRead);
   Result<iceberg::MetadataRef> m = target_->Current();
   if (m.ok()) {
     Json more = Json::object();
@@ -235,11 +241,11 @@ Result<iceberg::MetadataRef> NotingCatalog::Current() {
 
 iceberg::CasResult NotingCatalog::CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) {
   const int64_t version = new_metadata->version;
-  history_->BeforeEffect(true);
+  history_->BeforeEffect(EffectGate::Effect::kPublish);
   iceberg::CasResult r = target_->CompareAndSwap(expected_version, std::move(new_metadata));
-  history_->Published(version, r.outcome == iceberg::CasOutcome::kSwapped ? "published"
-                               : r.outcome == iceberg::CasOutcome::kLost  ? "lost"
-                                                                          : "unknown");
+  history_->Published(version, r.outcome == iceberg::CasOutcome::kSwapped ? PublishOutcome::kPublished
+                               : r.outcome == iceberg::CasOutcome::kLost  ? PublishOutcome::kAlreadyExists
+                                                                          : PublishOutcome::kError);
   return r;
 }
 
@@ -264,7 +270,7 @@ Status NotingFileIO::Delete(const std::string& path) {
 }
 
 Result<int64_t> NotingDeltaLog::LatestVersion() {
-  history_->BeforeEffect(false);
+  history_->BeforeEffect(EffectGate::Effect::kRead);
   Result<int64_t> v = target_->LatestVersion();
   if (v.ok()) history_->Read(*v);
   return v;
@@ -277,11 +283,11 @@ Result<delta::Commit> NotingDeltaLog::Read(int64_t version) {
 }
 
 delta::WriteResult NotingDeltaLog::WriteIfAbsent(int64_t version, const delta::Commit& commit) {
-  history_->BeforeEffect(true);
+  history_->BeforeEffect(EffectGate::Effect::kPublish);
   delta::WriteResult r = target_->WriteIfAbsent(version, commit);
-  history_->Published(version, r.outcome == delta::WriteOutcome::kWritten         ? "published"
-                               : r.outcome == delta::WriteOutcome::kAlreadyExists ? "lost"
-                                                                                  : "unknown");
+  history_->Published(version, r.outcome == delta::WriteOutcome::kWritten         ? PublishOutcome::kPublished
+                               : r.outcome == delta::WriteOutcome::kAlreadyExists ? PublishOutcome::kAlreadyExists
+                                                                                  : PublishOutcome::kError);
   return r;
 }
 

@@ -42,13 +42,16 @@ class TableLookup {
     std::string user;
     bool added = false;  // else deleted
   };
-  // The newest retained snapshot that added or deleted `file`.
-  virtual std::optional<Touch> LastTouch(const std::string& file) = 0;
+  // The newest retained snapshot at or before `at_most` (Paimon's snapshot id, Delta's version;
+  // Iceberg looks at every retained snapshot) that added or deleted `file`.
+  virtual std::optional<Touch> LastTouch(const std::string& file, int64_t at_most) = 0;
 };
 
 std::unique_ptr<TableLookup> MakePaimonLookup(SnapshotStore* store);
 // A publish's outcome as every protocol's op_end names it: "published", "lost", "unknown".
 std::string_view PublishOutcomeNote(PublishOutcome o);
+// The other way round; nullopt for another word.
+std::optional<PublishOutcome> ParsePublishOutcomeNote(std::string_view note);
 std::unique_ptr<TableLookup> MakeIcebergLookup(iceberg::IcebergCatalog* catalog, iceberg::FileIO* io);
 std::unique_ptr<TableLookup> MakeDeltaLookup(delta::DeltaLog* log);
 
@@ -76,13 +79,13 @@ class WriterHistory final : public EventSink {
   void Note(sim::Json fields);
   // A read of the latest snapshot or a publish, just before it takes effect and with what it did:
   // noted as above, and told to the effect gate.
-  void BeforeEffect(bool publish) {
-    if (gate_ != nullptr) gate_->Before(index_, publish);
+  void BeforeEffect(EffectGate::Effect effect) {
+    if (gate_ != nullptr) gate_->Before(index_, effect);
   }
   void Read(int64_t saw, sim::Json more = sim::Json::object());
-  void Published(int64_t snapshot, std::string_view outcome);
+  void Published(int64_t snapshot, PublishOutcome outcome);
 
-  void StepStart(const Scenario& s, const Step& step);
+  void StepStart(const Step& step);
   void StepEnd(const Step& step, const StepResult& r);
   void GateWait(const OrderEdge& edge);
   void GateOpen(const OrderEdge& edge);

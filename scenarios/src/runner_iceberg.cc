@@ -240,7 +240,7 @@ class IcebergWriter final : public ProtocolWriter {
     return Status::OK();
   }
 
-  // --- the lost-update counter: core's steps (iceberg/counter.h), one scenario step at a time ---
+  // --- the lost-update counter (iceberg_counter.h), one scenario step at a time ---
 
   Status Counter(const CounterOp& op, StepResult* r) {
     switch (op.action) {

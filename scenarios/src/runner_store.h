@@ -22,13 +22,13 @@ class WriterStore final : public SnapshotStore {
   void set_history(WriterHistory* history) { history_ = history; }
 
   Result<std::optional<Snapshot>> LatestSnapshot() override {
-    if (history_ != nullptr) history_->BeforeEffect(false);
+    if (history_ != nullptr) history_->BeforeEffect(EffectGate::Effect::kRead);
     Result<std::optional<Snapshot>> r = table_->LatestSnapshot();
     if (history_ != nullptr && r.ok()) history_->Read(r->has_value() ? (*r)->id : 0);
     return r;
   }
   Result<SnapshotRef> LatestSnapshotRef() override {
-    if (history_ != nullptr) history_->BeforeEffect(false);
+    if (history_ != nullptr) history_->BeforeEffect(EffectGate::Effect::kRead);
     Result<SnapshotRef> r = table_->LatestSnapshotRef();
     if (history_ != nullptr && r.ok()) history_->Read(*r != nullptr ? (*r)->id : 0);
     return r;
@@ -44,9 +44,9 @@ class WriterStore final : public SnapshotStore {
     return st;
   }
   PublishResult Publish(const Snapshot& s) override {
-    if (history_ != nullptr) history_->BeforeEffect(true);
+    if (history_ != nullptr) history_->BeforeEffect(EffectGate::Effect::kPublish);
     PublishResult r = table_->Publish(s);
-    if (history_ != nullptr) history_->Published(s.id, PublishOutcomeNote(r.outcome));
+    if (history_ != nullptr) history_->Published(s.id, r.outcome);
     return r;
   }
   Status WriteDataFile(const DataFile& f) override {

@@ -53,6 +53,27 @@ std::vector<std::string> InvariantLines(const RunReport& r) {
   return lines;
 }
 
+std::string AtomicFailuresLine(const RunReport& r) {
+  std::string per_writer;
+  for (const WriterReport& w : r.writers)
+    per_writer += fmt::format("{}{} {}", per_writer.empty() ? "" : ", ", w.name, w.counters.atomic_failures);
+  return fmt::format("atomic commit failures: {} ({})", r.tally.atomic_failures, per_writer);
+}
+
+std::string FailureSummary(const RunReport& r) {
+  std::set<std::string> kinds;
+  for (const ViolationReport& v : r.violations)
+    if (!v.expected) kinds.insert(v.violation.kind);
+  std::string out;
+  for (const std::string& k : kinds) out += (out.empty() ? "" : ", ") + k;
+  auto add = [&out](int n, std::string_view what) {
+    if (n > 0) out += fmt::format("{}{} {}", out.empty() ? "" : "; ", n, what);
+  };
+  add(r.expectations_failed(), "expectation(s) failed");
+  add(static_cast<int>(r.run_errors.size()), "run error(s)");
+  return out;
+}
+
 std::string PerUserLine(const RunReport& r) { return r.tables.empty() ? "{}" : PerUserLine(r.table()); }
 
 std::string PerUserLine(const TableReport& t) {

@@ -106,10 +106,10 @@ std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::fu
       if (s_.tables[t].protocol == Protocol::kPaimon) stores_[t] = std::make_unique<ObjectStore>(env, ObjectStoreOptions{.mode = *mode});
   }
   if (options_.history != nullptr) {
-    for (size_t t = 0; t < s_.tables.size(); ++t) {
-      if (stores_[t] != nullptr) lookups_.push_back(MakePaimonLookup(stores_[t].get()));
-      if (iceberg_[t] != nullptr) lookups_.push_back(MakeIcebergLookup(iceberg_[t]->catalog(), iceberg_[t]->io()));
-      if (delta_[t] != nullptr) lookups_.push_back(MakeDeltaLookup(delta_[t]->log()));
+    for (size_t t = 0; t < s_.tables.size(); ++t) {  // one a table: each holds one of the three
+      lookups_.push_back(iceberg_[t] != nullptr ? MakeIcebergLookup(iceberg_[t]->catalog(), iceberg_[t]->io())
+                         : delta_[t] != nullptr ? MakeDeltaLookup(delta_[t]->log())
+                                                : MakePaimonLookup(stores_[t].get()));
     }
     for (size_t i = 0; i < s_.writers.size(); ++i)
       histories_[i]->Attach(env, lookups_[s_.writers[i].table].get(), options_.effect_gate, i);

@@ -99,7 +99,7 @@ void WriterRun::Run() {
     }
     script_error_ = false;
     (void)events_.TakeSawError();
-    if (env_.history != nullptr) env_.history->StepStart(*env_.scenario, steps[i]);
+    if (env_.history != nullptr) env_.history->StepStart(steps[i]);
     Status st = RunStep(steps[i], &r);
     r.status = st.ok() ? StepStatus::kOk : StepStatus::kFailed;
     if (!st.ok()) {

@@ -62,6 +62,27 @@ TEST(DeterminismTest, EveryScenarioFileGivesTheSameTraceTwicePerSeed) {
   }
 }
 
+// Recording a history must not change the run it records: no Env call, no scheduling point.
+TEST(DeterminismTest, KeepingAHistoryChangesNothingInTheRun) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(fs::path(COMMITLAB_SOURCE_DIR) / "scenarios"))
+    if (entry.path().extension() == ".scn") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    SCOPED_TRACE(f.filename().string());
+    Result<Scenario> s = LoadScenarioFile(f.string());
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    for (uint64_t seed : {1u, 7u}) {
+      sim::History history;
+      Result<RunReport> with = RunScenario(*s, {.seed = seed, .history = &history});
+      Result<RunReport> without = RunScenario(*s, {.seed = seed});
+      ASSERT_TRUE(with.ok() && without.ok());
+      EXPECT_EQ(RunJson(*with), RunJson(*without)) << "seed " << seed;
+      EXPECT_FALSE(history.lines().empty());
+    }
+  }
+}
+
 TEST(DeterminismTest, TheBuiltInRaceGivesTheSameTraceTwicePerSeed) {
   std::set<std::string> distinct;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {

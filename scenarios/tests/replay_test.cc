@@ -97,6 +97,75 @@ TEST(ReplayTest, AnEditedScenarioPartsAtANamedEvent) {
               HasSubstr("rows=1) -> "));
 }
 
+// A hand-made history of two writers recorded on OS threads, each committing once: `ops` are the
+// op_end lines (writer, op, saw or snapshot and outcome).
+std::vector<Json> ThreadHistory(const std::vector<Json>& ops) {
+  Result<Scenario> s = ParseScenario(
+      "title \"t\"\ntable name=T protocol=paimon\nwriter name=a\nwriter name=b\n"
+      "a: write rows=1; commit\nb: write rows=1; commit\n",
+      "t.scn");
+  EXPECT_TRUE(s.ok());
+  std::vector<Json> lines = {{{"type", "header"},
+                              {"format", "commitlab-history"},
+                              {"version", 1},
+                              {"command", "run"},
+                              {"settings", {{"sched", "free"}}},
+                              {"plan", {{"sched", "free"}, {"faults", Json::array()}}},
+                              {"scenario", {{"file", "t.scn"}, {"text", s->text}}}}};
+  for (const Json& op : ops) lines.push_back(op);
+  lines.push_back({{"type", "footer"}, {"latest_snapshot", 2}});
+  return lines;
+}
+
+Json Read(const char* writer, int64_t saw) {
+  return {{"type", "op_end"}, {"writer", writer}, {"op", "read-latest"}, {"saw", saw}};
+}
+Json Publish(const char* writer, int64_t snapshot, const char* outcome) {
+  return {{"type", "op_end"}, {"writer", writer}, {"op", "publish"}, {"snapshot", snapshot}, {"outcome", outcome}};
+}
+
+TEST(ThreadReplayTest, ReproducesALostRace) {
+  Result<ReplayOutcome> r = ReplayHistory(ThreadHistory({Read("a", 0), Read("b", 0), Publish("a", 1, "published"),
+                                                        Publish("b", 1, "lost"), Read("b", 1),
+                                                        Publish("b", 2, "published")}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->threads_problem, "the outcome differs: tally recorded null, replayed "
+                                "{\"committed\":2,\"attempts\":3,\"atomic_failures\":1,\"conflicts\":0,"
+                                "\"unknown_outcomes\":0,\"idempotent_matches\":0,\"gave_up\":0,\"orphan_files\":1}")
+      << "every recorded effect came back; only this hand-made footer has no tally";
+}
+
+TEST(ThreadReplayTest, NamesTwoWinnersOfOneSnapshot) {
+  Result<ReplayOutcome> r = ReplayHistory(
+      ThreadHistory({Read("a", 0), Read("b", 0), Publish("a", 1, "published"), Publish("b", 1, "published")}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_THAT(r->threads_problem, HasSubstr("could not force b's 2nd storage effect (line 5): a publish of snapshot 1 "
+                                            "that won: the recording has 2 writers told they published snapshot 1"));
+}
+
+TEST(ThreadReplayTest, NamesAnEffectOfTheWrongKind) {
+  Result<ReplayOutcome> r =
+      ReplayHistory(ThreadHistory({Publish("a", 2, "published"), Read("b", 0), Publish("b", 1, "published")}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_THAT(r->threads_problem,
+              HasSubstr("could not force a's 1st storage effect (line 2): a publish of snapshot 2 that won: the writer "
+                        "reads the latest snapshot instead"));
+}
+
+TEST(ThreadReplayTest, NamesAReadNoOrderCanReach) {
+  Result<ReplayOutcome> r = ReplayHistory(ThreadHistory({Read("a", 5), Read("b", 0), Publish("b", 1, "published")}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_THAT(r->threads_problem,
+              HasSubstr("could not force a's 1st storage effect (line 2): a read of the latest snapshot that saw 5: no "
+                        "order of the other writers gets the table there"));
+}
+
+TEST(ThreadReplayTest, RefusesAFaultThatFiresByChance) {
+  std::vector<Json> h = ThreadHistory({});
+  h[0]["plan"]["faults"] = {"a:publish.after:p=0.5:unknown"};
+  EXPECT_THAT(ReplayHistory(h).status().message(), HasSubstr("fires by chance"));
+}
+
 TEST(ReplayTest, RefusesWhatIsNotAHistoryItCanRead) {
   EXPECT_THAT(ReplayHistory({Json::parse(R"({"type":"event"})")}).status().message(),
               HasSubstr("line 1: not a commitlab history"));

@@ -94,7 +94,7 @@ Json EventFields(const Event& e) {
       break;
     case EventType::kConflict:
       if (e.cause != nullptr) {
-        Json cause = {{"kind", e.cause->kind}, {"files", e.cause->files}};
+        Json cause = {{"kind", CauseKindName(e.cause->kind)}, {"files", e.cause->files}};
         if (e.cause->snapshot >= 0) cause["snapshot"] = e.cause->snapshot;
         if (!e.cause->by.empty()) cause["by"] = e.cause->by;
         f["cause"] = std::move(cause);

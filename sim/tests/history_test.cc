@@ -75,7 +75,7 @@ TEST(EventFieldsTest, ARetryWaitCarriesThePolicysInputs) {
 }
 
 TEST(EventFieldsTest, AConflictCarriesItsCause) {
-  const EventCause cause{.kind = "validation", .files = {"data/a.parquet"}, .snapshot = 2, .by = "writer-1"};
+  const EventCause cause{.kind = CauseKind::kValidation, .files = {"data/a.parquet"}, .snapshot = 2, .by = "writer-1"};
   const Json f = EventFields({.type = EventType::kConflict, .cause = &cause});
   EXPECT_EQ(f["cause"], Json({{"kind", "validation"}, {"files", {"data/a.parquet"}}, {"snapshot", 2}, {"by", "writer-1"}}));
   EXPECT_FALSE(EventFields({.type = EventType::kConflict}).contains("cause"));

@@ -281,7 +281,7 @@ Result<int64_t> OptimisticTransaction::CheckForConflicts(int64_t check_version, 
     ++stats_.winners_checked;
     if (Status st = CheckConflicts(info_, *winner, v, level_); !st.ok()) {
       ++stats_.conflicts;
-      const EventCause cause{.kind = "delta-conflict", .snapshot = v, .by = winner->commit_info.user_name};
+      const EventCause cause{.kind = CauseKind::kDeltaConflict, .snapshot = v, .by = winner->commit_info.user_name};
       Emit({.type = EventType::kConflict, .level = Level::kError, .attempt = attempt + 1, .snapshot_id = v,
             .message = st.message(), .cause = &cause});
       return st;

@@ -208,7 +208,7 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
         .base_snapshot = base->version,
         .changes = &state.plan});
 
-  EventCause cause;
+  std::optional<EventCause> cause;  // what Validate says, when it refuses
   auto refuse = [&](Status st) {
     ++stats_.conflicts;
     Emit({.type = EventType::kConflict,
@@ -218,13 +218,14 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
           .attempt = attempt,
           .snapshot_id = new_version,
           .message = st.message(),
-          .cause = cause.kind.empty() ? nullptr : &cause});
+          .cause = cause && !cause->files.empty() ? &*cause : nullptr});
     CleanAll(state);  // ValidationException is a CleanableFailure
     return AttemptResult{.kind = AttemptResult::kFatal, .status = std::move(st)};
   };
 
   // 2. Validate against the snapshots committed since the operation started.
-  if (Status st = Validate(op, *base, &cause); !st.ok()) return refuse(std::move(st));
+  if (Status st = Validate(op, *base, &cause.emplace()); !st.ok()) return refuse(std::move(st));
+  cause.reset();
 
   // 3. Manifests, then this attempt's manifest list and metadata file.
   if (Status st = env_->FaultPoint(fault::kManifestBefore); !st.ok()) {

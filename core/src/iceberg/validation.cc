@@ -30,7 +30,7 @@ std::vector<std::string> Conflicts(const std::vector<SnapshotRef>& history, cons
     }
   }
   if (cause != nullptr && !out.empty()) {
-    cause->kind = "validation";
+    cause->kind = CauseKind::kValidation;
     cause->files = out;
   }
   return out;
@@ -85,7 +85,7 @@ Status ValidateRequiredDeletes(const FileSet& live, const std::vector<FileRef>& 
   for (const FileRef& f : files_to_delete)
     if (live.count(f->path()) == 0) missing.push_back(f->path());
   if (missing.empty()) return Status::OK();
-  if (cause != nullptr) *cause = {.kind = "validation", .files = missing};
+  if (cause != nullptr) *cause = {.kind = CauseKind::kValidation, .files = missing};
   // Joiner.on(","): no space.
   return ValidationFailure(fmt::format("Missing required files to delete: {}", fmt::join(missing, ",")));
 }

@@ -55,7 +55,7 @@ std::string DescribeFile(const DataFile& f) {
 
 Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta,
                       const ConflictContext& ctx, EventCause* cause) {
-  auto blame = [cause](std::string_view kind, std::vector<std::string> files) {
+  auto blame = [cause](CauseKind kind, std::vector<std::string> files) {
     if (cause != nullptr) *cause = {.kind = kind, .files = std::move(files)};
   };
   std::set<BucketKey> touched;
@@ -83,14 +83,14 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
     const DataFile& f = c.file;
     if (c.kind == ChangeKind::kAdd) {
       if (live(f)) {
-        blame("file-deletion", {f.name});
+        blame(CauseKind::kFileDeletion, {f.name});
         return conflict(kFileDeletionConflict,
                         fmt::format("Trying to add file {} which is already in the the map: {}", f.name, FormatChange(c)));
       }
       overlay[KeyOf(f)] = true;
     } else {
       if (!live(f)) {
-        blame("file-deletion", {f.name});
+        blame(CauseKind::kFileDeletion, {f.name});
         return conflict(kFileDeletionConflict,
                         fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
       }
@@ -120,7 +120,7 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
     });
     for (size_t i = 1; i < files.size(); ++i) {
       if (files[i - 1].max_key >= files[i].min_key) {
-        blame("lsm", {files[i - 1].name, files[i].name});
+        blame(CauseKind::kLsm, {files[i - 1].name, files[i].name});
         std::string headline = fmt::format("{} Conflict files are:\n{}\n{}", kLsmConflict,
                                            DescribeFile(files[i - 1]), DescribeFile(files[i]));
         return conflict(headline, fmt::format("Key ranges [{}, {}] and [{}, {}] overlap in level {} of bucket {}.",

@@ -59,8 +59,6 @@ class EnvWrapper : public Env {
   void EndStorageOp(StorageOp op) override { target_->EndStorageOp(op); }
   Status FaultPoint(std::string_view name) override { return target_->FaultPoint(name); }
 
-  Env* target() const { return target_; }
-
  private:
   Env* const target_;
 };

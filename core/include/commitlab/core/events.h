@@ -1,5 +1,5 @@
 // Events: every step of the commit loop emits one. Core never prints; sinks turn events into log
-// lines, JSONL traces and tallies.
+// lines, the history and tallies.
 #ifndef COMMITLAB_CORE_EVENTS_H_
 #define COMMITLAB_CORE_EVENTS_H_
 
@@ -31,15 +31,23 @@ std::string_view EventTypeName(EventType t);  // "published", "atomic_commit_fai
 enum class Level { kInfo, kWarn, kError };
 std::string_view LevelName(Level l);  // "INFO", "WARN", "ERROR"
 
+enum class CauseKind {
+  kFileDeletion,   // Paimon: a DELETE finds no live file, or an ADD one already live
+  kLsm,            // Paimon: two files of one level overlap in key range
+  kValidation,     // Iceberg: a ValidationException
+  kDeltaConflict,  // Delta: the conflict checker against a winning commit
+};
+std::string_view CauseKindName(CauseKind k);  // "file-deletion", "lsm", "validation", "delta-conflict"
+
 // Why an attempt was refused, as far as the engine knows it: the entries in conflict and, when
 // the engine saw it, the commit that made them so (Iceberg's conflicting snapshot, Delta's
 // winning version). Paimon's conflict detection knows only the files; who removed them is
-// found afterwards by whoever reads the table's history.
+// found afterwards by whoever reads the table.
 struct EventCause {
-  std::string_view kind = {};             // "file-deletion", "lsm", "validation", "delta-conflict"
-  std::vector<std::string> files = {};    // conflicting file names, as the format writes them
-  int64_t snapshot = -1;                  // the conflicting snapshot / version, -1 if unknown
-  std::string by = {};                    // who committed it (commit user), "" if unknown
+  CauseKind kind = CauseKind::kFileDeletion;
+  std::vector<std::string> files = {};  // conflicting file names, as the format writes them
+  int64_t snapshot = -1;                // Iceberg: the sequence number; Delta: the version; -1 unknown
+  std::string by = {};                  // who committed it (commit user), "" if unknown
 };
 
 struct Event {

@@ -25,6 +25,7 @@
 #include "commitlab/core/model.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/core/status.h"
+#include "commitlab/core/store.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/checker.h"
 #include "commitlab/sim/fault_spec.h"
@@ -148,7 +149,7 @@ struct TableReport {
   std::vector<std::string> operations = {};  // per chain entry: Iceberg's or Delta's operation, or the kind
   int64_t latest_snapshot = 0;
   int64_t orphan_files = 0;  // manifests and data files no snapshot of the chain references
-  std::map<std::string, int64_t> counters = {};  // Iceberg counters (seed 003) in the current snapshot
+  std::map<std::string, int64_t> counters = {};  // Iceberg counters (iceberg_counter.h) in the current snapshot
 };
 
 struct ViolationReport {
@@ -218,21 +219,22 @@ class RunObserver {
 // (Paimon's snapshot store, Iceberg's catalog, Delta's log). Called on the writer's own fiber.
 class EffectGate {
  public:
+  enum class Effect { kRead, kPublish };
   virtual ~EffectGate() = default;
   // Once, before the writers run.
   virtual void Attach(sim::Scheduler* scheduler) = 0;
   // Before the effect; may block the writer in the scheduler until it may go on.
-  virtual void Before(size_t writer, bool publish) = 0;
-  // After it: what the read saw (`snapshot`), or which snapshot the publish tried and its outcome
-  // ("published", "lost", "unknown").
-  virtual void After(size_t writer, bool publish, int64_t snapshot, std::string_view outcome) = 0;
+  virtual void Before(size_t writer, Effect effect) = 0;
+  // After it: what a read saw (`snapshot`), or which snapshot a publish tried and its outcome (a
+  // read's outcome is kPublished, and means nothing).
+  virtual void After(size_t writer, Effect effect, int64_t snapshot, PublishOutcome outcome) = 0;
 };
 
 // Runs the scenario. Errors (InvalidArgument) are input errors: a bad fault or latency line, a
 // store that cannot be opened, a replayed schedule that diverged. Everything else is in the report.
 Result<RunReport> RunScenario(const Scenario& scenario, const RunOptions& options);
 
-// --- text and JSON forms of a report (runner_text.cc, runner_json.cc) --------------------------
+// --- text forms of a report (runner_text.cc; JSON: report_json.h) ------------------------------
 
 // "snapshot 5  COMPACT  user=compact-job-1  identifier=1  total=3"
 std::string SnapshotLine(const Snapshot& s);
@@ -240,6 +242,11 @@ std::string SnapshotLine(const Snapshot& s);
 std::string ExpectationLine(const ExpectationResult& e);
 // "invariants: ok (...)" or "invariants: VIOLATED" and one line per violation.
 std::vector<std::string> InvariantLines(const RunReport& r);
+// "atomic commit failures: 18 (job-A 7, job-B 11)"
+std::string AtomicFailuresLine(const RunReport& r);
+// What made a run fail, in one line: "lost, duplicate; 2 expectation(s) failed; 1 run error(s)"
+// (the kinds of unexpected violation); "" for a run that held.
+std::string FailureSummary(const RunReport& r);
 // "{job-A=30, job-B=30}": snapshots per commit user of the first table.
 std::string PerUserLine(const RunReport& r);
 std::string PerUserLine(const TableReport& t);

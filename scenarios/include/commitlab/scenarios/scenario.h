@@ -167,7 +167,7 @@ struct OrphansOp {
   bool clean = false;
   std::optional<int64_t> older_than_micros;
 };
-// Iceberg's lost-update counter (seed 003): a one-row file {name: KEY, value: N} per value.
+// Iceberg's lost-update counter (iceberg_counter.h): a one-row file {name: KEY, value: N} per value.
 struct CounterOp {
   enum class Action { kInit, kRead, kAdd, kCommit };
   Action action = Action::kRead;

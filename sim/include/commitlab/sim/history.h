@@ -1,8 +1,7 @@
 // History: the one record of a run (docs/history.md). JSON Lines: a header (format and build, the
 // command and its settings as typed values, the scenario text and its SHA-256), one object per
 // event (engine events, storage-operation spans, gates, faults, steps), and a footer (schedule,
-// verdicts, tallies). Every consumer of a run reads it: replay, the timeline, the checker's
-// explanations, exploration.
+// verdicts, tallies). What reads a run reads this: replay now, and whatever else looks at runs.
 //
 // Every event line starts with the same four members, in this order:
 //   {"type": "...", "t_us": <Env time>, "step": <scheduler step, null on OS threads>, "writer": "..."}
