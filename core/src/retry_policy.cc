@@ -76,7 +76,7 @@ int64_t CappedDoubling(int64_t base, int n, int64_t cap) {
 
 // Java's RetryWaiter / Tasks arithmetic in whole milliseconds: d = min(base * 2^exp, cap), then
 // d + nextInt(max(1, (int) (d * jitter))).
-RetryWait JavaStyleWait(const RetryPolicy& p, int exp, Rng& rng) {
+inline RetryWait JavaStyleWait(const RetryPolicy& p, int exp, Rng& rng) {
   const int64_t base_ms = std::max<int64_t>(0, p.base_micros) / 1000;
   const int64_t cap_ms = std::max<int64_t>(0, p.cap_micros) / 1000;
   const int64_t d = CappedDoubling(base_ms, exp, cap_ms);
@@ -181,7 +181,11 @@ RetryPolicy IcebergDefaultPolicy() {
           .total_timeout_micros = 1'800'000'000};
 }
 
-RetryWait NextWait(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
+namespace {
+
+// NextWait's arithmetic, inlined into both callers: NextWaitMicros, on a sweep's hot path, keeps
+// only the wait and the compiler drops the rest.
+inline RetryWait ComputeWait(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
   const int n = std::max(failures, 1);
   const int64_t base = std::max<int64_t>(0, p.base_micros);
   const int64_t cap = std::max<int64_t>(0, p.cap_micros);
@@ -219,8 +223,14 @@ RetryWait NextWait(const RetryPolicy& p, int failures, int64_t prev_wait_micros,
   return fixed(0);
 }
 
+}  // namespace
+
+RetryWait NextWait(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
+  return ComputeWait(p, failures, prev_wait_micros, rng);
+}
+
 int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
-  return NextWait(p, failures, prev_wait_micros, rng).wait_micros;
+  return ComputeWait(p, failures, prev_wait_micros, rng).wait_micros;
 }
 
 std::string FormatDurationMicros(int64_t micros) {

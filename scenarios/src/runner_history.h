@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "commitlab/core/delta/log_store.h"
-#include "commitlab/core/env.h"
+#include "commitlab/core/env_wrapper.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/iceberg/catalog.h"
 #include "commitlab/core/iceberg/file_io.h"

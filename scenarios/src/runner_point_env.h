@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-#include "commitlab/core/env.h"
+#include "commitlab/core/env_wrapper.h"
 
 namespace commitlab::scenarios::internal {
 

@@ -139,14 +139,18 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
     }
     if (options_.budget != nullptr && !options_.budget->TryAcquireRetry())
       return give_up(retry, fmt::format("Commit failed after {} retries: the retry budget is empty, giving up.", retry));
-    const RetryWait next = NextWait(policy, retry + 1, prev_wait, env_->rng());
-    const int64_t wait = next.wait_micros;
-    if (wants_events_)  // per attempt: not even built for a sink that wants none
+    int64_t wait = 0;
+    if (wants_events_) {  // per attempt: the wait's parts and the event only for a sink that wants them
+      const RetryWait next = NextWait(policy, retry + 1, prev_wait, env_->rng());
+      wait = next.wait_micros;
       Emit({.type = EventType::kRetryWait, .level = Level::kInfo, .identifier = identifier, .kind = kind,
             .attempt = retry + 1, .wait_micros = wait,
             .message = Message("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0),
             .wait_base_micros = next.base_micros,
             .wait_jitter_micros = next.jitter_micros});
+    } else {
+      wait = NextWaitMicros(policy, retry + 1, prev_wait, env_->rng());
+    }
     env_->SleepMicros(wait);
     prev_wait = wait;
   }
@@ -250,10 +254,12 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   switch (pr.outcome) {
     case PublishOutcome::kPublished:
       ++stats_.snapshots;
-      Emit({.type = EventType::kPublished, .level = Level::kInfo, .identifier = identifier, .kind = kind,
-            .attempt = attempt, .snapshot_id = new_id,
-            .message = Message("Successfully commit snapshot {} to table {} by user {} with identifier {} and kind {}.",
-                                   new_id, options_.table, user_, identifier, kind_name)});
+      if (wants_events_)
+        Emit({.type = EventType::kPublished, .level = Level::kInfo, .identifier = identifier, .kind = kind,
+              .attempt = attempt, .snapshot_id = new_id,
+              .message = Message("Successfully commit snapshot {} to table {} by user {} with identifier {} and "
+                                 "kind {}.",
+                                 new_id, options_.table, user_, identifier, kind_name)});
       return {AttemptResult::kSuccess, new_id, Status::OK()};
     case PublishOutcome::kAlreadyExists:
       ++stats_.atomic_failures;

@@ -46,23 +46,6 @@ class Env {
   virtual Status FaultPoint(std::string_view name) = 0;
 };
 
-// Forwards every call to another Env (LevelDB's EnvWrapper): a wrapper overrides only what it
-// changes or watches.
-class EnvWrapper : public Env {
- public:
-  explicit EnvWrapper(Env* target) : target_(target) {}
-
-  int64_t NowMicros() override { return target_->NowMicros(); }
-  void SleepMicros(int64_t micros) override { target_->SleepMicros(micros); }
-  Rng& rng() override { return target_->rng(); }
-  void BeginStorageOp(StorageOp op) override { target_->BeginStorageOp(op); }
-  void EndStorageOp(StorageOp op) override { target_->EndStorageOp(op); }
-  Status FaultPoint(std::string_view name) override { return target_->FaultPoint(name); }
-
- private:
-  Env* const target_;
-};
-
 }  // namespace commitlab
 
 #endif  // COMMITLAB_CORE_ENV_H_
