@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -130,9 +131,26 @@ std::string TempPath(const std::string& dir, std::string_view target_name) {
   return JoinPath(dir, fmt::format(".{}.{}-{}.tmp", target_name, ::getpid(), counter.fetch_add(1)));
 }
 
-// Writes `content` to a fresh temp file in `dir` next to `target_name`; returns its path. No
-// fsync: the lab models racing processes, not power loss.
-Result<std::string> WriteTempFile(const std::string& dir, std::string_view target_name, std::string_view content) {
+Status SyncFd(int fd, const std::string& path) {
+  while (::fsync(fd) != 0) {
+    if (errno != EINTR) return IoError("fsync", path, errno);
+  }
+  return Status::OK();
+}
+
+// Makes a rename or link in `dir`, or a new subdirectory of it, survive a power loss.
+Status SyncDir(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return IoError("open directory", dir, errno);
+  Status st = SyncFd(fd, dir);
+  ::close(fd);
+  return st;
+}
+
+// Writes `content` to a fresh temp file in `dir` next to `target_name`; returns its path. With
+// Fsync::kData or kAll the content is on disk before the caller renames it into place.
+Result<std::string> WriteTempFile(const std::string& dir, std::string_view target_name, std::string_view content,
+                                  Fsync fsync) {
   std::string path;
   int fd = -1;
   for (int tries = 0; fd < 0 && tries < 100; ++tries) {
@@ -142,6 +160,7 @@ Result<std::string> WriteTempFile(const std::string& dir, std::string_view targe
   }
   if (fd < 0) return IoError("create", path, EEXIST);
   Status written = WriteAll(fd, content, path);
+  if (written.ok() && fsync != Fsync::kOff) written = SyncFd(fd, path);
   if (::close(fd) != 0 && written.ok()) written = IoError("close", path, errno);
   if (!written.ok()) {
     ::unlink(path.c_str());
@@ -191,15 +210,19 @@ Result<CreateOutcome> MoveNoReplace(const std::string& tmp, const std::string& t
 }
 
 Result<CreateOutcome> CreateNoReplace(const std::string& dir, const std::string& name, std::string_view content,
-                                      bool rename_noreplace) {
-  Result<std::string> tmp = WriteTempFile(dir, name, content);
+                                      const DirStoreOptions& options) {
+  Result<std::string> tmp = WriteTempFile(dir, name, content, options.fsync);
   if (!tmp.ok()) return tmp.status();
-  return MoveNoReplace(*tmp, JoinPath(dir, name), rename_noreplace);
+  Result<CreateOutcome> r = MoveNoReplace(*tmp, JoinPath(dir, name), options.rename_noreplace);
+  if (r.ok() && *r == CreateOutcome::kCreated && options.fsync == Fsync::kAll) {
+    if (Status st = SyncDir(dir); !st.ok()) return st;
+  }
+  return r;
 }
 
 // Atomically replaces dir/name with `content` (temp file + rename(2)).
-Status ReplaceFile(const std::string& dir, const std::string& name, std::string_view content) {
-  Result<std::string> tmp = WriteTempFile(dir, name, content);
+Status ReplaceFile(const std::string& dir, const std::string& name, std::string_view content, Fsync fsync) {
+  Result<std::string> tmp = WriteTempFile(dir, name, content, fsync);
   if (!tmp.ok()) return tmp.status();
   const std::string target = JoinPath(dir, name);
   if (::rename(tmp->c_str(), target.c_str()) != 0) {
@@ -207,7 +230,27 @@ Status ReplaceFile(const std::string& dir, const std::string& name, std::string_
     ::unlink(tmp->c_str());
     return IoError("rename to", target, err);
   }
-  return Status::OK();
+  return fsync == Fsync::kAll ? SyncDir(dir) : Status::OK();
+}
+
+// Overwrites dir/name in place with `content`, creating it if absent. Readers may see it torn.
+Status OverwriteInPlace(const std::string& dir, const std::string& name, std::string_view content) {
+  const std::string path = JoinPath(dir, name);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return IoError("open", path, errno);
+  Status st = Status::OK();
+  const ssize_t n = ::pwrite(fd, content.data(), content.size(), 0);
+  if (n != static_cast<ssize_t>(content.size())) {
+    st = IoError("write", path, n < 0 ? errno : EIO);
+  } else {
+    struct stat sb;
+    if (::fstat(fd, &sb) == 0 && sb.st_size > static_cast<off_t>(content.size()) &&
+        ::ftruncate(fd, static_cast<off_t>(content.size())) != 0) {
+      st = IoError("truncate", path, errno);
+    }
+  }
+  ::close(fd);
+  return st;
 }
 
 // The whole file; NotFound (message: the path) when it does not exist, Corruption when it is not a
@@ -282,12 +325,48 @@ Result<std::unique_ptr<DirStore>> DirStore::Open(std::string root, DirStoreOptio
   std::unique_ptr<DirStore> store(new DirStore(std::move(root), options));
   for (const std::string* dir : {&store->root_, &store->snapshot_dir_, &store->manifest_dir_})
     COMMITLAB_RETURN_IF_ERROR(MakeDirectories(*dir));
+  if (options.fsync == Fsync::kAll) {
+    const fs::path parent = fs::path(store->root_).parent_path();
+    COMMITLAB_RETURN_IF_ERROR(SyncDir(parent.empty() ? "." : parent.string()));
+    COMMITLAB_RETURN_IF_ERROR(SyncDir(store->root_));
+  }
   return store;
+}
+
+Result<std::unique_ptr<DirStore>> DirStore::OpenExisting(std::string root, DirStoreOptions options) {
+  if (root.empty()) return Status::InvalidArgument("the table directory must not be empty");
+  std::error_code ec;
+  const fs::file_status st = fs::status(root, ec);
+  if (st.type() == fs::file_type::not_found) return Status::InvalidArgument(fmt::format("{} does not exist", root));
+  if (ec) return Status::InvalidArgument(fmt::format("cannot read {}: {}", root, ec.message()));
+  if (!fs::is_directory(st)) return Status::InvalidArgument(fmt::format("{} is not a directory", root));
+  std::unique_ptr<DirStore> store(new DirStore(std::move(root), options));
+  if (!fs::is_directory(store->snapshot_dir_, ec))
+    return Status::InvalidArgument(fmt::format("{} is not a table directory: {} does not exist", store->root_,
+                                               store->snapshot_dir_));
+  return store;
+}
+
+std::string_view FsyncName(Fsync f) {
+  switch (f) {
+    case Fsync::kOff: return "off";
+    case Fsync::kData: return "data";
+    case Fsync::kAll: return "all";
+  }
+  return "?";
+}
+
+std::optional<Fsync> ParseFsync(std::string_view s) {
+  for (Fsync f : {Fsync::kOff, Fsync::kData, Fsync::kAll})
+    if (FsyncName(f) == s) return f;
+  return std::nullopt;
 }
 
 std::string DirStore::SnapshotPath(int64_t id) const {
   return JoinPath(snapshot_dir_, fmt::format("{}{}", kSnapshotPrefix, id));
 }
+
+std::string DirStore::LockDir() const { return JoinPath(root_, "lock"); }
 
 std::string DirStore::LatestHintPath() const { return JoinPath(snapshot_dir_, kLatestHint); }
 
@@ -310,12 +389,33 @@ std::optional<int64_t> DirStore::ReadLatestHint() const {
 }
 
 Result<int64_t> DirStore::FindLatestId() const {
-  // Paimon's SnapshotManager.findLatest: the hint is right unless a newer snapshot appeared.
-  if (std::optional<int64_t> hint = ReadLatestHint();
-      hint && IsRegularFile(SnapshotPath(*hint)) && !MayExist(SnapshotPath(*hint + 1))) {
-    return *hint;
+  // Paimon's SnapshotManager.findLatest: the hint is right unless a newer snapshot appeared, and
+  // then Paimon lists the directory. Racing writers leave the hint a step or two behind for a
+  // moment, so a few ids are probed forward first: a listing costs O(snapshots).
+  constexpr int kForwardProbes = 8;
+  if (std::optional<int64_t> hint = ReadLatestHint(); hint && IsRegularFile(SnapshotPath(*hint))) {
+    int64_t id = *hint;
+    for (int probe = 0; probe <= kForwardProbes && id < std::numeric_limits<int64_t>::max(); ++probe) {
+      if (!MayExist(SnapshotPath(id + 1))) return id;
+      if (!IsRegularFile(SnapshotPath(id + 1))) break;
+      ++id;
+    }
   }
   return ListLatestId();
+}
+
+Result<std::vector<int64_t>> DirStore::ListSnapshotIds() const {
+  std::vector<int64_t> ids;
+  std::error_code ec;
+  fs::directory_iterator it(snapshot_dir_, ec);
+  for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
+    const std::optional<int64_t> id = SnapshotIdOf(it->path().filename().string());
+    std::error_code type_ec;
+    if (id && it->is_regular_file(type_ec)) ids.push_back(*id);
+  }
+  if (ec) return Status::IOError(fmt::format("cannot list {}: {}", snapshot_dir_, ec.message()));
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 Result<int64_t> DirStore::ListLatestId() const {
@@ -341,6 +441,15 @@ Result<std::optional<Snapshot>> DirStore::LatestSnapshot() {
 }
 
 Result<Snapshot> DirStore::ReadSnapshot(int64_t id) {
+  Result<Snapshot> s = ReadSnapshotFile(id);
+  if (!s.ok()) return s.status();
+  Result<std::vector<FileChange>> changes = ReadManifest(s->delta_manifest, SnapshotPath(id));
+  if (!changes.ok()) return changes.status();
+  s->changes = std::move(changes).value();
+  return s;
+}
+
+Result<Snapshot> DirStore::ReadSnapshotFile(int64_t id) const {
   const std::string path = SnapshotPath(id);
   if (id < 1) return Status::NotFound(fmt::format("Snapshot file {} does not exist.", path));
   Result<std::string> text = ReadFile(path, kMaxSnapshotBytes);
@@ -352,23 +461,20 @@ Result<Snapshot> DirStore::ReadSnapshot(int64_t id) {
   Result<Snapshot> s = DecodeSnapshot(*text, path);
   if (!s.ok()) return s.status();
   if (s->id != id) return Status::Corruption(fmt::format("{}: holds id {}, expected {}", path, s->id, id));
-  Result<std::vector<FileChange>> changes = ReadManifest(s->delta_manifest, path);
-  if (!changes.ok()) return changes.status();
-  s->changes = std::move(changes).value();
   return s;
 }
 
 Result<std::vector<FileChange>> DirStore::ReadManifest(const std::string& name,
-                                                       const std::string& snapshot_path) const {
+                                                       const std::string& referenced_by) const {
   if (!IsSafeName(name)) {
     return Status::Corruption(
-        fmt::format("{}: field \"deltaManifestList\" is not a manifest file name: {}", snapshot_path, json_io::Quote(name)));
+        fmt::format("{}: field \"deltaManifestList\" is not a manifest file name: {}", referenced_by, json_io::Quote(name)));
   }
   const std::string path = ManifestPath(name);
   Result<std::string> text = ReadFile(path, kMaxManifestBytes);
   if (!text.ok()) {
     if (text.status().code() == Code::kNotFound)
-      return Status::Corruption(fmt::format("{}: manifest {} does not exist", snapshot_path, path));
+      return Status::Corruption(fmt::format("{}: manifest {} does not exist", referenced_by, path));
     return text.status();
   }
   return DecodeManifest(*text, path);
@@ -379,7 +485,7 @@ Result<std::vector<FileChange>> DirStore::ReadManifest(const std::string& name,
 
 Status DirStore::WriteManifest(const std::string& name, const std::vector<FileChange>& changes) {
   if (!IsSafeName(name)) return Status::InvalidArgument(fmt::format("invalid manifest name {}", json_io::Quote(name)));
-  Result<CreateOutcome> r = CreateNoReplace(manifest_dir_, name, EncodeManifest(changes), options_.rename_noreplace);
+  Result<CreateOutcome> r = CreateNoReplace(manifest_dir_, name, EncodeManifest(changes), options_);
   if (!r.ok()) return r.status();
   if (*r == CreateOutcome::kExists)
     return Status::InvalidArgument(fmt::format("manifest {} already exists", ManifestPath(name)));
@@ -399,7 +505,7 @@ Status DirStore::CheckPublishable(const Snapshot& s) const {
 PublishResult DirStore::Publish(const Snapshot& s) {
   if (Status st = CheckPublishable(s); !st.ok()) return {PublishOutcome::kError, std::move(st)};
   Result<CreateOutcome> r = CreateNoReplace(snapshot_dir_, fmt::format("{}{}", kSnapshotPrefix, s.id),
-                                            EncodeSnapshot(s), options_.rename_noreplace);
+                                            EncodeSnapshot(s), options_);
   if (!r.ok()) return {PublishOutcome::kError, r.status()};
   if (*r == CreateOutcome::kExists) return {PublishOutcome::kAlreadyExists, Status::OK()};
   WriteLatestHint(s.id);
@@ -407,8 +513,14 @@ PublishResult DirStore::Publish(const Snapshot& s) {
 }
 
 void DirStore::WriteLatestHint(int64_t id) const {
-  // Advisory: a failed or out-of-order write only makes readers list the directory.
-  (void)ReplaceFile(snapshot_dir_, std::string(kLatestHint), fmt::format("{}", id));
+  // Advisory: a failed, torn or out-of-order write only makes readers probe or list. Never
+  // fsync'ed: after a power loss readers verify it like any other stale hint.
+  const std::string text = fmt::format("{}", id);
+  if (options_.latest_hint == LatestHintWrite::kInPlace) {
+    (void)OverwriteInPlace(snapshot_dir_, std::string(kLatestHint), text);
+  } else {
+    (void)ReplaceFile(snapshot_dir_, std::string(kLatestHint), text, Fsync::kOff);
+  }
 }
 
 Status DirStore::WriteDataFile(const DataFile& f) {
@@ -418,9 +530,27 @@ Status DirStore::WriteDataFile(const DataFile& f) {
   }
   const std::string dir = BucketDir(root_, f);
   std::error_code ec;
-  fs::create_directories(dir, ec);
+  const bool created = fs::create_directories(dir, ec);
   if (ec) return Status::IOError(fmt::format("cannot create directory {}: {}", dir, ec.message()));
-  return ReplaceFile(dir, f.name, DataFileLine(f));
+  if (created && options_.fsync == Fsync::kAll) {
+    // Each new directory's entry lives in its parent, up to the root.
+    for (fs::path p = fs::path(dir).parent_path(); !p.empty(); p = p.parent_path()) {
+      COMMITLAB_RETURN_IF_ERROR(SyncDir(p.string()));
+      if (p == fs::path(root_) || p == p.parent_path()) break;
+    }
+  }
+  return ReplaceFile(dir, f.name, DataFileLine(f), options_.fsync);
+}
+
+Status DirStore::VerifyDataFile(const DataFile& f) const {
+  const std::string path = DataFilePath(f);
+  Result<std::string> text = ReadFile(path, kMaxSnapshotBytes);
+  if (!text.ok()) return text.status();
+  if (*text != DataFileLine(f)) {
+    return Status::Corruption(fmt::format("{}: does not hold the file its manifest describes ({} bytes, expected {})",
+                                          path, text->size(), DataFileLine(f).size()));
+  }
+  return Status::OK();
 }
 
 bool DirStore::DataFileExists(const DataFile& f) {

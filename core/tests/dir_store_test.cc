@@ -1,5 +1,6 @@
 #include "commitlab/core/dir_store.h"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -267,6 +268,91 @@ TEST_F(DirStoreTest, HintIsTrustedWhenTheNextIdIsAbsent) {
   Result<std::optional<Snapshot>> latest = store_->LatestSnapshot();
   EXPECT_EQ(latest.status().code(), Code::kCorruption);  // listing finds 6, which holds id 3
   EXPECT_EQ(latest.status().message(), root_ + "/snapshot/snapshot-6: holds id 3, expected 6");
+}
+
+TEST_F(DirStoreTest, HintFarBehindIsWalkedForwardOrListed) {
+  PublishChain(20);
+  for (std::string_view hint : {"19", "12", "11", "1"}) {  // within the forward probes, and beyond them
+    WriteText(root_ + "/snapshot/LATEST", hint);
+    EXPECT_EQ(LatestId(), 20) << "hint " << hint;
+  }
+}
+
+ino_t InodeOf(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+TEST_F(DirStoreTest, HintIsOverwrittenInPlaceAndShrinks) {
+  PublishChain(12);
+  const std::string hint = root_ + "/snapshot/LATEST";
+  WriteText(hint, "1234567");  // longer than the next id: the write must not leave its tail
+  const ino_t before = InodeOf(hint);
+  ASSERT_EQ(PublishNew(*store_, 13), PublishOutcome::kPublished);
+  EXPECT_EQ(ReadText(hint), "13");
+  EXPECT_EQ(InodeOf(hint), before);  // the same file, written in place
+  EXPECT_EQ(store_->ReadLatestHint(), 13);
+}
+
+TEST_F(DirStoreTest, HintByRenameReplacesTheFile) {
+  std::unique_ptr<DirStore> renaming = OpenStore({.latest_hint = LatestHintWrite::kRename});
+  PublishChain(2);
+  const std::string hint = root_ + "/snapshot/LATEST";
+  const ino_t before = InodeOf(hint);
+  ASSERT_EQ(PublishNew(*renaming, 3), PublishOutcome::kPublished);
+  EXPECT_EQ(ReadText(hint), "3");
+  EXPECT_NE(InodeOf(hint), before);
+  EXPECT_THAT(TempFiles(SnapshotDir()), IsEmpty());
+}
+
+TEST_F(DirStoreTest, EveryFsyncSettingCommitsAndReadsBack) {
+  for (Fsync fsync : {Fsync::kOff, Fsync::kData, Fsync::kAll}) {
+    SCOPED_TRACE(FsyncName(fsync));
+    root_ = fmt::format("{}/fsync-{}", tmp_.path(), FsyncName(fsync));
+    std::unique_ptr<DirStore> store = OpenStore({.fsync = fsync});
+    ASSERT_NE(store, nullptr);
+    testing::TestEnv env;
+    NullEventSink sink;
+    paimon::Committer c("u", {}, &env, store.get(), &sink);
+    for (int64_t id = 1; id <= 3; ++id) {
+      const DataFile f{.name = fmt::format("data-{}.parquet", id), .partition = "dt=1", .bucket = 2, .row_count = 1};
+      ASSERT_TRUE(store->WriteDataFile(f).ok());
+      Result<int> r = c.Commit({.identifier = id, .append_changes = {{ChangeKind::kAdd, f}}});
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_TRUE(store->VerifyDataFile(f).ok());
+    }
+    EXPECT_EQ(store->ListSnapshotIds().value(), (std::vector<int64_t>{1, 2, 3}));
+    EXPECT_EQ(FsyncName(fsync), FsyncName(*ParseFsync(FsyncName(fsync))));
+  }
+  EXPECT_FALSE(ParseFsync("sometimes").has_value());
+}
+
+TEST_F(DirStoreTest, VerifyDataFileNamesThePathAndWhy) {
+  const DataFile f{.name = "data-1.parquet", .row_count = 5};
+  EXPECT_EQ(store_->VerifyDataFile(f).code(), Code::kNotFound);
+  ASSERT_TRUE(store_->WriteDataFile(f).ok());
+  EXPECT_TRUE(store_->VerifyDataFile(f).ok());
+  WriteText(store_->DataFilePath(f), "{\"fileName\":\"data-1.parq");
+  const Status st = store_->VerifyDataFile(f);
+  EXPECT_EQ(st.code(), Code::kCorruption);
+  EXPECT_THAT(st.message(), StartsWith(store_->DataFilePath(f) + ": does not hold the file its manifest describes"));
+}
+
+TEST_F(DirStoreTest, OpenExistingCreatesNothing) {
+  const std::string absent = tmp_.path() + "/absent";
+  Result<std::unique_ptr<DirStore>> a = DirStore::OpenExisting(absent);
+  EXPECT_EQ(a.status().message(), absent + " does not exist");
+  WriteText(tmp_.path() + "/file", "x");
+  EXPECT_EQ(DirStore::OpenExisting(tmp_.path() + "/file").status().message(), tmp_.path() + "/file is not a directory");
+  EXPECT_FALSE(fs::exists(absent));
+  fs::create_directories(tmp_.path() + "/plain");
+  EXPECT_EQ(DirStore::OpenExisting(tmp_.path() + "/plain").status().message(),
+            fmt::format("{0}/plain is not a table directory: {0}/plain/snapshot does not exist", tmp_.path()));
+  EXPECT_FALSE(fs::exists(tmp_.path() + "/plain/snapshot"));
+  PublishChain(2);
+  Result<std::unique_ptr<DirStore>> t = DirStore::OpenExisting(root_);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ((*t)->ListSnapshotIds().value(), (std::vector<int64_t>{1, 2}));
 }
 
 TEST_F(DirStoreTest, JunkAndTempFilesInSnapshotDirAreIgnored) {

@@ -2,11 +2,8 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/paimon/conflict_detection.h"
-#include "commitlab/core/dir_store.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/sim/real_env.h"
 
@@ -29,25 +26,6 @@ void BM_MemoryStoreCommit(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_MemoryStoreCommit);
-
-// The same on the directory store: temp file + renameat2(RENAME_NOREPLACE) + LATEST hint.
-void BM_DirStoreCommit(benchmark::State& state) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("commitlab-bench-{}", ::getpid());
-  std::filesystem::remove_all(dir);
-  auto store = DirStore::Open(dir.string());
-  if (!store.ok()) {
-    state.SkipWithError(store.status().message().c_str());
-    return;
-  }
-  sim::RealEnv env(1);
-  NullEventSink sink;
-  paimon::Committer c("bench", {}, &env, store->get(), &sink);
-  int64_t id = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(c.Commit(OneFileAppend(++id)));
-  state.SetItemsProcessed(state.iterations());
-  std::filesystem::remove_all(dir);
-}
-BENCHMARK(BM_DirStoreCommit)->Unit(benchmark::kMicrosecond);
 
 // Conflict detection while the table grows from 10^3 to 10^6 live files spread over 100
 // buckets; the commit compacts 2 files of one bucket into 1. Should stay flat.

@@ -4,10 +4,19 @@
 //   <root>/snapshot/LATEST                    advisory hint: the newest id, in decimal
 //   <root>/manifest/<name>                    manifest JSON: the changes of one snapshot
 //   <root>[/<partition>]/bucket-<b>/<name>    data files (one line of JSON describing the file)
+//   <root>/lock/user-<user>.lock              a writer's claim on its commit user (user_claim.h)
 //
 // Publish is create-if-absent through renameat2(RENAME_NOREPLACE) or link(2), so it is atomic
 // between threads and between processes sharing the directory. The store keeps no mutable state:
 // any number of threads may share one instance, and any number of processes may open one root.
+//
+// Durability is the `fsync` setting (docs/multiprocess.md measures each):
+//   off   nothing is flushed. A process crash (kill -9) loses nothing the kernel accepted; a power
+//         loss may lose acknowledged commits and leave empty or torn files behind.
+//   data  each file is fsync'ed before it is renamed into place: after a power loss every file a
+//         reader finds is complete, but a rename not yet on disk may be gone (a lost commit).
+//   all   data, plus an fsync of the directory after each rename (and of the parent after a new
+//         directory): an acknowledged commit survives a power loss.
 #ifndef COMMITLAB_CORE_DIR_STORE_H_
 #define COMMITLAB_CORE_DIR_STORE_H_
 
@@ -22,11 +31,28 @@
 
 namespace commitlab {
 
+enum class Fsync { kOff, kData, kAll };
+std::string_view FsyncName(Fsync f);  // "off", "data", "all"
+std::optional<Fsync> ParseFsync(std::string_view s);
+
+// How the LATEST hint is written after a publish (docs/multiprocess.md, "The LATEST hint").
+enum class LatestHintWrite {
+  // Overwritten in place (pwrite, then truncate if it shrank). A reader may catch it torn, which
+  // is harmless: a hint is trusted only when snapshot-<hint> exists and snapshot-<hint+1> does not.
+  kInPlace,
+  // Replaced by rename over the old hint, as Paimon's HintFileUtils.commitHint does through
+  // FileIO.overwriteFileUtf8. On ext4 a rename that replaces a file flushes the new file first
+  // (auto_da_alloc), which made it ~85% of a commit.
+  kRename,
+};
+
 struct DirStoreOptions {
   // Publish through renameat2(RENAME_NOREPLACE). When false, publish always takes the link(2)
   // path that filesystems without RENAME_NOREPLACE fall back to (so that path can be taught and
   // tested anywhere).
   bool rename_noreplace = true;
+  Fsync fsync = Fsync::kOff;
+  LatestHintWrite latest_hint = LatestHintWrite::kInPlace;
 };
 
 class DirStore : public SnapshotStore {
@@ -35,13 +61,21 @@ class DirStore : public SnapshotStore {
   // relative) and prefixes every path in messages. InvalidArgument names the path and the OS error
   // when a directory cannot be created.
   static Result<std::unique_ptr<DirStore>> Open(std::string root, DirStoreOptions options = {});
+  // Opens a table that exists, creating nothing. InvalidArgument when `root` is not a directory
+  // or holds no snapshot/ directory.
+  static Result<std::unique_ptr<DirStore>> OpenExisting(std::string root, DirStoreOptions options = {});
 
   // LATEST is only a hint: it is trusted when snapshot-<hint> exists and snapshot-<hint+1> does
-  // not; otherwise the snapshot directory is listed. Reads the snapshot's manifest too.
+  // not. A hint a few ids behind is walked forward; otherwise the snapshot directory is listed.
+  // Reads the snapshot's manifest too.
   Result<std::optional<Snapshot>> LatestSnapshot() override;
   // NotFound "Snapshot file <root>/snapshot/snapshot-N does not exist."; Corruption for bad
   // content, a snapshot holding another id, or a missing or corrupt manifest.
   Result<Snapshot> ReadSnapshot(int64_t id) override;
+  // ReadSnapshot without the manifest: `changes` is left empty.
+  Result<Snapshot> ReadSnapshotFile(int64_t id) const;
+  // The changes in manifest `name`; Corruption names `referenced_by` when it does not exist.
+  Result<std::vector<FileChange>> ReadManifest(const std::string& name, const std::string& referenced_by) const;
   // Create-if-absent like Publish: an existing manifest is never replaced (InvalidArgument).
   Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override;
   // kError (InvalidArgument) for id < 1 or when snapshot id-1 does not exist (a gap), as
@@ -54,7 +88,17 @@ class DirStore : public SnapshotStore {
   // Sorted, distinct data file names (not paths) from every <partition>/bucket-<b>/ directory.
   std::vector<std::string> ListDataFiles() override;
 
+  // The hint's id, or nullopt when LATEST is absent or not a canonical id.
+  std::optional<int64_t> ReadLatestHint() const;
+  // The ids of every snapshot-<id> file, ascending. IOError when the directory cannot be listed.
+  Result<std::vector<int64_t>> ListSnapshotIds() const;
+  // OK when `f`'s file holds what WriteDataFile wrote for it; NotFound or Corruption naming the path.
+  Status VerifyDataFile(const DataFile& f) const;
+
   const std::string& root() const { return root_; }
+  const std::string& snapshot_dir() const { return snapshot_dir_; }  // <root>/snapshot
+  const std::string& manifest_dir() const { return manifest_dir_; }  // <root>/manifest
+  std::string LockDir() const;                        // <root>/lock
   std::string SnapshotPath(int64_t id) const;         // <root>/snapshot/snapshot-<id>
   std::string LatestHintPath() const;                 // <root>/snapshot/LATEST
   std::string ManifestPath(std::string_view name) const;  // <root>/manifest/<name>
@@ -63,11 +107,9 @@ class DirStore : public SnapshotStore {
  private:
   DirStore(std::string root, DirStoreOptions options);
 
-  std::optional<int64_t> ReadLatestHint() const;
   // The newest snapshot id (0 for none) by the hint, else by listing.
   Result<int64_t> FindLatestId() const;
   Result<int64_t> ListLatestId() const;
-  Result<std::vector<FileChange>> ReadManifest(const std::string& name, const std::string& snapshot_path) const;
   Status CheckPublishable(const Snapshot& s) const;
   void WriteLatestHint(int64_t id) const;
 
