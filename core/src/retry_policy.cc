@@ -94,6 +94,8 @@ int64_t UnitMicros(std::string_view unit) {
   if (unit == "ms") return 1'000;
   if (unit == "s") return 1'000'000;
   if (unit == "min") return 60'000'000;
+  if (unit == "h") return 3'600'000'000;
+  if (unit == "d") return 86'400'000'000;
   return 0;
 }
 
@@ -244,7 +246,7 @@ std::string FormatDurationMicros(int64_t micros) {
 Result<int64_t> ParseDurationMicros(std::string_view text) {
   const auto bad = [&] {
     return Status::InvalidArgument(
-        fmt::format("bad duration \"{}\" (expected a number with us, ms, s or min)", text));
+        fmt::format("bad duration \"{}\" (expected a number with us, ms, s, min, h or d)", text));
   };
   const size_t unit_at = text.find_first_not_of("0123456789.");
   if (unit_at == std::string_view::npos) return bad();
@@ -303,7 +305,7 @@ Result<RetryPolicy> ParseRetryPolicy(std::string_view spec) {
         const Result<int64_t> d = ParseDurationMicros(value);
         if (!d.ok()) {
           return bad(fmt::format(
-              "bad duration \"{}\" for key {} (expected a number with us, ms, s or min)", value,
+              "bad duration \"{}\" for key {} (expected a number with us, ms, s, min, h or d)", value,
               key_name));
         }
         (key == kBase ? p.base_micros : p.cap_micros) = *d;
@@ -334,7 +336,7 @@ Result<RetryPolicy> ParseRetryPolicy(std::string_view spec) {
             value == "none" ? Result<int64_t>(int64_t{-1}) : ParseDurationMicros(value);
         if (!d.ok()) {
           return bad(fmt::format(
-              "bad duration \"{}\" for key timeout (expected a number with us, ms, s or min, or "
+              "bad duration \"{}\" for key timeout (expected a number with us, ms, s, min, h or d, or "
               "none)",
               value));
         }

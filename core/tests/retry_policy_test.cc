@@ -478,20 +478,20 @@ TEST(RetryParseTest, Durations) {
   } ok[] = {{"0us", 0},           {"0s", 0},        {"7us", 7},
             {"5ms", 5 * kMs},     {"2s", 2 * kSec}, {"30min", 1'800 * kSec},
             {"1.5s", 1'500'000},  {"0.25ms", 250},  {"1.000001s", 1'000'001},
-            {"0.5min", 30 * kSec}};
+            {"0.5min", 30 * kSec}, {"2h", 7200 * kSec}, {"1d", 86400 * kSec}};
   for (const auto& c : ok) {
     Result<int64_t> d = ParseDurationMicros(c.text);
     ASSERT_TRUE(d.ok()) << c.text << ": " << d.status().ToString();
     EXPECT_EQ(*d, c.micros) << c.text;
   }
   for (const char* bad :
-       {"", "5", "ms", "5 ms", "5MS", "-5ms", "+5ms", "1.5us", "1.ms", ".5s", "1.2.3s", "5h",
+       {"", "5", "ms", "5 ms", "5MS", "-5ms", "+5ms", "1.5us", "1.ms", ".5s", "1.2.3s", "5y", "5H",
         "5sec", "9223372036854775808us", "153722867281min", "0.0000000001s"}) {
     Result<int64_t> d = ParseDurationMicros(bad);
     ASSERT_FALSE(d.ok()) << bad;
     EXPECT_EQ(d.status().code(), Code::kInvalidArgument);
     EXPECT_EQ(d.status().message(), std::string("bad duration \"") + bad +
-                                        "\" (expected a number with us, ms, s or min)");
+                                        "\" (expected a number with us, ms, s, min, h or d)");
   }
   EXPECT_EQ(*ParseDurationMicros("9223372036854775807us"), kInt64Max);
   EXPECT_EQ(FormatDurationMicros(0), "0s");
@@ -577,16 +577,16 @@ TEST(RetryParseTest, ErrorsNameTheProblem) {
        "retry policy \"Paimon\": unknown policy name \"Paimon\" (expected one of " + kinds + ")"},
       {"fixed:base=ten",
        "retry policy \"fixed:base=ten\": bad duration \"ten\" for key base (expected a number with "
-       "us, ms, s or min)"},
+       "us, ms, s, min, h or d)"},
       {"fixed:base=10",
        "retry policy \"fixed:base=10\": bad duration \"10\" for key base (expected a number with "
-       "us, ms, s or min)"},
+       "us, ms, s, min, h or d)"},
       {"exponential:cap=-1s",
        "retry policy \"exponential:cap=-1s\": bad duration \"-1s\" for key cap (expected a number "
-       "with us, ms, s or min)"},
+       "with us, ms, s, min, h or d)"},
       {"iceberg:timeout=forever",
        "retry policy \"iceberg:timeout=forever\": bad duration \"forever\" for key timeout "
-       "(expected a number with us, ms, s or min, or none)"},
+       "(expected a number with us, ms, s, min, h or d, or none)"},
       {"paimon:jitter=1.5",
        "retry policy \"paimon:jitter=1.5\": bad value \"1.5\" for key jitter (expected a number "
        "between 0 and 1)"},

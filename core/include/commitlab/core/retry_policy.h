@@ -81,7 +81,7 @@ int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_mic
 
 // Parses `NAME[:key=value,...]`, e.g. "paimon", "none", "exponential:base=5ms,cap=2s",
 // "fixed:base=50ms,retries=3", "iceberg:timeout=none".
-//   base, cap  durations: a non-negative number (decimals allowed) with us, ms, s or min
+//   base, cap  durations: a non-negative number (decimals allowed) with us, ms, s, min, h or d
 //   jitter     a fraction in [0, 1]
 //   retries    an integer >= 0, or -1 / "unlimited"
 //   timeout    a duration, or "none"
@@ -101,7 +101,7 @@ std::string FormatRetryPolicy(const RetryPolicy& p);
 // Durations as the spec syntax writes them: "250us", "10ms", "2s", "30min"; 0 is "0s".
 std::string FormatDurationMicros(int64_t micros);
 // Parses a non-negative duration such as "5ms", "1.5s" or "30min"; exact to the microsecond.
-// The error message is "bad duration "X" (expected a number with us, ms, s or min)".
+// The error message is "bad duration "X" (expected a number with us, ms, s, min, h or d)".
 Result<int64_t> ParseDurationMicros(std::string_view text);
 
 }  // namespace commitlab
