@@ -42,7 +42,8 @@ void ReplayLeniently(const Snapshot& s, TableState& state, std::vector<Violation
       out.push_back({add ? "add_live" : "delete_not_live",
                      fmt::format("{} {} file {} (partition \"{}\", bucket {}, level {}) which is {}",
                                  DescribeSnapshot(s), add ? "adds" : "deletes", f.name, f.partition, f.bucket,
-                                 f.level, add ? "already live" : "not live")});
+                                 f.level, add ? "already live" : "not live"),
+                     s.id});
       continue;
     }
     net += add ? 1 : -1;
@@ -51,23 +52,24 @@ void ReplayLeniently(const Snapshot& s, TableState& state, std::vector<Violation
   (void)state.Apply(valid);  // cannot fail: every change left was checked above
 }
 
-void CheckChain(const std::vector<Snapshot>& chain, std::vector<Violation>& out) {
-  TableState state;
+void CheckChain(const std::vector<Snapshot>& chain, std::vector<Violation>& out, TableState& state) {
   int64_t prev_id = 0;
   for (size_t i = 0; i < chain.size(); ++i) {
     const Snapshot& s = chain[i];
     int64_t expected_parent = prev_id;
     if (i > 0 && s.id == prev_id) {
-      out.push_back({"duplicate_id", fmt::format("{} has the same id as the snapshot before it", DescribeSnapshot(s))});
+      out.push_back({"duplicate_id", fmt::format("{} has the same id as the snapshot before it", DescribeSnapshot(s)), s.id});
     } else if (s.id != prev_id + 1) {
       out.push_back({"gap", i == 0 ? fmt::format("snapshot ids do not start at 1: the first is snapshot {}", s.id)
                                    : fmt::format("snapshot ids are not contiguous: snapshot {} follows snapshot {}",
-                                                 s.id, prev_id)});
+                                                 s.id, prev_id),
+                     s.id});
       expected_parent = s.id - 1;  // a snapshot is missing: judge the parent against the id alone
     }
     if (s.parent_id != expected_parent)
       out.push_back({"fork", fmt::format("{} has parent {}, expected {}", DescribeSnapshot(s), s.parent_id,
-                                         expected_parent)});
+                                         expected_parent),
+                     s.id});
     if (!state.Apply(s).ok()) ReplayLeniently(s, state, out);
     prev_id = s.id;
   }
@@ -118,9 +120,12 @@ std::string_view CommitOutcomeName(CommitOutcome o) {
   return "?";
 }
 
-std::vector<Violation> CheckInvariants(const std::vector<Snapshot>& chain, const std::vector<CommitRecord>& records) {
+std::vector<Violation> CheckInvariants(const std::vector<Snapshot>& chain, const std::vector<CommitRecord>& records,
+                                       TableState* live) {
   std::vector<Violation> out;
-  CheckChain(chain, out);
+  TableState state;
+  CheckChain(chain, out, state);
+  if (live != nullptr) *live = std::move(state);
 
   std::map<CommitKey, CommitFacts> commits;
   for (const CommitRecord& r : records) {

@@ -22,6 +22,7 @@
 
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
+#include "commitlab/core/table_state.h"
 
 namespace commitlab::sim {
 
@@ -50,6 +51,7 @@ using WriterOutcome = CommitRecord;
 struct Violation {
   std::string kind;     // short name, see the list above
   std::string message;  // names the snapshot ids, user, identifier and kind
+  int64_t snapshot = 0;  // chain structure and file replay: the snapshot it is about; else 0
 
   std::string ToString() const { return kind + ": " + message; }
   bool operator==(const Violation&) const = default;
@@ -57,8 +59,10 @@ struct Violation {
 
 // `chain` is every snapshot read back from the store, in id order. Violations come out in a
 // fixed order: chain structure and file replay in chain order, then commits in (user, identifier,
-// kind) order. O(n log n) in snapshots, records and file changes.
-std::vector<Violation> CheckInvariants(const std::vector<Snapshot>& chain, const std::vector<CommitRecord>& records);
+// kind) order. O(n log n) in snapshots, records and file changes. `live`, if given, receives the
+// live files after the replay (a change the replay refused is left out).
+std::vector<Violation> CheckInvariants(const std::vector<Snapshot>& chain, const std::vector<CommitRecord>& records,
+                                       TableState* live = nullptr);
 
 // Turns the committer's events into CommitRecords, one per TryCommit (an APPEND and a COMPACT of
 // one Commit() are two). Published or idempotent_match => acknowledged; conflict, error or gave_up
