@@ -48,6 +48,21 @@ World::World(const Scenario& s, const RunOptions& options, const RunPlan& plan)
 
 World::~World() = default;  // out of line: PublishWatcher is complete here
 
+// Another process on the same directory (a second `race`, a `commitlab writer`) must not commit
+// as our users: each would take the other's snapshots for its own. A user no lock file can be
+// named after cannot be claimed by a `commitlab writer` either, and is left unclaimed.
+Status World::ClaimUsers(size_t table, const DirStore& store) {
+  std::set<std::string> users;
+  for (const Writer& w : s_.writers)
+    if (w.table == table && IsValidCommitUser(w.commit_user)) users.insert(w.commit_user);
+  for (const std::string& user : users) {
+    Result<UserClaim> claim = UserClaim::Take(store.LockDir(), user);
+    if (!claim.ok()) return claim.status();
+    claims_.push_back(std::move(claim).value());
+  }
+  return Status::OK();
+}
+
 Status World::Open() {
   for (const Table& t : s_.tables) {
     iceberg_.push_back(t.protocol == Protocol::kIceberg ? std::make_unique<IcebergTableRun>(t) : nullptr);
@@ -65,12 +80,18 @@ Status World::Open() {
     const std::string root = plan_.store == StoreKind::kTableDir
                                  ? options_.dir
                                  : (std::filesystem::path(options_.dir) / t.name).string();
-    if (std::filesystem::exists(std::filesystem::path(root) / "snapshot" / "snapshot-1")) {
-      return Status::InvalidArgument(
-          fmt::format("{} already holds a table (snapshot/snapshot-1 exists); use an empty directory", root));
-    }
     Result<std::unique_ptr<DirStore>> opened = DirStore::Open(root);
     if (!opened.ok()) return opened.status();
+    // Any snapshot, not just snapshot-1: a table whose first snapshot was deleted is still a table.
+    Result<std::vector<int64_t>> ids = (*opened)->ListSnapshotIds();
+    if (!ids.ok()) return Status::InvalidArgument(ids.status().message());
+    if (!ids->empty()) {
+      return Status::InvalidArgument(fmt::format(
+          "{} already holds a table (snapshot/snapshot-{} exists); use an empty directory, or `commitlab writer` to "
+          "join it",
+          root, ids->front()));
+    }
+    COMMITLAB_RETURN_IF_ERROR(ClaimUsers(stores_.size(), **opened));
     stores_.push_back(std::move(*opened));
   }
   for (size_t t = 0; t < s_.tables.size(); ++t) {

@@ -12,9 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "commitlab/core/dir_store.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/store.h"
+#include "commitlab/core/user_claim.h"
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/checker.h"
@@ -49,6 +51,8 @@ class World {
  private:
   class PublishWatcher;
 
+  // Takes a claim (core/user_claim.h) on each commit user of table `table`, a directory table.
+  Status ClaimUsers(size_t table, const DirStore& store);
   void OnStart();
   void OnStep(size_t writer, size_t step, const StepResult& r);
   // Shows the observer table t's snapshots up to `id` (the latest when nullopt) it has not seen.
@@ -60,6 +64,7 @@ class World {
   // Per table, one of: a Paimon store (on an object store, made once the run's Env exists), or
   // the Iceberg or Delta table's engine state.
   std::vector<std::unique_ptr<SnapshotStore>> stores_;
+  std::vector<UserClaim> claims_;  // directory tables: held until the run ends
   std::vector<std::unique_ptr<IcebergTableRun>> iceberg_;
   std::vector<std::unique_ptr<DeltaTableRun>> delta_;
   sim::ScriptedFaultPlan fault_plan_;
