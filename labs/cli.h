@@ -45,6 +45,8 @@ int RunReplay(const std::vector<std::string>& args);
 int RunScenario(const std::vector<std::string>& args);  // run_command.cc
 int RunLab(const std::vector<std::string>& args);       // lab_command.cc
 int RunSweep(const std::vector<std::string>& args);     // sweep_command.cc
+int RunWriter(const std::vector<std::string>& args);    // writer_command.cc
+int RunCheck(const std::vector<std::string>& args);     // check_command.cc
 
 }  // namespace commitlab::cli
 

@@ -21,7 +21,9 @@ const std::vector<Command>& Commands() {
       {"lab", "the lectures' experiments, narrated: lab paimon | iceberg | delta", commitlab::cli::RunLab},
       {"run", "run one scenario file and check its expectations", commitlab::cli::RunScenario},
       {"sweep", "benchmark retry policies: Brooker's experiment and a table-format sweep", commitlab::cli::RunSweep},
-      {"replay", "re-run the configuration recorded in a trace and compare the traces", commitlab::cli::RunReplay},
+      {"replay", "re-run a recorded history and say where the new run departs from it", commitlab::cli::RunReplay},
+      {"writer", "one writer process on a table directory (start several; kill -9 one and restart it)", commitlab::cli::RunWriter},
+      {"check", "read a table directory alone: is it sound, what is left over", commitlab::cli::RunCheck},
   };
   return commands;
 }

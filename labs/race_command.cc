@@ -1,12 +1,15 @@
 // `commitlab race`: the lecture's scenario 1. N writers append M commits each to one table and
 // race for snapshot ids; every commit must land exactly once. On OS threads (--sched free, the
-// default, like the lecture's Java run) or in virtual time under a seeded scheduler.
+// default, like the lecture's Java run), in virtual time under a seeded scheduler, or as N
+// processes on one table directory (--processes, race_processes.h).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+
+#include <unistd.h>
 
 #include "cli.h"
 #include "commitlab/core/object_store.h"
@@ -15,7 +18,10 @@
 #include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
 #include "history_file.h"
+#include "commitlab/process/process_race.h"
+#include "commitlab/sim/table_dir_check.h"
 #include "log_printer.h"
+#include "race_processes.h"
 #include "report_output.h"
 #include "run_settings.h"
 #include "seed_range.h"
@@ -58,6 +64,98 @@ Status PlaceTable(const std::string& store_kind, const std::string& dir, scenari
   return Status::OK();
 }
 
+std::string SelfPath() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string("commitlab");
+}
+
+struct ProcessFlags {
+  int processes = 0;
+  int kills = 0;
+  std::string fsync;
+};
+
+// --processes: the writers are `commitlab writer` processes on one directory.
+int RunRaceProcesses(const po::variables_map& vm, const ProcessFlags& pf, const scenarios::RaceSpec& spec,
+                     const SimFlags& flags, std::string dir, const std::vector<std::string>& args) {
+  for (const char* flag : {"writers", "seeds", "schedule", "trace", "verbose"}) {
+    if (vm.count(flag) && !vm[flag].defaulted())
+      return UsageError(kCommand, fmt::format("--{} does not go with --processes", flag));
+  }
+  if (flags.sched != "free") return UsageError(kCommand, "--processes runs real processes: --sched must be free");
+  if (vm["store"].as<std::string>() != "dir" && !vm["store"].defaulted())
+    return UsageError(kCommand, "--processes races on a table directory: --store must be dir");
+  if (pf.processes < 1 || pf.processes > 64) return UsageError(kCommand, fmt::format("--processes {} is out of range 1..64", pf.processes));
+  if (pf.kills < 0) return UsageError(kCommand, "--kills must not be negative");
+  if (!ParseFsync(pf.fsync)) return UsageError(kCommand, fmt::format("--fsync '{}' is not one of off, data, all", pf.fsync));
+  if (dir.empty()) dir = ScratchDir("race");
+  if (std::error_code ec; std::filesystem::exists(std::filesystem::path(dir) / "snapshot", ec)) {
+    return UsageError(kCommand, fmt::format("{} already holds a table; use an empty directory (`commitlab writer` "
+                                            "joins an existing table)", dir));
+  }
+
+  process::ProcessRaceOptions o{.commitlab = SelfPath(), .dir = dir, .writers = pf.processes, .commits = spec.commits,
+                                .kills = pf.kills, .kill_seed = flags.seed};
+  o.writer_args = {"--policy", spec.policy, "--idempotency-check", spec.idempotency_check ? "on" : "off",
+                   "--latency", spec.latency, "--seed", std::to_string(flags.seed), "--fsync", pf.fsync};
+  for (const std::string& f : spec.faults) o.writer_args.insert(o.writer_args.end(), {"--fault", f});
+
+  const bool json = vm.count("json") > 0;
+  RunSettings line(WithoutFlags(args, {"--dir"}, {"--json"}));
+  line.Add("seed", std::to_string(flags.seed))
+      .Add("processes", std::to_string(pf.processes))
+      .Add("commits", std::to_string(spec.commits))
+      .Add("policy", spec.policy)
+      .Add("idempotency-check", spec.idempotency_check ? "on" : "off")
+      .Add("latency", spec.latency)
+      .Add("fsync", pf.fsync)
+      .Add("kills", std::to_string(pf.kills));
+  for (const std::string& f : spec.faults) line.Add("fault", f);
+  if (!json) {
+    fmt::print("== Race: {} processes x {} commits on one table directory ({}) ==\n{}\n", pf.processes, spec.commits,
+               dir, line.Line());
+  }
+  Result<process::ProcessRaceResult> race = process::RunProcessRace(o);
+  if (!race.ok()) {
+    fmt::print(stderr, "commitlab race: {}\n", race.status().message());
+    return kExitUsage;
+  }
+  Result<sim::TableDirReport> table = sim::CheckTableDir(dir);
+  if (!table.ok()) {
+    fmt::print(stderr, "commitlab race: {}\n", table.status().message());
+    return kExitUsage;
+  }
+  scenarios::RunPlan plan{.seed = flags.seed, .free = true, .sched = "processes", .strategy = "processes",
+                          .latency = flags.latency, .faults = flags.faults, .retry = *ParseRetryPolicy(spec.policy),
+                          .idempotency_check = spec.idempotency_check, .store = scenarios::StoreKind::kTableDir};
+  const RunReport report = ProcessRaceReport(*race, *table, plan);
+  if (json) {
+    sim::Json faults = spec.faults;
+    PrintRunReport(kCommand, {{"processes", pf.processes},
+                              {"commits", spec.commits},
+                              {"store", "dir"},
+                              {"policy", spec.policy},
+                              {"idempotency_check", spec.idempotency_check},
+                              {"latency", spec.latency},
+                              {"faults", std::move(faults)},
+                              {"seed", flags.seed},
+                              {"sched", "processes"},
+                              {"fsync", pf.fsync},
+                              {"kills", pf.kills}},
+                   report);
+  } else {
+    for (const process::WriterProcesses& w : race->writers) {
+      fmt::print("{}: {} process(es), {} commit(s) acknowledged\n", w.user, w.starts, w.acks.size());
+    }
+    PrintSummary(report);
+    if (pf.kills > 0) fmt::print("{}\n", KillsLine(*race));
+    fmt::print("leftovers: {} (`commitlab check {}` lists them; --clean-orphans removes them)\n",
+               table->leftovers.size(), dir);
+  }
+  return report.ok() ? kExitOk : kExitFailed;
+}
+
 }  // namespace
 
 int RunRace(const std::vector<std::string>& args) {
@@ -65,6 +163,7 @@ int RunRace(const std::vector<std::string>& args) {
   int writers = 2, commits = 30;
   std::string store_kind = "memory", dir, policy_spec = "paimon", idempotency = "on";
   SimFlags flags;
+  ProcessFlags pf;
   options.add_options()
       ("help,h", "show this help")
       ("writers", po::value(&writers)->default_value(2), "number of writers (job-A, job-B, ...), 1..1000")
@@ -75,6 +174,9 @@ int RunRace(const std::vector<std::string>& args) {
       ("policy", po::value(&policy_spec)->default_value("paimon"), "retry policy, e.g. paimon, none, exponential:base=5ms,cap=2s")
       ("idempotency-check", po::value(&idempotency)->default_value("on"), "on | off: look for our own snapshot after a failed publish")
       ("verbose", "also print attempts and retry waits")
+      ("processes", po::value(&pf.processes), "run each writer as its own `commitlab writer` process on one table directory (1..64)")
+      ("kills", po::value(&pf.kills)->default_value(0), "with --processes: kill -9 a random writer this many times, at moments drawn from --seed, and restart it")
+      ("fsync", po::value(&pf.fsync)->default_value("off"), "with --processes: off | data | all (docs/multiprocess.md)")
       ("json", "print one JSON report (docs/report.schema.json) instead of the log and summary");
   AddSimOptions(&options, &flags, "free", std::string(sim::kLectureLatencySpec));
   po::variables_map vm;
@@ -91,10 +193,15 @@ int RunRace(const std::vector<std::string>& args) {
     return UsageError(kCommand, fmt::format("--store '{}': expected object:check-then-put, object:locked or "
                                             "object:conditional-put", store_kind));
   }
-  if (vm.count("dir") && store_kind != "dir") return UsageError(kCommand, "--dir needs --store dir");
+  if (vm.count("dir") && store_kind != "dir" && !vm.count("processes"))
+    return UsageError(kCommand, "--dir needs --store dir");
   if (idempotency != "on" && idempotency != "off")
     return UsageError(kCommand, fmt::format("--idempotency-check '{}' is not one of on, off", idempotency));
   if (Status st = Validate(vm, &flags); !st.ok()) return UsageError(kCommand, st.message());
+  if (!vm.count("processes")) {
+    for (const char* flag : {"kills", "fsync"})
+      if (!vm[flag].defaulted()) return UsageError(kCommand, fmt::format("--{} needs --processes", flag));
+  }
   if (vm.count("dir") && flags.seed_range) return UsageError(kCommand, "--dir and --seeds do not go together: each seed needs its own table");
 
   const bool json = vm.count("json") > 0;
@@ -105,6 +212,7 @@ int RunRace(const std::vector<std::string>& args) {
                            .object_store = store_kind.starts_with("object:") ? store_kind.substr(7) : "",
                            .latency = sim::FormatLatencyModel(flags.latency)};
   for (const sim::FaultRule& f : flags.faults) spec.faults.push_back(sim::FormatFaultRule(f));
+  if (vm.count("processes")) return RunRaceProcesses(vm, pf, spec, flags, dir, args);
   Result<scenarios::Scenario> scenario = scenarios::RaceScenario(spec);
   if (!scenario.ok()) return UsageError(kCommand, scenario.status().message());
   scenarios::RunOptions run;

@@ -9,13 +9,18 @@
 
 namespace commitlab::cli {
 
-sim::Json ReportEnvelope(std::string_view command, sim::Json settings) {
-  return {{"format", scenarios::kReportFormat},
-          {"version", scenarios::kReportVersion},
+sim::Json Envelope(std::string_view format, int version, std::string_view command, sim::Json settings) {
+  return {{"format", format},
+          {"version", version},
           {"commitlab", {{"version", CommitlabVersion()}, {"git", CommitlabGitCommit()}}},
           {"command", command},
-          {"settings", std::move(settings)},
-          {"runs", sim::Json::array()}};
+          {"settings", std::move(settings)}};
+}
+
+sim::Json ReportEnvelope(std::string_view command, sim::Json settings) {
+  sim::Json out = Envelope(scenarios::kReportFormat, scenarios::kReportVersion, command, std::move(settings));
+  out["runs"] = sim::Json::array();
+  return out;
 }
 
 void PrintJsonLine(const sim::Json& j) {

@@ -11,6 +11,9 @@
 
 namespace commitlab::cli {
 
+// {"format":FORMAT,"version":VERSION,"commitlab":{"version":..,"git":..},"command":..,"settings":..}:
+// the head of every JSON document the CLI prints.
+sim::Json Envelope(std::string_view format, int version, std::string_view command, sim::Json settings);
 // {"format":"commitlab-report","version":1,"commitlab":{...},"command":..,"settings":..,"runs":[]}
 sim::Json ReportEnvelope(std::string_view command, sim::Json settings);
 // One line of JSON on stdout.

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""validate_json.py history|report FILE...: checks each line of each FILE against docs/history.schema.json
-(every line of a history) or docs/report.schema.json (a report: one JSON object). Exit 0 when all hold;
-otherwise prints FILE:LINE: what is wrong, and exits 1."""
+"""validate_json.py KIND FILE...: checks each line of each FILE against docs/KIND.schema.json.
+KIND is history (every line of a history, header first, footer last), report or check (one JSON
+object), or writer (ack lines, then the summary last). Exit 0 when all hold; otherwise prints
+FILE:LINE: what is wrong, and exits 1."""
 import json
 import pathlib
 import sys
@@ -27,7 +28,7 @@ def validator(name):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("history", "report"):
+    if len(argv) < 3 or argv[1] not in ("history", "report", "check", "writer"):
         sys.exit(__doc__)
     kind = argv[1]
     check = validator(f"{kind}.schema.json")
@@ -44,8 +45,12 @@ def main(argv):
             if lines and json.loads(lines[-1]).get("type") != "footer":
                 print(f"{path}:{len(lines)}: the last line is not the footer")
                 problems += 1
+        elif kind == "writer":
+            if lines and json.loads(lines[-1]).get("command") != "writer":
+                print(f"{path}:{len(lines)}: the last line is not the summary")
+                problems += 1
         elif len(lines) != 1:
-            print(f"{path}: a report is one line, found {len(lines)}")
+            print(f"{path}: a {kind} is one line, found {len(lines)}")
             problems += 1
         for number, line in enumerate(lines, 1):
             try:

@@ -1,0 +1,86 @@
+#include "commitlab/process/process_race.h"
+
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "ack_audit.h"
+#include "commitlab_binary.h"
+
+namespace commitlab::process {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using testing::AuditAcks;
+using testing::CheckJson;
+using testing::CommitlabBinary;
+using testing::RunCommitlab;
+
+class ProcessRaceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "commitlab-procs-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    tmp_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(tmp_); }
+  std::string tmp_;
+};
+
+TEST_F(ProcessRaceTest, ThreeProcessesWithOneSeedLandEveryCommitOnce) {
+  const ProcessRaceOptions o{.commitlab = CommitlabBinary(), .dir = tmp_ + "/t", .writers = 3, .commits = 20,
+                             .writer_args = {"--seed", "7", "--latency", "publish=uniform:0,1"}};
+  Result<ProcessRaceResult> race = RunProcessRace(o);
+  ASSERT_TRUE(race.ok()) << race.status().ToString();
+  ASSERT_EQ(race->writers.size(), 3u);
+  for (const WriterProcesses& w : race->writers) {
+    EXPECT_EQ(w.starts, 1);
+    EXPECT_EQ(w.acks.size(), 20u) << w.user;
+    EXPECT_EQ(w.exit_code, 0) << w.error;
+  }
+  EXPECT_THAT(AuditAcks(o.dir, *race, o.commits), IsEmpty());
+}
+
+TEST_F(ProcessRaceTest, KilledWritersRestartAndFinishTheirIdentifiers) {
+  const ProcessRaceOptions o{.commitlab = CommitlabBinary(), .dir = tmp_ + "/t", .writers = 3, .commits = 40,
+                             .writer_args = {"--latency", "publish=uniform:0,2"}, .kills = 6, .kill_seed = 3,
+                             .max_kill_delay_micros = 10'000};
+  Result<ProcessRaceResult> race = RunProcessRace(o);
+  ASSERT_TRUE(race.ok()) << race.status().ToString();
+  int starts = 0;
+  for (const WriterProcesses& w : race->writers) starts += w.starts;
+  EXPECT_EQ(starts, 3 + race->kills);
+  EXPECT_THAT(AuditAcks(o.dir, *race, o.commits), IsEmpty());
+}
+
+TEST_F(ProcessRaceTest, AWriterThatCannotStartIsReported) {
+  fs::create_directories(tmp_ + "/t");
+  std::ofstream(tmp_ + "/t/notes.txt") << "not a table";
+  Result<ProcessRaceResult> race =
+      RunProcessRace({.commitlab = CommitlabBinary(), .dir = tmp_ + "/t", .writers = 1, .commits = 1});
+  ASSERT_TRUE(race.ok());
+  EXPECT_EQ(race->writers[0].exit_code, 2);
+  EXPECT_THAT(race->writers[0].error, ::testing::HasSubstr("holds files but no snapshot/ directory"));
+}
+
+TEST_F(ProcessRaceTest, CheckSeesTheTableTheWritersLeft) {
+  const std::string dir = tmp_ + "/t";
+  testing::CommandOutput w = RunCommitlab({"writer", "--dir", dir, "--user", "job-A", "--commits", "3"});
+  ASSERT_EQ(w.exit_code, 0) << w.out;
+  EXPECT_THAT(w.out, ::testing::StartsWith("ack job-A identifier 1 snapshot 1\nack job-A identifier 2 snapshot 2\n"));
+  int code = -1;
+  sim::Json check = CheckJson(dir, {}, &code);
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(check["latest_snapshot"], 3);
+  EXPECT_EQ(check["per_user"]["job-A"], 3);
+}
+
+}  // namespace
+}  // namespace commitlab::process
