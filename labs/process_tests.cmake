@@ -22,7 +22,7 @@ cli_test(race_processes_memory 2 "--store must be dir" race --processes 2 --stor
 cli_test(race_kills_without_processes 2 "--kills needs --processes" race --kills 3)
 
 proc_test(writer_acks_then_resumes
-  "${CL} writer --dir t --user job-A --commits 2 > one.txt && ${CL} writer --dir t --user job-A --commits 1 > two.txt && grep -qx 'ack job-A identifier 2 snapshot 2' one.txt && grep -qx 'ack job-A identifier 3 snapshot 3' two.txt && grep -q 'resumed after identifier 2' two.txt")
+  "${CL} writer --dir t --user job-A --commits 2 > one.txt && ${CL} writer --dir t --user job-A --commits 1 > two.txt && grep -qx 'ack job-A identifier 2 snapshot 2' one.txt && grep -qx 'ack job-A identifier 3 snapshot 3' two.txt && grep -q 'resumed after its newest committed identifier, 2' two.txt")
 proc_test(writer_json_matches_schema
   "${CL} writer --dir t --user job-A --commits 3 --json > w.jsonl && test $(wc -l < w.jsonl) -eq 4 && ${VALIDATE} writer w.jsonl")
 proc_test(writer_refuses_a_damaged_table

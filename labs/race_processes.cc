@@ -71,8 +71,10 @@ std::string KillsLine(const process::ProcessRaceResult& race) {
   std::string per_writer;
   for (const process::WriterProcesses& w : race.writers)
     per_writer += fmt::format("{}{} {}", per_writer.empty() ? "" : ", ", w.user, w.killed);
-  return fmt::format("kill -9: {} ({}); each restart resumed after its user's newest committed identifier", race.kills,
-                     per_writer);
+  return fmt::format(
+      "kill -9: {} ({}); each restart resumed after its user's newest committed identifier; a killed process's "
+      "attempts and lost races died with it and are not in the counts above",
+      race.kills, per_writer);
 }
 
 }  // namespace commitlab::cli

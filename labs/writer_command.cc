@@ -30,7 +30,10 @@ void PrintAck(const process::Ack& ack, bool json) {
 }
 
 void PrintSummary(const process::TableWriterResult& r) {
-  fmt::print("{}: resumed after identifier {}; {} commit(s) acknowledged{}\n", r.user, r.resumed_after, r.acknowledged,
+  fmt::print("{}: {}; {} commit(s) acknowledged{}\n", r.user,
+             r.resumed_after == 0 ? std::string("no earlier commit of this user in the table")
+                                  : fmt::format("resumed after its newest committed identifier, {}", r.resumed_after),
+             r.acknowledged,
              r.acknowledged > 0 ? fmt::format(" (identifiers {}..{})", r.resumed_after + 1, r.last_identifier) : "");
   fmt::print("{}: {} attempt(s), {} atomic commit failure(s), {} unknown outcome(s), {} idempotent match(es)\n", r.user,
              r.stats.attempts, r.stats.atomic_failures, r.stats.unknown_outcomes, r.stats.idempotent_matches);
