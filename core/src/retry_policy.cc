@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -264,9 +265,13 @@ Result<int64_t> ParseDurationMicros(std::string_view text) {
   if (!frac.empty()) {
     int64_t scale = 1;
     for (size_t i = 0; i < frac.size(); ++i) scale *= 10;
-    const int64_t scaled = *ParseWhole<int64_t>(frac) * unit;  // < 1e9 * 6e7: no overflow
-    if (scaled % scale != 0) return bad();
-    frac_micros = scaled / scale;
+    // frac * unit / scale, exactly and without overflow (frac * unit passes int64 for days):
+    // with g = gcd(unit, scale) it is (frac / (scale / g)) * (unit / g), and it is whole only when
+    // scale / g divides frac. The result stays below unit.
+    const int64_t f = *ParseWhole<int64_t>(frac);
+    const int64_t g = std::gcd(unit, scale);
+    if (f % (scale / g) != 0) return bad();
+    frac_micros = f / (scale / g) * (unit / g);
   }
   const std::optional<int64_t> w = ParseWhole<int64_t>(whole);
   if (!w || *w > (kInt64Max - frac_micros) / unit) return bad();

@@ -478,7 +478,8 @@ TEST(RetryParseTest, Durations) {
   } ok[] = {{"0us", 0},           {"0s", 0},        {"7us", 7},
             {"5ms", 5 * kMs},     {"2s", 2 * kSec}, {"30min", 1'800 * kSec},
             {"1.5s", 1'500'000},  {"0.25ms", 250},  {"1.000001s", 1'000'001},
-            {"0.5min", 30 * kSec}, {"2h", 7200 * kSec}, {"1d", 86400 * kSec}};
+            {"0.5min", 30 * kSec}, {"2h", 7200 * kSec}, {"1d", 86400 * kSec},
+            {"0.200000000d", 17280 * kSec}, {"0.999999995d", 86'399'999'568}};
   for (const auto& c : ok) {
     Result<int64_t> d = ParseDurationMicros(c.text);
     ASSERT_TRUE(d.ok()) << c.text << ": " << d.status().ToString();
