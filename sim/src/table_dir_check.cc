@@ -27,6 +27,11 @@ namespace fs = std::filesystem;
 // A temp file of DirStore's: ".<target>.<pid>-<n>.tmp".
 bool IsTempName(const std::string& name) { return name.size() > 5 && name.front() == '.' && name.ends_with(".tmp"); }
 
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int64_t WallMicros() {
   struct timespec ts;
   ::clock_gettime(CLOCK_REALTIME, &ts);
@@ -47,17 +52,14 @@ class Checker {
     // The hint first: a writer publishes before it writes the hint, so a hint read before the
     // listing is never ahead of it unless the table is damaged.
     report_->latest_hint = store_->ReadLatestHint();
-    Result<std::vector<int64_t>> ids = store_->ListSnapshotIds();
+    Result<std::vector<int64_t>> ids = ListSnapshots();
     if (!ids.ok()) return Status::InvalidArgument(ids.status().message());
     ReadChain(*ids);
     CheckGaps(*ids);
     CheckStructure();
+    CheckLiveFiles();
     CheckCommitsOnce();
-    if (report_->latest_hint && *report_->latest_hint > (ids->empty() ? 0 : ids->back())) {
-      Problem("hint_ahead", store_->LatestHintPath(),
-              fmt::format("{} names snapshot {}, but the newest snapshot is {}", store_->LatestHintPath(),
-                          *report_->latest_hint, ids->empty() ? 0 : ids->back()));
-    }
+    CheckHint(ids->empty() ? 0 : ids->back());
     if (options.find_leftovers) FindLeftovers();
     return Status::OK();
   }
@@ -65,6 +67,36 @@ class Checker {
  private:
   void Problem(std::string kind, std::string file, std::string message) {
     report_->problems.push_back({std::move(kind), std::move(file), std::move(message)});
+  }
+
+  // A listing taken while writers publish may miss a file created during it (readdir promises
+  // only the entries that were there when it started), so an id that looks missing is looked up
+  // once more. Snapshots are never deleted: one found now was published.
+  Result<std::vector<int64_t>> ListSnapshots() {
+    Result<std::vector<int64_t>> listed = store_->ListSnapshotIds();
+    if (!listed.ok() || listed->empty()) return listed;
+    std::vector<int64_t> ids;
+    int64_t expected = 1;
+    for (int64_t id : *listed) {
+      for (; expected < id; ++expected)
+        if (IsRegularFile(store_->SnapshotPath(expected))) ids.push_back(expected);
+      ids.push_back(id);
+      expected = id + 1;
+    }
+    return ids;
+  }
+
+  // A Paimon reader trusts a hint whose next snapshot does not exist (SnapshotManager.findLatest)
+  // and then cannot read snapshot-<hint>. Writers overwrite the hint in place, so a reader can
+  // catch one torn for a moment: only a hint still ahead when read again is a problem.
+  void CheckHint(int64_t newest) {
+    if (!report_->latest_hint || *report_->latest_hint <= newest) return;
+    const std::optional<int64_t> again = store_->ReadLatestHint();
+    if (!again || *again <= newest || IsRegularFile(store_->SnapshotPath(*again))) return;
+    Problem("hint_ahead", store_->LatestHintPath(),
+            fmt::format("{} names snapshot {}, but the newest snapshot is {}: a Paimon reader would trust it and "
+                        "fail to read snapshot-{}",
+                        store_->LatestHintPath(), *again, newest, *again));
   }
 
   void ReadChain(const std::vector<int64_t>& ids) {
@@ -103,12 +135,14 @@ class Checker {
   }
 
   void CheckStructure() {
-    TableState live;
-    for (const Violation& v : CheckInvariants(report_->chain, {}, &live)) {
+    for (const Violation& v : CheckInvariants(report_->chain, {}, &live_)) {
       if (v.kind == "gap") continue;  // CheckGaps, which also sees unreadable snapshots
       Problem(v.kind, store_->SnapshotPath(v.snapshot), v.message);
     }
-    const std::vector<DataFile> files = live.LiveFiles();
+  }
+
+  void CheckLiveFiles() {
+    const std::vector<DataFile> files = live_.LiveFiles();
     report_->live_files = static_cast<int64_t>(files.size());
     for (const DataFile& f : files) {
       const Status st = store_->VerifyDataFile(f);
@@ -175,6 +209,7 @@ class Checker {
   DirStore* const store_;
   TableDirReport* const report_;
   const int64_t now_micros_ = WallMicros();
+  TableState live_;  // the files live after the chain, by CheckStructure
   std::set<std::string> referenced_manifests_;
   std::set<std::string> referenced_files_;  // paths of every file a readable manifest names
 };

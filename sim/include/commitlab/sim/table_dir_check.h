@@ -9,7 +9,8 @@
 //   duplicate_commit  one (user, identifier, kind) in two snapshots
 //   missing_file      a live data file is not on disk
 //   corrupt_file      a live data file does not hold what its manifest says
-//   hint_ahead        the LATEST hint names a snapshot newer than the newest one
+//   hint_ahead        the LATEST hint names a snapshot newer than the newest one (a Paimon reader
+//                     would trust it and fail)
 //
 // Leftovers are not problems: temp files of writes that never finished, and manifests and data
 // files no snapshot references (orphans), as crashed and losing writers leave them (Paimon's
@@ -66,8 +67,9 @@ struct TableDirCheckOptions {
 
 // InvalidArgument (nothing was judged) when `root` is not a directory, holds no snapshot/
 // directory, or cannot be listed. Everything else, including corrupt files, is in the report.
-// Safe while writers work on the table: the hint is read before the snapshots are listed, and
-// files are never changed once published.
+// Safe while writers work on the table: the hint is read before the snapshots are listed, an id
+// the listing missed is looked up again (a listing need not show files created while it runs),
+// and files are never changed once published.
 Result<TableDirReport> CheckTableDir(const std::string& root, TableDirCheckOptions options = {});
 
 struct CleanResult {
