@@ -131,26 +131,38 @@ std::string TempPath(const std::string& dir, std::string_view target_name) {
   return JoinPath(dir, fmt::format(".{}.{}-{}.tmp", target_name, ::getpid(), counter.fetch_add(1)));
 }
 
-Status SyncFd(int fd, const std::string& path) {
+Status SyncFd(int fd, const std::string& path, const DirStoreOptions& options) {
   while (::fsync(fd) != 0) {
     if (errno != EINTR) return IoError("fsync", path, errno);
   }
+  if (options.on_fsync) options.on_fsync(path);
   return Status::OK();
 }
 
 // Makes a rename or link in `dir`, or a new subdirectory of it, survive a power loss.
-Status SyncDir(const std::string& dir) {
+Status SyncDir(const std::string& dir, const DirStoreOptions& options) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return IoError("open directory", dir, errno);
-  Status st = SyncFd(fd, dir);
+  Status st = SyncFd(fd, dir, options);
   ::close(fd);
   return st;
+}
+
+// Syncs `dir` and each of its parents up to and including `top`: a directory's entry lives in its
+// parent, and another process may have made `dir` and died before syncing anything.
+Status SyncDirChain(const std::string& dir, const std::string& top, const DirStoreOptions& options) {
+  const fs::path stop = fs::path(top).lexically_normal();
+  for (fs::path p = fs::path(dir).lexically_normal(); !p.empty(); p = p.parent_path()) {
+    COMMITLAB_RETURN_IF_ERROR(SyncDir(p.string(), options));
+    if (p == stop || p == p.parent_path()) break;
+  }
+  return Status::OK();
 }
 
 // Writes `content` to a fresh temp file in `dir` next to `target_name`; returns its path. With
 // Fsync::kData or kAll the content is on disk before the caller renames it into place.
 Result<std::string> WriteTempFile(const std::string& dir, std::string_view target_name, std::string_view content,
-                                  Fsync fsync) {
+                                  const DirStoreOptions& options) {
   std::string path;
   int fd = -1;
   for (int tries = 0; fd < 0 && tries < 100; ++tries) {
@@ -160,7 +172,7 @@ Result<std::string> WriteTempFile(const std::string& dir, std::string_view targe
   }
   if (fd < 0) return IoError("create", path, EEXIST);
   Status written = WriteAll(fd, content, path);
-  if (written.ok() && fsync != Fsync::kOff) written = SyncFd(fd, path);
+  if (written.ok() && options.fsync != Fsync::kOff) written = SyncFd(fd, path, options);
   if (::close(fd) != 0 && written.ok()) written = IoError("close", path, errno);
   if (!written.ok()) {
     ::unlink(path.c_str());
@@ -211,18 +223,19 @@ Result<CreateOutcome> MoveNoReplace(const std::string& tmp, const std::string& t
 
 Result<CreateOutcome> CreateNoReplace(const std::string& dir, const std::string& name, std::string_view content,
                                       const DirStoreOptions& options) {
-  Result<std::string> tmp = WriteTempFile(dir, name, content, options.fsync);
+  Result<std::string> tmp = WriteTempFile(dir, name, content, options);
   if (!tmp.ok()) return tmp.status();
   Result<CreateOutcome> r = MoveNoReplace(*tmp, JoinPath(dir, name), options.rename_noreplace);
   if (r.ok() && *r == CreateOutcome::kCreated && options.fsync == Fsync::kAll) {
-    if (Status st = SyncDir(dir); !st.ok()) return st;
+    if (Status st = SyncDir(dir, options); !st.ok()) return st;
   }
   return r;
 }
 
 // Atomically replaces dir/name with `content` (temp file + rename(2)).
-Status ReplaceFile(const std::string& dir, const std::string& name, std::string_view content, Fsync fsync) {
-  Result<std::string> tmp = WriteTempFile(dir, name, content, fsync);
+Status ReplaceFile(const std::string& dir, const std::string& name, std::string_view content,
+                   const DirStoreOptions& options) {
+  Result<std::string> tmp = WriteTempFile(dir, name, content, options);
   if (!tmp.ok()) return tmp.status();
   const std::string target = JoinPath(dir, name);
   if (::rename(tmp->c_str(), target.c_str()) != 0) {
@@ -230,7 +243,7 @@ Status ReplaceFile(const std::string& dir, const std::string& name, std::string_
     ::unlink(tmp->c_str());
     return IoError("rename to", target, err);
   }
-  return fsync == Fsync::kAll ? SyncDir(dir) : Status::OK();
+  return options.fsync == Fsync::kAll ? SyncDir(dir, options) : Status::OK();
 }
 
 // Overwrites dir/name in place with `content`, creating it if absent. Readers may see it torn.
@@ -326,9 +339,10 @@ Result<std::unique_ptr<DirStore>> DirStore::Open(std::string root, DirStoreOptio
   for (const std::string* dir : {&store->root_, &store->snapshot_dir_, &store->manifest_dir_})
     COMMITLAB_RETURN_IF_ERROR(MakeDirectories(*dir));
   if (options.fsync == Fsync::kAll) {
-    const fs::path parent = fs::path(store->root_).parent_path();
-    COMMITLAB_RETURN_IF_ERROR(SyncDir(parent.empty() ? "." : parent.string()));
-    COMMITLAB_RETURN_IF_ERROR(SyncDir(store->root_));
+    // Any of them, and the root's parents, may be new.
+    COMMITLAB_RETURN_IF_ERROR(SyncDir(store->snapshot_dir_, options));
+    COMMITLAB_RETURN_IF_ERROR(SyncDir(store->manifest_dir_, options));
+    COMMITLAB_RETURN_IF_ERROR(SyncDirChain(fs::absolute(store->root_).string(), "/", options));
   }
   return store;
 }
@@ -519,7 +533,7 @@ void DirStore::WriteLatestHint(int64_t id) const {
   if (options_.latest_hint == LatestHintWrite::kInPlace) {
     (void)OverwriteInPlace(snapshot_dir_, std::string(kLatestHint), text);
   } else {
-    (void)ReplaceFile(snapshot_dir_, std::string(kLatestHint), text, Fsync::kOff);
+    (void)ReplaceFile(snapshot_dir_, std::string(kLatestHint), text, DirStoreOptions{.rename_noreplace = true});
   }
 }
 
@@ -530,16 +544,15 @@ Status DirStore::WriteDataFile(const DataFile& f) {
   }
   const std::string dir = BucketDir(root_, f);
   std::error_code ec;
-  const bool created = fs::create_directories(dir, ec);
+  fs::create_directories(dir, ec);
   if (ec) return Status::IOError(fmt::format("cannot create directory {}: {}", dir, ec.message()));
-  if (created && options_.fsync == Fsync::kAll) {
-    // Each new directory's entry lives in its parent, up to the root.
-    for (fs::path p = fs::path(dir).parent_path(); !p.empty(); p = p.parent_path()) {
-      COMMITLAB_RETURN_IF_ERROR(SyncDir(p.string()));
-      if (p == fs::path(root_) || p == p.parent_path()) break;
-    }
-  }
-  return ReplaceFile(dir, f.name, DataFileLine(f), options_.fsync);
+  if (options_.fsync == Fsync::kAll && !SyncedBefore(dir)) COMMITLAB_RETURN_IF_ERROR(SyncDirChain(dir, root_, options_));
+  return ReplaceFile(dir, f.name, DataFileLine(f), options_);
+}
+
+bool DirStore::SyncedBefore(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(synced_mu_);
+  return !synced_dirs_.insert(dir).second;
 }
 
 Status DirStore::VerifyDataFile(const DataFile& f) const {

@@ -309,8 +309,11 @@ TEST_F(DirStoreTest, EveryFsyncSettingCommitsAndReadsBack) {
   for (Fsync fsync : {Fsync::kOff, Fsync::kData, Fsync::kAll}) {
     SCOPED_TRACE(FsyncName(fsync));
     root_ = fmt::format("{}/fsync-{}", tmp_.path(), FsyncName(fsync));
-    std::unique_ptr<DirStore> store = OpenStore({.fsync = fsync});
+    std::vector<std::string> synced;
+    std::unique_ptr<DirStore> store =
+        OpenStore({.fsync = fsync, .on_fsync = [&synced](const std::string& path) { synced.push_back(path); }});
     ASSERT_NE(store, nullptr);
+    const size_t synced_at_open = synced.size();
     testing::TestEnv env;
     NullEventSink sink;
     paimon::Committer c("u", {}, &env, store.get(), &sink);
@@ -323,6 +326,27 @@ TEST_F(DirStoreTest, EveryFsyncSettingCommitsAndReadsBack) {
     }
     EXPECT_EQ(store->ListSnapshotIds().value(), (std::vector<int64_t>{1, 2, 3}));
     EXPECT_EQ(FsyncName(fsync), FsyncName(*ParseFsync(FsyncName(fsync))));
+    // Files: each commit's data file, manifest and snapshot. Directories (all): each rename's
+    // directory, and the new bucket directory's parents once.
+    auto count = [&](std::string_view needle) {
+      return std::count_if(synced.begin(), synced.end(), [&](const std::string& p) { return p.find(needle) != std::string::npos; });
+    };
+    switch (fsync) {
+      case Fsync::kOff:
+        EXPECT_THAT(synced, IsEmpty());
+        break;
+      case Fsync::kData:
+        EXPECT_EQ(synced_at_open, 0u);
+        EXPECT_EQ(synced.size(), 9u);
+        EXPECT_EQ(count("/.snapshot-"), 3);
+        break;
+      case Fsync::kAll:
+        EXPECT_GT(synced_at_open, 3u);  // snapshot/, manifest/, the root and its parents
+        EXPECT_EQ(count("/.snapshot-"), 3);
+        EXPECT_EQ(std::count(synced.begin(), synced.end(), root_ + "/snapshot"), 4);  // Open, then 3 publishes
+        EXPECT_EQ(std::count(synced.begin(), synced.end(), root_ + "/dt=1/bucket-2"), 4);  // once, then 3 files
+        break;
+    }
   }
   EXPECT_FALSE(ParseFsync("sometimes").has_value());
 }

@@ -7,8 +7,9 @@
 //   <root>/lock/user-<user>.lock              a writer's claim on its commit user (user_claim.h)
 //
 // Publish is create-if-absent through renameat2(RENAME_NOREPLACE) or link(2), so it is atomic
-// between threads and between processes sharing the directory. The store keeps no mutable state:
+// between threads and between processes sharing the directory. The store keeps no table state:
 // any number of threads may share one instance, and any number of processes may open one root.
+// (Its one cache, of bucket directories already synced under Fsync::kAll, is locked.)
 //
 // Durability is the `fsync` setting (docs/multiprocess.md measures each):
 //   off   nothing is flushed. A process crash (kill -9) loses nothing the kernel accepted; a power
@@ -21,8 +22,11 @@
 #define COMMITLAB_CORE_DIR_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +57,8 @@ struct DirStoreOptions {
   bool rename_noreplace = true;
   Fsync fsync = Fsync::kOff;
   LatestHintWrite latest_hint = LatestHintWrite::kInPlace;
+  // Called with the path after each fsync of a file or directory (tests count them). May be empty.
+  std::function<void(const std::string& path)> on_fsync = {};
 };
 
 class DirStore : public SnapshotStore {
@@ -112,11 +118,15 @@ class DirStore : public SnapshotStore {
   Result<int64_t> ListLatestId() const;
   Status CheckPublishable(const Snapshot& s) const;
   void WriteLatestHint(int64_t id) const;
+  // False the first time for `dir`: with Fsync::kAll its parents are synced once per store.
+  bool SyncedBefore(const std::string& dir);
 
   const std::string root_;
   const std::string snapshot_dir_;
   const std::string manifest_dir_;
   const DirStoreOptions options_;
+  std::mutex synced_mu_;
+  std::set<std::string> synced_dirs_;  // guarded by synced_mu_
 };
 
 }  // namespace commitlab
