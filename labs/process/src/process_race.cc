@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <system_error>
@@ -101,16 +102,17 @@ class Supervisor {
   Supervisor& operator=(const Supervisor&) = delete;
 
   Result<ProcessRaceResult> Run() {
+    const Clock::time_point deadline = Clock::now() + std::chrono::microseconds(options_.timeout_micros);
     for (size_t i = 0; i < result_.writers.size(); ++i) COMMITLAB_RETURN_IF_ERROR(Start(i));
     Clock::time_point next_kill = NextKillTime();
     while (!children_.empty()) {
-      int timeout_ms = -1;
-      if (result_.kills < options_.kills) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(next_kill - Clock::now()).count();
-        timeout_ms = static_cast<int>(std::max<int64_t>(0, left));
+      if (Clock::now() >= deadline) {
+        return Status::InvalidArgument(fmt::format("the writers did not finish within {} s; all of them were killed",
+                                                   options_.timeout_micros / 1'000'000));
       }
-      COMMITLAB_RETURN_IF_ERROR(PollOnce(timeout_ms));
-      if (result_.kills < options_.kills && Clock::now() >= next_kill && !children_.empty()) {
+      const bool kills_left = kills_sent_ < options_.kills;
+      COMMITLAB_RETURN_IF_ERROR(PollOnce(MillisUntil(kills_left ? std::min(next_kill, deadline) : deadline)));
+      if (kills_left && Clock::now() >= next_kill) {
         COMMITLAB_RETURN_IF_ERROR(KillOne());
         next_kill = NextKillTime();
       }
@@ -119,6 +121,12 @@ class Supervisor {
   }
 
  private:
+  // Rounded up: a poll that wakes a little early would spin until the moment passes.
+  static int MillisUntil(Clock::time_point t) {
+    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(t - Clock::now()).count();
+    return static_cast<int>(std::clamp<int64_t>((left + 999) / 1000, 0, 60'000));
+  }
+
   Clock::time_point NextKillTime() {
     const uint64_t span = static_cast<uint64_t>(std::max<int64_t>(1, options_.max_kill_delay_micros));
     return Clock::now() + std::chrono::microseconds(rng_.Next() % span);
@@ -126,6 +134,7 @@ class Supervisor {
 
   Status Start(size_t writer) {
     WriterProcesses& w = result_.writers[writer];
+    w.summarized = false;
     std::vector<std::string> args = WriterArgs(options_, w.user);
     args.insert(args.begin(), options_.commitlab);
     std::vector<char*> argv;
@@ -173,7 +182,13 @@ class Supervisor {
       }
       if (c.out < 0 && c.err < 0) ended.push_back(i);
     }
-    for (auto it = ended.rbegin(); it != ended.rend(); ++it) COMMITLAB_RETURN_IF_ERROR(Reap(*it));
+    for (auto it = ended.rbegin(); it != ended.rend(); ++it) {
+      std::unique_ptr<Child> c = std::move(children_[*it]);
+      children_.erase(children_.begin() + static_cast<std::ptrdiff_t>(*it));
+      Result<int> status = Wait(*c);
+      if (!status.ok()) return status.status();
+      if (Settle(*c, *status)) COMMITLAB_RETURN_IF_ERROR(Start(c->writer));
+    }
     return Status::OK();
   }
 
@@ -186,44 +201,46 @@ class Supervisor {
       if (std::optional<Ack> ack = ParseAckJson(line)) {
         w.acks.push_back(std::move(*ack));
       } else if (std::optional<TableWriterResult> r = ParseResultJson(line)) {
-        w.stats.attempts += r->stats.attempts;
-        w.stats.snapshots += r->stats.snapshots;
-        w.stats.atomic_failures += r->stats.atomic_failures;
-        w.stats.unknown_outcomes += r->stats.unknown_outcomes;
-        w.stats.idempotent_matches += r->stats.idempotent_matches;
-        w.stats.conflicts += r->stats.conflicts;
-        w.stats.gave_up += r->stats.gave_up;
-        w.stats.manifests_written += r->stats.manifests_written;
+        w.stats += r->stats;
         w.records.insert(w.records.end(), r->records.begin(), r->records.end());
         w.fired_faults.insert(w.fired_faults.end(), r->fired_faults.begin(), r->fired_faults.end());
         w.error = r->error;
         w.error_code = r->error_code;
+        w.summarized = true;
       }
     }
     c.out_buffer.erase(0, start);  // a line cut short by a kill stays incomplete and is dropped
   }
 
-  // Waits for children_[i], whose pipes are closed, and starts it again if we killed it.
-  Status Reap(size_t i) {
-    std::unique_ptr<Child> c = std::move(children_[i]);
-    children_.erase(children_.begin() + static_cast<std::ptrdiff_t>(i));
+  // The child's exit status, once its pipes are closed (it is exiting, or dead).
+  static Result<int> Wait(const Child& c) {
     int status = 0;
-    while (::waitpid(c->pid, &status, 0) < 0) {
+    while (::waitpid(c.pid, &status, 0) < 0) {
       if (errno != EINTR) return Status::InvalidArgument(fmt::format("waitpid: {}", ErrnoMessage(errno)));
     }
-    WriterProcesses& w = result_.writers[c->writer];
-    if (c->killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+    return status;
+  }
+
+  // Records how the child ended; true when our SIGKILL ended it and it must start again.
+  bool Settle(Child& c, int status) {
+    WriterProcesses& w = result_.writers[c.writer];
+    if (c.killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
       ++w.killed;
       ++result_.kills;
-      return Start(c->writer);
+      return true;
     }
     w.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (!c.out_buffer.empty()) {  // a last line without its newline
+      c.out_buffer += '\n';
+      TakeLines(c);
+    }
+    if (w.exit_code == 0 && w.error.empty() && !w.summarized) w.error = fmt::format("{} printed no summary", w.user);
     if (w.exit_code != 0 && w.error.empty()) {
-      std::string text = c->err_text;
+      std::string text = c.err_text;
       while (!text.empty() && text.back() == '\n') text.pop_back();
       w.error = fmt::format("{} exited with status {}{}", w.user, w.exit_code, text.empty() ? "" : ": " + text);
     }
-    return Status::OK();
+    return false;
   }
 
   Status KillOne() {
@@ -233,6 +250,7 @@ class Supervisor {
     if (alive.empty()) return Status::OK();
     Child* victim = alive[rng_.Next() % alive.size()];
     victim->killed = true;
+    ++kills_sent_;
     if (::kill(victim->pid, SIGKILL) != 0 && errno != ESRCH)
       return Status::InvalidArgument(fmt::format("kill {}: {}", victim->pid, ErrnoMessage(errno)));
     return Status::OK();
@@ -242,6 +260,7 @@ class Supervisor {
   Rng rng_;
   ProcessRaceResult result_;
   std::vector<std::unique_ptr<Child>> children_;
+  int kills_sent_ = 0;  // result_.kills counts those that landed (a finished child ignores one)
 };
 
 }  // namespace

@@ -16,6 +16,18 @@ struct CommitStats {
   int64_t conflicts = 0;
   int64_t gave_up = 0;
   int64_t manifests_written = 0;
+
+  CommitStats& operator+=(const CommitStats& o) {
+    attempts += o.attempts;
+    snapshots += o.snapshots;
+    atomic_failures += o.atomic_failures;
+    unknown_outcomes += o.unknown_outcomes;
+    idempotent_matches += o.idempotent_matches;
+    conflicts += o.conflicts;
+    gave_up += o.gave_up;
+    manifests_written += o.manifests_written;
+    return *this;
+  }
 };
 
 }  // namespace commitlab

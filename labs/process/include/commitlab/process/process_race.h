@@ -27,6 +27,9 @@ struct ProcessRaceOptions {
   int kills = 0;  // SIGKILLs to deliver; fewer happen when the writers finish first
   uint64_t kill_seed = 1;
   int64_t max_kill_delay_micros = 20'000;  // each kill comes 0..this after the previous one
+  // A writer that hangs must not hang the race: past this, every writer is killed and the race
+  // fails.
+  int64_t timeout_micros = int64_t{600} * 1'000'000;
 };
 
 // One writer user across all its processes.
@@ -43,11 +46,12 @@ struct WriterProcesses {
   std::string error = {};
   Code error_code = Code::kOk;  // the last process's failure, from its summary (kOk without one)
   int exit_code = 0;            // the last process's exit code
+  bool summarized = false;      // the last process printed its summary
 };
 
 struct ProcessRaceResult {
   std::vector<WriterProcesses> writers = {};
-  int kills = 0;
+  int kills = 0;  // SIGKILLs that ended a writer (one sent to a writer already exiting does not)
 };
 
 // InvalidArgument when a process cannot be started. A writer that fails is in its entry.
