@@ -30,14 +30,28 @@ int UsageError(std::string_view command, std::string_view message) {
 bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
                const po::options_description& options, const po::positional_options_description* positional,
                po::variables_map* vm) {
+  // A command without positional arguments collects stray words here to name them in its error;
+  // Boost would otherwise say only "too many positional options".
+  constexpr const char* kStray = "stray-argument";
+  po::options_description all;
+  all.add(options);
+  po::positional_options_description strays;
+  if (positional == nullptr) {
+    all.add_options()(kStray, po::value<std::vector<std::string>>());
+    strays.add(kStray, -1);
+  }
   try {
     po::command_line_parser parser(args);
     // Boost guesses an unambiguous prefix by default ("--trac" runs "--trace"); a typo must be an
     // error instead, and a flag added later must not change what an old command line means.
     parser.style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
-    parser.options(options);
-    if (positional != nullptr) parser.positional(*positional);
+    parser.options(all);
+    parser.positional(positional != nullptr ? *positional : strays);
     po::store(parser.run(), *vm);
+    if (vm->count(kStray)) {
+      UsageError(command, fmt::format("unexpected argument '{}'", (*vm)[kStray].as<std::vector<std::string>>().front()));
+      return false;
+    }
     po::notify(*vm);
     return true;
   } catch (const po::error& e) {

@@ -23,6 +23,9 @@ cli_test(run_no_prefix_guessing 2 "commitlab run: unrecognised option '--trac'" 
 cli_test(sweep_no_prefix_guessing 2 "commitlab sweep: unrecognised option '--trac'" sweep --trac x)
 cli_test(sweep_no_prefix_guessing_quick 2 "commitlab sweep: unrecognised option '--quic'" sweep --quic)
 cli_test(lab_no_prefix_guessing 2 "commitlab lab: unrecognised option '--exp'" lab iceberg --exp race)
+# A word a command does not take is an error, not ignored.
+cli_test(race_stray_argument 2 "commitlab race: unexpected argument 'extra'" race --seed 3 extra)
+cli_test(sweep_stray_argument 2 "commitlab sweep: unexpected argument 'quick'" sweep quick)
 cli_test(race_bad_number 2 "commitlab race: the argument \\('many'\\) for option '--writers' is invalid" race --writers many)
 cli_test(race_writers_range 2 "--writers 0 is out of range 1..1000" race --writers 0)
 cli_test(race_bad_store 2 "--store 's3' is not one of memory, dir" race --store s3)
