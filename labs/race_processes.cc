@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-
+#include "commitlab/core/dir_store.h"
 #include "commitlab/sim/checker.h"
 
 namespace commitlab::cli {
@@ -26,7 +25,7 @@ scenarios::RunReport ProcessRaceReport(const process::ProcessRaceResult& race, c
   r.plan = plan;
 
   scenarios::TableReport t;
-  t.name = std::filesystem::path(table.root).filename().string();
+  t.name = DirTableName(table.root);
   t.chain = table.chain;
   for (const Snapshot& s : table.chain) t.operations.emplace_back(CommitKindName(s.kind));
   t.latest_snapshot = table.latest_snapshot();

@@ -361,6 +361,12 @@ Result<std::unique_ptr<DirStore>> DirStore::OpenExisting(std::string root, DirSt
   return store;
 }
 
+std::string DirTableName(const std::string& root) {
+  fs::path p = fs::absolute(root).lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();  // "t/" and "." normalize to a trailing separator
+  return p.filename().string();
+}
+
 std::string_view FsyncName(Fsync f) {
   switch (f) {
     case Fsync::kOff: return "off";

@@ -722,5 +722,12 @@ TEST_F(DirStoreTest, CommitterEndToEnd) {
   EXPECT_EQ(store_->ReadSnapshot(21)->total_records, 210);
 }
 
+TEST(DirTableNameTest, IsTheLastComponentHoweverTheDirectoryIsWritten) {
+  EXPECT_EQ(DirTableName("t"), "t");
+  EXPECT_EQ(DirTableName("t/"), "t");
+  EXPECT_EQ(DirTableName("a/b/../t//"), "t");
+  EXPECT_EQ(DirTableName("."), fs::current_path().filename().string());
+}
+
 }  // namespace
 }  // namespace commitlab

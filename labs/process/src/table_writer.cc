@@ -11,6 +11,7 @@
 #include <memory>
 #include <utility>
 
+#include "commitlab/core/dir_store.h"
 #include "commitlab/core/env_wrapper.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/paimon/committer.h"
@@ -131,7 +132,7 @@ Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options, cons
   AckSink acks(on_ack);
   TeeEventSink events({&outcomes, &acks});
   paimon::Committer committer(options.user,
-                              {.table = fs::path(options.dir).filename().string(),
+                              {.table = DirTableName(options.dir),
                                .idempotency_check = options.idempotency_check,
                                .retry = options.retry},
                               &env, store->get(), &events);

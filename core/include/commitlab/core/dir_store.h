@@ -39,6 +39,9 @@ enum class Fsync { kOff, kData, kAll };
 std::string_view FsyncName(Fsync f);  // "off", "data", "all"
 std::optional<Fsync> ParseFsync(std::string_view s);
 
+// The table's name: the last component of its directory, whether given as "t", "t/" or ".".
+std::string DirTableName(const std::string& root);
+
 // How the LATEST hint is written after a publish (docs/multiprocess.md, "The LATEST hint").
 enum class LatestHintWrite {
   // Overwritten in place (pwrite, then truncate if it shrank). A reader may catch it torn, which
