@@ -107,8 +107,8 @@ class Supervisor {
     Clock::time_point next_kill = NextKillTime();
     while (!children_.empty()) {
       if (Clock::now() >= deadline) {
-        return Status::InvalidArgument(fmt::format("the writers did not finish within {} s; all of them were killed",
-                                                   options_.timeout_micros / 1'000'000));
+        return Status::InvalidArgument(fmt::format("the writers did not finish within {:g} s; all of them were killed",
+                                                   static_cast<double>(options_.timeout_micros) / 1e6));
       }
       const bool kills_left = kills_sent_ < options_.kills;
       COMMITLAB_RETURN_IF_ERROR(PollOnce(MillisUntil(kills_left ? std::min(next_kill, deadline) : deadline)));

@@ -5,11 +5,16 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "ack_audit.h"
+#include "commitlab/sim/table_dir_check.h"
 #include "commitlab_binary.h"
 
 namespace commitlab::process {
@@ -56,8 +61,48 @@ TEST_F(ProcessRaceTest, KilledWritersRestartAndFinishTheirIdentifiers) {
   ASSERT_TRUE(race.ok()) << race.status().ToString();
   int starts = 0;
   for (const WriterProcesses& w : race->writers) starts += w.starts;
+  EXPECT_GT(race->kills, 0);  // 40 commits outlast the first kill, which comes within 10 ms
+  EXPECT_LE(race->kills, o.kills);
   EXPECT_EQ(starts, 3 + race->kills);
   EXPECT_THAT(AuditAcks(o.dir, *race, o.commits), IsEmpty());
+}
+
+TEST_F(ProcessRaceTest, AHungWriterFailsTheRaceAtItsDeadline) {
+  // Every publish takes 100 s of real time; the race gives up after 0.2 s and kills the writers.
+  const ProcessRaceOptions o{.commitlab = CommitlabBinary(), .dir = tmp_ + "/t", .writers = 2, .commits = 1,
+                             .writer_args = {"--latency", "publish=const:100000"}, .timeout_micros = 200'000};
+  Result<ProcessRaceResult> race = RunProcessRace(o);
+  ASSERT_FALSE(race.ok());
+  EXPECT_THAT(race.status().ToString(), ::testing::HasSubstr("did not finish within 0.2 s"));
+}
+
+// check reads a table while writers publish into it: a listing that races a publish, or a hint
+// that moves between two reads, is not a fault of the table.
+TEST_F(ProcessRaceTest, CheckDuringARaceNeverReportsASoundTableUnsound) {
+  const ProcessRaceOptions o{.commitlab = CommitlabBinary(), .dir = tmp_ + "/t", .writers = 3, .commits = 60};
+  std::atomic<bool> done{false};
+  std::optional<Result<ProcessRaceResult>> race;
+  std::thread racer([&] {
+    race = RunProcessRace(o);
+    done = true;
+  });
+  int checks = 0;
+  std::vector<std::string> problems;
+  while (!done) {
+    if (!fs::exists(o.dir + "/snapshot/snapshot-1")) continue;
+    Result<sim::TableDirReport> report = sim::CheckTableDir(o.dir, {});
+    ++checks;
+    if (!report.ok()) {
+      problems.push_back(report.status().ToString());
+    } else {
+      for (const sim::TableDirProblem& p : report->problems) problems.push_back(p.kind + ": " + p.message);
+    }
+  }
+  racer.join();
+  ASSERT_TRUE(race->ok()) << race->status().ToString();
+  EXPECT_GT(checks, 0);
+  EXPECT_THAT(problems, IsEmpty()) << "over " << checks << " checks";
+  EXPECT_THAT(AuditAcks(o.dir, **race, o.commits), IsEmpty());
 }
 
 TEST_F(ProcessRaceTest, AWriterThatCannotStartIsReported) {
