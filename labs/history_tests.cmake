@@ -30,6 +30,11 @@ add_test(NAME schema.history_of_a_threaded_race
   COMMAND sh -c "${CLI} race --commits 5 --fault 'job-B:publish.after:nth=1:unknown' --trace h-threads.jsonl >/dev/null && ${VALIDATE_JSON} history h-threads.jsonl"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 
+# A publish refused by a `lost` fault: nobody took the snapshot, and the history says so.
+add_test(NAME schema.history_of_an_injected_loss
+  COMMAND sh -c "${CLI} run '${PROJECT_SOURCE_DIR}/scenarios/upstream/iceberg_fast_append_recovery.scn' --trace h-lost.jsonl >/dev/null && ${VALIDATE_JSON} history h-lost.jsonl && test $(grep -c '\"lost_to\":{[^}]*\"injected\":true' h-lost.jsonl) -eq 3 && ${HISTORY_EXPECT_RUN} 0 '^replay identical: ' -- ${CLI} replay h-lost.jsonl"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+
 # A history recorded on OS threads replays in the simulator with the same reads, publishes and outcome.
 add_test(NAME cli.replay_a_threaded_race
   COMMAND sh -c "${CLI} race --writers 4 --commits 20 --trace h-free.jsonl >/dev/null && ${HISTORY_EXPECT_RUN} 0 '^replay reproduced the OS-thread run in the simulator: the same reads, publishes and outcome as `commitlab race --writers 4 --commits 20`$' -- ${CLI} replay h-free.jsonl"

@@ -11,6 +11,7 @@ std::string_view CodeName(Code c) {
     case Code::kIOError: return "IOError";
     case Code::kConflict: return "Conflict";
     case Code::kRetriesExhausted: return "RetriesExhausted";
+    case Code::kLostRace: return "LostRace";
     case Code::kCrashed: return "Crashed";
   }
   return "?";

@@ -134,7 +134,9 @@ Json WriterHistory::Who(std::string_view user, int64_t snapshot) {
 
 void WriterHistory::OnEvent(const Event& e) {
   Json f = sim::EventFields(e);
-  if (e.type == EventType::kAtomicCommitFailed && lookup_ != nullptr) {
+  if (e.type == EventType::kAtomicCommitFailed && e.injected) {
+    f["lost_to"] = {{"snapshot", e.snapshot_id}, {"user", ""}, {"writer", nullptr}, {"injected", true}};
+  } else if (e.type == EventType::kAtomicCommitFailed && lookup_ != nullptr) {
     f["lost_to"] = Who(lookup_->CommittedBy(e.snapshot_id), e.snapshot_id);
   }
   if (e.type == EventType::kConflict && e.cause != nullptr) {

@@ -399,6 +399,14 @@ TEST(RunnerTest, BadFaultAndLatencyLinesAreInputErrorsAtTheirPosition) {
   EXPECT_EQ(st.message(),
             "t.scn:4:7: fault \"job-Z:publish.after:nth=1:unknown\": writer \"job-Z\" is not declared (expected a "
             "writer name or *)");
+  st = PlanError(head + "fault job-A:publish.after:nth=1:lost\n");
+  EXPECT_EQ(st.message(),
+            "t.scn:4:33: fault \"job-A:publish.after:nth=1:lost\": effect \"lost\" is only meaningful at "
+            "publish.before (the store refuses the publish as if another writer had won); at publish.after use error");
+  st = PlanError(head + "fault job-A:publish.before:first=0:lost\n");
+  EXPECT_EQ(st.message(),
+            "t.scn:4:28: fault \"job-A:publish.before:first=0:lost\": bad trigger \"first=0\" (expected first=N with "
+            "N a whole number >= 1)");
   st = PlanError(head + "latency publish=uniform:1,5\nlatency publish=const:2\n");
   EXPECT_THAT(st.message(), AllOf(StartsWith("t.scn:5:9: "), HasSubstr("\"publish\" is given twice")));
   st = PlanError(head + "latency publish=sometimes\n");

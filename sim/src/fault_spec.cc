@@ -13,8 +13,9 @@
 namespace commitlab::sim {
 namespace {
 
-constexpr std::string_view kTriggerExpected = "expected nth=N, every=K, p=P or always";
-constexpr std::string_view kEffectExpected = "expected error, unknown, crash or delay=D with D like 500us, 20ms or 2s";
+constexpr std::string_view kTriggerExpected = "expected nth=N, first=N, every=K, p=P or always";
+constexpr std::string_view kEffectExpected =
+    "expected error, unknown, lost, crash or delay=D with D like 500us, 20ms or 2s";
 
 std::string PointList() {
   std::string out;
@@ -73,6 +74,7 @@ std::string FormatTrigger(const FaultTrigger& t) {
   switch (t.kind) {
     case FaultTrigger::Kind::kNth: return fmt::format("nth={}", t.n);
     case FaultTrigger::Kind::kEvery: return fmt::format("every={}", t.n);
+    case FaultTrigger::Kind::kFirst: return fmt::format("first={}", t.n);
     case FaultTrigger::Kind::kProbability: return fmt::format("p={}", t.probability);  // shortest round trip
     case FaultTrigger::Kind::kAlways: return "always";
   }
@@ -93,6 +95,12 @@ std::optional<FieldError> CheckPoint(std::string_view point) {
 // `unknown` means "the publish took effect but the caller is not told": only publish.after has
 // a publish behind it.
 std::optional<FieldError> CheckEffectAtPoint(const FaultEffect& e, std::string_view point) {
+  // `lost` stands for the store's own refusal, which only a publish can meet.
+  if (e.kind == FaultEffect::Kind::kLost && point != fault::kPublishBefore)
+    return FieldError{fmt::format("effect \"lost\" is only meaningful at {} (the store refuses the publish as if "
+                                  "another writer had won); at {} use error",
+                                  fault::kPublishBefore, point),
+                      3};
   if (e.kind != FaultEffect::Kind::kUnknown || point == fault::kPublishAfter) return std::nullopt;
   return FieldError{fmt::format("effect \"unknown\" is only meaningful at {} (the publish took effect but the "
                                 "caller is not told); at {} use error",
@@ -103,13 +111,16 @@ std::optional<FieldError> CheckEffectAtPoint(const FaultEffect& e, std::string_v
 Result<FaultTrigger> ParseTrigger(std::string_view s) {
   if (s == "always") return FaultTrigger{};
   const std::optional<KeyValue> kv = SplitKeyValue(s);
-  if (kv && (kv->key == "nth" || kv->key == "every")) {
+  if (kv && (kv->key == "nth" || kv->key == "every" || kv->key == "first")) {
     std::optional<int64_t> n = ParseInt(kv->value);
-    const std::string_view letter = kv->key == "nth" ? "N" : "K";
+    const std::string_view letter = kv->key == "every" ? "K" : "N";
     if (!n || *n < 1)
       return Status::InvalidArgument(
           fmt::format("bad trigger \"{}\" (expected {}={} with {} a whole number >= 1)", s, kv->key, letter, letter));
-    return FaultTrigger{kv->key == "nth" ? FaultTrigger::Kind::kNth : FaultTrigger::Kind::kEvery, *n, 0.0};
+    const FaultTrigger::Kind kind = kv->key == "nth"     ? FaultTrigger::Kind::kNth
+                                    : kv->key == "every" ? FaultTrigger::Kind::kEvery
+                                                         : FaultTrigger::Kind::kFirst;
+    return FaultTrigger{kind, *n, 0.0};
   }
   if (kv && kv->key == "p") {
     std::optional<double> p = ParseProbability(kv->value);
@@ -124,6 +135,7 @@ Result<FaultEffect> ParseEffect(std::string_view s) {
   if (s == "error") return FaultEffect{FaultEffect::Kind::kError, 0};
   if (s == "unknown") return FaultEffect{FaultEffect::Kind::kUnknown, 0};
   if (s == "crash") return FaultEffect{FaultEffect::Kind::kCrash, 0};
+  if (s == "lost") return FaultEffect{FaultEffect::Kind::kLost, 0};
   if (const std::optional<KeyValue> kv = SplitKeyValue(s); kv && kv->key == "delay") {
     std::optional<int64_t> d = ParseDuration(kv->value);
     if (!d)
@@ -138,6 +150,7 @@ bool Fires(const FaultTrigger& t, int64_t hit, Rng& rng) {
   switch (t.kind) {
     case FaultTrigger::Kind::kNth: return hit == t.n;
     case FaultTrigger::Kind::kEvery: return hit % t.n == 0;
+    case FaultTrigger::Kind::kFirst: return hit <= t.n;
     case FaultTrigger::Kind::kProbability: return rng.Chance(t.probability);
     case FaultTrigger::Kind::kAlways: return true;
   }
@@ -186,7 +199,8 @@ Status ValidateFaultRule(const FaultRule& rule) {
     error = FieldError{"bad writer (expected a writer name without ':' or *)", 0};
   } else if (!(error = CheckPoint(rule.point))) {
     const FaultTrigger& t = rule.trigger;
-    const bool counted = t.kind == FaultTrigger::Kind::kNth || t.kind == FaultTrigger::Kind::kEvery;
+    const bool counted =
+        t.kind == FaultTrigger::Kind::kNth || t.kind == FaultTrigger::Kind::kEvery || t.kind == FaultTrigger::Kind::kFirst;
     if ((counted && t.n < 1) ||
         (t.kind == FaultTrigger::Kind::kProbability && !(t.probability >= 0.0 && t.probability <= 1.0))) {
       error = FieldError{fmt::format("bad trigger \"{}\"", FormatTrigger(t)), 2};
@@ -205,6 +219,7 @@ std::string FormatFaultEffect(const FaultEffect& e) {
     case FaultEffect::Kind::kError: return "error";
     case FaultEffect::Kind::kUnknown: return "unknown";
     case FaultEffect::Kind::kCrash: return "crash";
+    case FaultEffect::Kind::kLost: return "lost";
     case FaultEffect::Kind::kDelay: return "delay=" + FormatDuration(e.delay_micros);
   }
   return "?";
@@ -245,6 +260,9 @@ FaultDecision ScriptedFaultPlan::Check(std::string_view writer, std::string_view
     } else if (decision.status.ok()) {
       if (e.kind == FaultEffect::Kind::kCrash) {
         decision.status = Status::Crashed(fmt::format("simulated crash at {} of {}", point, writer));
+      } else if (e.kind == FaultEffect::Kind::kLost) {
+        decision.status = Status::LostRace(
+            fmt::format("simulated lost race at {} of {}: the store refused the publish", point, writer));
       } else if (e.kind == FaultEffect::Kind::kUnknown) {
         decision.status = Status::IOError(
             fmt::format("simulated unknown outcome at {} of {}: the publish took effect", point, writer));

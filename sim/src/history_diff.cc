@@ -59,8 +59,11 @@ std::string DescribeHistoryLine(const Json& line) {
   if (line.contains("op")) out += " " + Compact(line["op"]);
   for (const char* key : {"attempt", "snapshot", "saw", "outcome"})
     if (line.contains(key)) out += fmt::format("  {} {}", key, Compact(line[key]));
-  if (line.contains("lost_to") && line["lost_to"].is_object())
-    out += fmt::format("  (lost to {})", Compact(line["lost_to"].value("writer", Json(nullptr))));
+  if (line.contains("lost_to") && line["lost_to"].is_object()) {
+    const Json& to = line["lost_to"];
+    out += to.value("injected", false) ? std::string("  (lost to an injected fault)")
+                                       : fmt::format("  (lost to {})", Compact(to.value("writer", Json(nullptr))));
+  }
   return out;
 }
 

@@ -54,6 +54,15 @@ TEST(FaultSpecTest, ParsesEachField) {
   EXPECT_EQ(Parse("*:publish.before:always:delay=7us").effect.delay_micros, 7);
   EXPECT_EQ(Parse("*:publish.before:always:delay=2s").effect.delay_micros, 2000000);
   EXPECT_EQ(Parse("*:publish.before:always:error").trigger.kind, FaultTrigger::Kind::kAlways);
+  EXPECT_EQ(Parse("w:publish.before:nth=2:lost").effect.kind, FaultEffect::Kind::kLost);
+}
+
+TEST(FaultSpecTest, LostIsALostRaceStatus) {
+  ScriptedFaultPlan plan = PlanOf("w:publish.before:nth=1:lost");
+  Rng rng(1);
+  const FaultDecision d = plan.Check("w", fault::kPublishBefore, rng);
+  EXPECT_EQ(d.status.code(), Code::kLostRace);
+  EXPECT_TRUE(plan.Check("w", fault::kPublishBefore, rng).status.ok());
 }
 
 TEST(FaultSpecTest, FormatRoundTrips) {
@@ -61,7 +70,7 @@ TEST(FaultSpecTest, FormatRoundTrips) {
        {"job-B:publish.after:nth=1:unknown", "*:publish.before:p=0.1:error", "job-A:manifest.before:nth=2:crash",
         "*:read-latest.before:every=3:delay=20ms", "w:publish.after:always:delay=2s", "w:publish.after:p=0:error",
         "w:publish.after:p=1:error", "w:publish.after:p=0.3333333333333333:error",
-        "w:publish.before:nth=9000000000:delay=1500us", "w:publish.before:always:delay=0us"}) {
+        "w:publish.before:nth=9000000000:delay=1500us", "w:publish.before:always:delay=0us", "w:publish.before:every=2:lost", "w:publish.before:first=3:error"}) {
     EXPECT_EQ(FormatFaultRule(Parse(spec)), spec);
   }
   // A non-canonical spelling formats canonically and still means the same rule.
@@ -97,9 +106,9 @@ TEST(FaultSpecTest, ErrorsNameTheSpecTheFieldAndWhatWasExpected) {
        R"(fault "a:publish.after:p=:error": bad trigger "p=" (expected p=P with P a number from 0 to 1))"},
       {"a:publish.after:sometimes:error", 16,
        R"(fault "a:publish.after:sometimes:error": unknown trigger "sometimes" )"
-       R"((expected nth=N, every=K, p=P or always))"},
+       R"((expected nth=N, first=N, every=K, p=P or always))"},
       {"a:publish.after:nth=1:boom", 22,
-       R"(fault "a:publish.after:nth=1:boom": unknown effect "boom" (expected error, unknown, crash or delay=D )"
+       R"(fault "a:publish.after:nth=1:boom": unknown effect "boom" (expected error, unknown, lost, crash or delay=D )"
        R"(with D like 500us, 20ms or 2s))"},
       {"a:publish.after:nth=1:delay=5", 22,
        R"(fault "a:publish.after:nth=1:delay=5": bad effect "delay=5" (expected delay=D with D a whole number )"
@@ -107,6 +116,9 @@ TEST(FaultSpecTest, ErrorsNameTheSpecTheFieldAndWhatWasExpected) {
       {"a:publish.before:nth=1:unknown", 23,
        R"(fault "a:publish.before:nth=1:unknown": effect "unknown" is only meaningful at publish.after (the )"
        R"(publish took effect but the caller is not told); at publish.before use error)"},
+      {"a:publish.after:nth=1:lost", 22,
+       R"(fault "a:publish.after:nth=1:lost": effect "lost" is only meaningful at publish.before (the store )"
+       R"(refuses the publish as if another writer had won); at publish.after use error)"},
   };
   for (const BadSpec& c : cases) {
     size_t column = 12345;
@@ -128,6 +140,12 @@ TEST(FaultSpecTest, ValidateRejectsARuleBuiltInCode) {
   EXPECT_TRUE(ValidateFaultRule(r).ok());
   r.trigger = {FaultTrigger::Kind::kEvery, 0, 0.0};
   EXPECT_FALSE(ValidateFaultRule(r).ok());
+}
+
+TEST(FaultTriggerTest, FirstFiresOnHitsOneToN) {
+  ScriptedFaultPlan plan = PlanOf("job-A:publish.before:first=3:lost");
+  Rng rng(1);
+  EXPECT_THAT(FiringHits(plan, "job-A", fault::kPublishBefore, 6, rng), ElementsAre(1, 2, 3));
 }
 
 TEST(FaultTriggerTest, NthFiresOnThatHitOnly) {

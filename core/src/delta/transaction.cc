@@ -230,13 +230,20 @@ OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version
     return WriteStep::kFailed;
   };
 
+  bool injected_loss = false;
+  WriteResult r;
   if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
     if (st.code() == Code::kCrashed) return crashed(std::move(st));
-    return unknown(st);
+    if (st.code() != Code::kLostRace) return unknown(st);
+    // LostRace: the put-if-absent finds N.json (LogStore.write's FileAlreadyExistsException). The
+    // conflict check then finds no winner and the next attempt tries version N again.
+    injected_loss = true;
+    r.outcome = WriteOutcome::kAlreadyExists;
+  } else {
+    env_->BeginStorageOp(StorageOp::kPublish);
+    r = log_->WriteIfAbsent(version, info_.actions);
+    env_->EndStorageOp(StorageOp::kPublish);
   }
-  env_->BeginStorageOp(StorageOp::kPublish);
-  WriteResult r = log_->WriteIfAbsent(version, info_.actions);
-  env_->EndStorageOp(StorageOp::kPublish);
   switch (r.outcome) {
     case WriteOutcome::kWritten: {
       if (Status st = env_->FaultPoint(fault::kPublishAfter); !st.ok()) {
@@ -251,7 +258,8 @@ OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version
     case WriteOutcome::kAlreadyExists:
       ++stats_.collisions;
       Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .attempt = attempt, .snapshot_id = version,
-            .message = fmt::format("java.nio.file.FileAlreadyExistsException: {}", LogPath(version))});
+            .message = fmt::format("java.nio.file.FileAlreadyExistsException: {}", LogPath(version)),
+            .injected = injected_loss});
       return WriteStep::kCollided;
     case WriteOutcome::kError:
       break;

@@ -266,9 +266,16 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
   // 4. The swap: the one atomic step.
   auto committed = std::make_shared<const TableMetadata>(std::move(*next));
   CasResult cas;
+  bool injected_loss = false;
   if (Status before = env_->FaultPoint(fault::kPublishBefore); !before.ok()) {
     if (before.code() == Code::kCrashed) return crashed(std::move(before));
-    cas = {CasOutcome::kUnknown, before.message()};
+    // LostRace: the catalog refuses the swap (CommitFailedException, retried), as
+    // InMemoryCatalog.InMemoryTableOperations.doCommit does when the location moved; any other
+    // failure before the swap leaves its outcome unknown, as a catalog's does.
+    injected_loss = before.code() == Code::kLostRace;
+    cas = injected_loss ? CasResult{CasOutcome::kLost, fmt::format("Cannot commit to table {}: {}",
+                                                                   catalog_->table_name(), before.message())}
+                        : CasResult{CasOutcome::kUnknown, before.message()};
   } else {
     env_->BeginStorageOp(StorageOp::kPublish);
     cas = catalog_->CompareAndSwap(base->version, committed);
@@ -302,7 +309,9 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
     }
     case CasOutcome::kLost:
       ++stats_.atomic_failures;
-      emit(EventType::kAtomicCommitFailed, Level::kWarn, "CommitFailedException: " + cas.message);
+      Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .identifier = op.identifier, .kind = kind,
+            .attempt = attempt, .snapshot_id = new_version, .message = "CommitFailedException: " + cas.message,
+            .injected = injected_loss});
       return {.kind = AttemptResult::kLost, .message = std::move(cas.message)};
     case CasOutcome::kUnknown: break;
   }

@@ -236,9 +236,13 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   s.total_records = (latest ? latest->total_records : 0) + delta;
   s.delta_records = delta;
   PublishResult pr;
+  bool injected_loss = false;
   if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
     if (st.code() == Code::kCrashed) return crashed(std::move(st));
-    pr = {PublishOutcome::kError, std::move(st)};
+    // LostRace: the rename returned false, as FileSystemCatalog's commit sees a lost race.
+    injected_loss = st.code() == Code::kLostRace;
+    pr = injected_loss ? PublishResult{PublishOutcome::kAlreadyExists, Status::OK()}
+                       : PublishResult{PublishOutcome::kError, std::move(st)};
   } else {
     env_->BeginStorageOp(StorageOp::kPublish);
     pr = store_->Publish(s);
@@ -272,7 +276,8 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
                                            "kind {} after {} seconds. Skip clean up and try again.",
                                            new_id, user_, identifier, kind_name,
                                            JavaSeconds(env_->NowMicros() - start_micros))
-                             : std::string()});
+                             : std::string(),
+              .injected = injected_loss});
       return {AttemptResult::kRetry, 0, Status::OK()};
     case PublishOutcome::kError:
       break;

@@ -402,6 +402,21 @@ TEST_F(DeltaTransactionTest, ErrorBeforeTheWriteIsAnUnknownOutcome) {
   EXPECT_EQ(sink_.Count(EventType::kUnknownOutcome), 1);
 }
 
+// A `lost` fault: the put-if-absent finds N.json. The conflict check finds no winner and the
+// transaction writes version N on its next attempt.
+TEST_F(DeltaTransactionTest, AnInjectedCollisionFindsNoWinnerAndRetriesTheSameVersion) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  a.Add(F("a"));
+  env_.InjectOnce(fault::kPublishBefore, Status::LostRace("simulated lost race"));
+  Result<int64_t> v = a.Commit(Operation::kInsert);
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  EXPECT_EQ(*v, 1);
+  EXPECT_EQ(a.stats().collisions, 1);
+  EXPECT_EQ(a.stats().unknown_outcomes, 0);
+  EXPECT_EQ(sink_.Count(EventType::kAtomicCommitFailed), 1);
+}
+
 TEST_F(DeltaTransactionTest, ErrorAfterTheWriteLeavesTheVersionWritten) {
   CreateTable(IsolationLevel::kSerializable);
   OptimisticTransaction a = Start("A");

@@ -288,6 +288,20 @@ TEST_F(IcebergCommitterTest, AnUnknownOutcomeBeforeTheSwapLeavesTheTableAndTheFi
   EXPECT_EQ(FindOrphanFiles(*Current(), io_.List()).size(), 4u);
 }
 
+// A `lost` fault is the catalog's CommitFailedException (TestTables.TestTableOperations.failCommits
+// in upstream's tests): retried, unlike the unknown outcome above.
+TEST_F(IcebergCommitterTest, AnInjectedLostSwapIsACommitFailedExceptionAndIsRetried) {
+  IcebergCommitter c = Make("writer-a");
+  env_.InjectOnce(fault::kPublishBefore, Status::LostRace("simulated lost race"));
+  Result<CommitResult> r = c.Commit(NewAppend(*Current(), {Data("a")}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(c.stats().atomic_failures, 1);
+  EXPECT_EQ(c.stats().unknown_outcomes, 0);
+  EXPECT_EQ(c.stats().attempts, 2);
+  EXPECT_EQ(Current()->version, 1);
+  EXPECT_EQ(sink_.Count(EventType::kAtomicCommitFailed), 1);
+}
+
 TEST_F(IcebergCommitterTest, ACrashStopsTheWriterWhereItStands) {
   IcebergCommitter c = Make("writer-a");
   env_.InjectOnce(fault::kManifestBefore, Status::Crashed("simulated crash"));

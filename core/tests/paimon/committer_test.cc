@@ -271,6 +271,20 @@ TEST_F(CommitterTest, PublishThatFailsWithoutEffectIsRetried) {
   EXPECT_EQ(Chain().size(), 1u);
 }
 
+// A `lost` fault: the rename returns false as if another writer had taken the id. Paimon retries
+// at once with the same id (nobody took it), with no idempotency scan: the outcome was known.
+TEST_F(CommitterTest, AnInjectedLostRaceIsRetriedLikeARealOne) {
+  Committer c = Make("job-A");
+  env_.InjectOnce(fault::kPublishBefore, Status::LostRace("simulated lost race"));
+  ASSERT_EQ(*c.Commit(AppendOf(1, {Add(NewFile(1))})), 1);
+  EXPECT_EQ(c.stats().atomic_failures, 1);
+  EXPECT_EQ(c.stats().unknown_outcomes, 0);
+  EXPECT_EQ(c.stats().attempts, 2);
+  EXPECT_EQ(sink_.Count(EventType::kAtomicCommitFailed), 1);
+  ASSERT_EQ(Chain().size(), 1u);
+  EXPECT_EQ(Chain()[0].id, 1);
+}
+
 TEST_F(CommitterTest, CrashStopsTheWriterWithoutPublishing) {
   Committer c = Make("job-A");
   env_.InjectOnce(fault::kManifestBefore, Status::Crashed("simulated crash"));

@@ -25,7 +25,9 @@ std::string_view StorageOpName(StorageOp op);  // "read-latest", "read-snapshot"
 namespace fault {
 inline constexpr std::string_view kReadLatestBefore = "read-latest.before";
 inline constexpr std::string_view kManifestBefore = "manifest.before";
-inline constexpr std::string_view kPublishBefore = "publish.before";  // error: publish has no effect
+// publish.before: error leaves the outcome unknown to the writer; LostRace (Status::LostRace) is
+// the store refusing the atomic step as if another writer had won it.
+inline constexpr std::string_view kPublishBefore = "publish.before";
 inline constexpr std::string_view kPublishAfter = "publish.after";    // error: took effect, caller unsure
 }  // namespace fault
 

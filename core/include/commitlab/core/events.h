@@ -70,6 +70,9 @@ struct Event {
   int64_t wait_jitter_micros = 0;
   // kConflict: why, when the engine can say (null otherwise).
   const EventCause* cause = nullptr;
+  // kAtomicCommitFailed: a fault point refused the publish (Status::LostRace), not the store, so
+  // no writer took the snapshot.
+  bool injected = false;
 };
 
 class EventSink {

@@ -20,6 +20,7 @@ enum class Code {
   kConflict,         // a real conflict: never retried
   kRetriesExhausted, // the retry loop gave up
   kCrashed,          // an injected crash: the writer stops where it stands
+  kLostRace,         // an injected refusal of the atomic step, as if another writer had won
 };
 
 // An OK status is one null pointer, as in LevelDB: the engine makes and drops several per
@@ -43,6 +44,7 @@ class [[nodiscard]] Status {
   static Status IOError(std::string m) { return {Code::kIOError, std::move(m)}; }
   static Status Conflict(std::string m) { return {Code::kConflict, std::move(m)}; }
   static Status RetriesExhausted(std::string m) { return {Code::kRetriesExhausted, std::move(m)}; }
+  static Status LostRace(std::string m) { return {Code::kLostRace, std::move(m)}; }
   static Status Crashed(std::string m) { return {Code::kCrashed, std::move(m)}; }
 
   bool ok() const { return state_ == nullptr; }

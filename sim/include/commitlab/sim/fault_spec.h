@@ -6,9 +6,11 @@
 //   job-A:manifest.before:nth=2:crash      job-A stops at its 2nd manifest.before
 //   *:read-latest.before:every=3:delay=20ms
 // WRITER is a writer name or `*`; POINT one of the engine's fault points (core/env.h);
-// TRIGGER nth=N (N >= 1, the N-th hit only), every=K (K >= 1, hits K, 2K, ...), p=P (0 <= P <= 1,
+// TRIGGER nth=N (N >= 1, the N-th hit only), first=N (hits 1..N, as upstream Iceberg's
+// TestTables failCommits(N)), every=K (K >= 1, hits K, 2K, ...), p=P (0 <= P <= 1,
 // one draw from the run's stream per hit) or always; EFFECT error, unknown (publish.after only),
-// crash or delay=D with D an integer followed by us, ms or s.
+// lost (publish.before only: the atomic step is refused as if another writer had won), crash or
+// delay=D with D an integer followed by us, ms or s.
 #ifndef COMMITLAB_SIM_FAULT_SPEC_H_
 #define COMMITLAB_SIM_FAULT_SPEC_H_
 
@@ -28,16 +30,16 @@
 namespace commitlab::sim {
 
 struct FaultTrigger {
-  enum class Kind { kNth, kEvery, kProbability, kAlways };
+  enum class Kind { kNth, kEvery, kProbability, kAlways, kFirst };
   Kind kind = Kind::kAlways;
-  int64_t n = 0;             // kNth: the hit that fires; kEvery: the period
+  int64_t n = 0;             // kNth: the hit that fires; kEvery: the period; kFirst: hits 1..n fire
   double probability = 0.0;  // kProbability
 
   bool operator==(const FaultTrigger&) const = default;
 };
 
 struct FaultEffect {
-  enum class Kind { kError, kUnknown, kCrash, kDelay };
+  enum class Kind { kError, kUnknown, kCrash, kDelay, kLost };
   Kind kind = Kind::kError;
   int64_t delay_micros = 0;  // kDelay
 
@@ -111,7 +113,7 @@ class ScriptedFaultPlan : public FaultPlan {
 };
 
 // Checks a rule built in code: the point exists, the trigger and effect parameters are in range
-// and `unknown` is used only at publish.after.
+// and `unknown` is used only at publish.after, `lost` only at publish.before.
 Status ValidateFaultRule(const FaultRule& rule);
 
 }  // namespace commitlab::sim
