@@ -73,29 +73,51 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
     return Status::Conflict(ConflictMessage(headline, ctx, base_entries, delta, caused_by));
   };
 
-  // Replay the delta over the base, one change at a time, in the order it was given.
+  auto add_conflict = [&](const DataFile& f, const FileChange& in_map) {
+    blame(CauseKind::kFileDeletion, {f.name});
+    return conflict(kFileDeletionConflict,
+                    fmt::format("Trying to add file {} which is already in the the map: {}", f.name, FormatChange(in_map)));
+  };
+
+  // 1. The delta alone (ConflictDetection.checkConflicts, FileEntry.mergeEntries(deltaEntries)):
+  // deleting and re-adding one file in one commit could lose it, since scans deduplicate by name.
+  std::map<FileKey, const FileChange*> own;
+  for (const FileChange& c : delta) {
+    auto it = own.find(KeyOf(c.file));
+    if (c.kind == ChangeKind::kAdd) {
+      if (it != own.end()) return add_conflict(c.file, *it->second);
+      own.emplace(KeyOf(c.file), &c);
+    } else if (it != own.end()) {
+      own.erase(it);
+    } else {
+      own.emplace(KeyOf(c.file), &c);
+    }
+  }
+
+  // 2. The delta over the base (mergeEntries(base ++ delta)): an ADD of a live file fails as it is
+  // met; a DELETE that finds nothing stays in the merge and fails afterwards
+  // (checkDeleteInEntries), so an ADD conflict anywhere in the delta is reported first.
   std::map<FileKey, bool> overlay;  // identity -> live after the changes seen so far
   auto live = [&](const DataFile& f) {
     auto it = overlay.find(KeyOf(f));
     return it != overlay.end() ? it->second : base.IsLive(f);
   };
+  const FileChange* leftover_delete = nullptr;
   for (const FileChange& c : delta) {
     const DataFile& f = c.file;
     if (c.kind == ChangeKind::kAdd) {
-      if (live(f)) {
-        blame(CauseKind::kFileDeletion, {f.name});
-        return conflict(kFileDeletionConflict,
-                        fmt::format("Trying to add file {} which is already in the the map: {}", f.name, FormatChange(c)));
-      }
+      if (live(f)) return add_conflict(f, {ChangeKind::kAdd, f});
       overlay[KeyOf(f)] = true;
     } else {
-      if (!live(f)) {
-        blame(CauseKind::kFileDeletion, {f.name});
-        return conflict(kFileDeletionConflict,
-                        fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
-      }
+      if (!live(f) && leftover_delete == nullptr) leftover_delete = &c;
       overlay[KeyOf(f)] = false;
     }
+  }
+  if (leftover_delete != nullptr) {
+    const DataFile& f = leftover_delete->file;
+    blame(CauseKind::kFileDeletion, {f.name});
+    return conflict(kFileDeletionConflict,
+                    fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
   }
   if (!ctx.primary_key) return Status::OK();
 

@@ -57,6 +57,30 @@ TEST(ConflictDetectionTest, DeltaThatDeletesTheSameFileTwiceConflicts) {
   EXPECT_EQ(CheckConflicts(base, {Del(File("a", 0)), Del(File("a", 0))}, Ctx(false)).code(), Code::kConflict);
 }
 
+// ConflictDetection.checkConflicts merges the delta alone first: a file deleted and added again in
+// one commit is refused although the base holds it, since scans deduplicate by name.
+TEST(ConflictDetectionTest, DeletingAndReAddingOneFileInOneDeltaConflicts) {
+  TableState base = StateWith({File("f", 0)});
+  Status st = CheckConflicts(base, {Del(File("f", 0)), Add(File("f", 0))}, Ctx(false));
+  ASSERT_EQ(st.code(), Code::kConflict);
+  EXPECT_THAT(st.message(),
+              HasSubstr("Caused by: Trying to add file f which is already in the the map: {kind=DELETE, partition=, "
+                        "bucket=0, level=0, fileName=f"));
+}
+
+TEST(ConflictDetectionTest, AddingThenDeletingOneFileInOneDeltaPasses) {
+  EXPECT_TRUE(CheckConflicts(StateWith({}), {Add(File("f", 0)), Del(File("f", 0))}, Ctx(false)).ok());
+}
+
+// mergeEntries fails on an ADD as it meets it; a DELETE that found nothing fails only after the
+// merge (checkDeleteInEntries).
+TEST(ConflictDetectionTest, AnAddConflictIsReportedBeforeAnEarlierDeleteOfNothing) {
+  TableState base = StateWith({File("a", 0)});
+  Status st = CheckConflicts(base, {Del(File("gone", 0)), Add(File("a", 0))}, Ctx(false));
+  ASSERT_EQ(st.code(), Code::kConflict);
+  EXPECT_THAT(st.message(), HasSubstr("Caused by: Trying to add file a which is already in the the map"));
+}
+
 TEST(ConflictDetectionTest, LsmOverlapInTheSameLevelConflicts) {
   // The lecture's self-test: job-1 put [1,20] into L5; job-2 compacts file 2 into L5 as [15,30].
   TableState base = StateWith({File("l5-job1", 5, 1, 20), File("l0-2", 0, 15, 30)});
