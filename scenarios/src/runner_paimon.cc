@@ -165,7 +165,7 @@ class PaimonWriter final : public ProtocolWriter {
       c.compact_changes = std::exchange(pending_compact_, {});
     }
     const int64_t before = committer_->stats().snapshots;
-    Result<int> n = committer_->Commit(c);
+    Result<int> n = committer_->Commit(c, op.check_append_files);
     r->committed = committer_->stats().snapshots - before;
     r->detail = fmt::format("commit identifier {}{}: {} snapshot(s)", c.identifier,
                             op.checkpoint.empty() ? "" : " (checkpoint " + op.checkpoint + ")", r->committed);

@@ -18,7 +18,7 @@ constexpr int64_t kMaxFileIndex = 9999;
 constexpr int64_t kMaxIdentifier = std::numeric_limits<int64_t>::max();
 
 constexpr std::array<std::string_view, 4> kWriteKeys = {"rows", "keys", "partition", "bucket"};
-constexpr std::array<std::string_view, 2> kCommitKeys = {"identifier", "checkpoint"};
+constexpr std::array<std::string_view, 3> kCommitKeys = {"identifier", "checkpoint", "check-append-files"};
 constexpr std::array<std::string_view, 7> kCompactKeys = {"partition", "bucket", "from", "files",
                                                           "to",        "keys",   "rows"};
 constexpr std::array<std::string_view, 2> kCheckpointKeys = {"name", "identifier"};
@@ -252,6 +252,7 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
         return ctx.Error(second->col, "step commit takes identifier or checkpoint, not both");
       }
       COMMITLAB_RETURN_IF_ERROR(args.Int("identifier", 0, kMaxIdentifier, &op.identifier));
+      COMMITLAB_RETURN_IF_ERROR(args.Bool("check-append-files", &op.check_append_files));
       out->identifier_given = id != nullptr;
       if (cp != nullptr) {
         if (!IsRefName(cp->value)) COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, cp->value, cp->value_col, "checkpoint name"));

@@ -70,6 +70,9 @@ struct WriteOp {
 struct CommitOp {
   int64_t identifier = 0;  // given, else the writer's previous identifier + 1; the checkpoint's
   std::string checkpoint;  // "" or the name of a checkpoint saved on an earlier line
+  // Runs conflict detection on the APPEND too, as TableCommitImpl.commit(..., checkAppendFiles)
+  // does; a plain commit of fresh files skips it (FileStoreCommitImpl.commit).
+  bool check_append_files = false;
 };
 
 // compact: rewrite chosen files of one bucket from one level into one file of another level; the
