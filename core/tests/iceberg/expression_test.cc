@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace commitlab::iceberg {
 namespace {
 
@@ -47,6 +51,68 @@ TEST(IcebergExpressionTest, AllRowsMatchOnlyWhenEveryRowHoldsTheValue) {
   EXPECT_TRUE(RowMatches(hits, {{"name", std::string("hits")}}));
   EXPECT_FALSE(RowMatches(hits, {{"name", std::string("misses")}}));
   EXPECT_TRUE(RowMatches(Expression::Equal("p", std::string("a")), {}, "p=a"));
+}
+
+using Op = Expression::Op;
+Expression Id(Op op, int64_t v) { return Expression::Compare(op, "id", v); }
+
+TEST(IcebergExpressionTest, PrintsCompoundFiltersAsIcebergDoes) {
+  EXPECT_EQ(FormatExpression(Expression::And(Id(Op::kGreaterThanOrEqual, 5), Id(Op::kLessThan, 9))),
+            "(ref(name=\"id\") >= 5 and ref(name=\"id\") < 9)");
+  EXPECT_EQ(FormatExpression(Expression::Not(Expression::Or(Id(Op::kEqual, 1), Expression::AlwaysFalse()))),
+            "not((ref(name=\"id\") == 1 or false))");
+}
+
+TEST(IcebergExpressionTest, RewriteNotPushesNegationToTheComparisons) {
+  const Expression e = Expression::Not(Expression::And(Id(Op::kLessThan, 5), Expression::Not(Id(Op::kEqual, 7))));
+  EXPECT_EQ(RewriteNot(e), Expression::Or(Id(Op::kGreaterThanOrEqual, 5), Id(Op::kEqual, 7)));
+}
+
+// A file of ids 10..19, as upstream's FILE_DAY_2 style fixtures with column bounds.
+FileRef Ids(int64_t lo, int64_t hi, std::string partition = "") {
+  std::vector<Row> rows;
+  for (int64_t k = lo; k <= hi; ++k) rows.push_back({{"id", k}});
+  return MakeDataFile("data/ids.parquet", std::move(rows), std::move(partition));
+}
+
+TEST(IcebergExpressionTest, RangesPruneByBoundsAndMatchStrictlyOnlyWhenTheBoundsLieInside) {
+  const FileRef f = Ids(10, 19);
+  const Expression inside = Expression::And(Id(Op::kGreaterThanOrEqual, 10), Id(Op::kLessThan, 20));
+  const Expression overlap = Expression::And(Id(Op::kGreaterThanOrEqual, 15), Id(Op::kLessThan, 30));
+  const Expression outside = Expression::And(Id(Op::kGreaterThanOrEqual, 20), Id(Op::kLessThan, 30));
+  EXPECT_TRUE(CanContainMatches(inside, *f));
+  EXPECT_TRUE(AllRowsMatch(inside, *f));
+  EXPECT_TRUE(CanContainMatches(overlap, *f));
+  EXPECT_FALSE(AllRowsMatch(overlap, *f));
+  EXPECT_FALSE(CanContainMatches(outside, *f));
+  EXPECT_FALSE(CanContainMatches(Id(Op::kGreaterThan, 19), *f));
+  EXPECT_TRUE(CanContainMatches(Id(Op::kGreaterThanOrEqual, 19), *f));
+  EXPECT_FALSE(CanContainMatches(Id(Op::kLessThan, 10), *f));
+  EXPECT_TRUE(AllRowsMatch(Id(Op::kLessThanOrEqual, 19), *f));
+  EXPECT_FALSE(AllRowsMatch(Id(Op::kLessThan, 19), *f));
+  EXPECT_TRUE(AllRowsMatch(Id(Op::kNotEqual, 25), *f));   // outside the bounds: no row equals it
+  EXPECT_FALSE(AllRowsMatch(Id(Op::kNotEqual, 15), *f));
+  EXPECT_TRUE(CanContainMatches(Id(Op::kNotEqual, 15), *f));
+  EXPECT_TRUE(CanContainMatches(Expression::Not(outside), *f));
+  EXPECT_FALSE(CanContainMatches(Expression::Not(inside), *f));  // every row is inside
+  EXPECT_FALSE(CanContainMatches(Expression::AlwaysFalse(), *f));
+  EXPECT_TRUE(CanContainMatches(Expression::Or(outside, Id(Op::kEqual, 12)), *f));
+}
+
+TEST(IcebergExpressionTest, PartitionComparisonsUseThePartitionValue) {
+  const FileRef f = Ids(1, 1, "dt=2024-01-02/hr=7");
+  EXPECT_TRUE(AllRowsMatch(Expression::Compare(Op::kGreaterThan, "dt", std::string("2024-01-01")), *f));
+  EXPECT_FALSE(CanContainMatches(Expression::Compare(Op::kLessThan, "hr", int64_t{7}), *f));
+  EXPECT_TRUE(AllRowsMatch(Expression::Compare(Op::kLessThanOrEqual, "hr", int64_t{10}), *f));  // 7 <= 10, not "7" <= "10"
+}
+
+TEST(IcebergExpressionTest, RowsEvaluateEveryOperatorAndNullsOnlySatisfyNotEqual) {
+  const Row r{{"id", int64_t{5}}};
+  EXPECT_TRUE(RowMatches(Expression::And(Id(Op::kGreaterThan, 4), Id(Op::kLessThanOrEqual, 5)), r));
+  EXPECT_FALSE(RowMatches(Expression::Not(Id(Op::kEqual, 5)), r));
+  EXPECT_TRUE(RowMatches(Expression::Compare(Op::kNotEqual, "name", std::string("x")), r));
+  EXPECT_FALSE(RowMatches(Expression::Compare(Op::kEqual, "name", std::string("x")), r));
+  EXPECT_FALSE(RowMatches(Expression::Compare(Op::kLessThan, "name", std::string("x")), r));
 }
 
 }  // namespace
