@@ -25,10 +25,7 @@ using iceberg::CommitResult;
 using iceberg::FileRef;
 using iceberg::MetadataRef;
 
-iceberg::Expression Filter(const FilterSpec& f) {
-  if (f.integer) return iceberg::Expression::Equal(f.column, static_cast<int64_t>(std::stoll(f.value)));
-  return iceberg::Expression::Equal(f.column, f.value);
-}
+const iceberg::Expression& Filter(const FilterSpec& f) { return f.expr; }
 
 std::string Version(const MetadataRef& m) {
   return fmt::format("v{} (snapshot {})", m->version, iceberg::FormatSnapshotId(m->current_snapshot_id));

@@ -8,6 +8,7 @@
 
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/scenarios/parser.h"
+#include "filter_expr.h"
 #include "parser_impl.h"
 
 namespace commitlab::scenarios::internal {
@@ -35,8 +36,6 @@ constexpr std::array<std::string_view, 1> kReadTxnKeys = {"app"};
 constexpr std::array<std::string_view, 1> kDeltaCommitKeys = {"op"};
 
 // The columns of the rows Iceberg steps write: {id: k} and the counter's {name: K, value: N}.
-constexpr std::array<std::string_view, 3> kRowColumns = {"id", "name", "value"};
-constexpr int64_t kMaxFilterValue = 1'000'000'000'000'000'000;  // 1e18
 
 bool Contains(std::span<const std::string_view> names, std::string_view s) {
   for (std::string_view n : names)
@@ -44,34 +43,18 @@ bool Contains(std::span<const std::string_view> names, std::string_view s) {
   return false;
 }
 
-// filter=COLUMN=VALUE on a column the table's rows have: id (every data file), name and value
-// (the counter's rows), or a partition column. A value -?[0-9]+ is an integer.
+// filter=EXPR over the columns the table's rows have: id and value hold integers, name strings
+// (the counter's rows), and each partition column its partition's text.
 Status ParseFilter(const LineContext& ctx, const Args& args, const Table& table, std::string_view what,
                    FilterSpec* out) {
+  (void)what;
   const Token* t = nullptr;
   COMMITLAB_RETURN_IF_ERROR(args.Require("filter", &t));
-  const size_t eq = t->value.find('=');
-  if (eq == std::string::npos || eq + 1 == t->value.size()) {
-    return ctx.Error(t->value_col, fmt::format("expected filter=COLUMN=VALUE for {}, e.g. filter=name=hits, got "
-                                               "\"{}\"",
-                                               what, t->value));
-  }
-  out->column = t->value.substr(0, eq);
-  COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, out->column, t->value_col, "filter column"));
-  std::vector<std::string_view> columns(kRowColumns.begin(), kRowColumns.end());
-  for (const std::string& k : table.partition_keys) columns.push_back(k);
-  size_t c = 0;
-  COMMITLAB_RETURN_IF_ERROR(ParseChoice(ctx, out->column, t->value_col,
-                                        fmt::format("the filter column of table {}", table.name), columns, &c));
-  out->value = t->value.substr(eq + 1);
-  const std::string_view digits = std::string_view(out->value).substr(out->value[0] == '-' ? 1 : 0);
-  out->integer = !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
-  if (out->integer) {
-    int64_t v = 0;  // in range, so the runner's conversion cannot fail
-    COMMITLAB_RETURN_IF_ERROR(ParseInt(ctx, out->value, t->value_col + static_cast<int>(eq) + 1,
-                                       "the filter value", -kMaxFilterValue, kMaxFilterValue, &v));
-  }
-  return Status::OK();
+  std::vector<FilterColumn> columns = {{"id", true, false}, {"name", false, false}, {"value", true, false}};
+  for (const std::string& k : table.partition_keys) columns.push_back({k, false, true});
+  out->text = t->value;
+  return ParseFilterExpression(ctx, t->value, t->value_col, columns,
+                               fmt::format("the filter column of table {}", table.name), &out->expr);
 }
 
 }  // namespace

@@ -38,14 +38,11 @@ TEST(LakesParserTest, IcebergTableAndSteps) {
   EXPECT_EQ(append.data.max_key, 2);
   EXPECT_EQ(append.data.partition, "dt=1");
   const auto& overwrite = std::get<OverwriteOp>(st[2].op);
-  EXPECT_EQ(overwrite.filter.column, "dt");
-  EXPECT_EQ(overwrite.filter.value, "1");
-  EXPECT_TRUE(overwrite.filter.integer);
+  EXPECT_EQ(overwrite.filter.expr, iceberg::Expression::Equal("dt", int64_t{1}));
   EXPECT_EQ(overwrite.isolation, "serializable");
   EXPECT_EQ(overwrite.data.min_key, 3);
   const auto& del = std::get<DeleteOp>(st[3].op);
-  EXPECT_EQ(del.filter.value, "hits");
-  EXPECT_FALSE(del.filter.integer);
+  EXPECT_EQ(del.filter.expr, iceberg::Expression::Equal("name", std::string("hits")));
   EXPECT_EQ(del.isolation, "");  // the table's
   EXPECT_EQ(std::get<RewriteOp>(st[4].op).partition, "dt=2");
   EXPECT_EQ(std::get<SchemaOp>(st[5].op).schema_id, 3);
@@ -132,8 +129,7 @@ TEST(LakesParserTest, ExpectationsNameTheirTableAndFiltersTakeNegativeIntegers) 
   EXPECT_EQ(std::get<CounterValueExpect>(s.expectations[3].body).table, 1u);
   EXPECT_EQ(std::get<LatestSnapshotExpect>(s.expectations[4].body).table, 0u);
   const FilterSpec& f = std::get<DeleteOp>(s.writers[1].steps[1].op).filter;
-  EXPECT_TRUE(f.integer);
-  EXPECT_EQ(f.value, "-5");
+  EXPECT_EQ(f.expr, iceberg::Expression::Equal("id", int64_t{-5}));
   EXPECT_EQ(std::get<OrphansOp>(s.writers[1].steps[2].op).older_than_micros, 120'000'000);
 }
 
@@ -212,7 +208,7 @@ const std::vector<BadCase>& LakesBadCases() {
       {"OverwriteWithoutFilter", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite rows=1\n",
        "t.scn:5:4: missing required key \"filter\" for step overwrite"},
       {"OverwriteBadFilter", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite filter=dt\n",
-       "t.scn:5:21: expected filter=COLUMN=VALUE for step overwrite, e.g. filter=name=hits, got \"dt\""},
+       "t.scn:5:21: expected one of id, name, value for the filter column of table T, got \"dt\""},
       {"OverwriteBadIsolation", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite filter=id=1 isolation=none\n",
        "t.scn:5:36: expected one of serializable, snapshot for key \"isolation\", got \"none\""},
       {"AppendTooManyRows", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: append rows=100001\n",
@@ -287,6 +283,26 @@ const std::vector<BadCase>& LakesBadCases() {
        "t.scn:5:16: too many rows for iceberg table T: its steps up to here write 100000 row(s) and its 10 rewrite(s) may copy them all again, 1100000 in all (at most 1000000 a table: Iceberg data files keep their rows in memory)"},
       {"AppendMoreRowsThanKeys", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: append keys=1..3 rows=10\n",
        "t.scn:4:26: rows=10 is more than the 3 key(s) of keys=1..3 (each row has its own id)"},
+      {"FilterIntegerColumnGivenAWord", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=\"id = abc\"\n",
+       "t.scn:4:24: column \"id\" holds integers, but \"abc\" is not one (expected digits with an optional -, or a range id=LO..HI)"},
+      {"FilterStringColumnGivenAnInteger", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=name=5\n",
+       "t.scn:4:23: column \"name\" holds strings, but 5 is an integer (quote it: '5')"},
+      {"FilterRangeIsEmpty", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=id=9..5\n",
+       "t.scn:4:21: the range 9..5 is empty (its low end is above its high end)"},
+      {"FilterRangeNotAnInteger", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=id=5..x\n",
+       "t.scn:4:24: column \"id\" holds integers, but \"x\" is not one (expected digits with an optional -, or a range id=LO..HI)"},
+      {"FilterBadOperator", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=\"id => 5\"\n",
+       "t.scn:4:22: expected a comparison (=, !=, <, <=, >, >=) after column \"id\", got \"=>\""},
+      {"FilterMissingValue", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=\"id >=\"\n",
+       "t.scn:4:24: expected a value after id >=, got \"the end\""},
+      {"FilterUnclosedParen", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=\"(id = 1 or id = 2\"\n",
+       "t.scn:4:36: expected ) to close the ( at column 19"},
+      {"FilterDanglingAnd", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=\"id = 1 and\"\n",
+       "t.scn:4:29: expected a column, not, ( or true/false in the filter, got \"the end\""},
+      {"FilterTrailingWord", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=\"id = 1 id = 2\"\n",
+       "t.scn:4:26: unexpected \"id\" in the filter (expected and, or, or the end)"},
+      {"FilterUnterminatedString", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=\"dt = 'x\"\n",
+       "t.scn:4:24: unterminated 'string' in the filter"},
       {"FilterUnknownColumn", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: delete filter=ids=1\n",
        "t.scn:4:18: expected one of id, name, value for the filter column of table T, got \"ids\""},
       {"FilterIntegerOutOfRange", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: delete filter=id=12345678901234567890\n",

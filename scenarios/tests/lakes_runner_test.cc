@@ -149,6 +149,29 @@ TEST(LakesRunnerTest, ACounterReadOfAKeyNoInitCommittedIsARunError) {
                              "has committed yet; an order line can make one go first)");
 }
 
+// Filters with ranges and connectives prune files by their id bounds; a file the filter only
+// partly matches is refused, and filter=true deletes whatever is left.
+TEST(LakesRunnerTest, RangeFiltersDeleteWholeFilesAndRefuseAPartialOne) {
+  const Scenario s = MustParse(
+      "title \"t\"\ntable name=t protocol=iceberg\nwriter name=w\nwriter name=v\n"
+      "w: append keys=1..5; append keys=10..19; append keys=30..30\n"
+      "w.range: delete filter=\"id >= 10 and id < 20\"\n"
+      "w.none: delete filter=\"id > 100 or not (id != 999)\"\n"
+      "w.partial: delete filter=id=3..4\n"
+      "v.all: delete filter=true\n"
+      "order w.partial -> v.all\n");
+  const RunReport r = MustRun(s);
+  const WriterReport& w = W(r, "w");
+  ASSERT_EQ(w.steps.size(), 6u);
+  EXPECT_EQ(w.steps[3].committed, 1);  // removes keys 10..19 only
+  EXPECT_EQ(w.steps[4].committed, 1);  // deletes nothing, still a snapshot
+  EXPECT_EQ(w.outcome, Outcome::kRefused);
+  EXPECT_THAT(w.error, ::testing::HasSubstr("ref(name=\"id\") >= 3 and ref(name=\"id\") <= 4"));
+  EXPECT_EQ(r.table().chain[r.table().chain.size() - 2].total_records, 6);  // 1..5 and 30 were left
+  EXPECT_EQ(W(r, "v").outcome, Outcome::kOk);
+  EXPECT_EQ(r.table().chain.back().total_records, 0);
+}
+
 TEST(LakesRunnerTest, ADeltaTransactionCannotRemoveAFileTwice) {
   const RunReport r = MustRun(MustParse(
       "title \"t\"\ntable name=d protocol=delta\nwriter name=w\n"

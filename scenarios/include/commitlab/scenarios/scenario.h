@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "commitlab/scenarios/iceberg_counter.h"
+#include "commitlab/core/iceberg/expression.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/retry_policy.h"
 
@@ -120,11 +121,11 @@ struct DataSpec {
   std::string partition;  // "" or "dt=2024-01-01"
 };
 
-// A row filter COLUMN=VALUE (Iceberg's Expressions.equal); an all-digit value is an integer.
+// A row filter in Iceberg's Expressions (scenarios/README.md, "Filters"), each literal already
+// checked against its column's type.
 struct FilterSpec {
-  std::string column;
-  std::string value;
-  bool integer = false;
+  iceberg::Expression expr;
+  std::string text;  // as written
 };
 
 // Iceberg `read`: reads the catalog pointer and pins its current snapshot; the writer's next
