@@ -39,11 +39,13 @@ class UpstreamTest : public ::testing::TestWithParam<fs::path> {};
 TEST_P(UpstreamTest, NamesItsUpstreamTest) {
   Result<Scenario> s = LoadScenarioFile(GetParam().string());
   ASSERT_TRUE(s.ok()) << s.status().message();
-  // "apache/REPO path/to/TestFile.java, method": the file and method a reader can open.
-  static const std::regex kSource(R"(^apache/(paimon|iceberg|delta) \S+/\w+\.(java|scala), [\w" -]+$)");
+  // "OWNER/REPO path/to/TestFile.java, method": the file and method a reader can open.
+  static const std::regex kSource(
+      R"(^(apache/paimon|apache/iceberg|delta-io/delta) \S+/\w+\.(java|scala), [\w"/,+=(). -]+$)");
   EXPECT_TRUE(std::regex_match(s->source, kSource)) << s->source;
   const std::string engine = GetParam().filename().string().substr(0, GetParam().filename().string().find('_'));
-  EXPECT_NE(s->source.find("apache/" + engine + " "), std::string::npos) << "the file name starts with its engine";
+  const std::string repo = engine == "delta" ? "delta-io/delta " : "apache/" + engine + " ";
+  EXPECT_EQ(s->source.rfind(repo, 0), 0u) << "the file name starts with its engine";
   EXPECT_FALSE(s->expectations.empty());
 }
 
