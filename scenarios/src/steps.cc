@@ -18,7 +18,8 @@ constexpr int64_t kMaxFileIndex = 9999;
 constexpr int64_t kMaxIdentifier = std::numeric_limits<int64_t>::max();
 
 constexpr std::array<std::string_view, 4> kWriteKeys = {"rows", "keys", "partition", "bucket"};
-constexpr std::array<std::string_view, 3> kCommitKeys = {"identifier", "checkpoint", "check-append-files"};
+constexpr std::array<std::string_view, 4> kCommitKeys = {"identifier", "checkpoint", "check-append-files",
+                                                         "ignore-empty-commit"};
 constexpr std::array<std::string_view, 7> kCompactKeys = {"partition", "bucket", "from", "files",
                                                           "to",        "keys",   "rows"};
 constexpr std::array<std::string_view, 2> kCheckpointKeys = {"name", "identifier"};
@@ -253,6 +254,11 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
       }
       COMMITLAB_RETURN_IF_ERROR(args.Int("identifier", 0, kMaxIdentifier, &op.identifier));
       COMMITLAB_RETURN_IF_ERROR(args.Bool("check-append-files", &op.check_append_files));
+      if (args.Find("ignore-empty-commit") != nullptr) {
+        bool ignore = false;
+        COMMITLAB_RETURN_IF_ERROR(args.Bool("ignore-empty-commit", &ignore));
+        op.ignore_empty_commit = ignore;
+      }
       out->identifier_given = id != nullptr;
       if (cp != nullptr) {
         if (!IsRefName(cp->value)) COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, cp->value, cp->value_col, "checkpoint name"));

@@ -614,6 +614,8 @@ const std::vector<BadCase>& BadCases() {
       {"UnknownExpectation", H("expect snapshots 3\n"),
        "t.scn:5:8: unknown expectation \"snapshots\" (expected one of snapshot, latest-snapshot, per-user, tally, "
        "writer, step, some-writer, invariant-violation, counter)"},
+      {"CommitIgnoreEmptyNotABool", H("a: commit ignore-empty-commit=no\n"),
+       "t.scn:5:31: expected true or false for key \"ignore-empty-commit\", got \"no\""},
       {"CommitCheckAppendFilesNotABool", H("a: commit check-append-files=yes\n"),
        "t.scn:5:30: expected true or false for key \"check-append-files\", got \"yes\""},
       {"ExpectSnapshotIdZero", H("expect snapshot 0\n"),

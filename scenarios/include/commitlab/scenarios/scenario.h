@@ -74,6 +74,8 @@ struct CommitOp {
   // Runs conflict detection on the APPEND too, as TableCommitImpl.commit(..., checkAppendFiles)
   // does; a plain commit of fresh files skips it (FileStoreCommitImpl.commit).
   bool check_append_files = false;
+  // For this commit only, FileStoreCommit.ignoreEmptyCommit(...); unset: the table's setting.
+  std::optional<bool> ignore_empty_commit;
 };
 
 // compact: rewrite chosen files of one bucket from one level into one file of another level; the

@@ -52,6 +52,9 @@ class Committer {
   const std::string& commit_user() const { return user_; }
   const CommitStats& stats() const { return stats_; }
   const CommitOptions& options() const { return options_; }
+  // FileStoreCommit.ignoreEmptyCommit(boolean): whether a commit with no appended files still
+  // writes an APPEND snapshot from now on.
+  void set_ignore_empty_commit(bool ignore) { options_.ignore_empty_commit = ignore; }
 
   // Commits one committable; returns the number of snapshots generated (0, 1 or 2).
   // `check_append_files` runs conflict detection on the APPEND part too (Paimon does on recovery).
