@@ -18,8 +18,10 @@ namespace {
 constexpr int kMaxLines = 1'000'000;
 constexpr size_t kMaxTables = 64;
 constexpr size_t kMaxWriters = 10'000;
-constexpr std::array<std::string_view, 8> kTableKeys = {"name",   "protocol", "primary-key",         "partitions",
-                                                        "buckets", "levels",  "ignore-empty-commit", "isolation"};
+constexpr std::array<std::string_view, 9> kTableKeys = {"name",    "protocol", "primary-key",         "partitions",
+                                                        "buckets", "levels",   "ignore-empty-commit", "isolation",
+                                                        "flavour"};
+constexpr std::array<std::string_view, 2> kDeltaFlavours = {"oss", "databricks"};
 // Keys that only mean something to one protocol.
 constexpr std::array<std::string_view, 4> kPaimonTableKeys = {"primary-key", "buckets", "levels",
                                                               "ignore-empty-commit"};
@@ -175,6 +177,7 @@ Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
       }
     }
   }
+  bool level_given = true;
   if (const Token* iso = args.Find("isolation")) {
     if (table.protocol == Protocol::kPaimon) {
       return ctx.Error(iso->col, fmt::format("key \"isolation\" applies to iceberg and delta tables, not to paimon "
@@ -187,6 +190,26 @@ Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
     COMMITLAB_RETURN_IF_ERROR(args.Choice("isolation", levels, &level));
     table.isolation = std::string(levels[level]);
   } else {
+    level_given = false;
+  }
+  if (const Token* f = args.Find("flavour")) {
+    if (table.protocol != Protocol::kDelta) {
+      return ctx.Error(f->col, fmt::format("key \"flavour\" applies to delta tables only, not to {} table {}",
+                                           ProtocolName(table.protocol), table.name));
+    }
+    size_t flavour = 0;
+    COMMITLAB_RETURN_IF_ERROR(args.Choice("flavour", kDeltaFlavours, &flavour));
+    table.flavour = std::string(kDeltaFlavours[flavour]);
+  }
+  // DeltaConfigs.ISOLATION_LEVEL accepts only Serializable in open-source Delta; WriteSerializable
+  // (Databricks' default) must be asked for.
+  if (level_given && table.protocol == Protocol::kDelta && table.isolation == "WriteSerializable" &&
+      table.flavour != "databricks") {
+    const Token* iso = args.Find("isolation");
+    return ctx.Error(iso->value_col, "open-source Delta accepts only Serializable for delta.isolationLevel; "
+                                     "WriteSerializable is Databricks' (add flavour=databricks to model it)");
+  }
+  if (!level_given) {
     table.isolation = table.protocol == Protocol::kIceberg ? "serializable"
                       : table.protocol == Protocol::kDelta ? "Serializable"
                                                            : "";

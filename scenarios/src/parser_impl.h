@@ -29,8 +29,8 @@ inline constexpr std::array<std::string_view, 6> kPaimonSteps = {"write",      "
 inline constexpr std::array<std::string_view, 10> kIcebergSteps = {"read",    "scan",   "append", "overwrite",
                                                                    "delete",  "rewrite", "schema", "expire",
                                                                    "orphans", "counter"};
-inline constexpr std::array<std::string_view, 7> kDeltaSteps = {"begin",  "read", "add",     "remove",
-                                                                "commit", "txn",  "read-txn"};
+inline constexpr std::array<std::string_view, 9> kDeltaSteps = {"begin",  "read", "add",      "remove",  "commit",
+                                                                "txn",    "read-txn", "metadata", "protocol"};
 inline constexpr std::array<std::string_view, 2> kIcebergIsolation = {"serializable", "snapshot"};
 inline constexpr std::array<std::string_view, 2> kDeltaIsolation = {"Serializable", "WriteSerializable"};
 // Delta's operations, as `commit op=` and a snapshot's `operation=` name them; a space in Delta's

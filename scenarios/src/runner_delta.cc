@@ -47,6 +47,21 @@ class DeltaWriter final : public ProtocolWriter {
       r->detail = fmt::format("txn {} version {}", txn->app, txn->version);
       return Status::OK();
     }
+    if (const auto* m = std::get_if<MetadataOp>(&step.op)) {
+      delta::Metadata metadata = txn_->snapshot().metadata().value_or(delta::Metadata{});
+      if (!m->schema.empty()) metadata.schema = m->schema;
+      txn_->UpdateMetadata(metadata);
+      r->detail = fmt::format("metadata (schema {})", metadata.schema);
+      return Status::OK();
+    }
+    if (const auto* p = std::get_if<ProtocolOp>(&step.op)) {
+      delta::Protocol protocol = txn_->snapshot().protocol();
+      if (p->reader_version) protocol.min_reader_version = *p->reader_version;
+      if (p->writer_version) protocol.min_writer_version = *p->writer_version;
+      txn_->UpdateProtocol(protocol);
+      r->detail = fmt::format("protocol ({}, {})", protocol.min_reader_version, protocol.min_writer_version);
+      return Status::OK();
+    }
     if (const auto* read_txn = std::get_if<ReadTxnOp>(&step.op)) {
       r->committed = txn_->TxnVersion(read_txn->app);
       r->detail = fmt::format("read txnVersion({}) = {}", read_txn->app, r->committed);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/scenarios/parser.h"
@@ -33,6 +34,8 @@ constexpr std::array<std::string_view, 4> kAddKeys = {"file", "partition", "rows
 constexpr std::array<std::string_view, 2> kRemoveKeys = {"files", "data-change"};
 constexpr std::array<std::string_view, 2> kTxnKeys = {"app", "version"};
 constexpr std::array<std::string_view, 1> kReadTxnKeys = {"app"};
+constexpr std::array<std::string_view, 1> kMetadataKeys = {"schema"};
+constexpr std::array<std::string_view, 2> kProtocolKeys = {"reader-version", "writer-version"};
 constexpr std::array<std::string_view, 1> kDeltaCommitKeys = {"op"};
 
 // The columns of the rows Iceberg steps write: {id: k} and the counter's {name: K, value: N}.
@@ -272,6 +275,26 @@ Status Parser::ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens t
     const Token* app = nullptr;
     COMMITLAB_RETURN_IF_ERROR(args.Require("app", &app));
     COMMITLAB_RETURN_IF_ERROR(args.Name("app", "application id", &op.app));
+    out->op = std::move(op);
+  } else if (n == "metadata") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kMetadataKeys));
+    MetadataOp op;
+    if (const Token* schema = args.Find("schema")) {
+      if (schema->value.empty()) return ctx.Error(schema->value_col, "key \"schema\" needs a schema, e.g. schema=\"id INT, x INT\"");
+      op.schema = schema->value;
+    }
+    out->op = std::move(op);
+  } else if (n == "protocol") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kProtocolKeys));
+    ProtocolOp op;
+    // Delta's reader versions go to 3 and writer versions to 7 (table features).
+    for (const auto& [key, max, field] : {std::tuple{"reader-version", 3, &op.reader_version},
+                                          std::tuple{"writer-version", 7, &op.writer_version}}) {
+      if (args.Find(key) == nullptr) continue;
+      int32_t v = 0;
+      COMMITLAB_RETURN_IF_ERROR(args.Int32(key, 1, max, &v));
+      *field = v;
+    }
     out->op = std::move(op);
   } else {  // commit
     COMMITLAB_RETURN_IF_ERROR(collect(kDeltaCommitKeys));

@@ -63,7 +63,7 @@ TEST(LakesParserTest, IcebergTableAndSteps) {
 TEST(LakesParserTest, DeltaTableAndSteps) {
   const Scenario s = MustParse(
       "title \"t\"\n"
-      "table name=d protocol=delta partitions=x isolation=WriteSerializable\n"
+      "table name=d protocol=delta partitions=x isolation=WriteSerializable flavour=databricks\n"
       "writer name=w\n"
       "w: begin; read partition=x=1; read; add file=f1 partition=x=1 rows=3 data-change=false\n"
       "w: remove files=f1,f2 data-change=false; commit op=OPTIMIZE; begin; commit\n");
@@ -193,6 +193,13 @@ const std::vector<BadCase>& LakesBadCases() {
        "t.scn:2:31: key \"buckets\" applies to paimon tables only, not to iceberg table I"},
       {"PaimonIsolation", "title \"t\"\ntable name=P protocol=paimon isolation=snapshot\n",
        "t.scn:2:30: key \"isolation\" applies to iceberg and delta tables, not to paimon table P"},
+      {"DeltaWriteSerializableNeedsDatabricks", "title \"t\"\ntable name=D protocol=delta isolation=WriteSerializable\n",
+       "t.scn:2:39: open-source Delta accepts only Serializable for delta.isolationLevel; WriteSerializable is "
+       "Databricks' (add flavour=databricks to model it)"},
+      {"FlavourOnIceberg", "title \"t\"\ntable name=I protocol=iceberg flavour=oss\n",
+       "t.scn:2:31: key \"flavour\" applies to delta tables only, not to iceberg table I"},
+      {"UnknownFlavour", "title \"t\"\ntable name=D protocol=delta flavour=emr\n",
+       "t.scn:2:37: expected one of oss, databricks for key \"flavour\", got \"emr\""},
       {"IcebergBadIsolation", "title \"t\"\ntable name=I protocol=iceberg isolation=WriteSerializable\n",
        "t.scn:2:41: expected one of serializable, snapshot for key \"isolation\", got \"WriteSerializable\""},
       {"DeltaBadIsolation", "title \"t\"\ntable name=D protocol=delta isolation=snapshot\n",

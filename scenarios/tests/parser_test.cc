@@ -478,7 +478,7 @@ const std::vector<BadCase>& BadCases() {
        "latency, retry, idempotency-check, sched, seed, store, repeat, expect, or a step line WRITER: STEP)"},
       {"UnknownTableKey", kT + "table name=T protocol=paimon bukets=2\n",
        "t.scn:2:30: unknown key \"bukets\" for directive table (expected one of name, protocol, primary-key, "
-       "partitions, buckets, levels, ignore-empty-commit, isolation)"},
+       "partitions, buckets, levels, ignore-empty-commit, isolation, flavour)"},
       {"MissingRequiredKey", kT + "table name=T\n", "t.scn:2:1: missing required key \"protocol\" for directive table"},
       {"DuplicateKey", kT + "table name=T protocol=paimon name=U\n",
        "t.scn:2:30: duplicate key \"name\" for directive table"},

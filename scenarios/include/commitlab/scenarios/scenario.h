@@ -51,6 +51,8 @@ struct Table {
   // Iceberg: "serializable" or "snapshot" (the default level of overwrite and delete steps);
   // Delta: "Serializable" or "WriteSerializable" (delta.isolationLevel). "" for Paimon.
   std::string isolation;
+  // Delta: "oss" (open-source Delta: Serializable only) or "databricks" (WriteSerializable too).
+  std::string flavour = "oss";
 };
 
 // write: a new L0 data file, pending in the writer until it commits or checkpoints.
@@ -212,10 +214,22 @@ struct TxnOp {
 struct ReadTxnOp {
   std::string app;
 };
+// Delta `metadata [schema=TEXT]`: a Metadata action (a schema change, ALTER TABLE), the table's
+// metadata with the schema replaced when given; any concurrent transaction then fails with
+// MetadataChangedException.
+struct MetadataOp {
+  std::string schema;  // "" keeps the table's
+};
+// Delta `protocol [reader-version=N] [writer-version=N]`: a Protocol action (an upgrade), the
+// table's protocol with the versions given replaced.
+struct ProtocolOp {
+  std::optional<int32_t> reader_version;
+  std::optional<int32_t> writer_version;
+};
 
 using Op = std::variant<WriteOp, CommitOp, CompactOp, CheckpointOp, FilterAndCommitOp, RestartOp, ReadOp, ScanOp,
                         AppendOp, OverwriteOp, DeleteOp, RewriteOp, SchemaOp, ExpireOp, OrphansOp, CounterOp, BeginOp,
-                        AddOp, RemoveOp, DeltaCommitOp, TxnOp, ReadTxnOp>;
+                        AddOp, RemoveOp, DeltaCommitOp, TxnOp, ReadTxnOp, MetadataOp, ProtocolOp>;
 std::string_view OpName(const Op& op);  // "write", "commit", "compact", ...
 // Whether the step publishes (its line can be named as W.L.publish in an order line).
 bool OpPublishes(const Op& op);
