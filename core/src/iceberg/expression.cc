@@ -15,13 +15,18 @@ using Op = Expression::Op;
 std::optional<Value> PartitionValue(const std::string& column, const Value& literal, std::string_view partition) {
   std::map<std::string, std::string> values = ParsePartition(partition);
   auto it = values.find(column);
-  if (it == values.end()) return std::nullopt;
-  if (std::holds_alternative<std::string>(literal)) return Value(it->second);
+  std::optional<Value> out;
+  if (it == values.end()) return out;
+  std::string& text = it->second;
   int64_t n = 0;
-  const std::string& text = it->second;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || end != text.data() + text.size()) return Value(text);  // compares unequal
-  return Value(n);
+  // A string literal, or a partition value that is not a number (then it compares unequal).
+  if (std::holds_alternative<std::string>(literal) || ec != std::errc() || end != text.data() + text.size()) {
+    out.emplace(std::in_place_type<std::string>, std::move(text));
+  } else {
+    out.emplace(std::in_place_type<int64_t>, n);
+  }
+  return out;
 }
 
 // A non-null value against the literal. Values of different types match only notEqual.
