@@ -71,24 +71,18 @@ class FilterParser {
 
   bool IsKeyword(std::string_view k) const { return word_.kind == Word::Kind::kName && word_.text == k; }
 
-  Status Or(Expression* out, int depth) {
-    COMMITLAB_RETURN_IF_ERROR(And(out, depth));
-    while (IsKeyword("or")) {
-      COMMITLAB_RETURN_IF_ERROR(Next());
-      Expression right;
-      COMMITLAB_RETURN_IF_ERROR(And(&right, depth));
-      *out = Expression::Or(std::move(*out), std::move(right));
-    }
-    return Status::OK();
-  }
+  Status Or(Expression* out, int depth) { return Chain("or", &FilterParser::And, Expression::Or, out, depth); }
+  Status And(Expression* out, int depth) { return Chain("and", &FilterParser::Factor, Expression::And, out, depth); }
 
-  Status And(Expression* out, int depth) {
-    COMMITLAB_RETURN_IF_ERROR(Factor(out, depth));
-    while (IsKeyword("and")) {
+  // operand (keyword operand)*, folded to the left: "a and b and c" is ((a and b) and c).
+  Status Chain(std::string_view keyword, Status (FilterParser::*operand)(Expression*, int),
+               Expression (*combine)(Expression, Expression), Expression* out, int depth) {
+    COMMITLAB_RETURN_IF_ERROR((this->*operand)(out, depth));
+    while (IsKeyword(keyword)) {
       COMMITLAB_RETURN_IF_ERROR(Next());
       Expression right;
-      COMMITLAB_RETURN_IF_ERROR(Factor(&right, depth));
-      *out = Expression::And(std::move(*out), std::move(right));
+      COMMITLAB_RETURN_IF_ERROR((this->*operand)(&right, depth));
+      *out = combine(std::move(*out), std::move(right));
     }
     return Status::OK();
   }
