@@ -156,7 +156,58 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
   }
 }
 
-Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>& changes, int64_t identifier,
+namespace {
+
+// Whether a file partition ("dt=1/hr=2") lies inside an overwrite target ("dt=1", "" = all).
+bool InPartition(std::string_view file_partition, std::string_view target) {
+  while (!target.empty()) {
+    const size_t slash = target.find('/');
+    const std::string_view part = target.substr(0, slash);
+    bool found = false;
+    for (std::string_view rest = file_partition; !rest.empty() && !found;) {
+      const size_t s = rest.find('/');
+      found = rest.substr(0, s) == part;
+      rest = s == std::string_view::npos ? std::string_view() : rest.substr(s + 1);
+    }
+    if (!found) return false;
+    target = slash == std::string_view::npos ? std::string_view() : target.substr(slash + 1);
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<int> Committer::Overwrite(const std::string& partition, const Committable& c) {
+  for (const FileChange& ch : c.append_changes) {
+    if (!InPartition(ch.file.partition, partition)) {
+      return Status::InvalidArgument(fmt::format(
+          "Trying to overwrite partition {}, but the changes in {} does not belong to this partition",
+          partition.empty() ? "{}" : partition, ch.file.partition.empty() ? "{}" : ch.file.partition));
+    }
+  }
+  if (!c.compact_changes.empty())
+    return Status::InvalidArgument("an overwrite commits no compaction changes: commit the compaction first");
+  overwrite_partition_ = &partition;
+  Result<int64_t> r = TryCommit(c.append_changes, c.identifier, CommitKind::kOverwrite, /*detect_conflicts=*/true);
+  overwrite_partition_ = nullptr;
+  if (!r.ok()) return r.status();
+  return 1;
+}
+
+Result<const std::vector<FileChange>*> Committer::OverwriteChanges(const std::vector<FileChange>& adds,
+                                                                   const Snapshot* latest) {
+  overwrite_changes_.clear();
+  if (latest != nullptr) {
+    COMMITLAB_RETURN_IF_ERROR(AdvanceBase(*latest));
+    for (const DataFile& f : base_.LiveFiles())
+      if (InPartition(f.partition, *overwrite_partition_)) overwrite_changes_.push_back({ChangeKind::kDelete, f});
+  }
+  overwrite_changes_.insert(overwrite_changes_.end(), adds.begin(), adds.end());
+  attempt_.changes = overwrite_changes_;
+  return &overwrite_changes_;
+}
+
+Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>& given, int64_t identifier,
                                                   CommitKind kind, bool detect_conflicts,
                                                   const Snapshot* latest,
                                                   const std::optional<int64_t>& failed_base_id, int attempt,
@@ -170,6 +221,14 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
   };
   auto crashed = [&](Status st) { return fatal(EventType::kCrashed, std::move(st)); };
+
+  const std::vector<FileChange>* changes_ptr = &given;
+  if (overwrite_partition_ != nullptr) {
+    Result<const std::vector<FileChange>*> ow = OverwriteChanges(given, latest);
+    if (!ow.ok()) return fatal(EventType::kError, ow.status());
+    changes_ptr = *ow;
+  }
+  const std::vector<FileChange>& changes = *changes_ptr;
 
   // 1. After a failed publish, our snapshot may have landed anyway: look for it first.
   if (failed_base_id && latest && options_.idempotency_check) {

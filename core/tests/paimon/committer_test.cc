@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "commitlab/core/env_wrapper.h"
 #include "commitlab/core/memory_store.h"
 #include "../test_env.h"
 #include "../test_util.h"
@@ -283,6 +284,68 @@ TEST_F(CommitterTest, AnInjectedLostRaceIsRetriedLikeARealOne) {
   EXPECT_EQ(sink_.Count(EventType::kAtomicCommitFailed), 1);
   ASSERT_EQ(Chain().size(), 1u);
   EXPECT_EQ(Chain()[0].id, 1);
+}
+
+DataFile InPartition(std::string name, std::string partition, int64_t rows = 1) {
+  return File(std::move(name), 0, 1, 1, rows, 0, std::move(partition));
+}
+
+TEST_F(CommitterTest, OverwriteDeletesTheTargetPartitionsLiveFilesAndAddsItsOwn) {
+  Committer c = Make("job-A");
+  ASSERT_TRUE(c.Commit(AppendOf(1, {Add(InPartition("a", "dt=1/hr=1")), Add(InPartition("b", "dt=1/hr=2")),
+                                    Add(InPartition("c", "dt=2/hr=1", 5))}))
+                  .ok());
+  ASSERT_EQ(*c.Overwrite("dt=1", AppendOf(2, {Add(InPartition("d", "dt=1/hr=1", 7))})), 1);
+  const std::vector<Snapshot> chain = Chain();
+  ASSERT_EQ(chain.size(), 2u);
+  EXPECT_EQ(chain[1].kind, CommitKind::kOverwrite);
+  EXPECT_EQ(chain[1].total_records, 5 + 7);  // a and b gone, c kept, d added
+  EXPECT_EQ(chain[1].delta_records, 7 - 2);
+}
+
+TEST_F(CommitterTest, OverwriteOfTheWholeTableWithNothingAddedTruncatesIt) {
+  Committer c = Make("job-A");
+  ASSERT_TRUE(c.Commit(AppendOf(1, {Add(InPartition("a", "dt=1")), Add(InPartition("b", "dt=2"))})).ok());
+  ASSERT_EQ(*c.Overwrite("", AppendOf(2, {})), 1);
+  EXPECT_EQ(Chain().back().total_records, 0);
+  EXPECT_EQ(Chain().back().kind, CommitKind::kOverwrite);
+}
+
+TEST_F(CommitterTest, OverwriteRefusesAFileOutsideItsPartition) {
+  Committer c = Make("job-A");
+  Result<int> r = c.Overwrite("dt=1", AppendOf(1, {Add(InPartition("x", "dt=2"))}));
+  ASSERT_EQ(r.status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(r.status().message(),
+            "Trying to overwrite partition dt=1, but the changes in dt=2 does not belong to this partition");
+  EXPECT_TRUE(Chain().empty());
+}
+
+// Runs `act` once, at the first publish.before: another writer's commit lands between this
+// writer's read of the latest snapshot and its publish.
+class CommitBeforeFirstPublish : public EnvWrapper {
+ public:
+  CommitBeforeFirstPublish(Env* target, std::function<void()> act) : EnvWrapper(target), act_(std::move(act)) {}
+  Status FaultPoint(std::string_view name) override {
+    if (name == fault::kPublishBefore && act_) std::exchange(act_, nullptr)();
+    return EnvWrapper::FaultPoint(name);
+  }
+
+ private:
+  std::function<void()> act_;
+};
+
+// OverwriteChangesProvider: the retry after a lost race deletes what the winner added to the
+// partition too, instead of failing on a file-deletion conflict or leaving the file live.
+TEST_F(CommitterTest, AnOverwriteRetriedAfterALostRaceRecomputesItsDeletes) {
+  Committer b = Make("job-B");
+  ASSERT_TRUE(b.Commit(AppendOf(1, {Add(InPartition("a", "dt=1"))})).ok());
+  CommitBeforeFirstPublish env(&env_, [&] { ASSERT_TRUE(b.Commit(AppendOf(2, {Add(InPartition("b", "dt=1", 4))})).ok()); });
+  Committer a("job-A", {.table = "race_log"}, &env, &store_, &sink_);
+  ASSERT_EQ(*a.Overwrite("dt=1", AppendOf(1, {Add(InPartition("c", "dt=1", 3))})), 1);
+  EXPECT_EQ(a.stats().atomic_failures, 1);
+  EXPECT_EQ(a.stats().conflicts, 0);
+  ASSERT_EQ(Chain().size(), 3u);
+  EXPECT_EQ(Chain().back().total_records, 3);  // a and b deleted, c added
 }
 
 TEST_F(CommitterTest, CrashStopsTheWriterWithoutPublishing) {

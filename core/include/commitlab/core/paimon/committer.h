@@ -60,6 +60,14 @@ class Committer {
   // `check_append_files` runs conflict detection on the APPEND part too (Paimon does on recovery).
   Result<int> Commit(const Committable& c, bool check_append_files = false);
 
+  // FileStoreCommitImpl.overwrite (tryOverwritePartition): an OVERWRITE snapshot whose DELETEs are,
+  // on every attempt, the live files of the target partitions in the latest snapshot
+  // (OverwriteChangesProvider), followed by the committable's ADDs. `partition` names the target
+  // by some of its keys ("dt=1" covers dt=1/hr=*); "" is the whole table. With nothing to add it
+  // drops the partition (dropPartitions, truncateTable). Returns 1. InvalidArgument when an ADD
+  // lies outside the partition or the committable holds compaction changes.
+  Result<int> Overwrite(const std::string& partition, const Committable& c);
+
   // Keeps the committables whose identifier is above the newest one this user has committed.
   // `committables` must be sorted by strictly increasing identifier.
   Result<std::vector<Committable>> FilterCommitted(std::vector<Committable> committables);
@@ -81,6 +89,8 @@ class Committer {
                                                  int64_t identifier, CommitKind kind);
   // Brings base_ up to snapshot `latest` by replaying the snapshots in between.
   Status AdvanceBase(const Snapshot& latest);
+  // During Overwrite: DELETEs of the target partitions' live files in `latest`, then `adds`.
+  Result<const std::vector<FileChange>*> OverwriteChanges(const std::vector<FileChange>& adds, const Snapshot* latest);
   // Names the next manifest "manifest-{uuid}-{n}" in attempt_.delta_manifest.
   void NextManifestName();
   // The events of every attempt (kAttempt, kAtomicCommitFailed, kRetryWait) are guarded with
@@ -95,6 +105,9 @@ class Committer {
     return wants_messages_ ? fmt::format(format, std::forward<Args>(args)...) : std::string();
   }
 
+  // Set while Overwrite runs: its target partition, and the changes of the current attempt.
+  const std::string* overwrite_partition_ = nullptr;
+  std::vector<FileChange> overwrite_changes_;
   std::string user_;
   CommitOptions options_;
   Env* env_;
