@@ -167,7 +167,7 @@ class PaimonWriter final : public ProtocolWriter {
     const int64_t before = committer_->stats().snapshots;
     const bool table_ignores_empty = committer_->options().ignore_empty_commit;
     if (op.ignore_empty_commit) committer_->set_ignore_empty_commit(*op.ignore_empty_commit);
-    Result<int> n = committer_->Commit(c, op.check_append_files);
+    Result<int> n = op.overwrite ? committer_->Overwrite(*op.overwrite, c) : committer_->Commit(c, op.check_append_files);
     committer_->set_ignore_empty_commit(table_ignores_empty);
     r->committed = committer_->stats().snapshots - before;
     r->detail = fmt::format("commit identifier {}{}: {} snapshot(s)", c.identifier,

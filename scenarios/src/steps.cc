@@ -18,8 +18,8 @@ constexpr int64_t kMaxFileIndex = 9999;
 constexpr int64_t kMaxIdentifier = std::numeric_limits<int64_t>::max();
 
 constexpr std::array<std::string_view, 4> kWriteKeys = {"rows", "keys", "partition", "bucket"};
-constexpr std::array<std::string_view, 4> kCommitKeys = {"identifier", "checkpoint", "check-append-files",
-                                                         "ignore-empty-commit"};
+constexpr std::array<std::string_view, 5> kCommitKeys = {"identifier", "checkpoint", "check-append-files",
+                                                         "ignore-empty-commit", "overwrite"};
 constexpr std::array<std::string_view, 7> kCompactKeys = {"partition", "bucket", "from", "files",
                                                           "to",        "keys",   "rows"};
 constexpr std::array<std::string_view, 2> kCheckpointKeys = {"name", "identifier"};
@@ -207,6 +207,43 @@ Status Parser::ParsePartition(const LineContext& ctx, int owner_col, const Token
   return Status::OK();
 }
 
+namespace {
+
+// overwrite=all, or some of the table's partition keys: overwrite=dt=1 covers dt=1/hr=*.
+Status ParseOverwriteTarget(const LineContext& ctx, const Token& t, const Table& table, std::string* out) {
+  if (t.value == "all") {
+    out->clear();
+    return Status::OK();
+  }
+  const std::string expected =
+      table.partition_keys.empty()
+          ? fmt::format("table {} is not partitioned, so only overwrite=all", table.name)
+          : fmt::format("expected overwrite=all or KEY=VALUE[/KEY=VALUE...] over the partition keys {}",
+                        JoinNames(std::vector<std::string_view>(table.partition_keys.begin(), table.partition_keys.end())));
+  std::vector<std::string> seen;
+  std::string_view rest = t.value;
+  int col = t.value_col;
+  while (true) {
+    const size_t slash = rest.find('/');
+    const std::string_view part = rest.substr(0, slash);
+    const size_t eq = part.find('=');
+    const std::string key(part.substr(0, eq == std::string_view::npos ? part.size() : eq));
+    if (eq == std::string_view::npos || eq + 1 == part.size() ||
+        std::find(table.partition_keys.begin(), table.partition_keys.end(), key) == table.partition_keys.end() ||
+        std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      return ctx.Error(col, fmt::format("bad overwrite target \"{}\" ({})", part, expected));
+    }
+    seen.push_back(key);
+    if (slash == std::string_view::npos) break;
+    rest.remove_prefix(slash + 1);
+    col += static_cast<int>(slash) + 1;
+  }
+  *out = t.value;
+  return Status::OK();
+}
+
+}  // namespace
+
 Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out) {
   const Token& name = toks[0];
   out->pos = ctx.Pos(name.col);
@@ -254,6 +291,9 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
       }
       COMMITLAB_RETURN_IF_ERROR(args.Int("identifier", 0, kMaxIdentifier, &op.identifier));
       COMMITLAB_RETURN_IF_ERROR(args.Bool("check-append-files", &op.check_append_files));
+      if (const Token* ow = args.Find("overwrite")) {
+        COMMITLAB_RETURN_IF_ERROR(ParseOverwriteTarget(ctx, *ow, table, &op.overwrite.emplace()));
+      }
       if (args.Find("ignore-empty-commit") != nullptr) {
         bool ignore = false;
         COMMITLAB_RETURN_IF_ERROR(args.Bool("ignore-empty-commit", &ignore));

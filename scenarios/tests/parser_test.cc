@@ -614,6 +614,8 @@ const std::vector<BadCase>& BadCases() {
       {"UnknownExpectation", H("expect snapshots 3\n"),
        "t.scn:5:8: unknown expectation \"snapshots\" (expected one of snapshot, latest-snapshot, per-user, tally, "
        "writer, step, some-writer, invariant-violation, counter)"},
+      {"CommitOverwriteUnknownKey", H("a: commit overwrite=day=1\n"),
+       "t.scn:5:21: bad overwrite target \"day=1\" (table T is not partitioned, so only overwrite=all)"},
       {"CommitIgnoreEmptyNotABool", H("a: commit ignore-empty-commit=no\n"),
        "t.scn:5:31: expected true or false for key \"ignore-empty-commit\", got \"no\""},
       {"CommitCheckAppendFilesNotABool", H("a: commit check-append-files=yes\n"),

@@ -78,6 +78,9 @@ struct CommitOp {
   bool check_append_files = false;
   // For this commit only, FileStoreCommit.ignoreEmptyCommit(...); unset: the table's setting.
   std::optional<bool> ignore_empty_commit;
+  // `overwrite=PARTITION|all`: FileStoreCommit.overwrite of that partition ("" = all), an
+  // OVERWRITE snapshot that first deletes the target's live files.
+  std::optional<std::string> overwrite;
 };
 
 // compact: rewrite chosen files of one bucket from one level into one file of another level; the
