@@ -94,27 +94,40 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
     }
   }
 
-  // 2. The delta over the base (mergeEntries(base ++ delta)): an ADD of a live file fails as it is
-  // met; a DELETE that finds nothing stays in the merge and fails afterwards
-  // (checkDeleteInEntries), so an ADD conflict anywhere in the delta is reported first.
-  std::map<FileKey, bool> overlay;  // identity -> live after the changes seen so far
-  auto live = [&](const DataFile& f) {
-    auto it = overlay.find(KeyOf(f));
-    return it != overlay.end() ? it->second : base.IsLive(f);
+  // 2. The delta over the base, as FileEntry.mergeEntries(base ++ delta): the base's files are in
+  // the map as ADDs. An ADD of a file in the map fails at once; a DELETE removes the file's entry,
+  // or stays in the map when there is none; a DELETE still there after the merge fails
+  // (checkDeleteInEntries), the first in the map's insertion order.
+  enum class Merged { kGone, kAdded, kLeftoverDelete };
+  struct Entry {
+    Merged state;
+    const FileChange* change;
+    size_t order;  // when it entered the map
   };
-  const FileChange* leftover_delete = nullptr;
+  std::map<FileKey, Entry> merged;  // the files the delta touched; the others are as in the base
+  auto live = [&](const DataFile& f) {
+    auto it = merged.find(KeyOf(f));
+    return it != merged.end() ? it->second.state == Merged::kAdded : base.IsLive(f);
+  };
+  size_t order = 0;
   for (const FileChange& c : delta) {
     const DataFile& f = c.file;
+    auto it = merged.find(KeyOf(f));
+    const bool in_map = it != merged.end() ? it->second.state != Merged::kGone : base.IsLive(f);
     if (c.kind == ChangeKind::kAdd) {
-      if (live(f)) return add_conflict(f, {ChangeKind::kAdd, f});
-      overlay[KeyOf(f)] = true;
+      if (in_map) return add_conflict(f, it != merged.end() ? *it->second.change : FileChange{ChangeKind::kAdd, f});
+      merged.insert_or_assign(KeyOf(f), Entry{Merged::kAdded, &c, order++});
+    } else if (in_map) {
+      merged.insert_or_assign(KeyOf(f), Entry{Merged::kGone, &c, order++});
     } else {
-      if (!live(f) && leftover_delete == nullptr) leftover_delete = &c;
-      overlay[KeyOf(f)] = false;
+      merged.insert_or_assign(KeyOf(f), Entry{Merged::kLeftoverDelete, &c, order++});
     }
   }
-  if (leftover_delete != nullptr) {
-    const DataFile& f = leftover_delete->file;
+  const Entry* leftover = nullptr;
+  for (const auto& [key, e] : merged)
+    if (e.state == Merged::kLeftoverDelete && (leftover == nullptr || e.order < leftover->order)) leftover = &e;
+  if (leftover != nullptr) {
+    const DataFile& f = leftover->change->file;
     blame(CauseKind::kFileDeletion, {f.name});
     return conflict(kFileDeletionConflict,
                     fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
@@ -135,7 +148,7 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
     }
     for (const FileChange& c : delta)
       if (c.kind == ChangeKind::kAdd && c.file.partition == partition && c.file.bucket == bucket &&
-          c.file.level == level && overlay[KeyOf(c.file)])
+          c.file.level == level && live(c.file))
         files.push_back(c.file);
     std::sort(files.begin(), files.end(), [](const DataFile& a, const DataFile& b) {
       return std::tie(a.min_key, a.max_key, a.name) < std::tie(b.min_key, b.max_key, b.name);

@@ -81,6 +81,17 @@ TEST(ConflictDetectionTest, AnAddConflictIsReportedBeforeAnEarlierDeleteOfNothin
   EXPECT_THAT(st.message(), HasSubstr("Caused by: Trying to add file a which is already in the the map"));
 }
 
+// mergeEntries: a second DELETE of a file already deleted in this delta removes the leftover
+// DELETE again, so three DELETEs of a live file leave nothing over; a later ADD meets the
+// leftover DELETE in the map.
+TEST(ConflictDetectionTest, RepeatedDeletesFollowMergeEntries) {
+  TableState base = StateWith({File("x", 0)});
+  EXPECT_TRUE(CheckConflicts(base, {Del(File("x", 0)), Del(File("x", 0)), Del(File("x", 0))}, Ctx(false)).ok());
+  Status st = CheckConflicts(base, {Del(File("x", 0)), Del(File("x", 0)), Add(File("x", 0))}, Ctx(false));
+  ASSERT_EQ(st.code(), Code::kConflict);
+  EXPECT_THAT(st.message(), HasSubstr("Caused by: Trying to add file x which is already in the the map: {kind=DELETE"));
+}
+
 TEST(ConflictDetectionTest, LsmOverlapInTheSameLevelConflicts) {
   // The lecture's self-test: job-1 put [1,20] into L5; job-2 compacts file 2 into L5 as [15,30].
   TableState base = StateWith({File("l5-job1", 5, 1, 20), File("l0-2", 0, 15, 30)});
