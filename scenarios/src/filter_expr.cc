@@ -146,6 +146,11 @@ class FilterParser {
       iceberg::Value lo, hi;
       COMMITLAB_RETURN_IF_ERROR(Literal(*c, word_.text.substr(0, dots), false, word_.col, &lo));
       COMMITLAB_RETURN_IF_ERROR(Literal(*c, word_.text.substr(dots + 2), false, word_.col + static_cast<int>(dots) + 2, &hi));
+      if (lo.index() != hi.index()) {
+        return ctx_.Error(word_.col, fmt::format("the range {} mixes an integer and a string (give two integers or "
+                                                 "two strings)",
+                                                 word_.text));
+      }
       if (hi < lo) return ctx_.Error(word_.col, fmt::format("the range {} is empty (its low end is above its high end)", word_.text));
       *out = Expression::And(Expression::Compare(Op::kGreaterThanOrEqual, c->name, lo),
                              Expression::Compare(Op::kLessThanOrEqual, c->name, hi));

@@ -298,6 +298,8 @@ const std::vector<BadCase>& LakesBadCases() {
        "t.scn:4:21: the range 9..5 is empty (its low end is above its high end)"},
       {"FilterRangeNotAnInteger", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=id=5..x\n",
        "t.scn:4:24: column \"id\" holds integers, but \"x\" is not one (expected digits with an optional -, or a range id=LO..HI)"},
+      {"FilterRangeMixesTypes", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=dt=1..x\n",
+       "t.scn:4:21: the range 1..x mixes an integer and a string (give two integers or two strings)"},
       {"FilterBadOperator", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=\"id => 5\"\n",
        "t.scn:4:22: expected a comparison (=, !=, <, <=, >, >=) after column \"id\", got \"=>\""},
       {"FilterMissingValue", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=\"id >=\"\n",

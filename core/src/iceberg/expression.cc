@@ -191,6 +191,7 @@ Expression RewriteNot(const Expression& e) {
 }
 
 bool CanContainMatches(const Expression& e, const IcebergDataFile& f) {
+  if (f.rows.empty()) return false;  // InclusiveMetricsEvaluator: a file of no records cannot match
   return Evaluate(RewriteNot(e), [&f](const Expression& leaf) { return MightMatch(leaf, f); });
 }
 
@@ -199,7 +200,8 @@ bool AllRowsMatch(const Expression& e, const IcebergDataFile& f) {
 }
 
 bool RowMatches(const Expression& e, const Row& row, std::string_view partition) {
-  return Evaluate(e, [&](const Expression& leaf) {
+  // After rewriteNot, as the metrics evaluators see it: a null fails not(id < 5) as it fails id >= 5.
+  return Evaluate(RewriteNot(e), [&](const Expression& leaf) {
     auto it = row.find(leaf.column);
     if (it != row.end()) return Holds(leaf.op, it->second, leaf.value);
     if (std::optional<Value> p = PartitionValue(leaf.column, leaf.value, partition)) return Holds(leaf.op, *p, leaf.value);

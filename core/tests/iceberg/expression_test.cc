@@ -28,8 +28,12 @@ TEST(IcebergExpressionTest, PartitionColumnsAreDecidedByThePartition) {
   EXPECT_TRUE(CanContainMatches(Expression::Equal("p", std::string("a")), *f));
   EXPECT_TRUE(AllRowsMatch(Expression::Equal("p", std::string("a")), *f));
   EXPECT_FALSE(CanContainMatches(Expression::Equal("p", std::string("b")), *f));
-  FileRef g = MakeDataFile("data/n=7/g.parquet", {}, "n=7");
+  FileRef g = MakeDataFile("data/n=7/g.parquet", {{{"x", int64_t{1}}}}, "n=7");
   EXPECT_TRUE(CanContainMatches(Expression::Equal("n", int64_t{7}), *g));
+  // InclusiveMetricsEvaluator: a file of no records cannot match, whatever the filter.
+  FileRef empty = MakeDataFile("data/n=7/e.parquet", {}, "n=7");
+  EXPECT_FALSE(CanContainMatches(Expression::Equal("n", int64_t{7}), *empty));
+  EXPECT_FALSE(CanContainMatches(Expression::AlwaysTrue(), *empty));
 }
 
 TEST(IcebergExpressionTest, OtherColumnsAreDecidedByBoundsOfTheRows) {
@@ -113,6 +117,8 @@ TEST(IcebergExpressionTest, RowsEvaluateEveryOperatorAndNullsOnlySatisfyNotEqual
   EXPECT_TRUE(RowMatches(Expression::Compare(Op::kNotEqual, "name", std::string("x")), r));
   EXPECT_FALSE(RowMatches(Expression::Compare(Op::kEqual, "name", std::string("x")), r));
   EXPECT_FALSE(RowMatches(Expression::Compare(Op::kLessThan, "name", std::string("x")), r));
+  // not() is pushed down first, as for the metrics evaluators: a null fails not(name < x).
+  EXPECT_FALSE(RowMatches(Expression::Not(Expression::Compare(Op::kLessThan, "name", std::string("x"))), r));
 }
 
 }  // namespace

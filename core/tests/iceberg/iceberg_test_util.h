@@ -49,6 +49,8 @@ class IcebergFixture : public ::testing::Test {
     return IcebergCommitter(std::move(writer), options, &env_, &catalog_, &io_, &sink_);
   }
   // A data file under data/, written to FileIO.
+  // One row {id: 0}: a file of no records can match no filter (InclusiveMetricsEvaluator).
+  static std::vector<Row> OneRow() { return {{{"id", int64_t{0}}}}; }
   FileRef Data(const std::string& name, std::vector<Row> rows = {}, std::string partition = "") {
     std::string path = "data/" + (partition.empty() ? "" : partition + "/") + name + ".parquet";
     FileRef f = MakeDataFile(std::move(path), std::move(rows), std::move(partition));

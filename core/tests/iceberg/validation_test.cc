@@ -59,8 +59,8 @@ INSTANTIATE_TEST_SUITE_P(Iceberg, IcebergValidationByLevelTest,
                          [](const auto& level) { return std::string(IsolationLevelName(level.param)); });
 
 TEST_P(IcebergValidationByLevelTest, OverwritesOfTheSamePartitionRefuseTheLoser) {
-  FileRef a1 = Data("a1", {}, "p=a");
-  FileRef a2 = Data("a2", {}, "p=a");
+  FileRef a1 = Data("a1", OneRow(), "p=a");
+  FileRef a2 = Data("a2", OneRow(), "p=a");
   Operation first = NewOverwriteByFilter(*base_, Partition("a"), {a1}, GetParam());
   Operation second = NewOverwriteByFilter(*base_, Partition("a"), {a2}, GetParam());
   ASSERT_TRUE(CommitAs("writer-1", first).ok());
@@ -83,8 +83,8 @@ TEST_P(IcebergValidationByLevelTest, OverwritesOfTheSamePartitionRefuseTheLoser)
 }
 
 TEST_P(IcebergValidationByLevelTest, OverwritesOfDifferentPartitionsBothCommit) {
-  FileRef a1 = Data("a1", {}, "p=a");
-  FileRef b1 = Data("b1", {}, "p=b");
+  FileRef a1 = Data("a1", OneRow(), "p=a");
+  FileRef b1 = Data("b1", OneRow(), "p=b");
   ASSERT_TRUE(CommitAs("writer-1", NewOverwriteByFilter(*base_, Partition("a"), {a1}, GetParam())).ok());
   ASSERT_TRUE(CommitAs("writer-2", NewOverwriteByFilter(*base_, Partition("b"), {b1}, GetParam())).ok());
   EXPECT_EQ(LivePaths(), (std::vector<std::string>{a1->path(), b1->path()}));
@@ -97,8 +97,8 @@ TEST_P(IcebergValidationByLevelTest, OverwritesOfDifferentPartitionsBothCommit) 
 }
 
 TEST_P(IcebergValidationByLevelTest, AnOverwriteRacingAnAppendIntoItsPartition) {
-  FileRef a1 = Data("a1", {}, "p=a");
-  FileRef a2 = Data("a2", {}, "p=a");
+  FileRef a1 = Data("a1", OneRow(), "p=a");
+  FileRef a2 = Data("a2", OneRow(), "p=a");
   Operation overwrite = NewOverwriteByFilter(*base_, Partition("a"), {a2}, GetParam());
   ASSERT_TRUE(CommitAs("appender", NewAppend(*base_, {a1})).ok());
   Status st = CommitAs("overwriter", overwrite);
@@ -153,7 +153,7 @@ TEST_F(IcebergValidationTest, TwoCompactionsOfTheSameFilesRefuseTheSecond) {
 
 TEST_F(IcebergValidationTest, ARewriteReappliesOverAConcurrentAppend) {
   FileRef merged = Data("merged");
-  FileRef fresh = Data("fresh", {}, "p=a");
+  FileRef fresh = Data("fresh", OneRow(), "p=a");
   Operation compaction = NewRewrite(*base_, {a0_, b0_}, {merged});
   ASSERT_TRUE(CommitAs("appender", NewAppend(*base_, {fresh})).ok());
   ASSERT_TRUE(CommitAs("compactor", compaction).ok());
@@ -196,9 +196,9 @@ TEST_F(IcebergValidationTest, ASchemaChangeReappliesOverAConcurrentAppend) {
 
 TEST_F(IcebergValidationTest, AStartingSnapshotExpiredSinceCannotBeValidatedFrom) {
   const int64_t start = *base_->current_snapshot_id;
-  Operation overwrite = NewOverwriteByFilter(*base_, Partition("a"), {Data("a1", {}, "p=a")});
-  ASSERT_TRUE(CommitAs("appender", NewAppend(*base_, {Data("b1", {}, "p=b")})).ok());
-  ASSERT_TRUE(CommitAs("appender", NewAppend(*Current(), {Data("b2", {}, "p=b")})).ok());
+  Operation overwrite = NewOverwriteByFilter(*base_, Partition("a"), {Data("a1", OneRow(), "p=a")});
+  ASSERT_TRUE(CommitAs("appender", NewAppend(*base_, {Data("b1", OneRow(), "p=b")})).ok());
+  ASSERT_TRUE(CommitAs("appender", NewAppend(*Current(), {Data("b2", OneRow(), "p=b")})).ok());
   IcebergCommitter maintenance = Make("maintenance");
   ASSERT_TRUE(ExpireSnapshots(&maintenance, {.retain_last = 1}).ok());
   Status st = CommitAs("overwriter", overwrite);

@@ -3,8 +3,8 @@
 // column that names an identity partition key is answered from the file's partition, as a
 // partition-projected filter is; any other column from the file's rows, which stand in for the
 // column metrics (lower/upper bounds, null counts) Iceberg keeps per file. A null (a row without
-// the column) satisfies only notEqual, as under Iceberg's nulls-first comparator it is unequal to
-// every literal.
+// the column) satisfies only notEqual, as the metrics evaluators count it; Iceberg's row
+// Evaluator, whose comparator puts nulls first, would also let it pass lessThan.
 #ifndef COMMITLAB_CORE_ICEBERG_EXPRESSION_H_
 #define COMMITLAB_CORE_ICEBERG_EXPRESSION_H_
 
@@ -52,7 +52,7 @@ std::map<std::string, std::string> ParsePartition(std::string_view partition);
 Expression RewriteNot(const Expression& e);
 // InclusiveMetricsEvaluator: false only when no row of `f` can match (the partition value fails
 // the comparison, the literal lies outside the column's bounds, or the column is null in every
-// row). Files whose rows hold another type than the literal might match.
+// row, or the file has no rows). Files whose rows hold another type than the literal might match.
 bool CanContainMatches(const Expression& e, const IcebergDataFile& f);
 // StrictMetricsEvaluator: true only when every row of `f` matches (vacuously for an empty file).
 bool AllRowsMatch(const Expression& e, const IcebergDataFile& f);
