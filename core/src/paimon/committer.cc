@@ -185,13 +185,15 @@ Result<int> Committer::Overwrite(const std::string& partition, const Committable
           partition.empty() ? "{}" : partition, ch.file.partition.empty() ? "{}" : ch.file.partition));
     }
   }
-  if (!c.compact_changes.empty())
-    return Status::InvalidArgument("an overwrite commits no compaction changes: commit the compaction first");
   overwrite_partition_ = &partition;
   Result<int64_t> r = TryCommit(c.append_changes, c.identifier, CommitKind::kOverwrite, /*detect_conflicts=*/true);
   overwrite_partition_ = nullptr;
   if (!r.ok()) return r.status();
-  return 1;
+  if (c.compact_changes.empty()) return 1;
+  // As FileStoreCommitImpl.overwrite: the compaction follows as a COMPACT snapshot of its own.
+  Result<int64_t> compact = TryCommit(c.compact_changes, c.identifier, CommitKind::kCompact, /*detect_conflicts=*/true);
+  if (!compact.ok()) return compact.status();
+  return 2;
 }
 
 Result<const std::vector<FileChange>*> Committer::OverwriteChanges(const std::vector<FileChange>& adds,

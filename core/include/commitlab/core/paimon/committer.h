@@ -64,8 +64,9 @@ class Committer {
   // on every attempt, the live files of the target partitions in the latest snapshot
   // (OverwriteChangesProvider), followed by the committable's ADDs. `partition` names the target
   // by some of its keys ("dt=1" covers dt=1/hr=*); "" is the whole table. With nothing to add it
-  // drops the partition (dropPartitions, truncateTable). Returns 1. InvalidArgument when an ADD
-  // lies outside the partition or the committable holds compaction changes.
+  // drops the partition (dropPartitions, truncateTable); compaction changes follow as a COMPACT
+  // snapshot. Returns the snapshots generated. InvalidArgument when an ADD lies outside the
+  // partition. This is the static overwrite (dynamic-partition-overwrite=false).
   Result<int> Overwrite(const std::string& partition, const Committable& c);
 
   // Keeps the committables whose identifier is above the newest one this user has committed.
