@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -39,13 +38,22 @@ class UpstreamTest : public ::testing::TestWithParam<fs::path> {};
 TEST_P(UpstreamTest, NamesItsUpstreamTest) {
   Result<Scenario> s = LoadScenarioFile(GetParam().string());
   ASSERT_TRUE(s.ok()) << s.status().message();
-  // "OWNER/REPO path/to/TestFile.java, method": the file and method a reader can open.
-  static const std::regex kSource(
-      R"(^(apache/paimon|apache/iceberg|delta-io/delta) \S+/\w+\.(java|scala), [\w"/,+=(). -]+$)");
-  EXPECT_TRUE(std::regex_match(s->source, kSource)) << s->source;
+  // "OWNER/REPO path/to/TestFile.java, method": the file and method a reader can open. (Checked by
+  // hand: <regex> trips GCC 12's -Wmaybe-uninitialized in the sanitizer builds.)
+  const std::string& src = s->source;
+  const size_t space = src.find(' ');
+  const size_t comma = src.find(", ");
+  ASSERT_NE(space, std::string::npos) << src;
+  ASSERT_NE(comma, std::string::npos) << src;
+  const std::string repo = src.substr(0, space);
+  const std::string path = src.substr(space + 1, comma - space - 1);
+  EXPECT_TRUE(repo == "apache/paimon" || repo == "apache/iceberg" || repo == "delta-io/delta") << src;
+  EXPECT_TRUE(path.find('/') != std::string::npos && path.find(' ') == std::string::npos &&
+              (path.ends_with(".java") || path.ends_with(".scala")))
+      << src;
+  EXPECT_GT(src.size(), comma + 2) << "a method after the file: " << src;
   const std::string engine = GetParam().filename().string().substr(0, GetParam().filename().string().find('_'));
-  const std::string repo = engine == "delta" ? "delta-io/delta " : "apache/" + engine + " ";
-  EXPECT_EQ(s->source.rfind(repo, 0), 0u) << "the file name starts with its engine";
+  EXPECT_EQ(repo, engine == "delta" ? "delta-io/delta" : "apache/" + engine) << "the file name starts with its engine";
   EXPECT_FALSE(s->expectations.empty());
 }
 
