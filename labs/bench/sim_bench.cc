@@ -1,5 +1,5 @@
 // Harness benchmarks: what a context switch and a simulated commit attempt cost, on one core.
-// Targets (issue 3): >= 2,000,000 scheduler switches/s; >= 500,000 simulated commit attempts/s
+// Targets: >= 2,000,000 scheduler switches/s; >= 500,000 simulated commit attempts/s
 // for two appenders on the memory store.
 //
 // Link: commitlab_sim + benchmark::benchmark_main.

@@ -25,8 +25,6 @@ using iceberg::CommitResult;
 using iceberg::FileRef;
 using iceberg::MetadataRef;
 
-const iceberg::Expression& Filter(const FilterSpec& f) { return f.expr; }
-
 std::string Version(const MetadataRef& m) {
   return fmt::format("v{} (snapshot {})", m->version, iceberg::FormatSnapshotId(m->current_snapshot_id));
 }
@@ -152,7 +150,7 @@ class IcebergWriter final : public ProtocolWriter {
     if (!base.ok()) return base.status();
     Result<FileRef> f = WriteData(op.data);
     if (!f.ok()) return f.status();
-    const iceberg::Expression filter = Filter(op.filter);
+    const iceberg::Expression& filter = op.filter.expr;
     return Commit(iceberg::NewOverwriteByFilter(**base, filter, {*f}, Isolation(op.isolation)), r,
                   fmt::format("overwrite {} with {}", iceberg::FormatExpression(filter), (*f)->path()));
   }
@@ -160,7 +158,7 @@ class IcebergWriter final : public ProtocolWriter {
   Status Delete(const DeleteOp& op, StepResult* r) {
     Result<MetadataRef> base = TakeBase();
     if (!base.ok()) return base.status();
-    const iceberg::Expression filter = Filter(op.filter);
+    const iceberg::Expression& filter = op.filter.expr;
     Result<iceberg::Operation> del = iceberg::NewDeleteByFilter(**base, filter, Isolation(op.isolation));
     if (!del.ok()) {
       // Refused before it reached the committer (a file only partly matching): a refusal all the same.

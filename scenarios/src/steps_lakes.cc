@@ -48,9 +48,7 @@ bool Contains(std::span<const std::string_view> names, std::string_view s) {
 
 // filter=EXPR over the columns the table's rows have: id and value hold integers, name strings
 // (the counter's rows), and each partition column its partition's text.
-Status ParseFilter(const LineContext& ctx, const Args& args, const Table& table, std::string_view what,
-                   FilterSpec* out) {
-  (void)what;
+Status ParseFilter(const LineContext& ctx, const Args& args, const Table& table, FilterSpec* out) {
   const Token* t = nullptr;
   COMMITLAB_RETURN_IF_ERROR(args.Require("filter", &t));
   std::vector<FilterColumn> columns = {{"id", true, false}, {"name", false, false}, {"value", true, false}};
@@ -136,14 +134,14 @@ Status Parser::ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens
   } else if (n == "overwrite") {
     COMMITLAB_RETURN_IF_ERROR(collect(kOverwriteKeys));
     OverwriteOp op;
-    COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, table, what, &op.filter));
+    COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, table, &op.filter));
     COMMITLAB_RETURN_IF_ERROR(ParseDataSpec(ctx, name.col, args, table, what, out, &op.data));
     COMMITLAB_RETURN_IF_ERROR(isolation(&op.isolation));
     out->op = std::move(op);
   } else if (n == "delete") {
     COMMITLAB_RETURN_IF_ERROR(collect(kDeleteKeys));
     DeleteOp op;
-    COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, table, what, &op.filter));
+    COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, table, &op.filter));
     COMMITLAB_RETURN_IF_ERROR(isolation(&op.isolation));
     out->op = std::move(op);
   } else if (n == "rewrite") {
