@@ -26,9 +26,9 @@ inline constexpr int64_t kMaxRows = 1'000'000'000;               // rows of a Pa
 inline constexpr int64_t kMaxKey = 1'000'000'000'000'000;        // 1e15: fresh keys never overflow
 inline constexpr std::array<std::string_view, 6> kPaimonSteps = {"write",      "commit",            "compact",
                                                                  "checkpoint", "filter-and-commit", "restart"};
-inline constexpr std::array<std::string_view, 10> kIcebergSteps = {"read",    "scan",   "append", "overwrite",
-                                                                   "delete",  "rewrite", "schema", "expire",
-                                                                   "orphans", "counter"};
+inline constexpr std::array<std::string_view, 11> kIcebergSteps = {
+    "read", "scan", "append", "overwrite", "replace-partitions", "delete", "rewrite", "schema", "expire", "orphans",
+    "counter"};
 inline constexpr std::array<std::string_view, 9> kDeltaSteps = {"begin",  "read", "add",      "remove",  "commit",
                                                                 "txn",    "read-txn", "metadata", "protocol"};
 inline constexpr std::array<std::string_view, 2> kIcebergIsolation = {"serializable", "snapshot"};
@@ -126,8 +126,11 @@ class Parser {
   // ParseOp has checked that the step is one of the table's protocol's.
   Status ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens toks, OpTemplate* out);
   Status ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens toks, OpTemplate* out);
+  // `partition`: also parse the partition key (replace-partitions parses its list itself).
   Status ParseDataSpec(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
-                       std::string_view what, OpTemplate* tmpl, DataSpec* out);
+                       std::string_view what, OpTemplate* tmpl, DataSpec* out, bool partition = true);
+  Status ParseReplacePartitions(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
+                                std::string_view what, OpTemplate* out);
   Status WrongProtocolStep(const LineContext& ctx, const Token& name, const Writer& w, const Table& table);
   Status ResolveCheckpoint(const LineContext& ctx, std::string_view name, SourcePos pos,
                            const std::map<std::string, std::string, std::less<>>& line_checkpoints,

@@ -50,6 +50,7 @@ class IcebergWriter final : public ProtocolWriter {
           if constexpr (std::is_same_v<T, ScanOp>) return Scan(r);
           if constexpr (std::is_same_v<T, AppendOp>) return Append(op, r);
           if constexpr (std::is_same_v<T, OverwriteOp>) return Overwrite(op, r);
+          if constexpr (std::is_same_v<T, ReplacePartitionsOp>) return ReplacePartitions(op, r);
           if constexpr (std::is_same_v<T, DeleteOp>) return Delete(op, r);
           if constexpr (std::is_same_v<T, RewriteOp>) return Rewrite(op, r);
           if constexpr (std::is_same_v<T, SchemaOp>) return Schema(op, r);
@@ -153,6 +154,21 @@ class IcebergWriter final : public ProtocolWriter {
     const iceberg::Expression& filter = op.filter.expr;
     return Commit(iceberg::NewOverwriteByFilter(**base, filter, {*f}, Isolation(op.isolation)), r,
                   fmt::format("overwrite {} with {}", iceberg::FormatExpression(filter), (*f)->path()));
+  }
+
+  Status ReplacePartitions(const ReplacePartitionsOp& op, StepResult* r) {
+    Result<MetadataRef> base = TakeBase();
+    if (!base.ok()) return base.status();
+    std::vector<FileRef> files;
+    std::vector<std::string> paths;
+    for (const DataSpec& d : op.files) {
+      Result<FileRef> f = WriteData(d);
+      if (!f.ok()) return f.status();
+      paths.push_back((*f)->path());
+      files.push_back(*std::move(f));
+    }
+    return Commit(iceberg::NewReplacePartitions(**base, std::move(files), op.validation, op.validate_from_start), r,
+                  fmt::format("replace partitions with {}", fmt::join(paths, ", ")));
   }
 
   Status Delete(const DeleteOp& op, StepResult* r) {

@@ -19,6 +19,9 @@ constexpr int64_t kMaxCounter = 1'000'000'000'000'000;
 
 constexpr std::array<std::string_view, 3> kDataKeys = {"rows", "keys", "partition"};
 constexpr std::array<std::string_view, 5> kOverwriteKeys = {"filter", "rows", "keys", "partition", "isolation"};
+constexpr std::array<std::string_view, 5> kReplaceKeys = {"rows", "keys", "partition", "validate", "validate-from"};
+constexpr std::array<std::string_view, 3> kReplaceChecks = {"data", "deletes", "append-only"};
+constexpr std::array<std::string_view, 2> kValidateFrom = {"read", "start"};
 constexpr std::array<std::string_view, 2> kDeleteKeys = {"filter", "isolation"};
 constexpr std::array<std::string_view, 1> kPartitionKey = {"partition"};
 constexpr std::array<std::string_view, 1> kSchemaKeys = {"id"};
@@ -61,7 +64,7 @@ Status ParseFilter(const LineContext& ctx, const Args& args, const Table& table,
 }  // namespace
 
 Status Parser::ParseDataSpec(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
-                             std::string_view what, OpTemplate* tmpl, DataSpec* out) {
+                             std::string_view what, OpTemplate* tmpl, DataSpec* out, bool partition) {
   if (const Token* keys = args.Find("keys")) {
     COMMITLAB_RETURN_IF_ERROR(
         ParseRange(ctx, keys->value, keys->value_col, "key \"keys\"", -kMaxKey, kMaxKey, &out->min_key, &out->max_key));
@@ -77,7 +80,58 @@ Status Parser::ParseDataSpec(const LineContext& ctx, int owner_col, const Args& 
                                                   out->rows, out->max_key - out->min_key + 1, out->min_key,
                                                   out->max_key));
   }
+  if (!partition) return Status::OK();
   return ParsePartition(ctx, owner_col, args.Find("partition"), table, what, &out->partition);
+}
+
+// replace-partitions: `partition=P1,P2` writes one file into each; `validate=data,deletes,append-only`
+// turns on validateNoConflictingData, validateNoConflictingDeletes and validateAppendOnly.
+Status Parser::ParseReplacePartitions(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
+                                      std::string_view what, OpTemplate* out) {
+  ReplacePartitionsOp op;
+  DataSpec spec;
+  COMMITLAB_RETURN_IF_ERROR(ParseDataSpec(ctx, owner_col, args, table, what, out, &spec, /*partition=*/false));
+  const Token* list = args.Find("partition");
+  if (list == nullptr) {
+    COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, owner_col, nullptr, table, what, &spec.partition));
+    op.files.push_back(spec);
+  }
+  for (size_t start = 0; list != nullptr && start <= list->value.size();) {
+    const size_t comma = std::min(list->value.find(',', start), list->value.size());
+    Token one = *list;
+    one.value = list->value.substr(start, comma - start);
+    one.value_col = list->value_col + static_cast<int>(start);
+    COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, owner_col, &one, table, what, &spec.partition));
+    for (const DataSpec& f : op.files)
+      if (f.partition == spec.partition)
+        return ctx.Error(one.value_col, fmt::format("partition {} is listed twice", spec.partition));
+    op.files.push_back(spec);
+    start = comma + 1;
+  }
+  if (op.files.size() > 1 && out->keys_given) {
+    return ctx.Error(args.Find("keys")->col,
+                     "keys= with several partitions would repeat ids (give rows= and let each file take fresh keys)");
+  }
+  if (const Token* v = args.Find("validate")) {
+    for (size_t start = 0; start <= v->value.size();) {
+      const size_t comma = std::min(v->value.find(',', start), v->value.size());
+      size_t i = 0;
+      COMMITLAB_RETURN_IF_ERROR(ParseChoice(ctx, v->value.substr(start, comma - start),
+                                            v->value_col + static_cast<int>(start), "check of key \"validate\"",
+                                            kReplaceChecks, &i));
+      bool& flag = i == 0 ? op.validation.no_conflicting_data
+                          : i == 1 ? op.validation.no_conflicting_deletes : op.validation.append_only;
+      flag = true;
+      start = comma + 1;
+    }
+  }
+  if (args.Find("validate-from") != nullptr) {
+    size_t i = 0;
+    COMMITLAB_RETURN_IF_ERROR(args.Choice("validate-from", kValidateFrom, &i));
+    op.validate_from_start = i == 1;
+  }
+  out->op = std::move(op);
+  return Status::OK();
 }
 
 Status Parser::WrongProtocolStep(const LineContext& ctx, const Token& name, const Writer& w, const Table& table) {
@@ -138,6 +192,9 @@ Status Parser::ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens
     COMMITLAB_RETURN_IF_ERROR(ParseDataSpec(ctx, name.col, args, table, what, out, &op.data));
     COMMITLAB_RETURN_IF_ERROR(isolation(&op.isolation));
     out->op = std::move(op);
+  } else if (n == "replace-partitions") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kReplaceKeys));
+    COMMITLAB_RETURN_IF_ERROR(ParseReplacePartitions(ctx, name.col, args, table, what, out));
   } else if (n == "delete") {
     COMMITLAB_RETURN_IF_ERROR(collect(kDeleteKeys));
     DeleteOp op;

@@ -178,6 +178,31 @@ struct BadCase {
 
 void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
 
+TEST(LakesParserTest, ReplacePartitionsWritesOneFilePerPartition) {
+  const Scenario s = MustParse(
+      "title \"t\"\n"
+      "table name=ev protocol=iceberg partitions=b\n"
+      "writer name=w\n"
+      "w: replace-partitions rows=2 partition=b=0,b=10 validate=data,append-only validate-from=start\n"
+      "w: replace-partitions partition=b=3\n");
+  const auto& rp = std::get<ReplacePartitionsOp>(s.writers[0].steps[0].op);
+  ASSERT_EQ(rp.files.size(), 2u);
+  EXPECT_EQ(rp.files[0].partition, "b=0");
+  EXPECT_EQ(rp.files[1].partition, "b=10");
+  EXPECT_EQ(rp.files[0].min_key, 1);  // fresh keys per file, in order
+  EXPECT_EQ(rp.files[1].min_key, 3);
+  EXPECT_EQ(rp.files[1].max_key, 4);
+  EXPECT_TRUE(rp.validation.no_conflicting_data);
+  EXPECT_FALSE(rp.validation.no_conflicting_deletes);
+  EXPECT_TRUE(rp.validation.append_only);
+  EXPECT_TRUE(rp.validate_from_start);
+  const auto& plain = std::get<ReplacePartitionsOp>(s.writers[0].steps[1].op);
+  EXPECT_FALSE(plain.validation.no_conflicting_data || plain.validation.no_conflicting_deletes ||
+               plain.validation.append_only);
+  EXPECT_FALSE(plain.validate_from_start);
+  EXPECT_TRUE(OpPublishes(plain));
+}
+
 class LakesMalformedTest : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(LakesMalformedTest, ExactMessage) {
@@ -205,13 +230,13 @@ const std::vector<BadCase>& LakesBadCases() {
       {"DeltaBadIsolation", "title \"t\"\ntable name=D protocol=delta isolation=snapshot\n",
        "t.scn:2:39: expected one of Serializable, WriteSerializable for key \"isolation\", got \"snapshot\""},
       {"PaimonStepOnIceberg", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: write rows=1\n",
-       "t.scn:5:4: step \"write\" is for paimon tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, delete, rewrite, schema, expire, orphans, counter)"},
+       "t.scn:5:4: step \"write\" is for paimon tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, replace-partitions, delete, rewrite, schema, expire, orphans, counter)"},
       {"IcebergStepOnPaimon", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw: append rows=1\n",
        "t.scn:5:4: step \"append\" is for iceberg tables, but writer w writes paimon table T (its steps: write, commit, compact, checkpoint, filter-and-commit, restart)"},
       {"DeltaStepOnIceberg", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: begin\n",
-       "t.scn:5:4: step \"begin\" is for delta tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, delete, rewrite, schema, expire, orphans, counter)"},
+       "t.scn:5:4: step \"begin\" is for delta tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, replace-partitions, delete, rewrite, schema, expire, orphans, counter)"},
       {"UnknownIcebergStep", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: appendd\n",
-       "t.scn:5:4: unknown step \"appendd\" (expected one of read, scan, append, overwrite, delete, rewrite, schema, expire, orphans, counter)"},
+       "t.scn:5:4: unknown step \"appendd\" (expected one of read, scan, append, overwrite, replace-partitions, delete, rewrite, schema, expire, orphans, counter)"},
       {"OverwriteWithoutFilter", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite rows=1\n",
        "t.scn:5:4: missing required key \"filter\" for step overwrite"},
       {"OverwriteBadFilter", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite filter=dt\n",
@@ -288,6 +313,16 @@ const std::vector<BadCase>& LakesBadCases() {
        "t.scn:4:19: too many rows for iceberg table T: its steps up to here write 1100000 row(s) (at most 1000000 a table: Iceberg data files keep their rows in memory)"},
       {"IcebergTableRowBudgetWithRewrites", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: append rows=100000\nrepeat 100: w: rewrite\n",
        "t.scn:5:16: too many rows for iceberg table T: its steps up to here write 100000 row(s) and its 10 rewrite(s) may copy them all again, 1100000 in all (at most 1000000 a table: Iceberg data files keep their rows in memory)"},
+      {"ReplaceBadCheck", "title \"t\"\ntable name=T protocol=iceberg partitions=b\nwriter name=w\nw: replace-partitions partition=b=1 validate=data,delete\n",
+       "t.scn:4:51: expected one of data, deletes, append-only for check of key \"validate\", got \"delete\""},
+      {"ReplacePartitionTwice", "title \"t\"\ntable name=T protocol=iceberg partitions=b\nwriter name=w\nw: replace-partitions partition=b=1,b=1\n",
+       "t.scn:4:37: partition b=1 is listed twice"},
+      {"ReplaceBadSecondPartition", "title \"t\"\ntable name=T protocol=iceberg partitions=b\nwriter name=w\nw: replace-partitions partition=b=1,c=2\n",
+       "t.scn:4:37: bad partition \"c=2\" for table T (expected b=VALUE)"},
+      {"ReplaceKeysWithSeveralPartitions", "title \"t\"\ntable name=T protocol=iceberg partitions=b\nwriter name=w\nw: replace-partitions keys=1..4 partition=b=1,b=2\n",
+       "t.scn:4:23: keys= with several partitions would repeat ids (give rows= and let each file take fresh keys)"},
+      {"ReplaceBadValidateFrom", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: replace-partitions validate-from=snapshot\n",
+       "t.scn:4:37: expected one of read, start for key \"validate-from\", got \"snapshot\""},
       {"AppendMoreRowsThanKeys", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: append keys=1..3 rows=10\n",
        "t.scn:4:26: rows=10 is more than the 3 key(s) of keys=1..3 (each row has its own id)"},
       {"FilterIntegerColumnGivenAWord", "title \"t\"\ntable name=T protocol=iceberg partitions=dt\nwriter name=w\nw: delete filter=\"id = abc\"\n",
@@ -317,7 +352,7 @@ const std::vector<BadCase>& LakesBadCases() {
       {"FilterIntegerOutOfRange", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: delete filter=id=12345678901234567890\n",
        "t.scn:4:21: the filter value must be between -1000000000000000000 and 1000000000000000000, got 12345678901234567890"},
       {"IcebergQuotedStep", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: \"append\"\n",
-       "t.scn:4:4: expected a step name (one of read, scan, append, overwrite, delete, rewrite, schema, expire, orphans, counter), got \"append\""},
+       "t.scn:4:4: expected a step name (one of read, scan, append, overwrite, replace-partitions, delete, rewrite, schema, expire, orphans, counter), got \"append\""},
       {"OrphansBadOlderThan", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: orphans clean older-than=3y\n",
        "t.scn:4:29: bad duration \"3y\" (expected a number with us, ms, s, min, h or d) for key \"older-than\""},
       {"ExpectUnknownTable", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: read\nexpect latest-snapshot 1 table=U\n",

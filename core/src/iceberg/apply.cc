@@ -59,6 +59,22 @@ Result<std::vector<FileRef>> FilesToDelete(const Operation& op, const FileSet& l
       }
       return out;
     }
+    case OperationKind::kReplacePartitions: {
+      // dropPartition per added file; an unpartitioned table drops everything.
+      const bool whole_table = ReplacesWholeTable(op);
+      std::vector<FileRef> out;
+      for (const auto& entry : live) {
+        const std::string& p = entry.second->file.partition;
+        if (!whole_table &&
+            std::find(op.replaced_partitions.begin(), op.replaced_partitions.end(), p) == op.replaced_partitions.end())
+          continue;
+        // failAnyDelete's DeleteException, re-thrown by BaseReplacePartitions.apply.
+        if (op.replace_validation.append_only)
+          return ValidationFailure(fmt::format("Cannot commit file that conflicts with existing partition: {}", p));
+        out.push_back(entry.second);
+      }
+      return out;
+    }
     default: return std::vector<FileRef>{};
   }
 }
@@ -105,6 +121,7 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
   set_if("deleted-records", Records(s->deleted_files));
   s->summary["total-data-files"] = fmt::format("{}", next_live->size());
   s->summary["total-records"] = fmt::format("{}", total_records);
+  if (op.kind == OperationKind::kReplacePartitions) s->summary["replace-partitions"] = "true";
   s->live_files = std::move(next_live);
 
   TableMetadata next = NextVersion(base, ctx);
@@ -124,6 +141,7 @@ std::optional<DataOperation> SnapshotOperation(const Operation& op) {
       return op.files_to_add.empty() ? DataOperation::kDelete : DataOperation::kOverwrite;
     case OperationKind::kDeleteByFilter:
       return op.files_to_add.empty() ? DataOperation::kDelete : DataOperation::kOverwrite;
+    case OperationKind::kReplacePartitions: return DataOperation::kOverwrite;
     case OperationKind::kRewrite: return DataOperation::kReplace;
     case OperationKind::kDeleteFiles: return DataOperation::kDelete;
     case OperationKind::kSchemaChange:

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "commitlab/core/iceberg/validation.h"
@@ -28,6 +29,7 @@ std::string_view OperationKindName(OperationKind kind) {
     case OperationKind::kDeleteByFilter: return "delete-by-filter";
     case OperationKind::kSchemaChange: return "schema-change";
     case OperationKind::kExpireSnapshots: return "expire-snapshots";
+    case OperationKind::kReplacePartitions: return "replace-partitions";
   }
   return "?";
 }
@@ -41,6 +43,7 @@ std::string_view OperationClassName(OperationKind kind) {
     case OperationKind::kDeleteFiles: return "StreamingDelete";
     case OperationKind::kSchemaChange: return "SchemaUpdate";
     case OperationKind::kExpireSnapshots: return "RemoveSnapshots";
+    case OperationKind::kReplacePartitions: return "BaseReplacePartitions";
   }
   return "?";
 }
@@ -84,6 +87,20 @@ Result<Operation> NewDeleteByFilter(const TableMetadata& base, Expression filter
   }
   op.filter = std::move(filter);
   op.isolation = isolation;
+  return op;
+}
+
+Operation NewReplacePartitions(const TableMetadata& base, std::vector<FileRef> files, ReplaceValidation validation,
+                               bool validate_from_start) {
+  Operation op = Start(OperationKind::kReplacePartitions, base);
+  if (validate_from_start) op.starting_snapshot_id.reset();
+  for (const FileRef& f : files) {
+    const std::string& p = f->file.partition;
+    if (std::find(op.replaced_partitions.begin(), op.replaced_partitions.end(), p) == op.replaced_partitions.end())
+      op.replaced_partitions.push_back(p);
+  }
+  op.files_to_add = std::move(files);
+  op.replace_validation = validation;
   return op;
 }
 

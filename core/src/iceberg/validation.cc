@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 
@@ -11,11 +12,11 @@ namespace {
 // Guava's Iterators.toString: [a, b].
 std::string JavaList(const std::vector<std::string>& items) { return fmt::format("[{}]", fmt::join(items, ", ")); }
 
-// The files `pick` selects from the snapshots whose operation is one of `ops`, that can contain
-// rows matching `filter`. `cause` (if not null) gets them and the oldest snapshot holding one.
-template <typename Pick>
-std::vector<std::string> Conflicts(const std::vector<SnapshotRef>& history, const Expression& filter,
-                                   std::initializer_list<DataOperation> ops, Pick pick, EventCause* cause) {
+// The files `pick` selects from the snapshots whose operation is one of `ops` that `matches`
+// accepts. `cause` (if not null) gets them and the oldest snapshot holding one.
+template <typename Pick, typename Matches>
+std::vector<std::string> Conflicts(const std::vector<SnapshotRef>& history, std::initializer_list<DataOperation> ops,
+                                   Pick pick, Matches matches, EventCause* cause) {
   std::vector<std::string> out;
   for (const SnapshotRef& s : history) {
     bool relevant = false;
@@ -23,7 +24,7 @@ std::vector<std::string> Conflicts(const std::vector<SnapshotRef>& history, cons
     if (!relevant) continue;
     const size_t before = out.size();
     for (const FileRef& f : pick(*s))
-      if (CanContainMatches(filter, *f)) out.push_back(f->path());
+      if (matches(*f)) out.push_back(f->path());
     if (cause != nullptr && out.size() > before) {  // history runs newest first: the last is the oldest
       cause->snapshot = s->sequence_number;
       cause->by = s->committed_by;
@@ -35,6 +36,23 @@ std::vector<std::string> Conflicts(const std::vector<SnapshotRef>& history, cons
   }
   return out;
 }
+
+const std::vector<FileRef>& Added(const Snapshot& s) { return s.added_files; }
+const std::vector<FileRef>& Deleted(const Snapshot& s) { return s.deleted_files; }
+
+// VALIDATE_ADDED_FILES_OPERATIONS: a replace (compaction) adds no new data.
+constexpr std::initializer_list<DataOperation> kAddingOps = {DataOperation::kAppend, DataOperation::kOverwrite};
+constexpr std::initializer_list<DataOperation> kDeletingOps = {DataOperation::kOverwrite, DataOperation::kReplace,
+                                                               DataOperation::kDelete};
+
+auto InPartitions(const std::vector<std::string>& partitions) {
+  return [&partitions](const IcebergDataFile& f) {
+    return std::find(partitions.begin(), partitions.end(), f.file.partition) != partitions.end();
+  };
+}
+
+// PartitionSet.toString: [data_bucket=0, data_bucket=1].
+std::string FormatPartitionSet(const std::vector<std::string>& partitions) { return JavaList(partitions); }
 
 }  // namespace
 
@@ -60,10 +78,8 @@ Result<std::vector<SnapshotRef>> ValidationHistory(const TableMetadata& base,
 
 Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter,
                               EventCause* cause) {
-  // VALIDATE_ADDED_FILES_OPERATIONS: a replace (compaction) adds no new data.
-  std::vector<std::string> conflicts =
-      Conflicts(history, filter, {DataOperation::kAppend, DataOperation::kOverwrite},
-                [](const Snapshot& s) -> const std::vector<FileRef>& { return s.added_files; }, cause);
+  std::vector<std::string> conflicts = Conflicts(
+      history, kAddingOps, Added, [&](const IcebergDataFile& f) { return CanContainMatches(filter, f); }, cause);
   if (conflicts.empty()) return Status::OK();
   return ValidationFailure(fmt::format("Found conflicting files that can contain records matching {}: {}",
                                        FormatExpression(filter), JavaList(conflicts)));
@@ -71,12 +87,28 @@ Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const Exp
 
 Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter,
                                 EventCause* cause) {
-  std::vector<std::string> conflicts =
-      Conflicts(history, filter, {DataOperation::kOverwrite, DataOperation::kReplace, DataOperation::kDelete},
-                [](const Snapshot& s) -> const std::vector<FileRef>& { return s.deleted_files; }, cause);
+  std::vector<std::string> conflicts = Conflicts(
+      history, kDeletingOps, Deleted, [&](const IcebergDataFile& f) { return CanContainMatches(filter, f); }, cause);
   if (conflicts.empty()) return Status::OK();
   return ValidationFailure(fmt::format("Found conflicting deleted files that can contain records matching {}: {}",
                                        FormatExpression(filter), JavaList(conflicts)));
+}
+
+Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const std::vector<std::string>& partitions,
+                              EventCause* cause) {
+  std::vector<std::string> conflicts = Conflicts(history, kAddingOps, Added, InPartitions(partitions), cause);
+  if (conflicts.empty()) return Status::OK();
+  return ValidationFailure(fmt::format("Found conflicting files that can contain records matching partitions {}: {}",
+                                       FormatPartitionSet(partitions), JavaList(conflicts)));
+}
+
+Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const std::vector<std::string>& partitions,
+                                EventCause* cause) {
+  std::vector<std::string> conflicts = Conflicts(history, kDeletingOps, Deleted, InPartitions(partitions), cause);
+  if (conflicts.empty()) return Status::OK();
+  // "apply to", where the expression variant says "contain".
+  return ValidationFailure(fmt::format("Found conflicting deleted files that can apply to records matching {}: {}",
+                                       FormatPartitionSet(partitions), JavaList(conflicts)));
 }
 
 Status ValidateRequiredDeletes(const FileSet& live, const std::vector<FileRef>& files_to_delete,
@@ -123,6 +155,22 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
     case OperationKind::kRewrite:
     case OperationKind::kDeleteFiles: return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
     case OperationKind::kSchemaChange: return ValidateSchemaUnchanged(base, op.starting_schema_id);
+    case OperationKind::kReplacePartitions: {
+      // BaseReplacePartitions.validate: by the replaced partitions, or by alwaysTrue when the table
+      // is unpartitioned. validateAppendOnly is checked where the files are dropped (apply).
+      const ReplaceValidation& v = op.replace_validation;
+      if (!v.no_conflicting_data && !v.no_conflicting_deletes) return Status::OK();
+      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
+      if (!history.ok()) return history.status();
+      const bool partitioned = !ReplacesWholeTable(op);
+      if (v.no_conflicting_data)
+        COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateAddedDataFiles(*history, op.replaced_partitions, cause)
+                                              : ValidateAddedDataFiles(*history, Expression::AlwaysTrue(), cause));
+      if (v.no_conflicting_deletes)
+        return partitioned ? ValidateDeletedDataFiles(*history, op.replaced_partitions, cause)
+                           : ValidateDeletedDataFiles(*history, Expression::AlwaysTrue(), cause);
+      return Status::OK();
+    }
   }
   return Status::OK();
 }

@@ -19,6 +19,8 @@
 
 #include "commitlab/scenarios/iceberg_counter.h"
 #include "commitlab/core/iceberg/expression.h"
+#include "commitlab/core/iceberg/operation.h"
+#include "commitlab/core/iceberg/operation.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/retry_policy.h"
 
@@ -158,6 +160,13 @@ struct DeleteOp {
   FilterSpec filter;
   std::string isolation;  // "" = the table's
 };
+// Iceberg `replace-partitions`: ReplacePartitions (dynamic partition overwrite) adding one new file
+// per partition listed, which drops every live file of those partitions.
+struct ReplacePartitionsOp {
+  std::vector<DataSpec> files;  // one per partition, in the order written
+  iceberg::ReplaceValidation validation;
+  bool validate_from_start = false;  // validate-from=start: no validateFromSnapshot, the whole history
+};
 // Iceberg `rewrite [partition=P]`: compaction of the live files (of P) into one.
 struct RewriteOp {
   std::string partition;
@@ -232,7 +241,7 @@ struct ProtocolOp {
 
 using Op = std::variant<WriteOp, CommitOp, CompactOp, CheckpointOp, FilterAndCommitOp, RestartOp, ReadOp, ScanOp,
                         AppendOp, OverwriteOp, DeleteOp, RewriteOp, SchemaOp, ExpireOp, OrphansOp, CounterOp, BeginOp,
-                        AddOp, RemoveOp, DeltaCommitOp, TxnOp, ReadTxnOp, MetadataOp, ProtocolOp>;
+                        AddOp, RemoveOp, DeltaCommitOp, TxnOp, ReadTxnOp, MetadataOp, ProtocolOp, ReplacePartitionsOp>;
 std::string_view OpName(const Op& op);  // "write", "commit", "compact", ...
 // Whether the step publishes (its line can be named as W.L.publish in an order line).
 bool OpPublishes(const Op& op);

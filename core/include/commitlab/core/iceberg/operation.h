@@ -28,12 +28,16 @@ enum class OperationKind {
   // SchemaUpdate.commit itself never retries.
   kSchemaChange,
   kExpireSnapshots,  // RemoveSnapshots: drop old snapshots, then delete their files
+  // BaseReplacePartitions (dynamic partition overwrite): add files and drop every live file of
+  // the partitions they fall in (of the whole table when it is unpartitioned).
+  kReplacePartitions,
 };
 // "append", "overwrite-by-filter", "rewrite", "delete-files", "delete-by-filter",
-// "schema-change", "expire-snapshots"
+// "schema-change", "expire-snapshots", "replace-partitions"
 std::string_view OperationKindName(OperationKind kind);
 // The Java class that does it: "MergeAppend", "BaseOverwriteFiles", "BaseRewriteFiles",
-// "StreamingDelete", "SchemaUpdate", "RemoveSnapshots" (as "Committed snapshot N (Class)" logs).
+// "StreamingDelete", "SchemaUpdate", "RemoveSnapshots", "BaseReplacePartitions" (as "Committed
+// snapshot N (Class)" logs).
 std::string_view OperationClassName(OperationKind kind);
 
 // ExpireSnapshots settings, after history.expire.min-snapshots-to-keep and expireOlderThan.
@@ -41,6 +45,14 @@ struct ExpireOptions {
   int retain_last = 1;  // the newest N ancestors of the current snapshot are kept (>= 1)
   // Only snapshots older than this are expired; the default lets any age go.
   int64_t older_than_ms = std::numeric_limits<int64_t>::max();
+};
+
+// What a ReplacePartitions validates (none by default, as upstream: Spark's overwritePartitions
+// turns them on through its isolation-level write option).
+struct ReplaceValidation {
+  bool no_conflicting_data = false;     // validateNoConflictingData()
+  bool no_conflicting_deletes = false;  // validateNoConflictingDeletes()
+  bool append_only = false;             // validateAppendOnly(): fail rather than drop a live file
 };
 
 struct Operation {
@@ -55,6 +67,10 @@ struct Operation {
   std::vector<FileRef> files_to_delete = {};  // rewrite, delete files, delete by filter (from the scan)
   int32_t new_schema_id = 0;                  // schema change
   ExpireOptions expire = {};                  // expire snapshots
+  // replace partitions: the partitions of files_to_add, in the order first added ({""} on an
+  // unpartitioned table), and what to validate.
+  std::vector<std::string> replaced_partitions = {};
+  ReplaceValidation replace_validation = {};
   int64_t identifier = 0;                     // the caller's tag, copied into events
 };
 
@@ -70,8 +86,17 @@ Operation NewDeleteFiles(const TableMetadata& base, std::vector<FileRef> files);
 // Conflict (ValidationException, Iceberg's text) for a partly matching file.
 Result<Operation> NewDeleteByFilter(const TableMetadata& base, Expression filter,
                                     IsolationLevel isolation = IsolationLevel::kSerializable);
+// `validate_from_start`: no validateFromSnapshot call, so the validations look at the table's whole
+// history rather than at what was committed since `base`.
+Operation NewReplacePartitions(const TableMetadata& base, std::vector<FileRef> files, ReplaceValidation validation,
+                               bool validate_from_start = false);
 Operation NewSchemaChange(const TableMetadata& base, int32_t new_schema_id);
 Operation NewExpireSnapshots(ExpireOptions options);
+
+// A ReplacePartitions on an unpartitioned table replaces everything (deleteByRowFilter(alwaysTrue)).
+inline bool ReplacesWholeTable(const Operation& op) {
+  return op.replaced_partitions.empty() || (op.replaced_partitions.size() == 1 && op.replaced_partitions[0].empty());
+}
 
 // Iceberg's "Cannot delete file where some, but not all, rows match filter %s: %s".
 std::string PartialDeleteMessage(const Expression& filter, const std::string& path);

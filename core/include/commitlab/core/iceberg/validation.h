@@ -9,6 +9,7 @@
 //   delete-by-filter     added(filter), files still live       files still live
 //   rewrite, delete      files still live                      files still live
 //   schema change        schema unchanged                      schema unchanged
+//   replace partitions   what the operation asks for: added and/or deleted by partition
 //
 // added(f):   no append/overwrite snapshot since the start added a file that can hold rows
 //             matching f (validateAddedDataFiles)
@@ -22,6 +23,7 @@
 #define COMMITLAB_CORE_ICEBERG_VALIDATION_H_
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -49,6 +51,13 @@ Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const Exp
                               EventCause* cause = nullptr);
 // "Found conflicting deleted files that can contain records matching %s: [%s]"
 Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter,
+                                EventCause* cause = nullptr);
+// The same checks by partition (a PartitionSet, as ReplacePartitions validates): a file conflicts
+// when it lies in one of `partitions`. "... matching partitions [p=0, p=1]: [...]" for added
+// files; "Found conflicting deleted files that can apply to records matching [p=0]: [...]".
+Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const std::vector<std::string>& partitions,
+                              EventCause* cause = nullptr);
+Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const std::vector<std::string>& partitions,
                                 EventCause* cause = nullptr);
 // "Missing required files to delete: a,b" (ManifestFilterManager.validateRequiredDeletes)
 Status ValidateRequiredDeletes(const FileSet& live, const std::vector<FileRef>& files_to_delete,
