@@ -108,9 +108,25 @@ class DeltaWriter final : public ProtocolWriter {
   }
 
   Status Read(const ReadOp& op, StepResult* r) {
-    const std::vector<DataFile> files = op.partition.empty() ? txn_->FilterFiles() : txn_->FilterFiles({op.partition});
+    if (op.whole_table) {
+      txn_->ReadWholeTable();
+      r->detail = "readWholeTable";
+      return Status::OK();
+    }
+    std::vector<DataFile> files;
+    std::string what = "every file";
+    if (op.filter) {
+      files = txn_->FilterFiles(op.filter->expr);
+      what = fmt::format("where {} (recorded as {})", op.filter->text,
+                         txn_->reads().read_predicates.back().ToString());
+    } else if (!op.partition.empty()) {
+      files = txn_->FilterFiles({op.partition});
+      what = op.partition;
+    } else {
+      files = txn_->FilterFiles();
+    }
     r->committed = static_cast<int64_t>(files.size());
-    r->detail = fmt::format("read {}: [{}]", op.partition.empty() ? "the whole table" : op.partition, Names(files));
+    r->detail = fmt::format("read {}: [{}]", what, Names(files));
     return Status::OK();
   }
 

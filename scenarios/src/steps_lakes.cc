@@ -33,6 +33,7 @@ constexpr std::array<std::string_view, 2> kCounterInitKeys = {"key", "value"};
 constexpr std::array<std::string_view, 1> kCounterReadKeys = {"key"};
 constexpr std::array<std::string_view, 1> kCounterCommitKeys = {"on-validation"};
 constexpr std::array<std::string_view, 3> kOnValidation = {"give-up", "recommit-stale", "reread"};
+constexpr std::array<std::string_view, 2> kDeltaReadKeys = {"partition", "filter"};
 constexpr std::array<std::string_view, 4> kAddKeys = {"file", "partition", "rows", "data-change"};
 constexpr std::array<std::string_view, 2> kRemoveKeys = {"files", "data-change"};
 constexpr std::array<std::string_view, 2> kTxnKeys = {"app", "version"};
@@ -40,8 +41,6 @@ constexpr std::array<std::string_view, 1> kReadTxnKeys = {"app"};
 constexpr std::array<std::string_view, 1> kMetadataKeys = {"schema"};
 constexpr std::array<std::string_view, 2> kProtocolKeys = {"reader-version", "writer-version"};
 constexpr std::array<std::string_view, 1> kDeltaCommitKeys = {"op"};
-
-// The columns of the rows Iceberg steps write: {id: k} and the counter's {name: K, value: N}.
 
 bool Contains(std::span<const std::string_view> names, std::string_view s) {
   for (std::string_view n : names)
@@ -293,10 +292,22 @@ Status Parser::ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens t
     COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, 1, n));
     out->op = BeginOp{};
   } else if (n == "read") {
-    COMMITLAB_RETURN_IF_ERROR(collect(kPartitionKey));
     ReadOp op;
-    if (const Token* p = args.Find("partition"))
-      COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, name.col, p, table, what, &op.partition));
+    // `read whole-table`: readWholeTable(), a word of its own.
+    if (toks.size() > 1 && toks[1].kind == Token::Kind::kWord && !toks[1].is_pair && toks[1].text == "whole-table") {
+      COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, 2, "read whole-table"));
+      op.whole_table = true;
+      out->op = std::move(op);
+      return Status::OK();
+    }
+    COMMITLAB_RETURN_IF_ERROR(collect(kDeltaReadKeys));
+    const Token* p = args.Find("partition");
+    if (p != nullptr) COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, name.col, p, table, what, &op.partition));
+    if (const Token* f = args.Find("filter")) {
+      if (p != nullptr)
+        return ctx.Error(f->col, "read takes partition= or filter=, not both");
+      COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, table, &op.filter.emplace()));
+    }
     out->op = std::move(op);
   } else if (n == "add") {
     COMMITLAB_RETURN_IF_ERROR(collect(kAddKeys));

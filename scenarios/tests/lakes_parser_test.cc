@@ -83,6 +83,24 @@ TEST(LakesParserTest, DeltaTableAndSteps) {
   EXPECT_EQ(OpName(st[5].op), "commit");
 }
 
+TEST(LakesParserTest, DeltaReadsByFilterAndTheWholeTable) {
+  const Scenario s = MustParse(
+      "title \"t\"\n"
+      "table name=d protocol=delta partitions=a,b\n"
+      "writer name=w\n"
+      "w: begin; read filter=\"a >= 1 or b > 1\"; read whole-table; read\n");
+  const std::vector<Step>& st = s.writers[0].steps;
+  ASSERT_EQ(st.size(), 4u);
+  const auto& ranged = std::get<ReadOp>(st[1].op);
+  ASSERT_TRUE(ranged.filter.has_value());
+  EXPECT_EQ(ranged.filter->text, "a >= 1 or b > 1");
+  EXPECT_EQ(ranged.filter->expr.op, iceberg::Expression::Op::kOr);
+  EXPECT_FALSE(ranged.whole_table);
+  EXPECT_TRUE(std::get<ReadOp>(st[2].op).whole_table);
+  EXPECT_FALSE(std::get<ReadOp>(st[3].op).whole_table);
+  EXPECT_FALSE(std::get<ReadOp>(st[3].op).filter.has_value());
+}
+
 TEST(LakesParserTest, DeltaAppIdTransactions) {
   const Scenario s = MustParse(
       "title \"t\"\n"
@@ -269,6 +287,12 @@ const std::vector<BadCase>& LakesBadCases() {
        "t.scn:5:18: unexpected \"6\" after counter add N"},
       {"CounterBadPolicy", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: counter commit on-validation=retry\n",
        "t.scn:5:33: expected one of give-up, recommit-stale, reread for key \"on-validation\", got \"retry\""},
+      {"DeltaReadPartitionAndFilter", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nw: begin; read partition=x=1 filter=\"x = 2\"\n",
+       "t.scn:4:30: read takes partition= or filter=, not both"},
+      {"DeltaReadWholeTableTakesNothing", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nw: begin; read whole-table x=1\n",
+       "t.scn:4:28: unexpected \"x=1\" after read whole-table"},
+      {"DeltaReadFilterUnknownColumn", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nw: begin; read filter=\"y > 1\"\n",
+       "t.scn:4:24: expected one of id, name, value, x for the filter column of table T, got \"y\""},
       {"DeltaRemoveWithoutFiles", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; remove\n",
        "t.scn:5:11: missing required key \"files\" for step remove"},
       {"DeltaRemoveTwice", "title \"t\"\ntable name=T protocol=delta partitions=x\nwriter name=w\nwriter name=v\nw: begin; remove files=f1,f1\n",

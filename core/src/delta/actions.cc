@@ -89,11 +89,31 @@ bool DropsFeatures(const Protocol& new_p, const Protocol& old_p) {
 }
 
 bool ReadPredicate::Matches(const DataFile& f) const {
+  // DeltaLog.filterFileList: the partition filter over each file's partitionValues.
+  if (filter) return RowMatches(*filter, Row{}, f.partition);
   if (!partitions) return true;
   return std::find(partitions->begin(), partitions->end(), f.partition) != partitions->end();
 }
 
+std::string FormatSqlPredicate(const Expression& e) {
+  using Op = Expression::Op;
+  switch (e.op) {
+    case Op::kAlwaysTrue: return "true";
+    case Op::kAlwaysFalse: return "false";
+    case Op::kAnd:
+      return fmt::format("({} AND {})", FormatSqlPredicate(e.children[0]), FormatSqlPredicate(e.children[1]));
+    case Op::kOr: return fmt::format("({} OR {})", FormatSqlPredicate(e.children[0]), FormatSqlPredicate(e.children[1]));
+    case Op::kNot: return fmt::format("NOT {}", FormatSqlPredicate(e.children[0]));
+    default: {
+      const std::string_view sym = e.op == Op::kEqual ? "=" : ComparisonSymbol(e.op);
+      if (const auto* text = std::get_if<std::string>(&e.value)) return fmt::format("{} {} '{}'", e.column, sym, *text);
+      return fmt::format("{} {} {}", e.column, sym, std::get<int64_t>(e.value));
+    }
+  }
+}
+
 std::string ReadPredicate::ToString() const {
+  if (filter) return FormatSqlPredicate(*filter);
   if (!partitions) return "true";
   if (partitions->empty()) return "false";
   std::string out;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "commitlab/core/model.h"
@@ -94,6 +95,47 @@ std::vector<DataFile> OptimisticTransaction::FilterFiles() {
     info_.read_files[name] = f;
   }
   info_.read_predicates.push_back(ReadPredicate::All());
+  return out;
+}
+
+namespace {
+
+void Conjuncts(const Expression& e, std::vector<Expression>* out) {
+  if (e.op == Expression::Op::kAnd) {
+    Conjuncts(e.children[0], out);
+    Conjuncts(e.children[1], out);
+    return;
+  }
+  out->push_back(e);
+}
+
+}  // namespace
+
+std::vector<DataFile> OptimisticTransaction::FilterFiles(const Expression& filter) {
+  // DeltaTableUtils.isPredicatePartitionColumnsOnly, conjunct by conjunct.
+  const std::vector<std::string> no_columns;
+  const std::vector<std::string>& partition_columns =
+      snapshot_.metadata() ? snapshot_.metadata()->partition_columns : no_columns;
+  std::vector<Expression> conjuncts;
+  Conjuncts(filter, &conjuncts);
+  std::optional<Expression> partition_filter;
+  for (Expression& c : conjuncts) {
+    const std::vector<std::string> columns = ReferencedColumns(c);
+    const bool partition_only = std::all_of(columns.begin(), columns.end(), [&](const std::string& col) {
+      return std::find(partition_columns.begin(), partition_columns.end(), col) != partition_columns.end();
+    });
+    if (!partition_only) continue;
+    partition_filter = partition_filter ? Expression::And(std::move(*partition_filter), std::move(c)) : std::move(c);
+  }
+  if (!partition_filter) return FilterFiles();
+  ReadPredicate p = ReadPredicate::Where(std::move(*partition_filter));
+  std::vector<DataFile> out;
+  for (const auto& [name, f] : snapshot_.files()) {
+    if (!p.Matches(f)) continue;
+    out.push_back(f);
+    info_.read_files[name] = f;
+  }
+  info_.read_predicates.push_back(std::move(p));
   return out;
 }
 

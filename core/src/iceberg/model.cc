@@ -6,16 +6,6 @@
 
 namespace commitlab::iceberg {
 
-std::string FormatValue(const Value& v) {
-  if (const auto* s = std::get_if<std::string>(&v)) return fmt::format("\"{}\"", *s);
-  return fmt::format("{}", std::get<int64_t>(v));
-}
-
-std::string RawValue(const Value& v) {
-  if (const auto* s = std::get_if<std::string>(&v)) return *s;
-  return fmt::format("{}", std::get<int64_t>(v));
-}
-
 FileRef MakeDataFile(std::string path, std::vector<Row> rows, std::string partition) {
   auto f = std::make_shared<IcebergDataFile>();
   f->file.name = std::move(path);

@@ -196,6 +196,52 @@ TEST_F(DeltaTransactionTest, AddsToAnotherPartitionDoNotConflict) {
   EXPECT_EQ(*b.Commit(Operation::kUpdate), 2);
 }
 
+TEST_F(DeltaTransactionTest, AFilterKeepsItsPartitionConjunctsAndReadsWhatTheyMatch) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction t = Start("T");
+  using Op = Expression::Op;
+  // x >= 2 and id > 5: the data conjunct is dropped, the partition one recorded.
+  const std::vector<DataFile> read =
+      t.FilterFiles(Expression::And(Expression::Compare(Op::kGreaterThanOrEqual, "x", int64_t{2}),
+                                    Expression::Compare(Op::kGreaterThan, "id", int64_t{5})));
+  ASSERT_EQ(read.size(), 1u);
+  EXPECT_EQ(read[0].name, "g1");
+  ASSERT_EQ(t.reads().read_predicates.size(), 1u);
+  EXPECT_EQ(t.reads().read_predicates[0].ToString(), "x >= 2");
+  EXPECT_TRUE(t.reads().read_predicates[0].Matches(F("new", "x=3")));
+  EXPECT_FALSE(t.reads().read_predicates[0].Matches(F("new", "x=1")));
+}
+
+TEST_F(DeltaTransactionTest, AFilterOnADataColumnAloneReadsTheWholeTable) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction t = Start("T");
+  // An OR that names a data column is no partition filter: trackReadPredicates records TRUE.
+  const std::vector<DataFile> read =
+      t.FilterFiles(Expression::Or(Expression::Equal("x", int64_t{1}),
+                                   Expression::Compare(Expression::Op::kGreaterThan, "id", int64_t{2019})));
+  EXPECT_EQ(read.size(), 3u);
+  EXPECT_EQ(t.reads().read_predicates[0].ToString(), "true");
+}
+
+TEST_F(DeltaTransactionTest, ARangeReadConflictsOnlyWithAddsInItsRange) {
+  CreateTable(IsolationLevel::kSerializable);
+  using Op = Expression::Op;
+  const Expression above_3 = Expression::Compare(Op::kGreaterThan, "x", int64_t{3});
+  for (const auto& [partition, conflicts] : std::vector<std::pair<std::string, bool>>{{"x=4", true}, {"x=3", false}}) {
+    OptimisticTransaction a = Start("A");
+    OptimisticTransaction b = Start("B");
+    b.FilterFiles(above_3);
+    b.Add(F("b-" + partition, "x=9"));
+    a.Add(F("a-" + partition, partition));
+    ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+    Result<int64_t> v = b.Commit(Operation::kUpdate);
+    EXPECT_EQ(!v.ok(), conflicts) << partition;
+    if (!v.ok()) {
+      EXPECT_EQ(ConflictExceptionName(v.status()), kConcurrentAppendException);
+    }
+  }
+}
+
 TEST_F(DeltaTransactionTest, UnpartitionedTableConflictsWithAnyAdd) {
   CreateTable(IsolationLevel::kSerializable, /*partitioned=*/false);
   OptimisticTransaction a = Start("A");

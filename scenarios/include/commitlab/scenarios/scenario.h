@@ -139,9 +139,14 @@ struct FilterSpec {
 
 // Iceberg `read`: reads the catalog pointer and pins its current snapshot; the writer's next
 // operation starts from it (validates what was committed since) and `scan` reads its files.
-// Delta `read`: the transaction's filterFiles on a partition, or a full scan.
+// Delta `read`: the transaction's filterFiles on a partition or by a filter, a full scan, or
+// `read whole-table` (readWholeTable).
 struct ReadOp {
-  std::string partition;  // Delta only; "" = the whole table
+  // Delta only: filterFiles on one partition, by a filter, or (neither) a full scan; or
+  // readWholeTable().
+  std::string partition;
+  std::optional<FilterSpec> filter;
+  bool whole_table = false;
 };
 // Iceberg `scan`: reads every file the last `read` planned (a long query's tasks).
 struct ScanOp {};

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/expression.h"
 #include "commitlab/core/model.h"
 
 namespace commitlab::delta {
@@ -93,14 +94,21 @@ struct SetTransaction {
 // A scan's partition filter, reduced to what the conflict checker evaluates: TRUE (a full scan)
 // or "partition in {...}".
 struct ReadPredicate {
-  std::optional<std::vector<std::string>> partitions = {};  // nullopt: TRUE
+  std::optional<std::vector<std::string>> partitions = {};  // nullopt: TRUE (unless `filter`)
+  // A partition filter (Spark's partitionFilters of a filterFiles call, ANDed), evaluated on each
+  // file's partition values; `partitions` is then nullopt.
+  std::optional<Expression> filter = {};
 
   static ReadPredicate All() { return {}; }
   static ReadPredicate In(std::vector<std::string> p) { return {std::move(p)}; }
+  static ReadPredicate Where(Expression partition_filter) { return {std::nullopt, std::move(partition_filter)}; }
   bool Matches(const DataFile& f) const;
-  std::string ToString() const;  // "true", "x=1", "x=1 OR x=2"
+  std::string ToString() const;  // "true", "x=1", "x=1 OR x=2", "(x > 1 AND x <= 3)"
   bool operator==(const ReadPredicate&) const = default;
 };
+
+// A filter as Spark SQL prints it, without attribute ids: x >= 2, (a = 1 AND b = 'p'), NOT (x = 1).
+std::string FormatSqlPredicate(const Expression& e);
 
 struct CommitInfo {
   int64_t timestamp_millis = 0;

@@ -62,6 +62,8 @@ class OptimisticTransaction {
   int64_t read_version() const { return snapshot_.version(); }
   const TableSnapshot& snapshot() const { return snapshot_; }
   const TransactionStats& stats() const { return stats_; }
+  // What the transaction has read so far (its predicates, files and app ids).
+  const CurrentTransactionInfo& reads() const { return info_; }
   // The level Commit will use (or used): SnapshotIsolation for a commit whose file actions all
   // have dataChange=false (and, on a WriteSerializable table, whose operation changes no data),
   // else the table's level.
@@ -72,6 +74,11 @@ class OptimisticTransaction {
   std::vector<DataFile> FilterFiles(std::vector<std::string> partitions);
   // filterFiles() with no filter: a full scan (predicate TRUE).
   std::vector<DataFile> FilterFiles();
+  // filterFiles(filters) with `filter` split at its top-level ANDs: the conjuncts on partition
+  // columns only, ANDed, are the recorded predicate (TRUE when none is: a filter on a data column
+  // reads every partition, as trackReadPredicates records it); the files they match are read.
+  // Data filters prune no files here (no column statistics).
+  std::vector<DataFile> FilterFiles(const Expression& filter);
   // readWholeTable(): any concurrent remove now conflicts (and any add, at Serializable).
   void ReadWholeTable();
   // txnVersion(appId): the application's last committed version, or -1; records the app id.

@@ -14,50 +14,26 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/expression.h"
 #include "commitlab/core/iceberg/model.h"
 
 namespace commitlab::iceberg {
 
-struct Expression {
-  enum class Op {
-    kAlwaysTrue, kAlwaysFalse,
-    kEqual, kNotEqual, kLessThan, kLessThanOrEqual, kGreaterThan, kGreaterThanOrEqual,
-    kAnd, kOr, kNot,
-  };
-  Op op = Op::kAlwaysTrue;
-  std::string column = {};               // comparisons only
-  Value value = {};                      // comparisons only
-  std::vector<Expression> children = {};  // kAnd, kOr: two; kNot: one
-
-  static Expression AlwaysTrue() { return {}; }
-  static Expression AlwaysFalse() { return {Op::kAlwaysFalse}; }
-  static Expression Compare(Op op, std::string column, Value value) { return {op, std::move(column), std::move(value)}; }
-  static Expression Equal(std::string column, Value value) { return Compare(Op::kEqual, std::move(column), std::move(value)); }
-  static Expression And(Expression a, Expression b) { return {Op::kAnd, {}, {}, {std::move(a), std::move(b)}}; }
-  static Expression Or(Expression a, Expression b) { return {Op::kOr, {}, {}, {std::move(a), std::move(b)}}; }
-  static Expression Not(Expression a) { return {Op::kNot, {}, {}, {std::move(a)}}; }
-  bool IsComparison() const { return op >= Op::kEqual && op <= Op::kGreaterThanOrEqual; }
-  bool operator==(const Expression&) const = default;
-};
+using commitlab::Expression;
+using commitlab::ParsePartition;
+using commitlab::RewriteNot;
+using commitlab::RowMatches;
 
 // As Iceberg prints an unbound expression: `true`, `ref(name="name") == "hits"`,
 // `(ref(name="id") >= 5 and ref(name="id") <= 9)`, `not(ref(name="id") == 1)`.
 std::string FormatExpression(const Expression& e);
 
-// "dt=2024-01-01/region=eu" -> {dt: 2024-01-01, region: eu}; "" -> {}.
-std::map<std::string, std::string> ParsePartition(std::string_view partition);
-
-// RewriteNot: the same filter with every `not` pushed down to the comparisons and removed
-// (Expressions.rewriteNot), which the metrics evaluators need.
-Expression RewriteNot(const Expression& e);
 // InclusiveMetricsEvaluator: false only when no row of `f` can match (the partition value fails
 // the comparison, the literal lies outside the column's bounds, or the column is null in every
 // row, or the file has no rows). Files whose rows hold another type than the literal might match.
 bool CanContainMatches(const Expression& e, const IcebergDataFile& f);
 // StrictMetricsEvaluator: true only when every row of `f` matches (vacuously for an empty file).
 bool AllRowsMatch(const Expression& e, const IcebergDataFile& f);
-// Row-level evaluation, for readers; `partition` answers partition columns missing from the row.
-bool RowMatches(const Expression& e, const Row& row, std::string_view partition = "");
 
 }  // namespace commitlab::iceberg
 

@@ -19,19 +19,15 @@
 #include <variant>
 #include <vector>
 
+#include "commitlab/core/expression.h"
 #include "commitlab/core/model.h"
 
 namespace commitlab::iceberg {
 
-// A column value: enough types for a counter (name = "hits", value = 10) and partition keys.
-using Value = std::variant<int64_t, std::string>;
-// One row: column name -> value. A missing column is null.
-using Row = std::map<std::string, Value>;
-
-// Iceberg's Literal.toString(): 10, or "hits" with the quotes.
-std::string FormatValue(const Value& v);
-// The value as a partition path writes it: 10, or hits without quotes.
-std::string RawValue(const Value& v);
+using commitlab::FormatValue;
+using commitlab::RawValue;
+using commitlab::Row;
+using commitlab::Value;
 
 // A data file with the rows it holds, so that reads, filters and the lost-update counter are
 // computed from contents. file.name is the path (Iceberg identifies files by location);
