@@ -576,6 +576,14 @@ bool DirStore::DataFileExists(const DataFile& f) {
   return IsSafeName(f.name) && IsSafePartition(f.partition) && IsRegularFile(DataFilePath(f));
 }
 
+Status DirStore::DeleteDataFile(const DataFile& f) {
+  if (!DataFileExists(f)) return Status::NotFound(fmt::format("{} does not exist", DataFilePath(f)));
+  std::error_code ec;
+  if (!fs::remove(DataFilePath(f), ec) || ec)
+    return Status::IOError(fmt::format("cannot remove {}: {}", DataFilePath(f), ec.message()));
+  return Status::OK();
+}
+
 std::vector<std::string> DirStore::ListManifests() { return ListFileNames(manifest_dir_); }
 
 std::vector<std::string> DirStore::ListDataFiles() {

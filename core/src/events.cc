@@ -34,6 +34,7 @@ std::string_view CauseKindName(CauseKind k) {
     case CauseKind::kLsm: return "lsm";
     case CauseKind::kValidation: return "validation";
     case CauseKind::kDeltaConflict: return "delta-conflict";
+    case CauseKind::kBucketCount: return "bucket-count";
   }
   return "?";
 }

@@ -73,6 +73,12 @@ bool MemoryStore::DataFileExists(const DataFile& f) {
   return data_files_.count(f.name) > 0;
 }
 
+Status MemoryStore::DeleteDataFile(const DataFile& f) {
+  const auto lock = Lock();
+  if (data_files_.erase(f.name) == 0) return Status::NotFound(fmt::format("data file {} does not exist", f.name));
+  return Status::OK();
+}
+
 std::vector<std::string> MemoryStore::ListManifests() {
   std::vector<std::string> names;
   {

@@ -116,6 +116,7 @@ Status DecodeEntry(const json& entry, FileChange* c) {
   r.String("kind", &kind);
   r.String("partition", &f.partition);
   r.Int32("bucket", &f.bucket);
+  if (entry.contains("totalBuckets")) r.Int32("totalBuckets", &f.total_buckets);
   r.Int32("level", &f.level);
   r.String("fileName", &f.name);
   r.Int("minKey", &f.min_key);
@@ -162,16 +163,17 @@ std::string EncodeManifest(const std::vector<FileChange>& changes) {
   std::string out = "[\n";
   for (size_t i = 0; i < changes.size(); ++i) {
     const DataFile& f = changes[i].file;
-    const ordered_json entry = {
+    ordered_json entry = {
         {"kind", ChangeKindName(changes[i].kind)},
         {"partition", f.partition},
         {"bucket", f.bucket},
-        {"level", f.level},
-        {"fileName", f.name},
-        {"minKey", f.min_key},
-        {"maxKey", f.max_key},
-        {"rowCount", f.row_count},
     };
+    if (f.total_buckets > 0) entry["totalBuckets"] = f.total_buckets;  // after _BUCKET, as Paimon's schema
+    entry["level"] = f.level;
+    entry["fileName"] = f.name;
+    entry["minKey"] = f.min_key;
+    entry["maxKey"] = f.max_key;
+    entry["rowCount"] = f.row_count;
     out += "  " + json_io::SpacedLine(entry) + (i + 1 < changes.size() ? ",\n" : "\n");
   }
   out += "]\n";

@@ -24,8 +24,12 @@ Status TableState::Apply(const Snapshot& s) {
   for (const FileChange& c : s.changes) {
     const DataFile& f = c.file;
     if (c.kind == ChangeKind::kAdd) {
-      AddLive(f);
+      AddLive(f, s.id);
     } else {
+      if (auto it = added_in_.find({f.partition, f.bucket, f.level, f.name}); it != added_in_.end()) {
+        total_buckets_[f.partition].erase({it->second, f.bucket, f.level, f.name});
+        added_in_.erase(it);
+      }
       auto& bucket = partitions_[f.partition][f.bucket];
       auto& level = bucket[f.level];
       level.erase(f.name);
@@ -38,9 +42,23 @@ Status TableState::Apply(const Snapshot& s) {
   return Status::OK();
 }
 
-void TableState::AddLive(const DataFile& f) {
+void TableState::AddLive(const DataFile& f) { AddLive(f, 0); }
+
+void TableState::AddLive(const DataFile& f, int64_t snapshot_id) {
   partitions_[f.partition][f.bucket][f.level].emplace(f.name, f);
   ++live_files_;
+  if (f.total_buckets > 0) {
+    total_buckets_[f.partition].emplace(AddedFile{snapshot_id, f.bucket, f.level, f.name}, f.total_buckets);
+    added_in_.emplace(std::make_tuple(f.partition, f.bucket, f.level, f.name), snapshot_id);
+  }
+}
+
+std::vector<int32_t> TableState::TotalBucketsInCommitOrder(const std::string& partition) const {
+  std::vector<int32_t> out;
+  auto it = total_buckets_.find(partition);
+  if (it == total_buckets_.end()) return out;
+  for (const auto& [added, n] : it->second) out.push_back(n);
+  return out;
 }
 
 const TableState::BucketFiles* TableState::Bucket(const std::string& partition, int32_t bucket) const {

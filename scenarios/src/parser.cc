@@ -6,6 +6,7 @@
 
 #include <array>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <system_error>
 
@@ -26,7 +27,8 @@ constexpr std::array<std::string_view, 2> kDeltaFlavours = {"oss", "databricks"}
 constexpr std::array<std::string_view, 4> kPaimonTableKeys = {"primary-key", "buckets", "levels",
                                                               "ignore-empty-commit"};
 constexpr std::array<std::string_view, 3> kObjectModes = {"check-then-put", "locked", "conditional-put"};
-constexpr std::array<std::string_view, 3> kWriterKeys = {"name", "user", "table"};
+constexpr std::array<std::string_view, 5> kWriterKeys = {"name", "user", "table", "buckets",
+                                                        "strict-mode-last-safe-snapshot"};
 constexpr std::array<std::string_view, 3> kProtocols = {"paimon", "iceberg", "delta"};
 constexpr std::array<std::string_view, 4> kSchedKinds = {"random", "pct", "round-robin", "free"};
 constexpr std::array<std::string_view, 1> kPctKeys = {"depth"};
@@ -252,6 +254,17 @@ Status Parser::ParseWriter(const LineContext& ctx, Tokens toks) {
     return ctx.Error(toks[0].col, fmt::format("missing required key \"table\" for directive writer ({} tables are "
                                               "declared)",
                                               s_.tables.size()));
+  }
+  for (std::string_view key : {"buckets", "strict-mode-last-safe-snapshot"}) {
+    const Token* t = args.Find(key);
+    if (t == nullptr || s_.tables[w.table].protocol == Protocol::kPaimon) continue;
+    return ctx.Error(t->col, fmt::format("key \"{}\" applies to writers of paimon tables only, not to {} table {}", key,
+                                         ProtocolName(s_.tables[w.table].protocol), s_.tables[w.table].name));
+  }
+  COMMITLAB_RETURN_IF_ERROR(args.Int32("buckets", 1, 1024, &w.buckets));
+  if (args.Find("strict-mode-last-safe-snapshot") != nullptr) {
+    COMMITLAB_RETURN_IF_ERROR(args.Int("strict-mode-last-safe-snapshot", -1, std::numeric_limits<int64_t>::max(),
+                                       &w.strict_mode_last_safe_snapshot.emplace()));
   }
   writer_index_.emplace(w.name, s_.writers.size());
   ++users_[w.commit_user];

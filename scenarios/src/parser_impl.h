@@ -24,8 +24,8 @@ namespace commitlab::scenarios::internal {
 // Limits and names shared by the files that parse steps and tables.
 inline constexpr int64_t kMaxRows = 1'000'000'000;               // rows of a Paimon or Delta file
 inline constexpr int64_t kMaxKey = 1'000'000'000'000'000;        // 1e15: fresh keys never overflow
-inline constexpr std::array<std::string_view, 6> kPaimonSteps = {"write",      "commit",            "compact",
-                                                                 "checkpoint", "filter-and-commit", "restart"};
+inline constexpr std::array<std::string_view, 7> kPaimonSteps = {
+    "write", "commit", "compact", "checkpoint", "filter-and-commit", "delete-data-files", "restart"};
 inline constexpr std::array<std::string_view, 11> kIcebergSteps = {
     "read", "scan", "append", "overwrite", "replace-partitions", "delete", "rewrite", "schema", "expire", "orphans",
     "counter"};

@@ -47,6 +47,7 @@ class PaimonWriter final : public ProtocolWriter {
           if constexpr (std::is_same_v<T, CommitOp>) return Commit(op, r);
           if constexpr (std::is_same_v<T, CheckpointOp>) return Checkpoint(op, r);
           if constexpr (std::is_same_v<T, FilterAndCommitOp>) return FilterAndCommit(op, r);
+          if constexpr (std::is_same_v<T, DeleteDataFilesOp>) return DeleteDataFiles(op, r);
           if constexpr (std::is_same_v<T, RestartOp>) {
             Restart(r);
             return Status::OK();
@@ -72,6 +73,7 @@ class PaimonWriter final : public ProtocolWriter {
     options.ignore_empty_commit = table.ignore_empty_commit;
     options.idempotency_check = ctx_.idempotency_check;
     options.retry = ctx_.retry;
+    options.strict_mode_last_safe_snapshot = ctx_.writer->strict_mode_last_safe_snapshot;
     return std::make_unique<paimon::Committer>(ctx_.writer->commit_user, options, ctx_.env, ctx_.store, ctx_.events);
   }
 
@@ -86,7 +88,10 @@ class PaimonWriter final : public ProtocolWriter {
                     .level = level,
                     .min_key = min_key,
                     .max_key = max_key,
-                    .row_count = rows};
+                    .row_count = rows,
+                    .total_buckets = ctx_.writer->buckets > 0
+                                         ? ctx_.writer->buckets
+                                         : ctx_.scenario->tables[ctx_.writer->table].buckets};
   }
 
   Status Write(const WriteOp& op, StepResult* r) {
@@ -197,6 +202,25 @@ class PaimonWriter final : public ProtocolWriter {
     r->committed = n.ok() ? *n : 0;
     r->detail = fmt::format("filter-and-commit: {} of {} committable(s) committed", r->committed, offered);
     return n.ok() ? Status::OK() : n.status();
+  }
+
+  Status DeleteDataFiles(const DeleteDataFilesOp& op, StepResult* r) {
+    std::vector<std::string> gone;
+    for (const std::string& name : op.checkpoints) {
+      Result<Committable> saved = SavedCheckpoint(name);
+      if (!saved.ok()) return saved.status();
+      for (const auto* list : {&saved->append_changes, &saved->compact_changes}) {
+        for (const FileChange& ch : *list) {
+          if (ch.kind != ChangeKind::kAdd && list == &saved->append_changes) continue;
+          if (!ctx_.store->DataFileExists(ch.file)) continue;  // already gone
+          COMMITLAB_RETURN_IF_ERROR(ctx_.store->DeleteDataFile(ch.file));
+          gone.push_back(ShortName(ch.file.name));
+        }
+      }
+    }
+    r->committed = static_cast<int64_t>(gone.size());
+    r->detail = fmt::format("deleted {} data file(s) behind the table's back: {}", gone.size(), fmt::join(gone, ", "));
+    return Status::OK();
   }
 
   // The job fails over: a new committer with the same commit user; what was pending is lost,

@@ -56,6 +56,7 @@ class WriterStore final : public SnapshotStore {
     return st;
   }
   bool DataFileExists(const DataFile& f) override { return table_->DataFileExists(f); }
+  Status DeleteDataFile(const DataFile& f) override { return table_->DeleteDataFile(f); }
   std::vector<std::string> ListManifests() override { return table_->ListManifests(); }
   std::vector<std::string> ListDataFiles() override { return table_->ListDataFiles(); }
 

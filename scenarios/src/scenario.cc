@@ -18,7 +18,7 @@ std::string_view OpName(const Op& op) {
       "write",  "commit",   "compact", "checkpoint", "filter-and-commit", "restart", "read",
       "scan",   "append",   "overwrite", "delete",   "rewrite",           "schema",  "expire",
       "orphans", "counter", "begin",   "add",        "remove",            "commit",  "txn",
-      "read-txn", "metadata", "protocol", "replace-partitions"};
+      "read-txn", "metadata", "protocol", "replace-partitions", "delete-data-files"};
   static_assert(std::size(kNames) == std::variant_size_v<Op>);
   return kNames[op.index()];
 }

@@ -33,6 +33,7 @@ std::string Expanded(std::string_view name, int iteration) {
 size_t ListEntries(const Op& op) {
   if (const auto* c = std::get_if<CompactOp>(&op)) return c->files.size();
   if (const auto* f = std::get_if<FilterAndCommitOp>(&op)) return f->checkpoints.size();
+  if (const auto* d = std::get_if<DeleteDataFilesOp>(&op)) return d->checkpoints.size();
   if (const auto* r = std::get_if<RemoveOp>(&op)) return r->files.size();
   return 0;
 }
@@ -264,6 +265,8 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
   auto collect = [&](std::span<const std::string_view> keys) {
     return Args::Collect(ctx, name.col, arg_toks, what, keys, &args);
   };
+  // A writer may run with its own bucket count (a rescaled job); its files' buckets are below it.
+  const int32_t buckets = s_.writers[writer].buckets > 0 ? s_.writers[writer].buckets : table.buckets;
   switch (kind) {
     case 0: {  // write
       COMMITLAB_RETURN_IF_ERROR(collect(kWriteKeys));
@@ -276,7 +279,7 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
       }
       COMMITLAB_RETURN_IF_ERROR(args.Int("rows", 1, kMaxRows, &op.rows));
       COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, name.col, args.Find("partition"), table, what, &op.partition));
-      COMMITLAB_RETURN_IF_ERROR(args.Int32("bucket", 0, table.buckets - 1, &op.bucket));
+      COMMITLAB_RETURN_IF_ERROR(args.Int32("bucket", 0, buckets - 1, &op.bucket));
       out->op = std::move(op);
       return Status::OK();
     }
@@ -315,7 +318,7 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
       COMMITLAB_RETURN_IF_ERROR(args.Require("from", &tok));
       COMMITLAB_RETURN_IF_ERROR(args.Require("to", &tok));
       COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, name.col, args.Find("partition"), table, what, &op.partition));
-      COMMITLAB_RETURN_IF_ERROR(args.Int32("bucket", 0, table.buckets - 1, &op.bucket));
+      COMMITLAB_RETURN_IF_ERROR(args.Int32("bucket", 0, buckets - 1, &op.bucket));
       COMMITLAB_RETURN_IF_ERROR(args.Int32("from", 0, table.levels - 1, &op.from_level));
       COMMITLAB_RETURN_IF_ERROR(args.Int32("to", 1, table.levels - 1, &op.to_level));
       if (op.to_level < op.from_level) {
@@ -370,21 +373,26 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
       out->op = std::move(op);
       return Status::OK();
     }
-    case 4: {  // filter-and-commit
+    case 4:    // filter-and-commit
+    case 5: {  // delete-data-files
       COMMITLAB_RETURN_IF_ERROR(collect(kFilterKeys));
-      FilterAndCommitOp op;
+      std::vector<std::string> checkpoints;
       const Token* list = nullptr;
       COMMITLAB_RETURN_IF_ERROR(args.Require("checkpoints", &list));
       auto add_checkpoint = [&](std::string_view item, int col) {
         if (!IsRefName(item)) COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, item, col, "checkpoint name"));
-        for (const std::string& c : op.checkpoints)
+        for (const std::string& c : checkpoints)
           if (c == item) return ctx.Error(col, fmt::format("checkpoint \"{}\" listed twice", item));
-        op.checkpoints.emplace_back(item);
+        checkpoints.emplace_back(item);
         out->ref_pos.push_back(ctx.Pos(col));
         return Status::OK();
       };
       COMMITLAB_RETURN_IF_ERROR(ForEachListItem(ctx, *list, add_checkpoint));
-      out->op = std::move(op);
+      if (kind == 4) {
+        out->op = FilterAndCommitOp{std::move(checkpoints)};
+      } else {
+        out->op = DeleteDataFilesOp{std::move(checkpoints)};
+      }
       return Status::OK();
     }
     default:  // restart
@@ -486,6 +494,12 @@ Status Parser::Instantiate(const LineContext& ctx, size_t writer, const OpTempla
     (*line_checkpoints)[cp->name] = name;
     checkpoints_[name] = {cp->identifier, ctx.line()};
     cp->name = std::move(name);
+  } else if (auto* d = std::get_if<DeleteDataFilesOp>(&out->op)) {
+    for (size_t i = 0; i < d->checkpoints.size(); ++i) {
+      const CheckpointInfo* info = nullptr;
+      COMMITLAB_RETURN_IF_ERROR(ResolveCheckpoint(ctx, std::string(d->checkpoints[i]), tmpl.ref_pos[i],
+                                                  *line_checkpoints, &d->checkpoints[i], &info));
+    }
   } else if (auto* f = std::get_if<FilterAndCommitOp>(&out->op)) {
     const CheckpointInfo* prev = nullptr;
     for (size_t i = 0; i < f->checkpoints.size(); ++i) {

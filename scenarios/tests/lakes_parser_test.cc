@@ -250,7 +250,7 @@ const std::vector<BadCase>& LakesBadCases() {
       {"PaimonStepOnIceberg", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: write rows=1\n",
        "t.scn:5:4: step \"write\" is for paimon tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, replace-partitions, delete, rewrite, schema, expire, orphans, counter)"},
       {"IcebergStepOnPaimon", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw: append rows=1\n",
-       "t.scn:5:4: step \"append\" is for iceberg tables, but writer w writes paimon table T (its steps: write, commit, compact, checkpoint, filter-and-commit, restart)"},
+       "t.scn:5:4: step \"append\" is for iceberg tables, but writer w writes paimon table T (its steps: write, commit, compact, checkpoint, filter-and-commit, delete-data-files, restart)"},
       {"DeltaStepOnIceberg", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: begin\n",
        "t.scn:5:4: step \"begin\" is for delta tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, replace-partitions, delete, rewrite, schema, expire, orphans, counter)"},
       {"UnknownIcebergStep", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: appendd\n",
@@ -384,7 +384,7 @@ const std::vector<BadCase>& LakesBadCases() {
       {"ExpectCounterOnADeltaTable", "title \"t\"\ntable name=T protocol=iceberg\ntable name=D protocol=delta\nwriter name=w table=T\nw: read\nexpect counter hits 1 table=D\n",
        "t.scn:6:8: expect counter looks at an iceberg table, but table D is a delta table"},
       {"PaimonReadStep", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw: read\n",
-       "t.scn:5:4: step \"read\" is for iceberg and delta tables, but writer w writes paimon table T (its steps: write, commit, compact, checkpoint, filter-and-commit, restart)"},
+       "t.scn:5:4: step \"read\" is for iceberg and delta tables, but writer w writes paimon table T (its steps: write, commit, compact, checkpoint, filter-and-commit, delete-data-files, restart)"},
   };
   return cases;
 }

@@ -256,6 +256,25 @@ TEST(ParserTest, IdentifiersCheckpointsAndRestart) {
   EXPECT_EQ(OpName(st[7].op), "filter-and-commit");
 }
 
+TEST(ParserTest, WritersWithTheirOwnBucketCountAndStrictMode) {
+  Scenario s = MustParse(
+      "title \"t\"\n"
+      "table name=T protocol=paimon buckets=1\n"
+      "writer name=a buckets=4 strict-mode-last-safe-snapshot=-1\n"
+      "writer name=b\n"
+      "a: write bucket=3; checkpoint name=cp\n"
+      "b: delete-data-files checkpoints=cp\n");
+  EXPECT_EQ(s.writers[0].buckets, 4);
+  EXPECT_EQ(s.writers[0].strict_mode_last_safe_snapshot, -1);
+  EXPECT_EQ(s.writers[1].buckets, 0);  // the table's
+  EXPECT_FALSE(s.writers[1].strict_mode_last_safe_snapshot.has_value());
+  EXPECT_EQ(std::get<WriteOp>(s.writers[0].steps[0].op).bucket, 3);
+  const Step& del = s.writers[1].steps[0];
+  EXPECT_EQ(std::get<DeleteDataFilesOp>(del.op).checkpoints, (std::vector<std::string>{"cp"}));
+  EXPECT_EQ(OpName(del.op), "delete-data-files");
+  EXPECT_FALSE(OpPublishes(del.op));
+}
+
 TEST(ParserTest, RepeatExpandsLabelsAndCheckpointNames) {
   Scenario s = MustParse(std::string(kHeader) +
                          "repeat 3: a.c: write rows=1; checkpoint name=cp; commit checkpoint=cp\n"
@@ -526,7 +545,15 @@ const std::vector<BadCase>& BadCases() {
        "t.scn:5:2: expected ':' after writer name \"a\" (a step line is WRITER: STEP ...)"},
       {"UnknownStep", H("a: comit\n"),
        "t.scn:5:4: unknown step \"comit\" (expected one of write, commit, compact, checkpoint, filter-and-commit, "
-       "restart)"},
+       "delete-data-files, restart)"},
+      {"WriteBucketAboveTheWritersCount", kT + "table name=T protocol=paimon buckets=4\nwriter name=a buckets=2\na: write bucket=2\n",
+       "t.scn:4:17: key \"bucket\" must be between 0 and 1, got 2"},
+      {"WriterBucketsOnIceberg", kT + "table name=T protocol=iceberg\nwriter name=a buckets=2\n",
+       "t.scn:3:15: key \"buckets\" applies to writers of paimon tables only, not to iceberg table T"},
+      {"StrictModeBelowMinusOne", kT + "table name=T protocol=paimon\nwriter name=a strict-mode-last-safe-snapshot=-2\n",
+       "t.scn:3:46: key \"strict-mode-last-safe-snapshot\" must be between -1 and 9223372036854775807, got -2"},
+      {"DeleteDataFilesOfAnUnsavedCheckpoint", H("a: delete-data-files checkpoints=nope\n"),
+       "t.scn:5:34: checkpoint \"nope\" is not saved by an earlier step"},
       {"UnknownStepKey", H("a: write row=1\n"),
        "t.scn:5:10: unknown key \"row\" for step write (expected one of rows, keys, partition, bucket)"},
       {"EmptyStep", H("a:\n"), "t.scn:5:3: expected a step after ':'"},

@@ -247,6 +247,20 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
       return {AttemptResult::kSuccess, **found, Status::OK()};
     }
   }
+  // StrictModeChecker.check, then update(newSnapshotId - 1), as FileStoreCommitImpl.tryCommitOnce.
+  if (std::optional<int64_t>& safe = options_.strict_mode_last_safe_snapshot) {
+    if (*safe >= 0) {
+      Result<std::string> refusal = StrictModeRefusal(*safe, new_id, kind);
+      if (!refusal.ok()) return fatal(EventType::kError, refusal.status());
+      if (!refusal->empty()) {
+        ++stats_.conflicts;
+        Emit({.type = EventType::kConflict, .level = Level::kError, .identifier = identifier, .kind = kind,
+              .attempt = attempt, .snapshot_id = new_id, .message = *refusal});
+        return {AttemptResult::kFatal, 0, Status::Conflict(*refusal)};
+      }
+    }
+    safe = new_id - 1;
+  }
   ++stats_.attempts;
   if (wants_events_)
     Emit({.type = EventType::kAttempt, .identifier = identifier, .kind = kind, .attempt = attempt,
@@ -259,7 +273,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   // 2. Conflict detection against the live files of the buckets we change.
   if (latest && detect_conflicts) {
     if (Status st = AdvanceBase(*latest); !st.ok()) return fatal(EventType::kError, std::move(st));
-    ConflictContext ctx{options_.table, latest->commit_user, user_, options_.primary_key};
+    ConflictContext ctx{options_.table, latest->commit_user, user_, options_.primary_key, kind};
     EventCause cause;
     if (Status st = CheckConflicts(base_, changes, ctx, &cause); !st.ok()) {
       ++stats_.conflicts;
@@ -414,21 +428,48 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
   return kept;
 }
 
+Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_id, CommitKind kind) {
+  for (int64_t id = last_safe + 1; id < new_id; ++id) {
+    env_->BeginStorageOp(StorageOp::kReadSnapshot);
+    Result<Snapshot> s = store_->ReadSnapshot(id);
+    env_->EndStorageOp(StorageOp::kReadSnapshot);
+    if (!s.ok()) return s.status();
+    if (s->commit_user == user_) continue;
+    if (s->kind == CommitKind::kCompact || s->kind == CommitKind::kOverwrite) {
+      return fmt::format("When trying to commit snapshot {}, commit user {} has found a {} snapshot (id: {}) by another "
+                         "user {}. Giving up committing as commit.strict-mode.last-safe-snapshot is set.",
+                         new_id, user_, CommitKindName(s->kind), id, s->commit_user);
+    }
+    // Every bucket here is a real (fixed) bucket: any file in the APPEND counts.
+    if (s->kind == CommitKind::kAppend && kind == CommitKind::kOverwrite && !s->changes.empty()) {
+      return fmt::format("When trying to commit snapshot {}, commit user {} has found a APPEND snapshot (id: {}) by "
+                         "another user {} which committed files to fixed bucket. Giving up committing as "
+                         "commit.strict-mode.last-safe-snapshot is set.",
+                         new_id, user_, id, s->commit_user);
+    }
+  }
+  return std::string();
+}
+
 Result<int> Committer::FilterAndCommit(std::vector<Committable> committables) {
   Result<std::vector<Committable>> kept = FilterCommitted(std::move(committables));
   if (!kept.ok()) return kept.status();
+  // TableCommitImpl.checkFilesExistence: new files, compactBefore and compactAfter.
   std::vector<std::string> missing;
   for (const Committable& c : *kept) {
-    for (const auto* list : {&c.append_changes, &c.compact_changes})
-      for (const FileChange& ch : *list)
-        if (ch.kind == ChangeKind::kAdd && !store_->DataFileExists(ch.file)) missing.push_back(ch.file.name);
+    for (const FileChange& ch : c.append_changes)
+      if (ch.kind == ChangeKind::kAdd && !store_->DataFileExists(ch.file)) missing.push_back(ch.file.name);
+    for (const FileChange& ch : c.compact_changes)
+      if (!store_->DataFileExists(ch.file)) missing.push_back(ch.file.name);
   }
   if (!missing.empty()) {
     std::string names;
-    for (const std::string& n : missing) names += (names.empty() ? "" : ", ") + n;
+    for (const std::string& n : missing) names += (names.empty() ? "" : ",") + n;
     return Status::NotFound(
         "Cannot recover from this checkpoint because some files in the snapshot that need to be resubmitted have "
-        "been deleted: " + names);
+        "been deleted:\n    " + names +
+        "\n    The most likely reason is because you are recovering from a very old savepoint that contains some "
+        "uncommitted files that have already been deleted.");
   }
   int committed = 0;
   for (const Committable& c : *kept) {

@@ -42,8 +42,23 @@ std::string ConflictMessage(std::string_view headline, const ConflictContext& ct
   list(delta);
   if (base_entries.size() > kMaxListedEntries || delta.size() > kMaxListedEntries)
     m += "The entry list above are not fully displayed, please refer to taskmanager.log for more information.\n";
-  m += fmt::format("\nCaused by: {}", cause);
+  if (!cause.empty()) m += fmt::format("\nCaused by: {}", cause);
   return m;
+}
+
+// InternalRowPartitionComputer.partToSimpleString: the values joined by "-" ("" unpartitioned).
+std::string PartitionSimpleString(std::string_view partition) {
+  std::string out;
+  while (!partition.empty()) {
+    const size_t slash = partition.find('/');
+    const std::string_view part = partition.substr(0, slash);
+    const size_t eq = part.find('=');
+    if (!out.empty()) out += '-';
+    out += part.substr(eq == std::string_view::npos ? 0 : eq + 1);
+    if (slash == std::string_view::npos) break;
+    partition.remove_prefix(slash + 1);
+  }
+  return out;
 }
 
 std::string DescribeFile(const DataFile& f) {
@@ -72,6 +87,34 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
     }
     return Status::Conflict(ConflictMessage(headline, ctx, base_entries, delta, caused_by));
   };
+
+  // 0. ConflictDetection.checkBucketKeepSame: base entries (in commit order), then the delta; the
+  // first count seen in a partition is its count.
+  if (ctx.kind != CommitKind::kOverwrite) {
+    std::map<std::string, int32_t> seen;
+    for (const FileChange& c : delta) {
+      const std::string& p = c.file.partition;
+      if (seen.count(p) != 0) continue;
+      seen[p] = 0;
+      for (int32_t n : base.TotalBucketsInCommitOrder(p)) {
+        int32_t& old = seen[p];
+        if (old == 0) old = n;
+        if (n == old) continue;
+        blame(CauseKind::kBucketCount, {});
+        return conflict(fmt::format("Total buckets of partition {} changed from {} to {} without overwrite. Give up "
+                                    "committing.", PartitionSimpleString(p), old, n), "");
+      }
+    }
+    for (const FileChange& c : delta) {
+      if (c.file.total_buckets <= 0) continue;
+      int32_t& old = seen[c.file.partition];
+      if (old == 0) old = c.file.total_buckets;
+      if (c.file.total_buckets == old) continue;
+      blame(CauseKind::kBucketCount, {c.file.name});
+      return conflict(fmt::format("Total buckets of partition {} changed from {} to {} without overwrite. Give up "
+                                  "committing.", PartitionSimpleString(c.file.partition), old, c.file.total_buckets), "");
+    }
+  }
 
   auto add_conflict = [&](const DataFile& f, const FileChange& in_map) {
     blame(CauseKind::kFileDeletion, {f.name});

@@ -394,7 +394,26 @@ TEST_F(CommitterTest, FilterAndCommitRefusesMissingFiles) {
   Committer x = Make("job-X");
   auto r = x.FilterAndCommit({AppendOf(1, {Add(File("never-written"))})});
   EXPECT_EQ(r.status().code(), Code::kNotFound);
-  EXPECT_THAT(r.status().message(), HasSubstr("some files in the snapshot that need to be resubmitted have been deleted: never-written"));
+  EXPECT_THAT(r.status().message(),
+              HasSubstr("some files in the snapshot that need to be resubmitted have been deleted:\n    never-written\n"));
+}
+
+TEST_F(CommitterTest, StrictModeChecksFromTheSnapshotItLastBuiltOn) {
+  Committer other = Make("job-O");
+  Committer strict = Make("job-S", {.strict_mode_last_safe_snapshot = -1});
+  DataFile f1 = NewFile(1);
+  ASSERT_EQ(*other.Commit(AppendOf(1, {Add(f1)})), 1);
+  ASSERT_EQ(*other.Commit(CompactOf(2, {Del(f1), Add(File("l5", 5, 1, 1, 1))})), 1);  // snapshot 2: COMPACT
+  ASSERT_EQ(*strict.Commit(AppendOf(1, {Add(NewFile(2))})), 1);  // the first commit is not checked
+  ASSERT_EQ(*other.Commit(AppendOf(3, {Add(NewFile(3))})), 1);  // another user's APPEND: no matter
+  ASSERT_EQ(*strict.Commit(AppendOf(2, {Add(NewFile(4))})), 1);
+  ASSERT_EQ(*other.Commit(CompactOf(4, {Del(File("l5", 5, 1, 1, 1)), Add(File("l5b", 5, 1, 1, 1))})), 1);
+  Result<int> r = strict.Commit(AppendOf(3, {Add(NewFile(5))}));
+  ASSERT_EQ(r.status().code(), Code::kConflict);
+  EXPECT_EQ(r.status().message(),
+            "When trying to commit snapshot 7, commit user job-S has found a COMPACT snapshot (id: 6) by another user "
+            "job-O. Giving up committing as commit.strict-mode.last-safe-snapshot is set.");
+  EXPECT_EQ(strict.stats().conflicts, 1);
 }
 
 TEST_F(CommitterTest, AppendThenCompactMakesTwoSnapshotsWithOneIdentifier) {

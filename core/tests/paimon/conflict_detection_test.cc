@@ -12,6 +12,7 @@ using ::commitlab::testing::Add;
 using ::commitlab::testing::Del;
 using ::commitlab::testing::File;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 ConflictContext Ctx(bool primary_key = true) { return {"conflict_orders", "compact-job-2", "compact-job-2", primary_key}; }
@@ -38,6 +39,45 @@ TEST(ConflictDetectionTest, DeletingAFileAnotherJobDeletedIsAFileDeletionConflic
   EXPECT_THAT(st.message(), HasSubstr("Changes are:\n{kind=DELETE, partition=, bucket=0, level=0, fileName=data-0"));
   EXPECT_THAT(st.message(),
               HasSubstr("Caused by: Trying to delete file data-0 for table conflict_orders which is not previously added."));
+}
+
+DataFile WithBuckets(DataFile f, int32_t total_buckets, std::string partition = "") {
+  f.total_buckets = total_buckets;
+  f.partition = std::move(partition);
+  return f;
+}
+
+// Applies `files` as snapshots 1, 2, ... so that their commit order is known.
+TableState Committed(std::vector<DataFile> files) {
+  TableState s;
+  int64_t id = 0;
+  for (const DataFile& f : files) EXPECT_TRUE(s.Apply({.id = ++id, .changes = {Add(f)}}).ok());
+  return s;
+}
+
+TEST(ConflictDetectionTest, ABucketCountOtherThanThePartitionsGivesUpUnlessOverwriting) {
+  TableState base = Committed({WithBuckets(File("a"), 2, "dt=1"), WithBuckets(File("b"), 1, "dt=2")});
+  const std::vector<FileChange> delta = {Add(WithBuckets(File("c"), 1, "dt=1"))};
+  Status st = CheckConflicts(base, delta, Ctx());
+  ASSERT_EQ(st.code(), Code::kConflict);
+  EXPECT_THAT(st.message(),
+              StartsWith("Total buckets of partition 1 changed from 2 to 1 without overwrite. Give up committing."));
+  EXPECT_THAT(st.message(), Not(HasSubstr("Caused by")));
+  ConflictContext overwrite = Ctx();
+  overwrite.kind = CommitKind::kOverwrite;
+  EXPECT_TRUE(CheckConflicts(base, delta, overwrite).ok());
+  // Another partition's count is its own; a file without a count (0) is never checked.
+  EXPECT_TRUE(CheckConflicts(base, {Add(WithBuckets(File("d"), 1, "dt=2")), Add(File("e"))}, Ctx()).ok());
+}
+
+TEST(ConflictDetectionTest, ThePartitionsCountIsItsOldestLiveFiles) {
+  // Committed with 1 bucket, then with 2 (an unchecked append): the first count read wins.
+  TableState base = Committed({WithBuckets(File("z-old"), 1), WithBuckets(File("a-new"), 2)});
+  Status st = CheckConflicts(base, {Add(WithBuckets(File("c", 5), 2))}, Ctx());
+  EXPECT_THAT(st.message(), StartsWith("Total buckets of partition  changed from 1 to 2 without overwrite."));
+  // Once the old file is gone the partition has one count again.
+  ASSERT_TRUE(base.Apply({.id = 3, .changes = {Del(WithBuckets(File("z-old"), 1))}}).ok());
+  EXPECT_TRUE(CheckConflicts(base, {Add(WithBuckets(File("c", 5), 2))}, Ctx()).ok());
 }
 
 TEST(ConflictDetectionTest, LevelIsPartOfFileIdentity) {

@@ -92,6 +92,7 @@ class DirStore : public SnapshotStore {
   PublishResult Publish(const Snapshot& s) override;
   Status WriteDataFile(const DataFile& f) override;
   bool DataFileExists(const DataFile& f) override;
+  Status DeleteDataFile(const DataFile& f) override;
   // Sorted file names; temp files (leading '.') are left out.
   std::vector<std::string> ListManifests() override;
   // Sorted, distinct data file names (not paths) from every <partition>/bucket-<b>/ directory.

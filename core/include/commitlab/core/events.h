@@ -36,8 +36,10 @@ enum class CauseKind {
   kLsm,            // Paimon: two files of one level overlap in key range
   kValidation,     // Iceberg: a ValidationException
   kDeltaConflict,  // Delta: the conflict checker against a winning commit
+  kBucketCount,    // Paimon: a partition's total buckets changed without an overwrite
 };
-std::string_view CauseKindName(CauseKind k);  // "file-deletion", "lsm", "validation", "delta-conflict"
+// "file-deletion", "lsm", "validation", "delta-conflict", "bucket-count"
+std::string_view CauseKindName(CauseKind k);
 
 // Why an attempt was refused, as far as the engine knows it: the entries in conflict and, when
 // the engine saw it, the commit that made them so (Iceberg's conflicting snapshot, Delta's

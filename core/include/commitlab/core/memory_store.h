@@ -26,6 +26,7 @@ class MemoryStore : public SnapshotStore {
   PublishResult Publish(const Snapshot& s) override;
   Status WriteDataFile(const DataFile& f) override;
   bool DataFileExists(const DataFile& f) override;
+  Status DeleteDataFile(const DataFile& f) override;
   std::vector<std::string> ListManifests() override;
   std::vector<std::string> ListDataFiles() override;
 

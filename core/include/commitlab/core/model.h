@@ -28,6 +28,9 @@ struct DataFile {
   int64_t min_key = 0;
   int64_t max_key = 0;
   int64_t row_count = 0;
+  // Paimon's ManifestEntry.totalBuckets: the bucket count of the writer that wrote the file (0:
+  // unknown, never checked).
+  int32_t total_buckets = 0;
 
   bool operator==(const DataFile&) const = default;
 };

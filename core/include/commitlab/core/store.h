@@ -54,6 +54,9 @@ class SnapshotStore {
   // Data files are written by writers before they commit; a store may keep them as real files.
   virtual Status WriteDataFile(const DataFile& f) = 0;
   virtual bool DataFileExists(const DataFile& f) = 0;
+  // Removes a data file behind the table's back (an operator's rm, an orphan-file cleanup run too
+  // early): the snapshots still name it. NotFound when it is not there.
+  virtual Status DeleteDataFile(const DataFile& f) = 0;
   // Every manifest and data file name the store holds (for the orphan-file tally).
   virtual std::vector<std::string> ListManifests() = 0;
   virtual std::vector<std::string> ListDataFiles() = 0;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,19 @@ class TableState {
   bool IsLive(const DataFile& f) const;
   // All live files in (partition, bucket, level, name) order.
   std::vector<DataFile> LiveFiles() const;
+  // The total_buckets of the live files of `partition` that have one, in the order their
+  // snapshots added them (the order Paimon reads manifests in).
+  std::vector<int32_t> TotalBucketsInCommitOrder(const std::string& partition) const;
 
  private:
+  void AddLive(const DataFile& f, int64_t snapshot_id);
+
   std::map<std::string, std::map<int32_t, BucketFiles>> partitions_;
+  // partition -> (snapshot that added it, bucket, level, name) -> total_buckets, for files that
+  // carry a bucket count.
+  using AddedFile = std::tuple<int64_t, int32_t, int32_t, std::string>;
+  std::map<std::string, std::map<AddedFile, int32_t>> total_buckets_;
+  std::map<std::tuple<std::string, int32_t, int32_t, std::string>, int64_t> added_in_;  // by identity
   int64_t snapshot_id_ = 0;
   int64_t total_records_ = 0;
   size_t live_files_ = 0;

@@ -115,6 +115,12 @@ struct FilterAndCommitOp {
   std::vector<std::string> checkpoints;  // strictly increasing identifiers
 };
 
+// delete-data-files: removes from the table's directory, behind the table's back, the data files
+// the saved checkpoints' committables name (new files and compaction inputs and outputs).
+struct DeleteDataFilesOp {
+  std::vector<std::string> checkpoints;
+};
+
 // restart: the writer's job fails over: a new committer with the same commit user; pending files
 // and compaction are lost, saved checkpoints and the identifier counter survive.
 struct RestartOp {};
@@ -246,7 +252,8 @@ struct ProtocolOp {
 
 using Op = std::variant<WriteOp, CommitOp, CompactOp, CheckpointOp, FilterAndCommitOp, RestartOp, ReadOp, ScanOp,
                         AppendOp, OverwriteOp, DeleteOp, RewriteOp, SchemaOp, ExpireOp, OrphansOp, CounterOp, BeginOp,
-                        AddOp, RemoveOp, DeltaCommitOp, TxnOp, ReadTxnOp, MetadataOp, ProtocolOp, ReplacePartitionsOp>;
+                        AddOp, RemoveOp, DeltaCommitOp, TxnOp, ReadTxnOp, MetadataOp, ProtocolOp, ReplacePartitionsOp,
+                        DeleteDataFilesOp>;
 std::string_view OpName(const Op& op);  // "write", "commit", "compact", ...
 // Whether the step publishes (its line can be named as W.L.publish in an order line).
 bool OpPublishes(const Op& op);
@@ -263,6 +270,10 @@ struct Writer {
   std::string name;
   std::string commit_user;  // defaults to the name
   size_t table = 0;         // index into Scenario::tables
+  // Paimon: the writer's bucket count (its files' totalBuckets); 0 = the table's.
+  int32_t buckets = 0;
+  // Paimon: commit.strict-mode.last-safe-snapshot of the writer's committer (unset: off).
+  std::optional<int64_t> strict_mode_last_safe_snapshot;
   std::vector<Step> steps;  // in script order, repeats expanded
 };
 

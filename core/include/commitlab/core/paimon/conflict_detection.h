@@ -2,6 +2,9 @@
 // base files of the buckets a commit changes together with its ADD/DELETE delta.
 //  - A DELETE that finds no live file, or an ADD of a file already live, is a file-deletion
 //    conflict ("File deletion conflicts detected! Give up committing.").
+//  - Unless the commit is an OVERWRITE, the files of a partition, base then delta, must all have
+//    one total bucket count (ConflictDetection.checkBucketKeepSame): "Total buckets of partition
+//    P changed from A to B without overwrite. Give up committing."
 //  - For primary-key tables, two files of one (partition, bucket, level >= 1) whose closed key
 //    ranges overlap or touch are an LSM conflict ("LSM conflicts detected! Give up committing.").
 // Only touched buckets are checked: the base is consistent, so an untouched bucket cannot newly
@@ -24,6 +27,7 @@ struct ConflictContext {
   std::string base_commit_user;     // user of the latest snapshot (may be ourselves)
   std::string current_commit_user;
   bool primary_key = true;
+  CommitKind kind = CommitKind::kAppend;  // an OVERWRITE may change a partition's bucket count
 };
 
 inline constexpr char kFileDeletionConflict[] = "File deletion conflicts detected! Give up committing.";
