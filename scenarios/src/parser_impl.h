@@ -26,9 +26,9 @@ inline constexpr int64_t kMaxRows = 1'000'000'000;               // rows of a Pa
 inline constexpr int64_t kMaxKey = 1'000'000'000'000'000;        // 1e15: fresh keys never overflow
 inline constexpr std::array<std::string_view, 7> kPaimonSteps = {
     "write", "commit", "compact", "checkpoint", "filter-and-commit", "delete-data-files", "restart"};
-inline constexpr std::array<std::string_view, 11> kIcebergSteps = {
-    "read", "scan", "append", "overwrite", "replace-partitions", "delete", "rewrite", "schema", "expire", "orphans",
-    "counter"};
+inline constexpr std::array<std::string_view, 12> kIcebergSteps = {
+    "read",   "scan",    "append", "overwrite", "replace-partitions", "row-delta", "delete",
+    "rewrite", "schema", "expire", "orphans",   "counter"};
 inline constexpr std::array<std::string_view, 9> kDeltaSteps = {"begin",  "read", "add",      "remove",  "commit",
                                                                 "txn",    "read-txn", "metadata", "protocol"};
 inline constexpr std::array<std::string_view, 2> kIcebergIsolation = {"serializable", "snapshot"};
@@ -129,6 +129,8 @@ class Parser {
   // `partition`: also parse the partition key (replace-partitions parses its list itself).
   Status ParseDataSpec(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
                        std::string_view what, OpTemplate* tmpl, DataSpec* out, bool partition = true);
+  Status ParseRowDelta(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
+                       std::string_view what, OpTemplate* out);
   Status ParseReplacePartitions(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
                                 std::string_view what, OpTemplate* out);
   Status WrongProtocolStep(const LineContext& ctx, const Token& name, const Writer& w, const Table& table);

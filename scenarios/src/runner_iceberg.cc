@@ -3,12 +3,15 @@
 // pinned (and validates what was committed since), or else from a fresh read when it runs.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
+#include <map>
 #include <optional>
 #include <utility>
 #include <variant>
 
 #include "commitlab/core/iceberg/committer.h"
+#include "commitlab/core/iceberg/deletes.h"
 #include "commitlab/scenarios/iceberg_counter.h"
 #include "commitlab/core/iceberg/maintenance.h"
 #include "commitlab/core/iceberg/operation.h"
@@ -51,6 +54,7 @@ class IcebergWriter final : public ProtocolWriter {
           if constexpr (std::is_same_v<T, AppendOp>) return Append(op, r);
           if constexpr (std::is_same_v<T, OverwriteOp>) return Overwrite(op, r);
           if constexpr (std::is_same_v<T, ReplacePartitionsOp>) return ReplacePartitions(op, r);
+          if constexpr (std::is_same_v<T, RowDeltaOp>) return RowDelta(op, r);
           if constexpr (std::is_same_v<T, DeleteOp>) return Delete(op, r);
           if constexpr (std::is_same_v<T, RewriteOp>) return Rewrite(op, r);
           if constexpr (std::is_same_v<T, SchemaOp>) return Schema(op, r);
@@ -171,6 +175,73 @@ class IcebergWriter final : public ProtocolWriter {
                   fmt::format("replace partitions with {}", fmt::join(paths, ", ")));
   }
 
+  // Spark's merge-on-read writes one position delete file per partition, naming the rows of the
+  // starting snapshot the filter matches that no delete removes yet.
+  Status RowDelta(const RowDeltaOp& op, StepResult* r) {
+    Result<MetadataRef> base = TakeBase();
+    if (!base.ok()) return base.status();
+    std::vector<FileRef> deletes;
+    std::vector<std::string> what;
+    if (op.delete_filter) {
+      std::map<std::string, std::vector<iceberg::PositionDelete>> by_partition;
+      if (const iceberg::SnapshotRef s = (*base)->CurrentSnapshot()) {
+        for (const auto& [path, f] : (*base)->LiveFiles()) {
+          const std::vector<int64_t> gone = iceberg::DeletedPositions(*s, *f);
+          for (size_t i = 0; i < f->rows.size(); ++i) {
+            if (std::binary_search(gone.begin(), gone.end(), static_cast<int64_t>(i))) continue;
+            if (RowMatches(op.delete_filter->expr, f->rows[i], f->file.partition))
+              by_partition[f->file.partition].push_back({path, static_cast<int64_t>(i)});
+          }
+        }
+      }
+      for (auto& [partition, positions] : by_partition) {
+        const size_t n = positions.size();
+        FileRef d = iceberg::MakePositionDeleteFile(DeletePath(partition), std::move(positions), partition);
+        COMMITLAB_RETURN_IF_ERROR(WriteDelete(d));
+        what.push_back(fmt::format("{} ({} position(s))", d->path(), n));
+        deletes.push_back(std::move(d));
+      }
+    }
+    if (op.delete_keys) {
+      std::vector<iceberg::Row> keys;
+      for (int64_t k = op.delete_keys->first; k <= op.delete_keys->second; ++k) keys.push_back({{"id", k}});
+      FileRef d = iceberg::MakeEqualityDeleteFile(DeletePath(op.partition), {"id"}, std::move(keys), op.partition);
+      COMMITLAB_RETURN_IF_ERROR(WriteDelete(d));
+      what.push_back(fmt::format("{} (id {}..{})", d->path(), op.delete_keys->first, op.delete_keys->second));
+      deletes.push_back(std::move(d));
+    }
+    std::vector<FileRef> rows;
+    if (op.data) {
+      Result<FileRef> f = WriteData(*op.data);
+      if (!f.ok()) return f.status();
+      what.push_back((*f)->path());
+      rows.push_back(*std::move(f));
+    }
+    if (deletes.empty() && rows.empty()) {
+      r->detail = fmt::format("row delta: no row matches {} as of {}", op.delete_filter->text, Version(*base));
+      return Status::OK();
+    }
+    const iceberg::Expression conflict_filter =
+        op.conflict_filter ? op.conflict_filter->expr : iceberg::Expression::AlwaysTrue();
+    iceberg::Operation delta = iceberg::NewRowDelta(**base, std::move(rows), std::move(deletes), conflict_filter,
+                                                    op.validation);
+    if (op.validate_from_start) delta.starting_snapshot_id.reset();
+    return Commit(delta, r, fmt::format("row delta {}", fmt::join(what, ", ")));
+  }
+
+  std::string DeletePath(const std::string& partition) {
+    std::string path = committer_.NewDataFilePath(partition);
+    const size_t dot = path.rfind('.');
+    return path.insert(dot == std::string::npos ? path.size() : dot, "-deletes");
+  }
+
+  Status WriteDelete(const FileRef& d) {
+    ctx_.env->BeginStorageOp(StorageOp::kWriteData);
+    Status st = committer_.WriteDataFile(d);
+    ctx_.env->EndStorageOp(StorageOp::kWriteData);
+    return st;
+  }
+
   Status Delete(const DeleteOp& op, StepResult* r) {
     Result<MetadataRef> base = TakeBase();
     if (!base.ok()) return base.status();
@@ -199,10 +270,12 @@ class IcebergWriter final : public ProtocolWriter {
     if (!base.ok()) return base.status();
     std::vector<FileRef> inputs;
     std::vector<iceberg::Row> rows;
+    const iceberg::SnapshotRef head = (*base)->CurrentSnapshot();
     for (const auto& entry : (*base)->LiveFiles()) {
       if (entry.second->file.partition != op.partition) continue;
       inputs.push_back(entry.second);
-      rows.insert(rows.end(), entry.second->rows.begin(), entry.second->rows.end());
+      // Compaction reads through the delete files, as rewrite_data_files does.
+      for (iceberg::Row& row : iceberg::LiveRows(*head, *entry.second)) rows.push_back(std::move(row));
     }
     if (inputs.empty()) {
       r->detail = fmt::format("nothing to rewrite as of {}", Version(*base));

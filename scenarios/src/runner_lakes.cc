@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "commitlab/core/delta/actions.h"
+#include "commitlab/core/iceberg/deletes.h"
 #include "commitlab/scenarios/iceberg_counter.h"
 #include "commitlab/core/iceberg/maintenance.h"
 #include "commitlab/core/iceberg/model.h"
@@ -114,6 +115,8 @@ void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* viol
     if (!s->manifest_list.empty()) paths.insert(s->manifest_list);
     for (const iceberg::ManifestRef& mf : s->manifests) paths.insert(mf->path);
     for (const auto& entry : *s->live_files) paths.insert(entry.first);
+    if (s->live_deletes != nullptr)
+      for (const auto& entry : *s->live_deletes) paths.insert(entry.first);
     for (const std::string& path : paths) {
       if (io_.Exists(path)) continue;
       violations->push_back({"missing_file", fmt::format("table {}: {} is gone, but snapshot {} (sequence {}) still "
@@ -124,8 +127,10 @@ void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* viol
 
   // Counters: read from the current snapshot's files, as any reader would.
   std::vector<iceberg::Row> rows;
-  for (const auto& entry : m.LiveFiles())
-    for (const iceberg::Row& r : entry.second->rows) rows.push_back(r);
+  if (const iceberg::SnapshotRef head = m.CurrentSnapshot()) {
+    for (const auto& entry : m.LiveFiles())
+      for (iceberg::Row& r : iceberg::LiveRows(*head, *entry.second)) rows.push_back(std::move(r));
+  }
   for (const auto& [key, c] : counters_) {
     Result<std::optional<int64_t>> value = CounterValue(rows, key);
     const int64_t final_value = value.ok() ? value->value_or(0) : 0;

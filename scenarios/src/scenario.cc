@@ -18,7 +18,7 @@ std::string_view OpName(const Op& op) {
       "write",  "commit",   "compact", "checkpoint", "filter-and-commit", "restart", "read",
       "scan",   "append",   "overwrite", "delete",   "rewrite",           "schema",  "expire",
       "orphans", "counter", "begin",   "add",        "remove",            "commit",  "txn",
-      "read-txn", "metadata", "protocol", "replace-partitions", "delete-data-files"};
+      "read-txn", "metadata", "protocol", "replace-partitions", "delete-data-files", "row-delta"};
   static_assert(std::size(kNames) == std::variant_size_v<Op>);
   return kNames[op.index()];
 }
@@ -30,7 +30,8 @@ bool OpPublishes(const Op& op) {
          std::holds_alternative<AppendOp>(op) || std::holds_alternative<OverwriteOp>(op) ||
          std::holds_alternative<DeleteOp>(op) || std::holds_alternative<RewriteOp>(op) ||
          std::holds_alternative<SchemaOp>(op) || std::holds_alternative<ExpireOp>(op) ||
-         std::holds_alternative<DeltaCommitOp>(op) || std::holds_alternative<ReplacePartitionsOp>(op);
+         std::holds_alternative<DeltaCommitOp>(op) || std::holds_alternative<ReplacePartitionsOp>(op) ||
+         std::holds_alternative<RowDeltaOp>(op);
 }
 
 std::string_view SchedKindName(SchedKind k) {

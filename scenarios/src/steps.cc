@@ -425,6 +425,7 @@ Status Parser::CountIcebergRows(const LineContext& ctx, const OpTemplate& tmpl, 
   if (const auto* o = std::get_if<OverwriteOp>(&op)) rows = o->data.rows;
   if (const auto* rp = std::get_if<ReplacePartitionsOp>(&op))
     for (const DataSpec& f : rp->files) rows += f.rows;
+  if (const auto* rd = std::get_if<RowDeltaOp>(&op); rd != nullptr && rd->data) rows = rd->data->rows;
   if (const auto* c = std::get_if<CounterOp>(&op); c != nullptr && c->action == CounterOp::Action::kInit) rows = 1;
   const bool rewrite = std::holds_alternative<RewriteOp>(op);
   if (rows == 0 && !rewrite) return Status::OK();
@@ -477,6 +478,8 @@ Status Parser::Instantiate(const LineContext& ctx, size_t writer, const OpTempla
     assign_keys(o->data.rows, &o->data.min_key, &o->data.max_key);
   } else if (auto* rp = std::get_if<ReplacePartitionsOp>(&out->op)) {
     for (DataSpec& f : rp->files) assign_keys(f.rows, &f.min_key, &f.max_key);
+  } else if (auto* rd = std::get_if<RowDeltaOp>(&out->op); rd != nullptr && rd->data) {
+    assign_keys(rd->data->rows, &rd->data->min_key, &rd->data->max_key);
   } else if (auto* c = std::get_if<CommitOp>(&out->op)) {
     if (!c->checkpoint.empty()) {
       const CheckpointInfo* info = nullptr;

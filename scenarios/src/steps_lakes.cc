@@ -22,6 +22,9 @@ constexpr std::array<std::string_view, 5> kOverwriteKeys = {"filter", "rows", "k
 constexpr std::array<std::string_view, 5> kReplaceKeys = {"rows", "keys", "partition", "validate", "validate-from"};
 constexpr std::array<std::string_view, 3> kReplaceChecks = {"data", "deletes", "append-only"};
 constexpr std::array<std::string_view, 2> kValidateFrom = {"read", "start"};
+constexpr std::array<std::string_view, 8> kRowDeltaKeys = {"delete", "delete-keys",   "rows",     "keys",
+                                                          "partition", "conflict-filter", "validate", "validate-from"};
+constexpr std::array<std::string_view, 4> kRowDeltaChecks = {"data-files-exist", "deleted-files", "data", "deletes"};
 constexpr std::array<std::string_view, 2> kDeleteKeys = {"filter", "isolation"};
 constexpr std::array<std::string_view, 1> kPartitionKey = {"partition"};
 constexpr std::array<std::string_view, 1> kSchemaKeys = {"id"};
@@ -50,14 +53,18 @@ bool Contains(std::span<const std::string_view> names, std::string_view s) {
 
 // filter=EXPR over the columns the table's rows have: id and value hold integers, name strings
 // (the counter's rows), and each partition column its partition's text.
-Status ParseFilter(const LineContext& ctx, const Args& args, const Table& table, FilterSpec* out) {
-  const Token* t = nullptr;
-  COMMITLAB_RETURN_IF_ERROR(args.Require("filter", &t));
+Status ParseFilterValue(const LineContext& ctx, const Token* t, const Table& table, FilterSpec* out) {
   std::vector<FilterColumn> columns = {{"id", true, false}, {"name", false, false}, {"value", true, false}};
   for (const std::string& k : table.partition_keys) columns.push_back({k, false, true});
   out->text = t->value;
   return ParseFilterExpression(ctx, t->value, t->value_col, columns,
                                fmt::format("the filter column of table {}", table.name), &out->expr);
+}
+
+Status ParseFilter(const LineContext& ctx, const Args& args, const Table& table, FilterSpec* out) {
+  const Token* t = nullptr;
+  COMMITLAB_RETURN_IF_ERROR(args.Require("filter", &t));
+  return ParseFilterValue(ctx, t, table, out);
 }
 
 }  // namespace
@@ -81,6 +88,56 @@ Status Parser::ParseDataSpec(const LineContext& ctx, int owner_col, const Args& 
   }
   if (!partition) return Status::OK();
   return ParsePartition(ctx, owner_col, args.Find("partition"), table, what, &out->partition);
+}
+
+// row-delta: position deletes (delete=FILTER), an equality delete (delete-keys=LO..HI) and/or a
+// new data file (rows=, keys=); what it validates is `validate=data-files-exist,deleted-files,data,deletes`.
+Status Parser::ParseRowDelta(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
+                             std::string_view what, OpTemplate* out) {
+  RowDeltaOp op;
+  auto filter = [&](std::string_view key, std::optional<FilterSpec>* dst) -> Status {
+    const Token* t = args.Find(key);
+    return t == nullptr ? Status::OK() : ParseFilterValue(ctx, t, table, &dst->emplace());
+  };
+  COMMITLAB_RETURN_IF_ERROR(filter("delete", &op.delete_filter));
+  COMMITLAB_RETURN_IF_ERROR(filter("conflict-filter", &op.conflict_filter));
+  if (const Token* k = args.Find("delete-keys")) {
+    auto& range = op.delete_keys.emplace();
+    COMMITLAB_RETURN_IF_ERROR(ParseRange(ctx, k->value, k->value_col, "key \"delete-keys\"", -kMaxKey, kMaxKey,
+                                         &range.first, &range.second));
+    if (range.second - range.first >= kMaxIcebergFileRows)
+      return ctx.Error(k->value_col, fmt::format("delete-keys names more than {} ids", kMaxIcebergFileRows));
+  }
+  const bool adds_rows = args.Find("rows") != nullptr || args.Find("keys") != nullptr;
+  if (adds_rows) {
+    COMMITLAB_RETURN_IF_ERROR(ParseDataSpec(ctx, owner_col, args, table, what, out, &op.data.emplace()));
+    op.partition = op.data->partition;
+  } else if (op.delete_keys) {
+    COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, owner_col, args.Find("partition"), table, what, &op.partition));
+  } else if (const Token* p = args.Find("partition")) {
+    return ctx.Error(p->col, "partition= places delete-keys or new rows: give one of them, or drop it");
+  }
+  if (!op.delete_filter && !op.delete_keys && !adds_rows)
+    return ctx.Error(owner_col, "row-delta needs delete=FILTER, delete-keys=LO..HI or rows=/keys= (what it changes)");
+  if (const Token* v = args.Find("validate")) {
+    auto check = [&](std::string_view item, int col) -> Status {
+      size_t i = 0;
+      Status st = ParseChoice(ctx, item, col, "check of key \"validate\"", kRowDeltaChecks, &i);
+      if (!st.ok()) return st;
+      iceberg::RowDeltaValidation& rv = op.validation;
+      bool* flags[] = {&rv.data_files_exist, &rv.deleted_files, &rv.no_conflicting_data, &rv.no_conflicting_deletes};
+      *flags[i] = true;
+      return Status::OK();
+    };
+    COMMITLAB_RETURN_IF_ERROR(ForEachListItem(ctx, *v, check));
+  }
+  if (args.Find("validate-from") != nullptr) {
+    size_t i = 0;
+    COMMITLAB_RETURN_IF_ERROR(args.Choice("validate-from", kValidateFrom, &i));
+    op.validate_from_start = i == 1;
+  }
+  out->op = std::move(op);
+  return Status::OK();
 }
 
 // replace-partitions: `partition=P1,P2` writes one file into each; `validate=data,deletes,append-only`
@@ -191,6 +248,9 @@ Status Parser::ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens
     COMMITLAB_RETURN_IF_ERROR(ParseDataSpec(ctx, name.col, args, table, what, out, &op.data));
     COMMITLAB_RETURN_IF_ERROR(isolation(&op.isolation));
     out->op = std::move(op);
+  } else if (n == "row-delta") {
+    COMMITLAB_RETURN_IF_ERROR(collect(kRowDeltaKeys));
+    COMMITLAB_RETURN_IF_ERROR(ParseRowDelta(ctx, name.col, args, table, what, out));
   } else if (n == "replace-partitions") {
     COMMITLAB_RETURN_IF_ERROR(collect(kReplaceKeys));
     COMMITLAB_RETURN_IF_ERROR(ParseReplacePartitions(ctx, name.col, args, table, what, out));

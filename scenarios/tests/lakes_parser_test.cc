@@ -221,6 +221,35 @@ TEST(LakesParserTest, ReplacePartitionsWritesOneFilePerPartition) {
   EXPECT_TRUE(OpPublishes(plain));
 }
 
+TEST(LakesParserTest, RowDeltaDeletesByPositionOrEqualityAndMayAddRows) {
+  const Scenario s = MustParse(
+      "title \"t\"\n"
+      "table name=ev protocol=iceberg partitions=b\n"
+      "writer name=w\n"
+      "w: row-delta delete=\"b = 0 and id < 5\" rows=2 partition=b=1 conflict-filter=\"b = 0\" "
+      "validate=data-files-exist,deletes validate-from=start\n"
+      "w: row-delta delete-keys=3..4 partition=b=2\n");
+  const auto& merge = std::get<RowDeltaOp>(s.writers[0].steps[0].op);
+  ASSERT_TRUE(merge.delete_filter.has_value());
+  EXPECT_EQ(merge.delete_filter->text, "b = 0 and id < 5");
+  ASSERT_TRUE(merge.data.has_value());
+  EXPECT_EQ(merge.data->rows, 2);
+  EXPECT_EQ(merge.data->min_key, 1);  // fresh keys, as append's
+  EXPECT_EQ(merge.partition, "b=1");
+  ASSERT_TRUE(merge.conflict_filter.has_value());
+  EXPECT_TRUE(merge.validation.data_files_exist);
+  EXPECT_FALSE(merge.validation.deleted_files);
+  EXPECT_FALSE(merge.validation.no_conflicting_data);
+  EXPECT_TRUE(merge.validation.no_conflicting_deletes);
+  EXPECT_TRUE(merge.validate_from_start);
+  const auto& eq = std::get<RowDeltaOp>(s.writers[0].steps[1].op);
+  EXPECT_EQ(eq.delete_keys, std::make_pair(int64_t{3}, int64_t{4}));
+  EXPECT_EQ(eq.partition, "b=2");
+  EXPECT_FALSE(eq.data.has_value());
+  EXPECT_FALSE(eq.conflict_filter.has_value());  // alwaysTrue
+  EXPECT_TRUE(OpPublishes(eq));
+}
+
 class LakesMalformedTest : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(LakesMalformedTest, ExactMessage) {
@@ -248,13 +277,13 @@ const std::vector<BadCase>& LakesBadCases() {
       {"DeltaBadIsolation", "title \"t\"\ntable name=D protocol=delta isolation=snapshot\n",
        "t.scn:2:39: expected one of Serializable, WriteSerializable for key \"isolation\", got \"snapshot\""},
       {"PaimonStepOnIceberg", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: write rows=1\n",
-       "t.scn:5:4: step \"write\" is for paimon tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, replace-partitions, delete, rewrite, schema, expire, orphans, counter)"},
+       "t.scn:5:4: step \"write\" is for paimon tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, replace-partitions, row-delta, delete, rewrite, schema, expire, orphans, counter)"},
       {"IcebergStepOnPaimon", "title \"t\"\ntable name=T protocol=paimon\nwriter name=w\nwriter name=v\nw: append rows=1\n",
        "t.scn:5:4: step \"append\" is for iceberg tables, but writer w writes paimon table T (its steps: write, commit, compact, checkpoint, filter-and-commit, delete-data-files, restart)"},
       {"DeltaStepOnIceberg", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: begin\n",
-       "t.scn:5:4: step \"begin\" is for delta tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, replace-partitions, delete, rewrite, schema, expire, orphans, counter)"},
+       "t.scn:5:4: step \"begin\" is for delta tables, but writer w writes iceberg table T (its steps: read, scan, append, overwrite, replace-partitions, row-delta, delete, rewrite, schema, expire, orphans, counter)"},
       {"UnknownIcebergStep", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: appendd\n",
-       "t.scn:5:4: unknown step \"appendd\" (expected one of read, scan, append, overwrite, replace-partitions, delete, rewrite, schema, expire, orphans, counter)"},
+       "t.scn:5:4: unknown step \"appendd\" (expected one of read, scan, append, overwrite, replace-partitions, row-delta, delete, rewrite, schema, expire, orphans, counter)"},
       {"OverwriteWithoutFilter", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite rows=1\n",
        "t.scn:5:4: missing required key \"filter\" for step overwrite"},
       {"OverwriteBadFilter", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nwriter name=v\nw: overwrite filter=dt\n",
@@ -337,6 +366,16 @@ const std::vector<BadCase>& LakesBadCases() {
        "t.scn:4:19: too many rows for iceberg table T: its steps up to here write 1100000 row(s) (at most 1000000 a table: Iceberg data files keep their rows in memory)"},
       {"IcebergTableRowBudgetWithRewrites", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: append rows=100000\nrepeat 100: w: rewrite\n",
        "t.scn:5:16: too many rows for iceberg table T: its steps up to here write 100000 row(s) and its 10 rewrite(s) may copy them all again, 1100000 in all (at most 1000000 a table: Iceberg data files keep their rows in memory)"},
+      {"RowDeltaChangesNothing", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: row-delta validate=data\n",
+       "t.scn:4:4: row-delta needs delete=FILTER, delete-keys=LO..HI or rows=/keys= (what it changes)"},
+      {"RowDeltaBadCheck", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: row-delta delete=id=1 validate=exists\n",
+       "t.scn:4:35: expected one of data-files-exist, deleted-files, data, deletes for check of key \"validate\", got \"exists\""},
+      {"RowDeltaPartitionWithoutWhatItPlaces", "title \"t\"\ntable name=T protocol=iceberg partitions=b\nwriter name=w\nw: row-delta delete=b=1 partition=b=1\n",
+       "t.scn:4:25: partition= places delete-keys or new rows: give one of them, or drop it"},
+      {"RowDeltaBadDeleteFilter", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: row-delta delete=\"id < x\"\n",
+       "t.scn:4:27: column \"id\" holds integers, but \"x\" is not one (expected digits with an optional -, or a range id=LO..HI)"},
+      {"RowDeltaEmptyDeleteKeys", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: row-delta delete-keys=5..1\n",
+       "t.scn:4:26: range 5..1 for key \"delete-keys\" is empty (LO must not exceed HI)"},
       {"ReplaceBadCheck", "title \"t\"\ntable name=T protocol=iceberg partitions=b\nwriter name=w\nw: replace-partitions partition=b=1 validate=data,delete\n",
        "t.scn:4:51: expected one of data, deletes, append-only for check of key \"validate\", got \"delete\""},
       {"ReplacePartitionTwice", "title \"t\"\ntable name=T protocol=iceberg partitions=b\nwriter name=w\nw: replace-partitions partition=b=1,b=1\n",
@@ -376,7 +415,7 @@ const std::vector<BadCase>& LakesBadCases() {
       {"FilterIntegerOutOfRange", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: delete filter=id=12345678901234567890\n",
        "t.scn:4:21: the filter value must be between -1000000000000000000 and 1000000000000000000, got 12345678901234567890"},
       {"IcebergQuotedStep", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: \"append\"\n",
-       "t.scn:4:4: expected a step name (one of read, scan, append, overwrite, replace-partitions, delete, rewrite, schema, expire, orphans, counter), got \"append\""},
+       "t.scn:4:4: expected a step name (one of read, scan, append, overwrite, replace-partitions, row-delta, delete, rewrite, schema, expire, orphans, counter), got \"append\""},
       {"OrphansBadOlderThan", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: orphans clean older-than=3y\n",
        "t.scn:4:29: bad duration \"3y\" (expected a number with us, ms, s, min, h or d) for key \"older-than\""},
       {"ExpectUnknownTable", "title \"t\"\ntable name=T protocol=iceberg\nwriter name=w\nw: read\nexpect latest-snapshot 1 table=U\n",

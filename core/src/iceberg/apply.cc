@@ -79,20 +79,65 @@ Result<std::vector<FileRef>> FilesToDelete(const Operation& op, const FileSet& l
   }
 }
 
+// The live delete files `op` drops besides the ones it names: a ReplacePartitions drops those of
+// its partitions with their data (dropPartition registers the delete manifests too), and a row
+// filter those whose partition it holds for whatever their rows (deleteByRowFilter on the
+// delete manifests, the strict evaluation with partition values only).
+std::vector<FileRef> DeleteFilesToDrop(const Operation& op, const FileSet& live_deletes) {
+  std::vector<FileRef> out;
+  for (const auto& entry : live_deletes) {
+    const std::string& p = entry.second->file.partition;
+    bool drop = false;
+    switch (op.kind) {
+      case OperationKind::kReplacePartitions:
+        drop = ReplacesWholeTable(op) ||
+               std::find(op.replaced_partitions.begin(), op.replaced_partitions.end(), p) != op.replaced_partitions.end();
+        break;
+      case OperationKind::kOverwriteByFilter:
+      case OperationKind::kDeleteByFilter: drop = HoldsForPartition(op.filter, p); break;
+      default: break;
+    }
+    if (drop || std::find(op.deletes_to_remove.begin(), op.deletes_to_remove.end(), entry.second) !=
+                    op.deletes_to_remove.end())
+      out.push_back(entry.second);
+  }
+  return out;
+}
+
 Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& base, const ApplyContext& ctx) {
   SnapshotRef parent = base.CurrentSnapshot();
   const FileSet& live = base.LiveFiles();
   Result<std::vector<FileRef>> deleted = FilesToDelete(op, live);
   if (!deleted.ok()) return deleted.status();
+  const int64_t sequence = base.last_sequence_number + 1;
 
   auto next_live = std::make_shared<FileSet>(live);
-  for (const FileRef& f : *deleted) next_live->erase(f->path());
-  for (const FileRef& f : op.files_to_add) next_live->emplace(f->path(), f);
+  auto next_deletes = std::make_shared<FileSet>(base.LiveDeletes());
+  auto next_sequence = parent != nullptr && parent->file_sequence != nullptr
+                           ? std::make_shared<std::map<std::string, int64_t>>(*parent->file_sequence)
+                           : std::make_shared<std::map<std::string, int64_t>>();
+  std::vector<FileRef> dropped_deletes = DeleteFilesToDrop(op, base.LiveDeletes());
+  for (const FileRef& f : *deleted) {
+    next_live->erase(f->path());
+    next_sequence->erase(f->path());
+  }
+  for (const FileRef& f : dropped_deletes) {
+    next_deletes->erase(f->path());
+    next_sequence->erase(f->path());
+  }
+  for (const FileRef& f : op.files_to_add) {
+    next_live->emplace(f->path(), f);
+    next_sequence->insert_or_assign(f->path(), sequence);
+  }
+  for (const FileRef& f : op.deletes_to_add) {
+    next_deletes->emplace(f->path(), f);
+    next_sequence->insert_or_assign(f->path(), sequence);
+  }
 
   auto s = std::make_shared<Snapshot>();
   s->snapshot_id = ctx.snapshot_id;
   s->parent_id = base.current_snapshot_id;
-  s->sequence_number = base.last_sequence_number + 1;
+  s->sequence_number = sequence;
   s->timestamp_ms = ctx.timestamp_ms;
   s->operation = *SnapshotOperation(op);
   s->committed_by = ctx.committed_by;
@@ -101,14 +146,17 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
   // The parent's manifests that still hold a live file carry over; emptied ones drop out.
   if (parent != nullptr) {
     for (const ManifestRef& m : parent->manifests) {
-      const bool any_live = std::any_of(m->files.begin(), m->files.end(),
-                                        [&](const std::string& path) { return next_live->count(path) != 0; });
+      const bool any_live = std::any_of(m->files.begin(), m->files.end(), [&](const std::string& path) {
+        return next_live->count(path) != 0 || next_deletes->count(path) != 0;
+      });
       if (any_live) s->manifests.push_back(m);
     }
   }
   if (ctx.added_manifest != nullptr) s->manifests.push_back(ctx.added_manifest);
   s->added_files = op.files_to_add;
   s->deleted_files = std::move(*deleted);
+  s->added_delete_files = op.deletes_to_add;
+  s->removed_delete_files = std::move(dropped_deletes);
   int64_t total_records = 0;
   for (const auto& entry : *next_live) total_records += entry.second->file.row_count;
   // SnapshotSummary: added-* and deleted-* only when non-zero, totals always.
@@ -119,10 +167,14 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
   set_if("deleted-data-files", static_cast<int64_t>(s->deleted_files.size()));
   set_if("added-records", Records(s->added_files));
   set_if("deleted-records", Records(s->deleted_files));
+  set_if("added-delete-files", static_cast<int64_t>(s->added_delete_files.size()));
+  set_if("removed-delete-files", static_cast<int64_t>(s->removed_delete_files.size()));
   s->summary["total-data-files"] = fmt::format("{}", next_live->size());
   s->summary["total-records"] = fmt::format("{}", total_records);
   if (op.kind == OperationKind::kReplacePartitions) s->summary["replace-partitions"] = "true";
   s->live_files = std::move(next_live);
+  s->live_deletes = std::move(next_deletes);
+  s->file_sequence = std::move(next_sequence);
 
   TableMetadata next = NextVersion(base, ctx);
   next.last_sequence_number = s->sequence_number;
@@ -143,6 +195,14 @@ std::optional<DataOperation> SnapshotOperation(const Operation& op) {
       return op.files_to_add.empty() ? DataOperation::kDelete : DataOperation::kOverwrite;
     case OperationKind::kReplacePartitions: return DataOperation::kOverwrite;
     case OperationKind::kRewrite: return DataOperation::kReplace;
+    case OperationKind::kRowDelta: {
+      // BaseRowDelta.operation(): rows only -> append, deletes only -> delete.
+      const bool rows = !op.files_to_add.empty();
+      const bool deletes = !op.deletes_to_add.empty() || !op.deletes_to_remove.empty();
+      if (rows && !deletes) return DataOperation::kAppend;
+      if (deletes && !rows) return DataOperation::kDelete;
+      return DataOperation::kOverwrite;
+    }
     case OperationKind::kDeleteFiles: return DataOperation::kDelete;
     case OperationKind::kSchemaChange:
     case OperationKind::kExpireSnapshots: return std::nullopt;

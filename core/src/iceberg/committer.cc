@@ -106,6 +106,7 @@ void IcebergCommitter::CleanAll(const CommitState& state) {
 Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
   CommitState state;
   for (const FileRef& f : op.files_to_add) state.plan.push_back({ChangeKind::kAdd, f->file});
+  for (const FileRef& f : op.deletes_to_add) state.plan.push_back({ChangeKind::kAdd, f->file});
   for (const FileRef& f : op.files_to_delete) state.plan.push_back({ChangeKind::kDelete, f->file});
   state.commit_uuid = Uuid();
   if (SnapshotOperation(op)) {
@@ -237,11 +238,12 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
   const bool makes_snapshot = SnapshotOperation(op).has_value();
   ApplyContext ctx{.snapshot_id = state.snapshot_id, .committed_by = writer_, .timestamp_ms = env_->NowMicros() / 1000};
   if (makes_snapshot) {
-    if (!op.files_to_add.empty() && state.added_manifest == nullptr) {
+    if ((!op.files_to_add.empty() || !op.deletes_to_add.empty()) && state.added_manifest == nullptr) {
       auto manifest = std::make_shared<ManifestFile>();
       manifest->path = fmt::format("metadata/{}-m0.avro", state.commit_uuid);
       manifest->added_snapshot_id = state.snapshot_id;
       for (const FileRef& f : op.files_to_add) manifest->files.push_back(f->path());
+      for (const FileRef& f : op.deletes_to_add) manifest->files.push_back(f->path());
       if (Status st = WriteFile(manifest->path, FileKind::kManifest); !st.ok()) return fatal(EventType::kError, st);
       ++stats_.manifests_written;
       state.added_manifest = std::move(manifest);

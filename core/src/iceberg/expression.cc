@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 namespace commitlab::iceberg {
@@ -95,6 +96,24 @@ bool CanContainMatches(const Expression& e, const IcebergDataFile& f) {
 
 bool AllRowsMatch(const Expression& e, const IcebergDataFile& f) {
   return EvaluateExpression(RewriteNot(e), [&f](const Expression& leaf) { return MustMatch(leaf, f); });
+}
+
+bool DeleteFileMightMatch(const Expression& e, const IcebergDataFile& f) {
+  return EvaluateExpression(RewriteNot(e), [&f](const Expression& leaf) {
+    if (std::optional<Value> p = PartitionValue(leaf.column, leaf.value, f.file.partition))
+      return CompareValues(leaf.op, *p, leaf.value);
+    const auto& keys = f.equality_columns;
+    if (f.content == FileContent::kEqualityDeletes && std::find(keys.begin(), keys.end(), leaf.column) != keys.end())
+      return MightMatch(leaf, f);
+    return true;
+  });
+}
+
+bool HoldsForPartition(const Expression& e, std::string_view partition) {
+  return EvaluateExpression(RewriteNot(e), [&](const Expression& leaf) {
+    std::optional<Value> p = PartitionValue(leaf.column, leaf.value, partition);
+    return p.has_value() && CompareValues(leaf.op, *p, leaf.value);
+  });
 }
 
 }  // namespace commitlab::iceberg

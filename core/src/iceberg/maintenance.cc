@@ -10,6 +10,8 @@ void AddSnapshotFiles(const Snapshot& s, std::set<std::string>* out) {
   if (!s.manifest_list.empty()) out->insert(s.manifest_list);
   for (const ManifestRef& m : s.manifests) out->insert(m->path);
   for (const auto& entry : *s.live_files) out->insert(entry.first);
+  if (s.live_deletes != nullptr)
+    for (const auto& entry : *s.live_deletes) out->insert(entry.first);
 }
 
 }  // namespace

@@ -15,6 +15,28 @@ FileRef MakeDataFile(std::string path, std::vector<Row> rows, std::string partit
   return f;
 }
 
+FileRef MakePositionDeleteFile(std::string path, std::vector<PositionDelete> positions, std::string partition) {
+  auto f = std::make_shared<IcebergDataFile>();
+  f->file.name = std::move(path);
+  f->file.partition = std::move(partition);
+  f->file.row_count = static_cast<int64_t>(positions.size());
+  f->content = FileContent::kPositionDeletes;
+  f->positions = std::move(positions);
+  return f;
+}
+
+FileRef MakeEqualityDeleteFile(std::string path, std::vector<std::string> columns, std::vector<Row> rows,
+                               std::string partition) {
+  auto f = std::make_shared<IcebergDataFile>();
+  f->file.name = std::move(path);
+  f->file.partition = std::move(partition);
+  f->file.row_count = static_cast<int64_t>(rows.size());
+  f->content = FileContent::kEqualityDeletes;
+  f->equality_columns = std::move(columns);
+  f->rows = std::move(rows);
+  return f;
+}
+
 std::string_view DataOperationName(DataOperation op) {
   switch (op) {
     case DataOperation::kAppend: return "append";
@@ -49,6 +71,12 @@ const FileSet& TableMetadata::LiveFiles() const {
   static const FileSet* const kEmpty = new FileSet();
   SnapshotRef s = CurrentSnapshot();
   return s ? *s->live_files : *kEmpty;
+}
+
+const FileSet& TableMetadata::LiveDeletes() const {
+  static const FileSet* const kEmpty = new FileSet();
+  SnapshotRef s = CurrentSnapshot();
+  return s && s->live_deletes ? *s->live_deletes : *kEmpty;
 }
 
 TableMetadata NewTableMetadata(std::string table_name, int32_t schema_id, std::string_view uuid) {

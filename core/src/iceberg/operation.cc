@@ -30,6 +30,7 @@ std::string_view OperationKindName(OperationKind kind) {
     case OperationKind::kSchemaChange: return "schema-change";
     case OperationKind::kExpireSnapshots: return "expire-snapshots";
     case OperationKind::kReplacePartitions: return "replace-partitions";
+    case OperationKind::kRowDelta: return "row-delta";
   }
   return "?";
 }
@@ -44,6 +45,7 @@ std::string_view OperationClassName(OperationKind kind) {
     case OperationKind::kSchemaChange: return "SchemaUpdate";
     case OperationKind::kExpireSnapshots: return "RemoveSnapshots";
     case OperationKind::kReplacePartitions: return "BaseReplacePartitions";
+    case OperationKind::kRowDelta: return "BaseRowDelta";
   }
   return "?";
 }
@@ -101,6 +103,21 @@ Operation NewReplacePartitions(const TableMetadata& base, std::vector<FileRef> f
   }
   op.files_to_add = std::move(files);
   op.replace_validation = validation;
+  return op;
+}
+
+Operation NewRowDelta(const TableMetadata& base, std::vector<FileRef> rows, std::vector<FileRef> deletes,
+                      Expression conflict_filter, RowDeltaValidation validation) {
+  Operation op = Start(OperationKind::kRowDelta, base);
+  for (const FileRef& d : deletes)
+    for (const PositionDelete& p : d->positions)
+      if (std::find(op.referenced_data_files.begin(), op.referenced_data_files.end(), p.path) ==
+          op.referenced_data_files.end())
+        op.referenced_data_files.push_back(p.path);
+  op.files_to_add = std::move(rows);
+  op.deletes_to_add = std::move(deletes);
+  op.filter = std::move(conflict_filter);
+  op.row_delta_validation = validation;
   return op;
 }
 

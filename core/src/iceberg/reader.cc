@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "commitlab/core/iceberg/deletes.h"
+
 namespace commitlab::iceberg {
 
 Result<PinnedReader> PinnedReader::Open(IcebergCatalog* catalog, FileIO* io, Env* env,
@@ -22,6 +24,7 @@ Result<PinnedReader> PinnedReader::Open(IcebergCatalog* catalog, FileIO* io, Env
   reader.metadata_ = *current;
   if (s != nullptr) {
     reader.snapshot_id_ = s->snapshot_id;
+    reader.snapshot_ = s;
     for (const auto& entry : *s->live_files) reader.files_.push_back(entry.second);
   }
   return reader;
@@ -52,7 +55,7 @@ Result<std::vector<Row>> PinnedReader::ReadFile(size_t index) {
   Result<FileRef> f = io_->ReadDataFile(path);
   env_->EndStorageOp(StorageOp::kReadSnapshot);
   if (!f.ok()) return f.status().code() == Code::kNotFound ? FileNotFound(path) : f.status();
-  return (*f)->rows;
+  return snapshot_ != nullptr ? LiveRows(*snapshot_, **f) : (*f)->rows;
 }
 
 Result<std::vector<Row>> PinnedReader::ReadAll() {

@@ -111,6 +111,94 @@ Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const s
                                        FormatPartitionSet(partitions), JavaList(conflicts)));
 }
 
+namespace {
+
+constexpr std::initializer_list<DataOperation> kAddingDeletesOps = {DataOperation::kOverwrite, DataOperation::kDelete};
+
+// The delete files added in `history` by overwrite/delete snapshots that `matches` accepts, with
+// a sequence number above the starting snapshot's (the history runs back to just after it).
+template <typename Matches>
+std::vector<std::string> NewDeleteFiles(const std::vector<SnapshotRef>& history, Matches matches,
+                                        EventCause* cause) {
+  std::vector<std::string> out;
+  for (const SnapshotRef& s : history) {
+    bool relevant = false;
+    for (DataOperation op : kAddingDeletesOps) relevant |= s->operation == op;
+    if (!relevant) continue;
+    const size_t before = out.size();
+    for (const FileRef& f : s->added_delete_files)
+      if (matches(*f)) out.push_back(f->path());
+    if (cause != nullptr && out.size() > before) {
+      cause->snapshot = s->sequence_number;
+      cause->by = s->committed_by;
+    }
+  }
+  if (cause != nullptr && !out.empty()) {
+    cause->kind = CauseKind::kValidation;
+    cause->files = out;
+  }
+  return out;
+}
+
+// DeleteFileIndex.forDataFile: a position delete naming the file, or an equality delete of its
+// partition whose key bounds overlap the file's.
+bool AppliesTo(const IcebergDataFile& del, const IcebergDataFile& data) {
+  if (del.content == FileContent::kPositionDeletes) {
+    return std::any_of(del.positions.begin(), del.positions.end(),
+                       [&](const PositionDelete& p) { return p.path == data.path(); });
+  }
+  if (del.file.partition != data.file.partition) return false;
+  for (const Row& key : del.rows) {
+    bool all = true;
+    for (const auto& [column, value] : key) all &= CanContainMatches(Expression::Equal(column, value), data);
+    if (all) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status ValidateNoNewDeleteFiles(const std::vector<SnapshotRef>& history, const Expression& filter,
+                                EventCause* cause) {
+  std::vector<std::string> found =
+      NewDeleteFiles(history, [&](const IcebergDataFile& f) { return DeleteFileMightMatch(filter, f); }, cause);
+  if (found.empty()) return Status::OK();
+  return ValidationFailure(fmt::format("Found new conflicting delete files that can apply to records matching {}: {}",
+                                       FormatExpression(filter), JavaList(found)));
+}
+
+Status ValidateNoNewDeleteFiles(const std::vector<SnapshotRef>& history, const std::vector<std::string>& partitions,
+                                EventCause* cause) {
+  std::vector<std::string> found = NewDeleteFiles(history, InPartitions(partitions), cause);
+  if (found.empty()) return Status::OK();
+  return ValidationFailure(fmt::format("Found new conflicting delete files that can apply to records matching {}: {}",
+                                       FormatPartitionSet(partitions), JavaList(found)));
+}
+
+Status ValidateNoNewDeletesForDataFiles(const std::vector<SnapshotRef>& history,
+                                        const std::vector<FileRef>& data_files, EventCause* cause) {
+  for (const FileRef& data : data_files) {
+    std::vector<std::string> found =
+        NewDeleteFiles(history, [&](const IcebergDataFile& del) { return AppliesTo(del, *data); }, cause);
+    if (!found.empty())
+      return ValidationFailure(fmt::format("Cannot commit, found new delete for replaced data file: {}", data->path()));
+  }
+  return Status::OK();
+}
+
+Status ValidateDataFilesExist(const std::vector<SnapshotRef>& history, const std::vector<std::string>& paths,
+                              bool include_deletes, EventCause* cause) {
+  const std::initializer_list<DataOperation> with_deletes = {DataOperation::kOverwrite, DataOperation::kReplace,
+                                                             DataOperation::kDelete};
+  const std::initializer_list<DataOperation> without = {DataOperation::kOverwrite, DataOperation::kReplace};
+  std::vector<std::string> missing =
+      Conflicts(history, include_deletes ? with_deletes : without, Deleted,
+                [&](const IcebergDataFile& f) { return std::find(paths.begin(), paths.end(), f.path()) != paths.end(); },
+                cause);
+  if (missing.empty()) return Status::OK();
+  return ValidationFailure(fmt::format("Cannot commit, missing data files: {}", JavaList(missing)));
+}
+
 Status ValidateRequiredDeletes(const FileSet& live, const std::vector<FileRef>& files_to_delete,
                                EventCause* cause) {
   std::vector<std::string> missing;
@@ -140,20 +228,41 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
       Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
       if (!history.ok()) return history.status();
       if (serializable) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
+      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeleteFiles(*history, op.filter, cause));
       return ValidateDeletedDataFiles(*history, op.filter, cause);
     }
     case OperationKind::kDeleteByFilter: {
       // Explicit file deletes with the scan filter as conflict filter: the delete side is
       // failMissingDeletePaths, not a filter check.
-      if (serializable) {
-        Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-        if (!history.ok()) return history.status();
-        COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
-      }
-      return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
+      // validateNoConflictingDeletes with explicit files: no new delete for the files replaced.
+      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
+      if (!history.ok()) return history.status();
+      if (serializable) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
+      COMMITLAB_RETURN_IF_ERROR(ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause));
+      return ValidateNoNewDeletesForDataFiles(*history, op.files_to_delete, cause);
     }
-    case OperationKind::kRewrite:
+    case OperationKind::kRewrite: {
+      // BaseRewriteFiles: failMissingDeletePaths, then no new delete for a replaced file.
+      COMMITLAB_RETURN_IF_ERROR(ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause));
+      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
+      if (!history.ok()) return history.status();
+      return ValidateNoNewDeletesForDataFiles(*history, op.files_to_delete, cause);
+    }
     case OperationKind::kDeleteFiles: return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
+    case OperationKind::kRowDelta: {
+      // BaseRowDelta.validate, in its order; only when the table has a snapshot.
+      const RowDeltaValidation& v = op.row_delta_validation;
+      if (!base.current_snapshot_id) return Status::OK();
+      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
+      if (!history.ok()) return history.status();
+      if (v.data_files_exist && !op.referenced_data_files.empty())
+        COMMITLAB_RETURN_IF_ERROR(
+            ValidateDataFilesExist(*history, op.referenced_data_files, /*include_deletes=*/v.deleted_files, cause));
+      if (v.deleted_files) COMMITLAB_RETURN_IF_ERROR(ValidateRequiredDeletes(base.LiveDeletes(), op.deletes_to_remove, cause));
+      if (v.no_conflicting_data) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
+      if (v.no_conflicting_deletes) return ValidateNoNewDeleteFiles(*history, op.filter, cause);
+      return Status::OK();
+    }
     case OperationKind::kSchemaChange: return ValidateSchemaUnchanged(base, op.starting_schema_id);
     case OperationKind::kReplacePartitions: {
       // BaseReplacePartitions.validate: by the replaced partitions, or by alwaysTrue when the table
@@ -166,9 +275,12 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
       if (v.no_conflicting_data)
         COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateAddedDataFiles(*history, op.replaced_partitions, cause)
                                               : ValidateAddedDataFiles(*history, Expression::AlwaysTrue(), cause));
-      if (v.no_conflicting_deletes)
-        return partitioned ? ValidateDeletedDataFiles(*history, op.replaced_partitions, cause)
-                           : ValidateDeletedDataFiles(*history, Expression::AlwaysTrue(), cause);
+      if (v.no_conflicting_deletes) {
+        COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateDeletedDataFiles(*history, op.replaced_partitions, cause)
+                                              : ValidateDeletedDataFiles(*history, Expression::AlwaysTrue(), cause));
+        return partitioned ? ValidateNoNewDeleteFiles(*history, op.replaced_partitions, cause)
+                           : ValidateNoNewDeleteFiles(*history, Expression::AlwaysTrue(), cause);
+      }
       return Status::OK();
     }
   }

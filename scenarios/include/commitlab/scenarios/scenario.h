@@ -178,6 +178,17 @@ struct ReplacePartitionsOp {
   iceberg::ReplaceValidation validation;
   bool validate_from_start = false;  // validate-from=start: no validateFromSnapshot, the whole history
 };
+// Iceberg `row-delta`: a RowDelta (merge-on-read DELETE/UPDATE/MERGE) of position deletes for the
+// rows a filter matches, an equality delete of some ids, and/or a new data file.
+struct RowDeltaOp {
+  std::optional<FilterSpec> delete_filter;  // position deletes of the live rows it matches
+  std::optional<std::pair<int64_t, int64_t>> delete_keys;  // an equality delete on id, LO..HI
+  std::optional<DataSpec> data;             // a new data file (rows=/keys=)
+  std::string partition;                    // of the equality delete (and the new data)
+  std::optional<FilterSpec> conflict_filter;  // conflictDetectionFilter; alwaysTrue when unset
+  iceberg::RowDeltaValidation validation;
+  bool validate_from_start = false;
+};
 // Iceberg `rewrite [partition=P]`: compaction of the live files (of P) into one.
 struct RewriteOp {
   std::string partition;
@@ -253,7 +264,7 @@ struct ProtocolOp {
 using Op = std::variant<WriteOp, CommitOp, CompactOp, CheckpointOp, FilterAndCommitOp, RestartOp, ReadOp, ScanOp,
                         AppendOp, OverwriteOp, DeleteOp, RewriteOp, SchemaOp, ExpireOp, OrphansOp, CounterOp, BeginOp,
                         AddOp, RemoveOp, DeltaCommitOp, TxnOp, ReadTxnOp, MetadataOp, ProtocolOp, ReplacePartitionsOp,
-                        DeleteDataFilesOp>;
+                        DeleteDataFilesOp, RowDeltaOp>;
 std::string_view OpName(const Op& op);  // "write", "commit", "compact", ...
 // Whether the step publishes (its line can be named as W.L.publish in an order line).
 bool OpPublishes(const Op& op);

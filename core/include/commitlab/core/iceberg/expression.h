@@ -34,6 +34,13 @@ std::string FormatExpression(const Expression& e);
 bool CanContainMatches(const Expression& e, const IcebergDataFile& f);
 // StrictMetricsEvaluator: true only when every row of `f` matches (vacuously for an empty file).
 bool AllRowsMatch(const Expression& e, const IcebergDataFile& f);
+// InclusiveMetricsEvaluator on a delete file's own statistics: a partition column by its value,
+// an equality delete's key columns by the bounds of its rows; any other column has no statistics
+// and might match (a position delete matches on its partition alone).
+bool DeleteFileMightMatch(const Expression& e, const IcebergDataFile& f);
+// Whether `e` holds for any row of a file in `partition`, known from the partition values alone
+// (a comparison of another column is not known to hold).
+bool HoldsForPartition(const Expression& e, std::string_view partition);
 
 }  // namespace commitlab::iceberg
 

@@ -4,8 +4,9 @@
 // live in it. Everything is immutable once built and shared through shared_ptr<const ...>, so a
 // reader holding a snapshot needs no lock while writers build the next version.
 //
-// Simplified: one branch (main), no delete files (format v1 semantics for data), manifests reduced
-// to "the files a commit added" (a snapshot keeps a manifest while any of its files is live).
+// Simplified: one branch (main), manifests reduced to "the files a commit added" (a snapshot keeps
+// a manifest while any of its files is live). Format v2 delete files (merge-on-read row deltas)
+// are kept apart from data files, as Iceberg keeps delete manifests apart; no deletion vectors.
 #ifndef COMMITLAB_CORE_ICEBERG_MODEL_H_
 #define COMMITLAB_CORE_ICEBERG_MODEL_H_
 
@@ -29,17 +30,36 @@ using commitlab::RawValue;
 using commitlab::Row;
 using commitlab::Value;
 
-// A data file with the rows it holds, so that reads, filters and the lost-update counter are
-// computed from contents. file.name is the path (Iceberg identifies files by location);
-// file.partition is "" or "k=v[/k=v...]" (identity partitions); file.row_count == rows.size().
+// FileContent: DATA, POSITION_DELETES, EQUALITY_DELETES.
+enum class FileContent { kData, kPositionDeletes, kEqualityDeletes };
+
+// A position delete: row `pos` (0-based, in file order) of the data file at `path`.
+struct PositionDelete {
+  std::string path;
+  int64_t pos = 0;
+  bool operator==(const PositionDelete&) const = default;
+};
+
+// A data or delete file with what it holds, so that reads, filters and the lost-update counter
+// are computed from contents. file.name is the path (Iceberg identifies files by location);
+// file.partition is "" or "k=v[/k=v...]" (identity partitions). A data file's rows are its
+// records; an equality delete file's rows are the values (of equality_columns) whose rows it
+// deletes; a position delete file lists its positions. file.row_count counts either.
 struct IcebergDataFile {
   DataFile file = {};
+  FileContent content = FileContent::kData;
   std::vector<Row> rows = {};
+  std::vector<std::string> equality_columns = {};  // equality deletes
+  std::vector<PositionDelete> positions = {};      // position deletes
 
   const std::string& path() const { return file.name; }
+  bool is_delete() const { return content != FileContent::kData; }
 };
 using FileRef = std::shared_ptr<const IcebergDataFile>;
 FileRef MakeDataFile(std::string path, std::vector<Row> rows, std::string partition = "");
+FileRef MakePositionDeleteFile(std::string path, std::vector<PositionDelete> positions, std::string partition = "");
+FileRef MakeEqualityDeleteFile(std::string path, std::vector<std::string> columns, std::vector<Row> rows,
+                               std::string partition = "");
 
 // DataOperations: what a snapshot did, and so which validations look at it.
 enum class DataOperation { kAppend, kReplace, kOverwrite, kDelete };
@@ -75,7 +95,14 @@ struct Snapshot {
   std::vector<ManifestRef> manifests = {};  // the manifest list's entries
   std::vector<FileRef> added_files = {};
   std::vector<FileRef> deleted_files = {};
+  std::vector<FileRef> added_delete_files = {};    // row deltas
+  std::vector<FileRef> removed_delete_files = {};  // dropped with their data, or rewritten
   std::shared_ptr<const FileSet> live_files = {};   // after this snapshot; never null
+  std::shared_ptr<const FileSet> live_deletes = {};  // the delete files live after it; never null
+  // The data sequence number of every live data and delete file: the sequence number of the
+  // snapshot that added it. A delete applies to data of lower sequence numbers (a position
+  // delete also to its own).
+  std::shared_ptr<const std::map<std::string, int64_t>> file_sequence = {};  // never null
   std::map<std::string, std::string> summary = {};  // added-data-files, total-records, ...
 };
 using SnapshotRef = std::shared_ptr<const Snapshot>;
@@ -100,6 +127,8 @@ struct TableMetadata {
   SnapshotRef CurrentSnapshot() const;
   // The current snapshot's live files (empty without a snapshot).
   const FileSet& LiveFiles() const;
+  // The current snapshot's live delete files (empty without a snapshot).
+  const FileSet& LiveDeletes() const;
 };
 using MetadataRef = std::shared_ptr<const TableMetadata>;
 

@@ -31,13 +31,15 @@ enum class OperationKind {
   // BaseReplacePartitions (dynamic partition overwrite): add files and drop every live file of
   // the partitions they fall in (of the whole table when it is unpartitioned).
   kReplacePartitions,
+  // BaseRowDelta (merge-on-read UPDATE/DELETE/MERGE): add data files and delete files.
+  kRowDelta,
 };
 // "append", "overwrite-by-filter", "rewrite", "delete-files", "delete-by-filter",
-// "schema-change", "expire-snapshots", "replace-partitions"
+// "schema-change", "expire-snapshots", "replace-partitions", "row-delta"
 std::string_view OperationKindName(OperationKind kind);
 // The Java class that does it: "MergeAppend", "BaseOverwriteFiles", "BaseRewriteFiles",
 // "StreamingDelete", "SchemaUpdate", "RemoveSnapshots", "BaseReplacePartitions" (as "Committed
-// snapshot N (Class)" logs).
+// snapshot N (Class)" logs), "BaseRowDelta".
 std::string_view OperationClassName(OperationKind kind);
 
 // ExpireSnapshots settings, after history.expire.min-snapshots-to-keep and expireOlderThan.
@@ -53,6 +55,14 @@ struct ReplaceValidation {
   bool no_conflicting_data = false;     // validateNoConflictingData()
   bool no_conflicting_deletes = false;  // validateNoConflictingDeletes()
   bool append_only = false;             // validateAppendOnly(): fail rather than drop a live file
+};
+
+// What a RowDelta validates (Spark's SparkPositionDeltaWrite turns these on per command and level).
+struct RowDeltaValidation {
+  bool data_files_exist = false;        // validateDataFilesExist(referenced data files)
+  bool deleted_files = false;           // validateDeletedFiles(): a concurrent delete counts too
+  bool no_conflicting_data = false;     // validateNoConflictingDataFiles()
+  bool no_conflicting_deletes = false;  // validateNoConflictingDeleteFiles()
 };
 
 struct Operation {
@@ -71,6 +81,12 @@ struct Operation {
   // unpartitioned table), and what to validate.
   std::vector<std::string> replaced_partitions = {};
   ReplaceValidation replace_validation = {};
+  // row delta: delete files to add and to remove, the data files its position deletes name, the
+  // conflict detection filter (`filter`, alwaysTrue by default) and what to validate.
+  std::vector<FileRef> deletes_to_add = {};
+  std::vector<FileRef> deletes_to_remove = {};
+  std::vector<std::string> referenced_data_files = {};
+  RowDeltaValidation row_delta_validation = {};
   int64_t identifier = 0;                     // the caller's tag, copied into events
 };
 
@@ -90,6 +106,10 @@ Result<Operation> NewDeleteByFilter(const TableMetadata& base, Expression filter
 // history rather than at what was committed since `base`.
 Operation NewReplacePartitions(const TableMetadata& base, std::vector<FileRef> files, ReplaceValidation validation,
                                bool validate_from_start = false);
+// A RowDelta adding `rows` and `deletes`; the data files the position deletes name are
+// referenced. `conflict_filter` is conflictDetectionFilter.
+Operation NewRowDelta(const TableMetadata& base, std::vector<FileRef> rows, std::vector<FileRef> deletes,
+                      Expression conflict_filter, RowDeltaValidation validation);
 Operation NewSchemaChange(const TableMetadata& base, int32_t new_schema_id);
 Operation NewExpireSnapshots(ExpireOptions options);
 

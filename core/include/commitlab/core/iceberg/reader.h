@@ -33,7 +33,10 @@ class PinnedReader {
   // The planned files, in path order (a path added twice appears twice).
   const std::vector<FileRef>& files() const { return files_; }
 
-  // Reads the rows of files()[index] from FileIO. A file deleted since planning is NotFound
+  // The snapshot read (null for a table without snapshots).
+  const SnapshotRef& snapshot() const { return snapshot_; }
+  // Reads the rows of files()[index] from FileIO, less the rows the snapshot's delete files
+  // remove (deletes.h). A file deleted since planning is NotFound
   // "FileNotFoundException: File does not exist: <path> (snapshot <id> was expired ...)"; the
   // reader re-reads the pointer to say whether its snapshot was expired.
   Result<std::vector<Row>> ReadFile(size_t index);
@@ -50,6 +53,7 @@ class PinnedReader {
   std::optional<int64_t> snapshot_id_;
   MetadataRef metadata_;
   std::vector<FileRef> files_;
+  SnapshotRef snapshot_;
 };
 
 }  // namespace commitlab::iceberg

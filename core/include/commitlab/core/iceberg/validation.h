@@ -9,7 +9,12 @@
 //   delete-by-filter     added(filter), files still live       files still live
 //   rewrite, delete      files still live                      files still live
 //   schema change        schema unchanged                      schema unchanged
-//   replace partitions   what the operation asks for: added and/or deleted by partition
+//   replace partitions   what the operation asks for: added and/or deleted (and new delete
+//                        files) by partition
+//   row delta            what the operation asks for: data files exist, added(filter),
+//                        new delete files(filter)
+// Overwrite and delete-by-filter also check for new delete files (by filter, or for the files
+// they replace); a rewrite for new deletes of the files it replaces.
 //
 // added(f):   no append/overwrite snapshot since the start added a file that can hold rows
 //             matching f (validateAddedDataFiles)
@@ -59,6 +64,23 @@ Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const std
                               EventCause* cause = nullptr);
 Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const std::vector<std::string>& partitions,
                                 EventCause* cause = nullptr);
+// Delete files added since the start (by overwrite and delete snapshots, with a sequence number
+// above the starting snapshot's) that can apply to rows matching `filter` (or lying in
+// `partitions`): "Found new conflicting delete files that can apply to records matching %s: %s"
+// (validateNoNewDeleteFiles).
+Status ValidateNoNewDeleteFiles(const std::vector<SnapshotRef>& history, const Expression& filter,
+                                EventCause* cause = nullptr);
+Status ValidateNoNewDeleteFiles(const std::vector<SnapshotRef>& history, const std::vector<std::string>& partitions,
+                                EventCause* cause = nullptr);
+// No delete file added since the start applies to one of `data_files` (the files an operation
+// replaces): "Cannot commit, found new delete for replaced data file: %s"
+// (validateNoNewDeletesForDataFiles).
+Status ValidateNoNewDeletesForDataFiles(const std::vector<SnapshotRef>& history,
+                                        const std::vector<FileRef>& data_files, EventCause* cause = nullptr);
+// The referenced data files were not removed since the start by an overwrite or replace (or a
+// delete, when `include_deletes`): "Cannot commit, missing data files: [%s]" (validateDataFilesExist).
+Status ValidateDataFilesExist(const std::vector<SnapshotRef>& history, const std::vector<std::string>& paths,
+                              bool include_deletes, EventCause* cause = nullptr);
 // "Missing required files to delete: a,b" (ManifestFilterManager.validateRequiredDeletes)
 Status ValidateRequiredDeletes(const FileSet& live, const std::vector<FileRef>& files_to_delete,
                                EventCause* cause = nullptr);
