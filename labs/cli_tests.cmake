@@ -59,7 +59,7 @@ cli_source_test(run_fails 1
   run scenarios/tests/data/failing.scn)
 # A malformed file: exactly one line, file:line:col: message, and nothing runs.
 cli_source_test(run_malformed 2
-  "^scenarios/tests/data/malformed.scn:3:30: unknown key \"bukets\" for directive table \\(expected one of name, protocol, primary-key, partitions, buckets, levels, ignore-empty-commit, isolation, flavour\\)$"
+  "^scenarios/tests/data/malformed.scn:3:30: unknown key \"bukets\" for directive table \\(expected one of name, protocol, primary-key, partitions, buckets, levels, ignore-empty-commit, isolation, flavour, catalog\\)$"
   run scenarios/tests/data/malformed.scn)
 cli_source_test(run_missing_file 2 "^cannot open scenario file \"scenarios/nope.scn\"$" run scenarios/nope.scn)
 cli_source_test(run_no_file 2 "commitlab run: missing the scenario file to run" run)

@@ -19,10 +19,11 @@ namespace {
 constexpr int kMaxLines = 1'000'000;
 constexpr size_t kMaxTables = 64;
 constexpr size_t kMaxWriters = 10'000;
-constexpr std::array<std::string_view, 9> kTableKeys = {"name",    "protocol", "primary-key",         "partitions",
-                                                        "buckets", "levels",   "ignore-empty-commit", "isolation",
-                                                        "flavour"};
+constexpr std::array<std::string_view, 10> kTableKeys = {"name",    "protocol", "primary-key",         "partitions",
+                                                         "buckets", "levels",   "ignore-empty-commit", "isolation",
+                                                         "flavour", "catalog"};
 constexpr std::array<std::string_view, 2> kDeltaFlavours = {"oss", "databricks"};
+constexpr std::array<std::string_view, 2> kIcebergCatalogs = {"in-memory", "rest"};
 // Keys that only mean something to one protocol.
 constexpr std::array<std::string_view, 4> kPaimonTableKeys = {"primary-key", "buckets", "levels",
                                                               "ignore-empty-commit"};
@@ -203,6 +204,15 @@ Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
     COMMITLAB_RETURN_IF_ERROR(args.Choice("flavour", kDeltaFlavours, &flavour));
     table.flavour = std::string(kDeltaFlavours[flavour]);
   }
+  if (const Token* c = args.Find("catalog")) {
+    if (table.protocol != Protocol::kIceberg) {
+      return ctx.Error(c->col, fmt::format("key \"catalog\" applies to iceberg tables only, not to {} table {}",
+                                           ProtocolName(table.protocol), table.name));
+    }
+    size_t catalog = 0;
+    COMMITLAB_RETURN_IF_ERROR(args.Choice("catalog", kIcebergCatalogs, &catalog));
+    table.catalog = std::string(kIcebergCatalogs[catalog]);
+  }
   // DeltaConfigs.ISOLATION_LEVEL accepts only Serializable in open-source Delta; WriteSerializable
   // (Databricks' default) must be asked for.
   if (level_given && table.protocol == Protocol::kDelta && table.isolation == "WriteSerializable" &&
@@ -263,7 +273,7 @@ Status Parser::ParseWriter(const LineContext& ctx, Tokens toks) {
   }
   COMMITLAB_RETURN_IF_ERROR(args.Int32("buckets", 1, 1024, &w.buckets));
   if (args.Find("strict-mode-last-safe-snapshot") != nullptr) {
-    COMMITLAB_RETURN_IF_ERROR(args.Int("strict-mode-last-safe-snapshot", -1, std::numeric_limits<int64_t>::max(),
+    COMMITLAB_RETURN_IF_ERROR(args.Int("strict-mode-last-safe-snapshot", -1, kMaxKey,
                                        &w.strict_mode_last_safe_snapshot.emplace()));
   }
   writer_index_.emplace(w.name, s_.writers.size());

@@ -241,13 +241,30 @@ Result<iceberg::MetadataRef> NotingCatalog::Current() {
   return m;
 }
 
+namespace {
+
+PublishOutcome OutcomeOf(const iceberg::CasResult& r) {
+  return r.outcome == iceberg::CasOutcome::kSwapped ? PublishOutcome::kPublished
+         : r.outcome == iceberg::CasOutcome::kLost  ? PublishOutcome::kAlreadyExists
+                                                    : PublishOutcome::kError;
+}
+
+}  // namespace
+
 iceberg::CasResult NotingCatalog::CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) {
   const int64_t version = new_metadata->version;
   history_->BeforeEffect(EffectGate::Effect::kPublish);
   iceberg::CasResult r = target_->CompareAndSwap(expected_version, std::move(new_metadata));
-  history_->Published(version, r.outcome == iceberg::CasOutcome::kSwapped ? PublishOutcome::kPublished
-                               : r.outcome == iceberg::CasOutcome::kLost  ? PublishOutcome::kAlreadyExists
-                                                                          : PublishOutcome::kError);
+  history_->Published(version, OutcomeOf(r));
+  return r;
+}
+
+iceberg::CasResult NotingCatalog::Commit(const iceberg::TableMetadata& base, iceberg::MetadataRef next) {
+  int64_t version = next->version;
+  history_->BeforeEffect(EffectGate::Effect::kPublish);
+  iceberg::CasResult r = target_->Commit(base, std::move(next));
+  if (r.current != nullptr) version = r.current->version;  // the server's version of the commit
+  history_->Published(version, OutcomeOf(r));
   return r;
 }
 

@@ -133,6 +133,8 @@ class NotingCatalog final : public iceberg::IcebergCatalog {
   const std::string& table_name() const override { return target_->table_name(); }
   Result<iceberg::MetadataRef> Current() override;
   iceberg::CasResult CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) override;
+  iceberg::CasResult Commit(const iceberg::TableMetadata& base, iceberg::MetadataRef next) override;
+  bool ChecksRequirements() const override { return target_->ChecksRequirements(); }
 
  private:
   iceberg::IcebergCatalog* const target_;

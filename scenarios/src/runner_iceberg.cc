@@ -223,10 +223,9 @@ class IcebergWriter final : public ProtocolWriter {
     }
     const iceberg::Expression conflict_filter =
         op.conflict_filter ? op.conflict_filter->expr : iceberg::Expression::AlwaysTrue();
-    iceberg::Operation delta = iceberg::NewRowDelta(**base, std::move(rows), std::move(deletes), conflict_filter,
-                                                    op.validation);
-    if (op.validate_from_start) delta.starting_snapshot_id.reset();
-    return Commit(delta, r, fmt::format("row delta {}", fmt::join(what, ", ")));
+    return Commit(iceberg::NewRowDelta(**base, std::move(rows), std::move(deletes), conflict_filter, op.validation,
+                                       op.validate_from_start),
+                  r, fmt::format("row delta {}", fmt::join(what, ", ")));
   }
 
   std::string DeletePath(const std::string& partition) {

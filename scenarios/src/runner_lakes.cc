@@ -68,7 +68,7 @@ bool IcebergTableRun::CounterInitialised(const std::string& key) {
 void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* violations,
                              std::map<std::string, int64_t>* orphans_by_user) {
   std::lock_guard<std::mutex> lock(mu_);
-  Result<iceberg::MetadataRef> current = catalog_.Current();
+  Result<iceberg::MetadataRef> current = catalog_->Current();
   if (!current.ok()) return;  // the in-memory catalog never fails
   const iceberg::TableMetadata& m = **current;
 

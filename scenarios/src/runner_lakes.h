@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -32,10 +33,13 @@ namespace commitlab::scenarios::internal {
 // Thread-safe: writers on OS threads record into it concurrently.
 class IcebergTableRun {
  public:
-  explicit IcebergTableRun(const Table& table) : table_(table), catalog_(table.name) {}
+  explicit IcebergTableRun(const Table& table)
+      : table_(table),
+        catalog_(table.catalog == "rest" ? std::make_unique<iceberg::InMemoryRestCatalog>(table.name)
+                                         : std::make_unique<iceberg::InMemoryCatalog>(table.name)) {}
 
   const Table& table() const { return table_; }
-  iceberg::InMemoryCatalog* catalog() { return &catalog_; }
+  iceberg::InMemoryCatalog* catalog() { return catalog_.get(); }
   iceberg::InMemoryFileIO* io() { return &io_; }
 
   // A writer was told its operation committed `snapshot_id` with `sequence_number`.
@@ -59,7 +63,7 @@ class IcebergTableRun {
   };
 
   const Table& table_;
-  iceberg::InMemoryCatalog catalog_;
+  const std::unique_ptr<iceberg::InMemoryCatalog> catalog_;
   iceberg::InMemoryFileIO io_;
   std::mutex mu_;
   std::map<int64_t, int64_t> acknowledged_;  // guarded by mu_: snapshot id -> sequence number

@@ -425,7 +425,11 @@ Status Parser::CountIcebergRows(const LineContext& ctx, const OpTemplate& tmpl, 
   if (const auto* o = std::get_if<OverwriteOp>(&op)) rows = o->data.rows;
   if (const auto* rp = std::get_if<ReplacePartitionsOp>(&op))
     for (const DataSpec& f : rp->files) rows += f.rows;
-  if (const auto* rd = std::get_if<RowDeltaOp>(&op); rd != nullptr && rd->data) rows = rd->data->rows;
+  if (const auto* rd = std::get_if<RowDeltaOp>(&op)) {
+    // An equality delete keeps its keys in memory as rows do.
+    if (rd->data) rows += rd->data->rows;
+    if (rd->delete_keys) rows += rd->delete_keys->second - rd->delete_keys->first + 1;
+  }
   if (const auto* c = std::get_if<CounterOp>(&op); c != nullptr && c->action == CounterOp::Action::kInit) rows = 1;
   const bool rewrite = std::holds_alternative<RewriteOp>(op);
   if (rows == 0 && !rewrite) return Status::OK();

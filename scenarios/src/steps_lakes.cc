@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <tuple>
 
 #include "commitlab/core/retry_policy.h"
@@ -152,34 +153,34 @@ Status Parser::ParseReplacePartitions(const LineContext& ctx, int owner_col, con
     COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, owner_col, nullptr, table, what, &spec.partition));
     op.files.push_back(spec);
   }
-  for (size_t start = 0; list != nullptr && start <= list->value.size();) {
-    const size_t comma = std::min(list->value.find(',', start), list->value.size());
+  std::set<std::string> listed;
+  auto add_partition = [&](std::string_view item, int col) -> Status {
     Token one = *list;
-    one.value = list->value.substr(start, comma - start);
-    one.value_col = list->value_col + static_cast<int>(start);
-    COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, owner_col, &one, table, what, &spec.partition));
-    for (const DataSpec& f : op.files)
-      if (f.partition == spec.partition)
-        return ctx.Error(one.value_col, fmt::format("partition {} is listed twice", spec.partition));
+    one.value = std::string(item);
+    one.value_col = col;
+    Status st = ParsePartition(ctx, owner_col, &one, table, what, &spec.partition);
+    if (!st.ok()) return st;
+    if (!listed.insert(spec.partition).second)
+      return ctx.Error(col, fmt::format("partition {} is listed twice", spec.partition));
     op.files.push_back(spec);
-    start = comma + 1;
-  }
+    return Status::OK();
+  };
+  if (list != nullptr) COMMITLAB_RETURN_IF_ERROR(ForEachListItem(ctx, *list, add_partition));
   if (op.files.size() > 1 && out->keys_given) {
     return ctx.Error(args.Find("keys")->col,
                      "keys= with several partitions would repeat ids (give rows= and let each file take fresh keys)");
   }
   if (const Token* v = args.Find("validate")) {
-    for (size_t start = 0; start <= v->value.size();) {
-      const size_t comma = std::min(v->value.find(',', start), v->value.size());
+    auto check = [&](std::string_view item, int col) -> Status {
       size_t i = 0;
-      COMMITLAB_RETURN_IF_ERROR(ParseChoice(ctx, v->value.substr(start, comma - start),
-                                            v->value_col + static_cast<int>(start), "check of key \"validate\"",
-                                            kReplaceChecks, &i));
-      bool& flag = i == 0 ? op.validation.no_conflicting_data
-                          : i == 1 ? op.validation.no_conflicting_deletes : op.validation.append_only;
-      flag = true;
-      start = comma + 1;
-    }
+      Status st = ParseChoice(ctx, item, col, "check of key \"validate\"", kReplaceChecks, &i);
+      if (!st.ok()) return st;
+      bool* flags[] = {&op.validation.no_conflicting_data, &op.validation.no_conflicting_deletes,
+                       &op.validation.append_only};
+      *flags[i] = true;
+      return Status::OK();
+    };
+    COMMITLAB_RETURN_IF_ERROR(ForEachListItem(ctx, *v, check));
   }
   if (args.Find("validate-from") != nullptr) {
     size_t i = 0;

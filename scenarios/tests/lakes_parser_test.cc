@@ -268,6 +268,10 @@ const std::vector<BadCase>& LakesBadCases() {
       {"DeltaWriteSerializableNeedsDatabricks", "title \"t\"\ntable name=D protocol=delta isolation=WriteSerializable\n",
        "t.scn:2:39: open-source Delta accepts only Serializable for delta.isolationLevel; WriteSerializable is "
        "Databricks' (add flavour=databricks to model it)"},
+      {"CatalogOnDelta", "title \"t\"\ntable name=D protocol=delta catalog=rest\n",
+       "t.scn:2:29: key \"catalog\" applies to iceberg tables only, not to delta table D"},
+      {"UnknownCatalog", "title \"t\"\ntable name=I protocol=iceberg catalog=glue\n",
+       "t.scn:2:39: expected one of in-memory, rest for key \"catalog\", got \"glue\""},
       {"FlavourOnIceberg", "title \"t\"\ntable name=I protocol=iceberg flavour=oss\n",
        "t.scn:2:31: key \"flavour\" applies to delta tables only, not to iceberg table I"},
       {"UnknownFlavour", "title \"t\"\ntable name=D protocol=delta flavour=emr\n",

@@ -497,7 +497,7 @@ const std::vector<BadCase>& BadCases() {
        "latency, retry, idempotency-check, sched, seed, store, repeat, expect, or a step line WRITER: STEP)"},
       {"UnknownTableKey", kT + "table name=T protocol=paimon bukets=2\n",
        "t.scn:2:30: unknown key \"bukets\" for directive table (expected one of name, protocol, primary-key, "
-       "partitions, buckets, levels, ignore-empty-commit, isolation, flavour)"},
+       "partitions, buckets, levels, ignore-empty-commit, isolation, flavour, catalog)"},
       {"MissingRequiredKey", kT + "table name=T\n", "t.scn:2:1: missing required key \"protocol\" for directive table"},
       {"DuplicateKey", kT + "table name=T protocol=paimon name=U\n",
        "t.scn:2:30: duplicate key \"name\" for directive table"},
@@ -551,7 +551,7 @@ const std::vector<BadCase>& BadCases() {
       {"WriterBucketsOnIceberg", kT + "table name=T protocol=iceberg\nwriter name=a buckets=2\n",
        "t.scn:3:15: key \"buckets\" applies to writers of paimon tables only, not to iceberg table T"},
       {"StrictModeBelowMinusOne", kT + "table name=T protocol=paimon\nwriter name=a strict-mode-last-safe-snapshot=-2\n",
-       "t.scn:3:46: key \"strict-mode-last-safe-snapshot\" must be between -1 and 9223372036854775807, got -2"},
+       "t.scn:3:46: key \"strict-mode-last-safe-snapshot\" must be between -1 and 1000000000000000, got -2"},
       {"DeleteDataFilesOfAnUnsavedCheckpoint", H("a: delete-data-files checkpoints=nope\n"),
        "t.scn:5:34: checkpoint \"nope\" is not saved by an earlier step"},
       {"UnknownStepKey", H("a: write row=1\n"),

@@ -79,10 +79,9 @@ Result<std::vector<FileRef>> FilesToDelete(const Operation& op, const FileSet& l
   }
 }
 
-// The live delete files `op` drops besides the ones it names: a ReplacePartitions drops those of
-// its partitions with their data (dropPartition registers the delete manifests too), and a row
-// filter those whose partition it holds for whatever their rows (deleteByRowFilter on the
-// delete manifests, the strict evaluation with partition values only).
+// The live delete files `op` drops: a ReplacePartitions those of its partitions with their data
+// (dropPartition registers the delete manifests too), an overwrite by row filter those whose
+// partition makes the filter hold for every row (deleteByRowFilter on the delete manifests).
 std::vector<FileRef> DeleteFilesToDrop(const Operation& op, const FileSet& live_deletes) {
   std::vector<FileRef> out;
   for (const auto& entry : live_deletes) {
@@ -93,13 +92,11 @@ std::vector<FileRef> DeleteFilesToDrop(const Operation& op, const FileSet& live_
         drop = ReplacesWholeTable(op) ||
                std::find(op.replaced_partitions.begin(), op.replaced_partitions.end(), p) != op.replaced_partitions.end();
         break;
-      case OperationKind::kOverwriteByFilter:
-      case OperationKind::kDeleteByFilter: drop = HoldsForPartition(op.filter, p); break;
+      // A copy-on-write delete names its files (deleteFile): only a row filter reaches deletes.
+      case OperationKind::kOverwriteByFilter: drop = HoldsForPartition(op.filter, p); break;
       default: break;
     }
-    if (drop || std::find(op.deletes_to_remove.begin(), op.deletes_to_remove.end(), entry.second) !=
-                    op.deletes_to_remove.end())
-      out.push_back(entry.second);
+    if (drop) out.push_back(entry.second);
   }
   return out;
 }
@@ -117,6 +114,11 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
                            ? std::make_shared<std::map<std::string, int64_t>>(*parent->file_sequence)
                            : std::make_shared<std::map<std::string, int64_t>>();
   std::vector<FileRef> dropped_deletes = DeleteFilesToDrop(op, base.LiveDeletes());
+  if (op.kind == OperationKind::kReplacePartitions && op.replace_validation.append_only && !dropped_deletes.empty()) {
+    // failAnyDelete is set on the delete manifests' filter too.
+    return ValidationFailure(fmt::format("Cannot commit file that conflicts with existing partition: {}",
+                                         dropped_deletes.front()->file.partition));
+  }
   for (const FileRef& f : *deleted) {
     next_live->erase(f->path());
     next_sequence->erase(f->path());
@@ -198,7 +200,7 @@ std::optional<DataOperation> SnapshotOperation(const Operation& op) {
     case OperationKind::kRowDelta: {
       // BaseRowDelta.operation(): rows only -> append, deletes only -> delete.
       const bool rows = !op.files_to_add.empty();
-      const bool deletes = !op.deletes_to_add.empty() || !op.deletes_to_remove.empty();
+      const bool deletes = !op.deletes_to_add.empty();
       if (rows && !deletes) return DataOperation::kAppend;
       if (deletes && !rows) return DataOperation::kDelete;
       return DataOperation::kOverwrite;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -42,6 +43,50 @@ CasResult InMemoryCatalog::CompareAndSwap(int64_t expected_version, MetadataRef 
   }
   current_ = std::move(new_metadata);
   return {CasOutcome::kSwapped, ""};
+}
+
+CasResult InMemoryRestCatalog::Commit(const TableMetadata& base, MetadataRef next) {
+  if (next == nullptr) return {CasOutcome::kUnknown, fmt::format("Invalid metadata for table {}", table_name_)};
+  std::lock_guard<std::mutex> l(mu_);
+  const TableMetadata& now = *current_;
+  const bool moves_main = next->current_snapshot_id != base.current_snapshot_id;
+  const bool sets_schema = next->current_schema_id != base.current_schema_id;
+  if (moves_main && now.current_snapshot_id != base.current_snapshot_id) {
+    // UpdateRequirement.AssertRefSnapshotID.validate
+    if (!base.current_snapshot_id)
+      return {CasOutcome::kLost, "Requirement failed: branch main was created concurrently"};
+    return {CasOutcome::kLost,
+            fmt::format("Requirement failed: branch main has changed: expected id {} != {}",
+                        FormatSnapshotId(base.current_snapshot_id), FormatSnapshotId(now.current_snapshot_id))};
+  }
+  if (sets_schema && now.current_schema_id != base.current_schema_id) {
+    return {CasOutcome::kLost, fmt::format("Requirement failed: current schema changed: expected id {} != {}",
+                                           base.current_schema_id, now.current_schema_id)};
+  }
+  if (now.version == base.version) {
+    current_ = std::move(next);
+    return {CasOutcome::kSwapped, ""};
+  }
+  // CatalogHandlers.commit: the updates applied to the current metadata, a new version of it.
+  auto merged = std::make_shared<TableMetadata>(now);
+  merged->version = now.version + 1;
+  merged->location = next->location;  // the file the client wrote stands for the server's
+  merged->last_updated_ms = next->last_updated_ms;
+  merged->metadata_log.push_back(now.location);
+  if (merged->metadata_log.size() > kPreviousVersionsMax) merged->metadata_log.erase(merged->metadata_log.begin());
+  if (moves_main) {
+    for (const SnapshotRef& s : next->snapshots)
+      if (base.FindSnapshot(s->snapshot_id) == nullptr) merged->snapshots.push_back(s);  // AddSnapshot
+    merged->current_snapshot_id = next->current_snapshot_id;  // SetSnapshotRef(main)
+    merged->last_sequence_number = std::max(now.last_sequence_number, next->last_sequence_number);
+  }
+  if (sets_schema) merged->current_schema_id = next->current_schema_id;  // SetCurrentSchema
+  for (const SnapshotRef& s : base.snapshots) {  // RemoveSnapshots
+    if (next->FindSnapshot(s->snapshot_id) != nullptr) continue;
+    std::erase_if(merged->snapshots, [&](const SnapshotRef& m) { return m->snapshot_id == s->snapshot_id; });
+  }
+  current_ = merged;
+  return {CasOutcome::kSwapped, "", std::move(merged)};
 }
 
 }  // namespace commitlab::iceberg

@@ -124,6 +124,16 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
       return std::move(r.result);
     }
     if (r.kind == AttemptResult::kFatal) return r.status;
+    if (op.kind == OperationKind::kSchemaChange) {
+      // SchemaUpdate.commit has no retry loop: a lost commit is final (a REST server has already
+      // retried it under its requirements).
+      ++stats_.conflicts;
+      std::string failure = "CommitFailedException: " + r.message;
+      Emit({.type = EventType::kConflict, .level = Level::kError, .identifier = op.identifier, .kind = EventKind(op),
+            .attempt = attempt, .message = failure});
+      CleanAll(state);
+      return Status::Conflict(std::move(failure));
+    }
 
     // Tasks.runTaskWithRetry: the time limit never stops the second attempt.
     const std::string failure = "CommitFailedException: " + r.message;
@@ -224,6 +234,11 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
     return AttemptResult{.kind = AttemptResult::kFatal, .status = std::move(st)};
   };
 
+  // A schema change through a pointer catalog commits from the metadata it started from or not at
+  // all (BaseMetastoreTableOperations.commit: base != current()).
+  if (op.kind == OperationKind::kSchemaChange && !catalog_->ChecksRequirements() &&
+      base->version != op.starting_version)
+    return refuse(Status::Conflict("CommitFailedException: Cannot commit: stale table metadata"));
   // 2. Validate against the snapshots committed since the operation started.
   if (Status st = Validate(op, *base, &cause.emplace()); !st.ok()) return refuse(std::move(st));
   cause.reset();
@@ -280,8 +295,9 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
                         : CasResult{CasOutcome::kUnknown, before.message()};
   } else {
     env_->BeginStorageOp(StorageOp::kPublish);
-    cas = catalog_->CompareAndSwap(base->version, committed);
+    cas = catalog_->Commit(*base, committed);
     env_->EndStorageOp(StorageOp::kPublish);
+    if (cas.outcome == CasOutcome::kSwapped && cas.current != nullptr) committed = cas.current;
     if (cas.outcome == CasOutcome::kSwapped) {
       if (Status after = env_->FaultPoint(fault::kPublishAfter); !after.ok()) {
         if (after.code() == Code::kCrashed) return crashed(std::move(after));

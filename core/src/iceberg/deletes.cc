@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 
 namespace commitlab::iceberg {
 namespace {
@@ -12,12 +13,12 @@ int64_t SequenceOf(const Snapshot& s, const std::string& path) {
   return it == s.file_sequence->end() ? 0 : it->second;
 }
 
-bool KeyMatches(const Row& key, const Row& row) {
-  for (const auto& [column, value] : key) {
-    auto it = row.find(column);
-    if (it == row.end() || it->second != value) return false;
-  }
-  return true;
+// The row's values of the key columns (absent ones left out, so they match no key).
+Row Project(const Row& row, const std::vector<std::string>& columns) {
+  Row out;
+  for (const std::string& c : columns)
+    if (auto it = row.find(c); it != row.end()) out.emplace(c, it->second);
+  return out;
 }
 
 }  // namespace
@@ -34,9 +35,9 @@ std::vector<int64_t> DeletedPositions(const Snapshot& s, const IcebergDataFile& 
         if (p.path == data.path() && p.pos >= 0 && p.pos < static_cast<int64_t>(data.rows.size())) out.insert(p.pos);
     } else if (del->content == FileContent::kEqualityDeletes) {
       if (del_seq <= data_seq || del->file.partition != data.file.partition) continue;
+      const std::set<Row> keys(del->rows.begin(), del->rows.end());
       for (size_t i = 0; i < data.rows.size(); ++i)
-        if (std::any_of(del->rows.begin(), del->rows.end(), [&](const Row& key) { return KeyMatches(key, data.rows[i]); }))
-          out.insert(static_cast<int64_t>(i));
+        if (keys.count(Project(data.rows[i], del->equality_columns)) != 0) out.insert(static_cast<int64_t>(i));
     }
   }
   return {out.begin(), out.end()};

@@ -15,6 +15,7 @@ Operation Start(OperationKind kind, const TableMetadata& base) {
   op.kind = kind;
   op.starting_snapshot_id = base.current_snapshot_id;
   op.starting_schema_id = base.current_schema_id;
+  op.starting_version = base.version;
   return op;
 }
 
@@ -107,8 +108,9 @@ Operation NewReplacePartitions(const TableMetadata& base, std::vector<FileRef> f
 }
 
 Operation NewRowDelta(const TableMetadata& base, std::vector<FileRef> rows, std::vector<FileRef> deletes,
-                      Expression conflict_filter, RowDeltaValidation validation) {
+                      Expression conflict_filter, RowDeltaValidation validation, bool validate_from_start) {
   Operation op = Start(OperationKind::kRowDelta, base);
+  if (validate_from_start) op.starting_snapshot_id.reset();
   for (const FileRef& d : deletes)
     for (const PositionDelete& p : d->positions)
       if (std::find(op.referenced_data_files.begin(), op.referenced_data_files.end(), p.path) ==

@@ -45,8 +45,8 @@ constexpr std::initializer_list<DataOperation> kAddingOps = {DataOperation::kApp
 constexpr std::initializer_list<DataOperation> kDeletingOps = {DataOperation::kOverwrite, DataOperation::kReplace,
                                                                DataOperation::kDelete};
 
-auto InPartitions(const std::vector<std::string>& partitions) {
-  return [&partitions](const IcebergDataFile& f) {
+auto InPartitions(std::vector<std::string> partitions) {
+  return [partitions = std::move(partitions)](const IcebergDataFile& f) {
     return std::find(partitions.begin(), partitions.end(), f.file.partition) != partitions.end();
   };
 }
@@ -115,45 +115,40 @@ namespace {
 
 constexpr std::initializer_list<DataOperation> kAddingDeletesOps = {DataOperation::kOverwrite, DataOperation::kDelete};
 
-// The delete files added in `history` by overwrite/delete snapshots that `matches` accepts, with
-// a sequence number above the starting snapshot's (the history runs back to just after it).
+const std::vector<FileRef>& AddedDeletes(const Snapshot& s) { return s.added_delete_files; }
+
+// The delete files added in `history` by overwrite/delete snapshots that `matches` accepts; the
+// history runs back to just after the start, so their sequence numbers are above its.
 template <typename Matches>
 std::vector<std::string> NewDeleteFiles(const std::vector<SnapshotRef>& history, Matches matches,
                                         EventCause* cause) {
-  std::vector<std::string> out;
-  for (const SnapshotRef& s : history) {
-    bool relevant = false;
-    for (DataOperation op : kAddingDeletesOps) relevant |= s->operation == op;
-    if (!relevant) continue;
-    const size_t before = out.size();
-    for (const FileRef& f : s->added_delete_files)
-      if (matches(*f)) out.push_back(f->path());
-    if (cause != nullptr && out.size() > before) {
-      cause->snapshot = s->sequence_number;
-      cause->by = s->committed_by;
-    }
-  }
-  if (cause != nullptr && !out.empty()) {
-    cause->kind = CauseKind::kValidation;
-    cause->files = out;
-  }
-  return out;
+  return Conflicts(history, kAddingDeletesOps, AddedDeletes, matches, cause);
 }
 
 // DeleteFileIndex.forDataFile: a position delete naming the file, or an equality delete of its
-// partition whose key bounds overlap the file's.
+// partition whose key ranges overlap the file's (canContainEqDeletesForFile, column by column).
 bool AppliesTo(const IcebergDataFile& del, const IcebergDataFile& data) {
   if (del.content == FileContent::kPositionDeletes) {
     return std::any_of(del.positions.begin(), del.positions.end(),
                        [&](const PositionDelete& p) { return p.path == data.path(); });
   }
-  if (del.file.partition != data.file.partition) return false;
-  for (const Row& key : del.rows) {
-    bool all = true;
-    for (const auto& [column, value] : key) all &= CanContainMatches(Expression::Equal(column, value), data);
-    if (all) return true;
+  if (del.file.partition != data.file.partition || del.rows.empty()) return false;
+  for (const std::string& column : del.equality_columns) {
+    const Value* lo = nullptr;
+    const Value* hi = nullptr;
+    for (const Row& key : del.rows) {
+      auto it = key.find(column);
+      if (it == key.end()) continue;
+      if (lo == nullptr || it->second < *lo) lo = &it->second;
+      if (hi == nullptr || *hi < it->second) hi = &it->second;
+    }
+    if (lo == nullptr) continue;
+    using Op = Expression::Op;
+    const Expression range = Expression::And(Expression::Compare(Op::kGreaterThanOrEqual, column, *lo),
+                                             Expression::Compare(Op::kLessThanOrEqual, column, *hi));
+    if (!CanContainMatches(range, data)) return false;
   }
-  return false;
+  return true;
 }
 
 }  // namespace
@@ -237,16 +232,18 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
       // validateNoConflictingDeletes with explicit files: no new delete for the files replaced.
       Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
       if (!history.ok()) return history.status();
+      // validate() runs before apply()'s failMissingDeletePaths.
       if (serializable) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
-      COMMITLAB_RETURN_IF_ERROR(ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause));
-      return ValidateNoNewDeletesForDataFiles(*history, op.files_to_delete, cause);
+      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeletesForDataFiles(*history, op.files_to_delete, cause));
+      return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
     }
     case OperationKind::kRewrite: {
-      // BaseRewriteFiles: failMissingDeletePaths, then no new delete for a replaced file.
-      COMMITLAB_RETURN_IF_ERROR(ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause));
+      // BaseRewriteFiles.validate (no new delete for a replaced file), then apply()'s
+      // failMissingDeletePaths.
       Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
       if (!history.ok()) return history.status();
-      return ValidateNoNewDeletesForDataFiles(*history, op.files_to_delete, cause);
+      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeletesForDataFiles(*history, op.files_to_delete, cause));
+      return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
     }
     case OperationKind::kDeleteFiles: return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
     case OperationKind::kRowDelta: {
@@ -258,7 +255,6 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
       if (v.data_files_exist && !op.referenced_data_files.empty())
         COMMITLAB_RETURN_IF_ERROR(
             ValidateDataFilesExist(*history, op.referenced_data_files, /*include_deletes=*/v.deleted_files, cause));
-      if (v.deleted_files) COMMITLAB_RETURN_IF_ERROR(ValidateRequiredDeletes(base.LiveDeletes(), op.deletes_to_remove, cause));
       if (v.no_conflicting_data) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
       if (v.no_conflicting_deletes) return ValidateNoNewDeleteFiles(*history, op.filter, cause);
       return Status::OK();

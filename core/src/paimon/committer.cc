@@ -429,6 +429,7 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
 }
 
 Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_id, CommitKind kind) {
+  if (last_safe >= new_id - 1) return std::string();
   for (int64_t id = last_safe + 1; id < new_id; ++id) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
     Result<Snapshot> s = store_->ReadSnapshot(id);

@@ -20,7 +20,6 @@
 #include "commitlab/scenarios/iceberg_counter.h"
 #include "commitlab/core/iceberg/expression.h"
 #include "commitlab/core/iceberg/operation.h"
-#include "commitlab/core/iceberg/operation.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/retry_policy.h"
 
@@ -55,6 +54,9 @@ struct Table {
   std::string isolation;
   // Delta: "oss" (open-source Delta: Serializable only) or "databricks" (WriteSerializable too).
   std::string flavour = "oss";
+  // Iceberg: "in-memory" (a pointer swap, as Java's InMemoryCatalog, JDBC or Hive) or "rest" (a
+  // REST catalog: requirements and updates, applied by the server to the current metadata).
+  std::string catalog = "in-memory";
 };
 
 // write: a new L0 data file, pending in the writer until it commits or checkpoints.

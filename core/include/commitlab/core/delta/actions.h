@@ -107,7 +107,8 @@ struct ReadPredicate {
   bool operator==(const ReadPredicate&) const = default;
 };
 
-// A filter as Spark SQL prints it, without attribute ids: x >= 2, (a = 1 AND b = 'p'), NOT (x = 1).
+// A filter in Spark SQL's words, without its attribute ids and extra parentheses: x >= 2,
+// (a = 1 AND b = 'p'), NOT x = 1.
 std::string FormatSqlPredicate(const Expression& e);
 
 struct CommitInfo {

@@ -1,7 +1,11 @@
 // IcebergCatalog: the one mutable thing of an Iceberg table, the pointer to its current metadata
-// file, and the one atomic step of a commit, a compare-and-swap of that pointer from the version a
-// writer read to the one it built (a metastore's check-and-put, JDBC's
-// `UPDATE ... WHERE metadata_location = <old>`, a REST catalog's assert-ref-snapshot-id).
+// file, and the one atomic step of a commit. Two kinds, as upstream's catalogs:
+//  - a pointer swap from the version a writer read to the one it built (a metastore's
+//    check-and-put, JDBC's `UPDATE ... WHERE metadata_location = <old>`, Java's InMemoryCatalog):
+//    any concurrent change makes the swap fail;
+//  - a REST catalog, which takes the commit as requirements and updates
+//    (UpdateRequirements.forUpdateTable, CatalogHandlers.commit): only a change its requirements
+//    name fails it; otherwise the server applies the updates to the table as it is now.
 #ifndef COMMITLAB_CORE_ICEBERG_CATALOG_H_
 #define COMMITLAB_CORE_ICEBERG_CATALOG_H_
 
@@ -26,6 +30,8 @@ struct CasResult {
   CasOutcome outcome = CasOutcome::kUnknown;
   // kLost: the CommitFailedException text; kUnknown: the cause. Without the exception's name.
   std::string message = {};
+  // kSwapped by a catalog that applied the updates to a newer version: what is current now.
+  MetadataRef current = {};
 };
 
 class IcebergCatalog {
@@ -39,6 +45,13 @@ class IcebergCatalog {
   // REQUIRES: new_metadata->version == expected_version + 1, its metadata_log ends with the
   // location of the version it replaces, and its file is written.
   virtual CasResult CompareAndSwap(int64_t expected_version, MetadataRef new_metadata) = 0;
+  // Commits `next`, built from `base`: by default the swap from base's version.
+  virtual CasResult Commit(const TableMetadata& base, MetadataRef next) {
+    return CompareAndSwap(base.version, std::move(next));
+  }
+  // Whether a commit that lost to a concurrent one has been retried by the server already
+  // (a REST catalog's requirements): a schema change is then final either way.
+  virtual bool ChecksRequirements() const { return false; }
 };
 
 // Thread-safe: the check and the swap happen under one mutex, never held across a call out (a
@@ -53,10 +66,23 @@ class InMemoryCatalog : public IcebergCatalog {
   // kLost carries the message of Java's InMemoryCatalog.doCommit.
   CasResult CompareAndSwap(int64_t expected_version, MetadataRef new_metadata) override;
 
- private:
+ protected:
   const std::string table_name_;
   std::mutex mu_;
   MetadataRef current_;  // guarded by mu_
+};
+
+// A REST catalog in memory. A commit's requirements (besides the table's uuid, always the same
+// here): assert-ref-snapshot-id(main, base's snapshot) when it moves main, and
+// assert-current-schema-id(base's schema) when it sets the schema. When they hold on the current
+// metadata, the updates (the new snapshot and main, the schema, the removed snapshots) are applied
+// to it; else the commit fails as a 409: "Requirement failed: branch main has changed: expected
+// id %s != %s", "Requirement failed: current schema changed: expected id %s != %s".
+class InMemoryRestCatalog final : public InMemoryCatalog {
+ public:
+  using InMemoryCatalog::InMemoryCatalog;
+  CasResult Commit(const TableMetadata& base, MetadataRef next) override;
+  bool ChecksRequirements() const override { return true; }
 };
 
 }  // namespace commitlab::iceberg

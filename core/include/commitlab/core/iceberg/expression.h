@@ -38,8 +38,8 @@ bool AllRowsMatch(const Expression& e, const IcebergDataFile& f);
 // an equality delete's key columns by the bounds of its rows; any other column has no statistics
 // and might match (a position delete matches on its partition alone).
 bool DeleteFileMightMatch(const Expression& e, const IcebergDataFile& f);
-// Whether `e` holds for any row of a file in `partition`, known from the partition values alone
-// (a comparison of another column is not known to hold).
+// Whether `e` holds for every row of a file in `partition`, known from the partition values
+// alone (the strict evaluation: a comparison of another column is not known to hold).
 bool HoldsForPartition(const Expression& e, std::string_view partition);
 
 }  // namespace commitlab::iceberg

@@ -98,11 +98,12 @@ struct Snapshot {
   std::vector<FileRef> added_delete_files = {};    // row deltas
   std::vector<FileRef> removed_delete_files = {};  // dropped with their data, or rewritten
   std::shared_ptr<const FileSet> live_files = {};   // after this snapshot; never null
-  std::shared_ptr<const FileSet> live_deletes = {};  // the delete files live after it; never null
+  // The delete files live after it; null or empty when there are none.
+  std::shared_ptr<const FileSet> live_deletes = {};
   // The data sequence number of every live data and delete file: the sequence number of the
-  // snapshot that added it. A delete applies to data of lower sequence numbers (a position
-  // delete also to its own).
-  std::shared_ptr<const std::map<std::string, int64_t>> file_sequence = {};  // never null
+  // snapshot that added it (null: all 0). A delete applies to data of lower sequence numbers (a
+  // position delete also to its own).
+  std::shared_ptr<const std::map<std::string, int64_t>> file_sequence = {};
   std::map<std::string, std::string> summary = {};  // added-data-files, total-records, ...
 };
 using SnapshotRef = std::shared_ptr<const Snapshot>;

@@ -23,9 +23,9 @@ enum class OperationKind {
   kRewrite,            // BaseRewriteFiles (compaction): replace files with files
   kDeleteFiles,        // StreamingDelete.deleteFile
   kDeleteByFilter,     // Spark's copy-on-write DELETE: OverwriteFiles of the scanned files
-  // SchemaUpdate: a new current schema, no snapshot. A lost swap re-applies while the schema is
-  // unchanged (the spec's rule, and the REST server's assert-current-schema-id loop); Java's
-  // SchemaUpdate.commit itself never retries.
+  // SchemaUpdate: a new current schema, no snapshot. SchemaUpdate.commit never retries: through a
+  // pointer catalog it fails on any change since it started ("Cannot commit"), through a REST
+  // catalog only when the schema changed (assert-current-schema-id), the server retrying the rest.
   kSchemaChange,
   kExpireSnapshots,  // RemoveSnapshots: drop old snapshots, then delete their files
   // BaseReplacePartitions (dynamic partition overwrite): add files and drop every live file of
@@ -72,6 +72,7 @@ struct Operation {
   IsolationLevel isolation = IsolationLevel::kSerializable;
   std::optional<int64_t> starting_snapshot_id = {};  // the current snapshot when the writer read
   int32_t starting_schema_id = 0;
+  int64_t starting_version = 0;  // the metadata version it started from
   Expression filter = {};                     // overwrite / delete by filter: row and conflict filter
   std::vector<FileRef> files_to_add = {};     // append, overwrite, rewrite
   std::vector<FileRef> files_to_delete = {};  // rewrite, delete files, delete by filter (from the scan)
@@ -81,10 +82,9 @@ struct Operation {
   // unpartitioned table), and what to validate.
   std::vector<std::string> replaced_partitions = {};
   ReplaceValidation replace_validation = {};
-  // row delta: delete files to add and to remove, the data files its position deletes name, the
-  // conflict detection filter (`filter`, alwaysTrue by default) and what to validate.
+  // row delta: delete files to add, the data files its position deletes name, the conflict
+  // detection filter (`filter`, alwaysTrue by default) and what to validate.
   std::vector<FileRef> deletes_to_add = {};
-  std::vector<FileRef> deletes_to_remove = {};
   std::vector<std::string> referenced_data_files = {};
   RowDeltaValidation row_delta_validation = {};
   int64_t identifier = 0;                     // the caller's tag, copied into events
@@ -109,13 +109,14 @@ Operation NewReplacePartitions(const TableMetadata& base, std::vector<FileRef> f
 // A RowDelta adding `rows` and `deletes`; the data files the position deletes name are
 // referenced. `conflict_filter` is conflictDetectionFilter.
 Operation NewRowDelta(const TableMetadata& base, std::vector<FileRef> rows, std::vector<FileRef> deletes,
-                      Expression conflict_filter, RowDeltaValidation validation);
+                      Expression conflict_filter, RowDeltaValidation validation, bool validate_from_start = false);
 Operation NewSchemaChange(const TableMetadata& base, int32_t new_schema_id);
 Operation NewExpireSnapshots(ExpireOptions options);
 
-// A ReplacePartitions on an unpartitioned table replaces everything (deleteByRowFilter(alwaysTrue)).
+// A ReplacePartitions on an unpartitioned table (its files' partition is "") replaces everything
+// (deleteByRowFilter(alwaysTrue)); one that adds no file replaces nothing.
 inline bool ReplacesWholeTable(const Operation& op) {
-  return op.replaced_partitions.empty() || (op.replaced_partitions.size() == 1 && op.replaced_partitions[0].empty());
+  return op.replaced_partitions.size() == 1 && op.replaced_partitions[0].empty();
 }
 
 // Iceberg's "Cannot delete file where some, but not all, rows match filter %s: %s".
