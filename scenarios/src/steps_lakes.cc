@@ -91,6 +91,30 @@ Status Parser::ParseDataSpec(const LineContext& ctx, int owner_col, const Args& 
   return ParsePartition(ctx, owner_col, args.Find("partition"), table, what, &out->partition);
 }
 
+namespace {
+
+// `validate=A,B` sets flags[i] for each choices[i] listed; `validate-from=start` sets *from_start.
+Status ParseValidations(const LineContext& ctx, const Args& args, std::span<const std::string_view> choices,
+                        std::span<bool* const> flags, bool* from_start) {
+  if (const Token* v = args.Find("validate")) {
+    auto check = [&](std::string_view item, int col) -> Status {
+      size_t i = 0;
+      Status st = ParseChoice(ctx, item, col, "check of key \"validate\"", choices, &i);
+      if (st.ok()) *flags[i] = true;
+      return st;
+    };
+    COMMITLAB_RETURN_IF_ERROR(ForEachListItem(ctx, *v, check));
+  }
+  if (args.Find("validate-from") != nullptr) {
+    size_t i = 0;
+    COMMITLAB_RETURN_IF_ERROR(args.Choice("validate-from", kValidateFrom, &i));
+    *from_start = i == 1;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 // row-delta: position deletes (delete=FILTER), an equality delete (delete-keys=LO..HI) and/or a
 // new data file (rows=, keys=); what it validates is `validate=data-files-exist,deleted-files,data,deletes`.
 Status Parser::ParseRowDelta(const LineContext& ctx, int owner_col, const Args& args, const Table& table,
@@ -120,23 +144,10 @@ Status Parser::ParseRowDelta(const LineContext& ctx, int owner_col, const Args& 
   }
   if (!op.delete_filter && !op.delete_keys && !adds_rows)
     return ctx.Error(owner_col, "row-delta needs delete=FILTER, delete-keys=LO..HI or rows=/keys= (what it changes)");
-  if (const Token* v = args.Find("validate")) {
-    auto check = [&](std::string_view item, int col) -> Status {
-      size_t i = 0;
-      Status st = ParseChoice(ctx, item, col, "check of key \"validate\"", kRowDeltaChecks, &i);
-      if (!st.ok()) return st;
-      iceberg::RowDeltaValidation& rv = op.validation;
-      bool* flags[] = {&rv.data_files_exist, &rv.deleted_files, &rv.no_conflicting_data, &rv.no_conflicting_deletes};
-      *flags[i] = true;
-      return Status::OK();
-    };
-    COMMITLAB_RETURN_IF_ERROR(ForEachListItem(ctx, *v, check));
-  }
-  if (args.Find("validate-from") != nullptr) {
-    size_t i = 0;
-    COMMITLAB_RETURN_IF_ERROR(args.Choice("validate-from", kValidateFrom, &i));
-    op.validate_from_start = i == 1;
-  }
+  iceberg::RowDeltaValidation& rv = op.validation;
+  bool* const flags[] = {&rv.data_files_exist, &rv.deleted_files, &rv.no_conflicting_data,
+                         &rv.no_conflicting_deletes};
+  COMMITLAB_RETURN_IF_ERROR(ParseValidations(ctx, args, kRowDeltaChecks, flags, &op.validate_from_start));
   out->op = std::move(op);
   return Status::OK();
 }
@@ -170,23 +181,9 @@ Status Parser::ParseReplacePartitions(const LineContext& ctx, int owner_col, con
     return ctx.Error(args.Find("keys")->col,
                      "keys= with several partitions would repeat ids (give rows= and let each file take fresh keys)");
   }
-  if (const Token* v = args.Find("validate")) {
-    auto check = [&](std::string_view item, int col) -> Status {
-      size_t i = 0;
-      Status st = ParseChoice(ctx, item, col, "check of key \"validate\"", kReplaceChecks, &i);
-      if (!st.ok()) return st;
-      bool* flags[] = {&op.validation.no_conflicting_data, &op.validation.no_conflicting_deletes,
-                       &op.validation.append_only};
-      *flags[i] = true;
-      return Status::OK();
-    };
-    COMMITLAB_RETURN_IF_ERROR(ForEachListItem(ctx, *v, check));
-  }
-  if (args.Find("validate-from") != nullptr) {
-    size_t i = 0;
-    COMMITLAB_RETURN_IF_ERROR(args.Choice("validate-from", kValidateFrom, &i));
-    op.validate_from_start = i == 1;
-  }
+  bool* const flags[] = {&op.validation.no_conflicting_data, &op.validation.no_conflicting_deletes,
+                         &op.validation.append_only};
+  COMMITLAB_RETURN_IF_ERROR(ParseValidations(ctx, args, kReplaceChecks, flags, &op.validate_from_start));
   out->op = std::move(op);
   return Status::OK();
 }

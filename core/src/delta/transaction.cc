@@ -76,8 +76,7 @@ Status OptimisticTransaction::Load(const TableSnapshot* base) {
   return Status::OK();
 }
 
-std::vector<DataFile> OptimisticTransaction::FilterFiles(std::vector<std::string> partitions) {
-  ReadPredicate p = ReadPredicate::In(std::move(partitions));
+std::vector<DataFile> OptimisticTransaction::Read(ReadPredicate p) {
   std::vector<DataFile> out;
   for (const auto& [name, f] : snapshot_.files()) {
     if (!p.Matches(f)) continue;
@@ -86,6 +85,10 @@ std::vector<DataFile> OptimisticTransaction::FilterFiles(std::vector<std::string
   }
   info_.read_predicates.push_back(std::move(p));
   return out;
+}
+
+std::vector<DataFile> OptimisticTransaction::FilterFiles(std::vector<std::string> partitions) {
+  return Read(ReadPredicate::In(std::move(partitions)));
 }
 
 std::vector<DataFile> OptimisticTransaction::FilterFiles() {
@@ -128,15 +131,7 @@ std::vector<DataFile> OptimisticTransaction::FilterFiles(const Expression& filte
     partition_filter = partition_filter ? Expression::And(std::move(*partition_filter), std::move(c)) : std::move(c);
   }
   if (!partition_filter) return FilterFiles();
-  ReadPredicate p = ReadPredicate::Where(std::move(*partition_filter));
-  std::vector<DataFile> out;
-  for (const auto& [name, f] : snapshot_.files()) {
-    if (!p.Matches(f)) continue;
-    out.push_back(f);
-    info_.read_files[name] = f;
-  }
-  info_.read_predicates.push_back(std::move(p));
-  return out;
+  return Read(ReadPredicate::Where(std::move(*partition_filter)));
 }
 
 void OptimisticTransaction::ReadWholeTable() {

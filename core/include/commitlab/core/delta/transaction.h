@@ -102,6 +102,8 @@ class OptimisticTransaction {
   OptimisticTransaction(std::string writer, DeltaLog* log, Env* env, EventSink* events,
                         TransactionOptions options);
   Status Load(const TableSnapshot* base);
+  // Records `p` and the files of the read snapshot it matches, which it returns.
+  std::vector<DataFile> Read(ReadPredicate p);
   delta::Commit PrepareCommit(Operation op) const;
   // One write of `version`; `check_line` prefixes the attempt event after a conflict check.
   WriteStep DoCommit(int64_t version, int attempt, const std::string& check_line, Status* error);
