@@ -99,3 +99,17 @@ endforeach()
 add_test(NAME cli.race_replay_after_json_switch
   COMMAND sh -c "$<TARGET_FILE:commitlab> race --json --sched random --seed 3 --trace race-json.jsonl >/dev/null && ${EXPECT_RUN} 0 'replay identical' -- $<TARGET_FILE:commitlab> replay race-json.jsonl"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+
+# commitlab timeline: a golden history drawn as a page and as a picture; bad arguments.
+cli_test(timeline_html 0 "paimon_race_timeline.html: 2 writer\\(s\\), [0-9]+ span\\(s\\), [1-9][0-9]* lost race\\(s\\) drawn, 60 snapshot\\(s\\)"
+  timeline ${PROJECT_SOURCE_DIR}/results/golden/paimon_race.jsonl -o ${CMAKE_CURRENT_BINARY_DIR}/paimon_race_timeline.html)
+cli_test(timeline_svg 0 "paimon_conflict_timeline.svg: 3 writer\\(s\\)"
+  timeline ${PROJECT_SOURCE_DIR}/results/golden/paimon_conflict.jsonl -o ${CMAKE_CURRENT_BINARY_DIR}/paimon_conflict_timeline.svg)
+cli_test(timeline_no_output 2 "commitlab timeline: missing -o OUT.html or -o OUT.svg"
+  timeline ${PROJECT_SOURCE_DIR}/results/golden/paimon_race.jsonl)
+cli_test(timeline_bad_extension 2 "-o run.png: expected a file ending in .html or .svg"
+  timeline ${PROJECT_SOURCE_DIR}/results/golden/paimon_race.jsonl -o run.png)
+cli_test(timeline_bad_axis 2 "--axis 'x' is not one of auto, time, step"
+  timeline ${PROJECT_SOURCE_DIR}/results/golden/paimon_race.jsonl -o run.svg --axis x)
+cli_test(timeline_not_a_history 2 "scenarios/paimon_race.scn:1: "
+  timeline ${PROJECT_SOURCE_DIR}/scenarios/paimon_race.scn -o run.svg)

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "version.h"
 
@@ -58,6 +59,43 @@ Status HistoryFile::Failed(int err) {
   if (file_.is_open()) file_.close();  // the destructor removes what was written
   return Status::IOError(
       fmt::format("--trace: writing {} failed: {}", path_, err != 0 ? std::strerror(err) : "the stream failed"));
+}
+
+namespace {
+
+// A history of the largest race (a million commits) stays well under this.
+constexpr uintmax_t kMaxHistoryBytes = uintmax_t{4} << 30;
+
+}  // namespace
+
+std::string HistoryWhere(const std::string& path, std::string_view message) {
+  if (message.starts_with("line ")) {
+    const size_t colon = message.find(':');
+    if (colon != std::string_view::npos)
+      return fmt::format("{}:{}:{}", path, message.substr(5, colon - 5), message.substr(colon + 1));
+  }
+  return fmt::format("{}: {}", path, message);
+}
+
+Result<std::vector<sim::Json>> ReadHistoryFile(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  if (!std::filesystem::is_regular_file(status))
+    return Status::InvalidArgument(fmt::format("{} is not a regular file", path));
+  if (std::filesystem::file_size(path, ec) > kMaxHistoryBytes)
+    return Status::InvalidArgument(fmt::format("{} is larger than {} bytes", path, kMaxHistoryBytes));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  std::vector<sim::Json> lines;
+  std::string line;
+  for (size_t n = 1; std::getline(in, line); ++n) {
+    Result<sim::Json> j = sim::ParseHistoryLine(line, n);
+    if (!j.ok()) return Status::InvalidArgument(HistoryWhere(path, j.status().message()));
+    lines.push_back(std::move(*j));
+  }
+  if (lines.empty()) return Status::InvalidArgument(fmt::format("{}: empty file, not a history", path));
+  return lines;
 }
 
 }  // namespace commitlab::cli

@@ -48,6 +48,13 @@ class HistoryFile {
   bool finished_ = false;
 };
 
+// "h.jsonl:1: not a commitlab history" for a message about line N ("line 1: ..."), else
+// "h.jsonl: <message>".
+std::string HistoryWhere(const std::string& path, std::string_view message);
+// The lines of a history file, parsed; InvalidArgument "PATH:N: ..." for a line that is not JSON
+// or not a history line, and for a file that is missing, not a file, too large or empty.
+Result<std::vector<sim::Json>> ReadHistoryFile(const std::string& path);
+
 }  // namespace commitlab::cli
 
 #endif  // COMMITLAB_LABS_HISTORY_FILE_H_

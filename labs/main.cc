@@ -22,6 +22,7 @@ const std::vector<Command>& Commands() {
       {"run", "run one scenario file and check its expectations", commitlab::cli::RunScenario},
       {"sweep", "benchmark retry policies: Brooker's experiment and a table-format sweep", commitlab::cli::RunSweep},
       {"replay", "re-run a recorded history and say where the new run departs from it", commitlab::cli::RunReplay},
+      {"timeline", "draw a recorded history: one lane per writer, who won each race (HTML or SVG)", commitlab::cli::RunTimeline},
       {"writer", "one writer process on a table directory (start several; kill -9 one and restart it)", commitlab::cli::RunWriter},
       {"check", "read a table directory alone: is it sound, what is left over", commitlab::cli::RunCheck},
   };

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cli.h"
+#include "history_file.h"
 #include "commitlab/scenarios/replay.h"
 #include "commitlab/sim/history_diff.h"
 
@@ -19,42 +20,7 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr std::string_view kCommand = "replay";
-// A history of the largest race (a million commits) stays well under this.
-constexpr uintmax_t kMaxHistoryBytes = uintmax_t{4} << 30;
 constexpr size_t kContext = 3;
-
-// "h.jsonl:1: not a commitlab history" for a message about line N ("line 1: ..."), else
-// "h.jsonl: the recorded run cannot run again: ...".
-std::string Where(const std::string& path, std::string_view message) {
-  if (message.starts_with("line ")) {
-    const size_t colon = message.find(':');
-    if (colon != std::string_view::npos)
-      return fmt::format("{}:{}:{}", path, message.substr(5, colon - 5), message.substr(colon + 1));
-  }
-  return fmt::format("{}: {}", path, message);
-}
-
-// The history's lines, parsed; "PATH:N: ..." errors.
-Result<std::vector<sim::Json>> ReadHistory(const std::string& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
-  if (!std::filesystem::is_regular_file(status))
-    return Status::InvalidArgument(fmt::format("{} is not a regular file", path));
-  if (std::filesystem::file_size(path, ec) > kMaxHistoryBytes)
-    return Status::InvalidArgument(fmt::format("{} is larger than {} bytes", path, kMaxHistoryBytes));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
-  std::vector<sim::Json> lines;
-  std::string line;
-  for (size_t n = 1; std::getline(in, line); ++n) {
-    Result<sim::Json> j = sim::ParseHistoryLine(line, n);
-    if (!j.ok()) return Status::InvalidArgument(Where(path, j.status().message()));
-    lines.push_back(std::move(*j));
-  }
-  if (lines.empty()) return Status::InvalidArgument(fmt::format("{}: empty file, not a history", path));
-  return lines;
-}
 
 // "scenarios/x.scn changed since the recording": the file on disk is not the text that ran.
 void WarnIfChanged(const sim::Json& scenario, bool using_file) {
@@ -102,10 +68,10 @@ int RunReplay(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (path.empty()) return UsageError(kCommand, "missing the history file to replay");
-  Result<std::vector<sim::Json>> lines = ReadHistory(path);
+  Result<std::vector<sim::Json>> lines = ReadHistoryFile(path);
   if (!lines.ok()) return UsageError(kCommand, lines.status().message());
   if (Status st = scenarios::CheckHistoryHeader(lines->front()); !st.ok())
-    return UsageError(kCommand, Where(path, st.message()));
+    return UsageError(kCommand, HistoryWhere(path, st.message()));
   const sim::Json& recorded_scenario = lines->front()["scenario"];
   scenarios::ReplayOptions replay;
   if (vm.count("use-file")) {
@@ -116,7 +82,7 @@ int RunReplay(const std::vector<std::string>& args) {
   }
   WarnIfChanged(recorded_scenario, vm.count("use-file") > 0);
   Result<scenarios::ReplayOutcome> r = scenarios::ReplayHistory(*lines, replay);
-  if (!r.ok()) return UsageError(kCommand, Where(path, r.status().message()));
+  if (!r.ok()) return UsageError(kCommand, HistoryWhere(path, r.status().message()));
   if (r->threads) {
     if (!r->threads_problem.empty()) {
       fmt::print("replay of the OS-thread run {} did not reproduce it: {}\n", path, r->threads_problem);

@@ -1,0 +1,83 @@
+// A run's timeline, drawn from its history (docs/history.md), after Jepsen's timeline.html: one
+// lane per writer with its storage operations as spans (a publish green when it won, red when it
+// lost, with an arrow from the publish that took its snapshot), retry waits as hatched spans,
+// refusals, crashes and faults as marks, and the chain of published snapshots coloured by commit
+// user along the bottom. Every element carries its history event, shown on hover and click.
+#ifndef COMMITLAB_SIM_TIMELINE_H_
+#define COMMITLAB_SIM_TIMELINE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/status.h"
+#include "commitlab/sim/history.h"
+
+namespace commitlab::sim {
+
+enum class TimelineAxis {
+  kAuto,  // virtual time when the run took any, else scheduler steps
+  kTime,  // milliseconds of the Env's clock
+  kStep,  // scheduler steps (event order on OS threads)
+};
+
+struct TimelineSpan {
+  size_t lane = 0;
+  double x0 = 0;
+  double x1 = 0;
+  std::string kind = {};     // read-latest, read-snapshot, write-data, write-manifest, publish, wait
+  std::string outcome = {};  // publish: published, lost, unknown
+  std::string label = {};    // drawn inside: "saw 4", "#5", "11 ms"
+  std::string tip = {};      // one line for a reader
+  std::string event = {};    // the history line that ended it
+  std::optional<int64_t> snapshot = {};  // publish: the snapshot it tried
+};
+
+struct TimelineMark {
+  size_t lane = 0;
+  double x = 0;
+  std::string kind = {};  // conflict, gave_up, crashed, unknown_outcome, fault, idempotent_match, error
+  std::string tip = {};
+  std::string event = {};
+};
+
+// A lost publish and the publish that took its snapshot.
+struct TimelineArrow {
+  size_t winner = 0;  // index into spans
+  size_t loser = 0;
+  std::string label = {};  // "#5 taken by job-A"
+};
+
+struct TimelineSnapshot {
+  double x = 0;
+  int64_t id = 0;
+  std::string user = {};
+  std::string event = {};
+};
+
+struct Timeline {
+  std::string title = {};
+  bool by_step = false;  // the x axis counts scheduler steps, not milliseconds
+  double x_max = 0;
+  std::vector<std::string> lanes = {};  // writers, in order of first appearance
+  std::vector<TimelineSpan> spans = {};
+  std::vector<TimelineMark> marks = {};
+  std::vector<TimelineArrow> arrows = {};
+  std::vector<TimelineSnapshot> chain = {};
+};
+
+// The timeline of a whole history (header, events, footer). InvalidArgument "line N: ..." when a
+// line is not what the format says.
+Result<Timeline> BuildTimeline(const std::vector<Json>& history, TimelineAxis axis = TimelineAxis::kAuto);
+
+// One self-contained SVG document (tooltips as <title>), for slides and papers.
+std::string TimelineSvg(const Timeline& t);
+// One self-contained HTML page: the SVG, a zoom control and a pane that shows the history event
+// of the element clicked. No network at view time.
+std::string TimelineHtml(const Timeline& t);
+
+}  // namespace commitlab::sim
+
+#endif  // COMMITLAB_SIM_TIMELINE_H_

@@ -1,0 +1,198 @@
+// Drawing a Timeline (timeline.h) as SVG, and the HTML page around it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "commitlab/sim/timeline.h"
+
+namespace commitlab::sim {
+namespace {
+
+constexpr double kLeft = 140;      // lane names
+constexpr double kTop = 56;        // title and axis
+constexpr double kPlotWidth = 1100;
+constexpr double kLaneHeight = 34;
+constexpr double kSpanHeight = 20;
+constexpr int kTicks = 10;
+// Tableau 10: commit users on the chain track.
+constexpr std::string_view kUserColours[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#edc948",
+                                             "#76b7b2", "#ff9da7", "#9c755f", "#e15759", "#bab0ac"};
+
+std::string Escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string_view SpanFill(const TimelineSpan& s) {
+  if (s.kind == "publish") return s.outcome == "published" ? "#59a14f" : s.outcome == "lost" ? "#e15759" : "#f28e2b";
+  if (s.kind == "read-latest") return "#4e79a7";
+  if (s.kind == "read-snapshot") return "#76b7b2";
+  if (s.kind == "write-manifest") return "#9c755f";
+  if (s.kind == "wait") return "url(#hatch)";
+  return "#bab0ac";
+}
+
+class Drawing {
+ public:
+  explicit Drawing(const Timeline& t) : t_(t), scale_(kPlotWidth / std::max(t.x_max, 1e-9)) {}
+
+  std::string Svg() {
+    const double chain_y = kTop + static_cast<double>(t_.lanes.size()) * kLaneHeight + 8;
+    const double height = chain_y + kLaneHeight + 24;
+    const double width = kLeft + kPlotWidth + 40;
+    out_ = fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+        "height=\"{1}\" font-family=\"sans-serif\" font-size=\"11\">\n",
+        width, height);
+    out_ += "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+            "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fff\"/><line x1=\"0\" y1=\"0\" "
+            "x2=\"0\" y2=\"6\" stroke=\"#888\" stroke-width=\"2\"/></pattern>"
+            "<marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+            "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#e15759\"/></marker></defs>\n";
+    out_ += fmt::format("<text x=\"8\" y=\"18\" font-size=\"15\" font-weight=\"bold\">{}</text>\n", Escape(t_.title));
+    Axis(height);
+    for (size_t i = 0; i < t_.lanes.size(); ++i) {
+      const double y = LaneY(i);
+      out_ += fmt::format("<g class=\"lane\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#ddd\"/>"
+                          "<text x=\"8\" y=\"{}\">{}</text></g>\n",
+                          kLeft, y + kSpanHeight / 2, kLeft + kPlotWidth, y + kSpanHeight / 2, y + kSpanHeight / 2 + 4,
+                          Escape(t_.lanes[i]));
+    }
+    for (const TimelineSpan& s : t_.spans) Span(s);
+    for (const TimelineMark& m : t_.marks) Mark(m);
+    for (const TimelineArrow& a : t_.arrows) Arrow(a);
+    Chain(chain_y);
+    out_ += "</svg>\n";
+    return std::move(out_);
+  }
+
+ private:
+  double X(double x) const { return kLeft + x * scale_; }
+  static double LaneY(size_t lane) { return kTop + static_cast<double>(lane) * kLaneHeight; }
+
+  void Axis(double height) {
+    out_ += "<g class=\"axis\" fill=\"#666\">";
+    for (int i = 0; i <= kTicks; ++i) {
+      const double v = t_.x_max * i / kTicks;
+      out_ += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#f0f0f0\"/>"
+                          "<text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\">{4:.{5}f}</text>",
+                          X(v), kTop - 6, height - 20, kTop - 12, v, t_.by_step ? 0 : 1);
+    }
+    out_ += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text></g>\n", kLeft + kPlotWidth, height - 6,
+                        t_.by_step ? "scheduler steps" : "virtual time (ms)");
+  }
+
+  void Span(const TimelineSpan& s) {
+    const double x0 = X(s.x0);
+    const double w = std::max(2.0, X(s.x1) - x0);
+    const double y = LaneY(s.lane);
+    out_ += fmt::format("<g class=\"el span {}{}\" data-ev=\"{}\"><title>{}</title>"
+                        "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\" stroke=\"#555\" "
+                        "stroke-width=\"0.5\"/>",
+                        Escape(s.kind), s.outcome.empty() ? "" : " " + Escape(s.outcome), Escape(s.event),
+                        Escape(s.tip), x0, y, w, kSpanHeight, SpanFill(s));
+    // A label only where it fits (about 6 px a character).
+    if (w > 6.0 * static_cast<double>(s.label.size()) + 4)
+      out_ += fmt::format("<text x=\"{:.1f}\" y=\"{}\" fill=\"#fff\">{}</text>", x0 + 2, y + 14, Escape(s.label));
+    out_ += "</g>\n";
+  }
+
+  void Mark(const TimelineMark& m) {
+    const double x = X(m.x);
+    const double y = LaneY(m.lane) + kSpanHeight / 2;
+    std::string shape;
+    if (m.kind == "crashed") {
+      shape = fmt::format("<path d=\"M{0},{1} l10,10 m0,-10 l-10,10\" stroke=\"#000\" stroke-width=\"2\"/>", x - 5, y - 5);
+    } else if (m.kind == "fault") {
+      shape = fmt::format("<path d=\"M{},{} l6,10 h-12 z\" fill=\"#f28e2b\" stroke=\"#000\"/>", x, y - 7);
+    } else {
+      const std::string_view fill = m.kind == "idempotent_match" ? "#59a14f" : m.kind == "unknown_outcome" ? "#f28e2b"
+                                                                                                             : "#b00";
+      shape = fmt::format("<path d=\"M{},{} l7,7 l-7,7 l-7,-7 z\" fill=\"{}\" stroke=\"#000\"/>", x, y - 7, fill);
+    }
+    out_ += fmt::format("<g class=\"el mark {}\" data-ev=\"{}\"><title>{}</title>{}</g>\n", Escape(m.kind),
+                        Escape(m.event), Escape(m.tip), shape);
+  }
+
+  void Arrow(const TimelineArrow& a) {
+    const TimelineSpan& w = t_.spans[a.winner];
+    const TimelineSpan& l = t_.spans[a.loser];
+    const double x1 = X(w.x1);
+    const double y1 = LaneY(w.lane) + kSpanHeight / 2;
+    const double x2 = std::max(X(l.x1), X(l.x0) + 2);
+    const double y2 = LaneY(l.lane) + (w.lane < l.lane ? 0 : kSpanHeight);
+    // The label is the tooltip: in a dense race labels would cover each other.
+    out_ += fmt::format("<g class=\"el arrow\" data-ev=\"{}\"><title>{}</title>"
+                        "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#e15759\" stroke-width=\"1.5\" "
+                        "marker-end=\"url(#arrow)\"/></g>\n",
+                        Escape(l.event), Escape(a.label), x1, y1, x2, y2);
+  }
+
+  void Chain(double y) {
+    out_ += fmt::format("<g class=\"chain\"><text x=\"8\" y=\"{}\">snapshots</text>", y + kSpanHeight / 2 + 4);
+    std::map<std::string, size_t> colour;
+    for (const TimelineSnapshot& s : t_.chain) {
+      const size_t c = colour.emplace(s.user, colour.size()).first->second;
+      const double x = X(s.x);
+      out_ += fmt::format("<g class=\"el snapshot\" data-ev=\"{}\"><title>snapshot {} by {}</title>"
+                          "<rect x=\"{:.1f}\" y=\"{}\" width=\"14\" height=\"{}\" fill=\"{}\"/>"
+                          "<text x=\"{:.1f}\" y=\"{}\" font-size=\"9\">{}</text></g>",
+                          Escape(s.event), s.id, Escape(s.user), x, y, kSpanHeight,
+                          kUserColours[c % std::size(kUserColours)], x + 1, y + kSpanHeight + 10, s.id);
+    }
+    out_ += "</g>\n";
+  }
+
+  const Timeline& t_;
+  const double scale_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string TimelineSvg(const Timeline& t) { return Drawing(t).Svg(); }
+
+std::string TimelineHtml(const Timeline& t) {
+  std::string page = fmt::format(
+      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n"
+      "<style>body{{font-family:sans-serif;margin:12px}}#view{{overflow-x:auto;border:1px solid #ddd}}"
+      "#event{{white-space:pre-wrap;font-size:12px;background:#f7f7f7;padding:8px;min-height:3em}}"
+      ".el{{cursor:pointer}}.el:hover rect,.el:hover path{{stroke:#000;stroke-width:2}}</style></head>\n"
+      "<body><label>zoom <input id=\"zoom\" type=\"range\" min=\"1\" max=\"20\" value=\"1\"></label> "
+      "<span>{} writer(s), {} span(s), {} lost race(s), {} snapshot(s); hover for a summary, click for the "
+      "history event</span>\n<div id=\"view\">\n",
+      Escape(t.title), t.lanes.size(), t.spans.size(), t.arrows.size(), t.chain.size());
+  page += TimelineSvg(t);
+  page +=
+      "</div>\n<pre id=\"event\">(click an element)</pre>\n<script>\n"
+      "const svg = document.querySelector('svg.timeline');\n"
+      "const base = svg.width.baseVal.value;\n"
+      "document.getElementById('zoom').addEventListener('input', e => {\n"
+      "  svg.setAttribute('width', base * Number(e.target.value));\n"
+      "});\n"
+      "for (const el of document.querySelectorAll('.el')) {\n"
+      "  el.addEventListener('click', () => {\n"
+      "    let text = el.dataset.ev;\n"
+      "    try { text = JSON.stringify(JSON.parse(text), null, 2); } catch (e) {}\n"
+      "    document.getElementById('event').textContent = text;\n"
+      "  });\n"
+      "}\n"
+      "</script></body></html>\n";
+  return page;
+}
+
+}  // namespace commitlab::sim

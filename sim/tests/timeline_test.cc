@@ -1,0 +1,114 @@
+#include "commitlab/sim/timeline.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace commitlab::sim {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// Two writers race for snapshot 1: job-A publishes it, job-B loses, waits and takes snapshot 2.
+std::vector<Json> Race() {
+  std::vector<Json> h;
+  h.push_back({{"type", "header"}, {"scenario", {{"file", "r.scn"}, {"text", "# c\ntitle \"Two <jobs> race\"\n"}}}});
+  auto ev = [&](Json e) { h.push_back(std::move(e)); };
+  ev({{"type", "op_start"}, {"t_us", 0}, {"step", 1}, {"writer", "job-A"}, {"op", "read-latest"}});
+  ev({{"type", "op_start"}, {"t_us", 0}, {"step", 2}, {"writer", "job-B"}, {"op", "read-latest"}});
+  ev({{"type", "op_end"}, {"t_us", 1000}, {"step", 3}, {"writer", "job-A"}, {"op", "read-latest"}, {"saw", 0}});
+  ev({{"type", "op_end"}, {"t_us", 1000}, {"step", 4}, {"writer", "job-B"}, {"op", "read-latest"}, {"saw", 0}});
+  ev({{"type", "op_start"}, {"t_us", 1000}, {"step", 5}, {"writer", "job-A"}, {"op", "publish"}});
+  ev({{"type", "op_start"}, {"t_us", 1000}, {"step", 6}, {"writer", "job-B"}, {"op", "publish"}});
+  ev({{"type", "op_end"}, {"t_us", 2000}, {"step", 7}, {"writer", "job-A"}, {"op", "publish"}, {"snapshot", 1},
+      {"outcome", "published"}});
+  ev({{"type", "published"}, {"t_us", 2000}, {"step", 7}, {"writer", "job-A"}, {"user", "job-A"}, {"snapshot", 1}});
+  ev({{"type", "op_end"}, {"t_us", 2500}, {"step", 8}, {"writer", "job-B"}, {"op", "publish"}, {"snapshot", 1},
+      {"outcome", "lost"}});
+  ev({{"type", "atomic_commit_failed"}, {"t_us", 2500}, {"step", 8}, {"writer", "job-B"},
+      {"lost_to", {{"snapshot", 1}, {"writer", "job-A"}, {"user", "job-A"}}}});
+  ev({{"type", "retry_wait"}, {"t_us", 2500}, {"step", 9}, {"writer", "job-B"}, {"wait_us", 11000}, {"base_us", 10000},
+      {"jitter_us", 1000}});
+  ev({{"type", "op_start"}, {"t_us", 13500}, {"step", 10}, {"writer", "job-B"}, {"op", "publish"}});
+  ev({{"type", "op_end"}, {"t_us", 14000}, {"step", 11}, {"writer", "job-B"}, {"op", "publish"}, {"snapshot", 2},
+      {"outcome", "published"}});
+  ev({{"type", "published"}, {"t_us", 14000}, {"step", 11}, {"writer", "job-B"}, {"user", "job-B"}, {"snapshot", 2}});
+  ev({{"type", "conflict"}, {"t_us", 14000}, {"step", 12}, {"writer", "job-A"},
+      {"message", "File deletion conflicts detected! Give up committing.\n\nDon't panic!"}});
+  h.push_back({{"type", "footer"}});
+  return h;
+}
+
+TEST(TimelineTest, LanesSpansTheLostRaceAndTheChain) {
+  Result<Timeline> t = BuildTimeline(Race());
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(t->title, "Two <jobs> race");
+  EXPECT_FALSE(t->by_step);  // the run took virtual time
+  EXPECT_EQ(t->lanes, (std::vector<std::string>{"job-A", "job-B"}));
+  ASSERT_EQ(t->spans.size(), 6u);  // 2 reads, 3 publishes, 1 wait
+  ASSERT_EQ(t->arrows.size(), 1u);
+  const TimelineArrow& a = t->arrows[0];
+  EXPECT_EQ(t->spans[a.winner].lane, 0u);
+  EXPECT_EQ(t->spans[a.winner].outcome, "published");
+  EXPECT_EQ(t->spans[a.loser].outcome, "lost");
+  EXPECT_EQ(a.label, "#1 taken by job-A");
+  const TimelineSpan& wait = t->spans[4];
+  EXPECT_EQ(wait.kind, "wait");
+  EXPECT_DOUBLE_EQ(wait.x1 - wait.x0, 11.0);
+  EXPECT_EQ(wait.tip, "job-B waits 11 ms = 10 ms + 1 ms jitter");
+  ASSERT_EQ(t->chain.size(), 2u);
+  EXPECT_EQ(t->chain[1].user, "job-B");
+  ASSERT_EQ(t->marks.size(), 1u);
+  EXPECT_EQ(t->marks[0].tip, "job-A: File deletion conflicts detected! Give up committing.");
+  EXPECT_DOUBLE_EQ(t->x_max, 14.0);
+}
+
+TEST(TimelineTest, ARunWithoutVirtualTimeIsDrawnByScheduleSteps) {
+  std::vector<Json> h = Race();
+  for (Json& e : h)
+    if (e.contains("t_us")) e["t_us"] = 0;
+  Result<Timeline> t = BuildTimeline(h);
+  ASSERT_TRUE(t.ok());
+  EXPECT_TRUE(t->by_step);
+  EXPECT_DOUBLE_EQ(t->x_max, 12.0);
+  EXPECT_TRUE(BuildTimeline(Race(), TimelineAxis::kStep)->by_step);
+}
+
+TEST(TimelineTest, TheSvgEscapesTextAndCarriesEveryEvent) {
+  const std::string svg = TimelineSvg(*BuildTimeline(Race()));
+  EXPECT_THAT(svg, HasSubstr("Two &lt;jobs&gt; race"));
+  EXPECT_THAT(svg, Not(HasSubstr("<jobs>")));
+  EXPECT_THAT(svg, HasSubstr("<title>#1 taken by job-A</title>"));
+  EXPECT_THAT(svg, HasSubstr("class=\"el span publish lost\""));
+  EXPECT_THAT(svg, HasSubstr("fill=\"url(#hatch)\""));
+  EXPECT_THAT(svg, HasSubstr("&quot;outcome&quot;:&quot;lost&quot;"));  // the event, for the page's pane
+  size_t elements = 0;
+  for (size_t at = svg.find("class=\"el "); at != std::string::npos; at = svg.find("class=\"el ", at + 1)) ++elements;
+  EXPECT_EQ(elements, 6u + 1u + 1u + 2u);  // spans, marks, arrows, snapshots
+}
+
+TEST(TimelineTest, TheHtmlPageNeedsNoNetwork) {
+  const std::string html = TimelineHtml(*BuildTimeline(Race()));
+  EXPECT_THAT(html, HasSubstr("<svg"));
+  EXPECT_THAT(html, Not(HasSubstr("src=\"http")));
+  EXPECT_THAT(html, Not(HasSubstr("href=\"http")));
+  EXPECT_THAT(html, HasSubstr("2 writer(s), 6 span(s), 1 lost race(s), 2 snapshot(s)"));
+}
+
+TEST(TimelineTest, ABrokenHistoryIsRefusedWithItsLine) {
+  std::vector<Json> h = Race();
+  h.erase(h.begin());
+  EXPECT_EQ(BuildTimeline(h).status().message(), "line 1: not a commitlab history (no header)");
+  h = Race();
+  h.erase(h.begin() + 1);  // job-A's first op_start
+  EXPECT_EQ(BuildTimeline(h).status().message(), "line 3: an op_end without its op_start");
+  h = Race();
+  h[2].erase("writer");
+  EXPECT_EQ(BuildTimeline(h).status().message(), "line 3: an event without a writer");
+}
+
+}  // namespace
+}  // namespace commitlab::sim
