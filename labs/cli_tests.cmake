@@ -101,7 +101,7 @@ add_test(NAME cli.race_replay_after_json_switch
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 
 # commitlab timeline: a golden history drawn as a page and as a picture; bad arguments.
-cli_test(timeline_html 0 "paimon_race_timeline.html: 2 writer\\(s\\), [0-9]+ span\\(s\\), [1-9][0-9]* lost race\\(s\\) drawn, 60 snapshot\\(s\\)"
+cli_test(timeline_html 0 "paimon_race_timeline.html: 2 writer\\(s\\), [0-9]+ span\\(s\\), ([1-9][0-9]*) lost race\\(s\\) \\(\\1 with the winner drawn\\), 60 snapshot\\(s\\)"
   timeline ${PROJECT_SOURCE_DIR}/results/golden/paimon_race.jsonl -o ${CMAKE_CURRENT_BINARY_DIR}/paimon_race_timeline.html)
 cli_test(timeline_svg 0 "paimon_conflict_timeline.svg: 3 writer\\(s\\)"
   timeline ${PROJECT_SOURCE_DIR}/results/golden/paimon_conflict.jsonl -o ${CMAKE_CURRENT_BINARY_DIR}/paimon_conflict_timeline.svg)

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -21,10 +25,10 @@ constexpr std::string_view kCommand = "timeline";
 // Writes `text` to `path` through a temporary file renamed into place: a failed write leaves no
 // half-written picture behind.
 Status WriteWhole(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::InvalidArgument(fmt::format("-o: cannot write {}", path));
+    if (!out) return Status::InvalidArgument(fmt::format("-o: cannot write {}: {}", path, std::strerror(errno)));
     out << text;
     out.flush();
     if (!out) {
@@ -84,8 +88,9 @@ int RunTimeline(const std::vector<std::string>& args) {
   if (!t.ok()) return UsageError(kCommand, HistoryWhere(path, t.status().message()));
   if (Status st = WriteWhole(out, ext == ".svg" ? sim::TimelineSvg(*t) : sim::TimelineHtml(*t)); !st.ok())
     return UsageError(kCommand, st.message());
-  fmt::print("{}: {} writer(s), {} span(s), {} lost race(s) drawn, {} snapshot(s)\n", out, t->lanes.size(),
-             t->spans.size(), t->arrows.size(), t->chain.size());
+  for (const std::string& w : t->warnings) fmt::print(stderr, "commitlab timeline: warning: {}: {}\n", path, w);
+  fmt::print("{}: {} writer(s), {} span(s), {} lost race(s) ({} with the winner drawn), {} snapshot(s)\n", out,
+             t->lanes.size(), t->spans.size(), t->lost_races, t->arrows.size(), t->chain.size());
   return kExitOk;
 }
 

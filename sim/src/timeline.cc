@@ -14,7 +14,9 @@ namespace {
 std::string TitleOf(const Json& header) {
   const Json* scenario = header.contains("scenario") ? &header["scenario"] : nullptr;
   if (scenario == nullptr || !scenario->is_object()) return "commitlab run";
-  const std::string text = scenario->value("text", "");
+  const Json* text_field = scenario->contains("text") ? &(*scenario)["text"] : nullptr;
+  if (text_field == nullptr || !text_field->is_string()) return "commitlab run";
+  const std::string& text = text_field->get_ref<const std::string&>();
   for (size_t at = 0; at < text.size();) {
     const size_t end = std::min(text.find('\n', at), text.size());
     std::string_view line(text.data() + at, end - at);
@@ -24,13 +26,22 @@ std::string TitleOf(const Json& header) {
     }
     at = end + 1;
   }
-  return scenario->value("file", "commitlab run");
+  const Json* file = scenario->contains("file") ? &(*scenario)["file"] : nullptr;
+  return file != nullptr && file->is_string() ? file->get<std::string>() : "commitlab run";
 }
 
-std::string ShortFile(std::string name) {
+// A cut that does not split a UTF-8 sequence: back to the start of the character at `at`.
+size_t CharBoundary(const std::string& s, size_t at) {
+  while (at > 0 && at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;
+  return at;
+}
+
+std::string ShortFile(const std::string& name) {
   // data-<uuid>-N.parquet: the uuid's first block and the counter are enough to tell files apart.
-  if (name.size() > 28 && name.starts_with("data-")) return name.substr(0, 13) + "…" + name.substr(name.size() - 10);
-  return name;
+  if (name.size() <= 28 || !name.starts_with("data-")) return name;
+  const size_t head = CharBoundary(name, 13);
+  const size_t tail = CharBoundary(name, name.size() - 10);
+  return name.substr(0, head) + "…" + name.substr(tail);
 }
 
 std::string Number(const Json& j) { return j.is_number_integer() ? fmt::format("{}", j.get<int64_t>()) : j.dump(); }
@@ -43,18 +54,38 @@ class Builder {
     if (history_.size() < 2 || history_.front().value("type", "") != "header")
       return Status::InvalidArgument("line 1: not a commitlab history (no header)");
     t_.title = TitleOf(history_.front());
-    bool any_time = false;
-    for (size_t i = 1; i < history_.size(); ++i)
-      any_time |= history_[i].value("t_us", int64_t{0}) > 0;
-    t_.by_step = axis_ == TimelineAxis::kStep || (axis_ == TimelineAxis::kAuto && !any_time);
-    for (size_t i = 1; i < history_.size(); ++i) {
+    t_.by_step = axis_ == TimelineAxis::kStep || (axis_ == TimelineAxis::kAuto && !MostOpsTakeTime());
+    const Json& header = history_.front();
+    t_.wall_clock = header.contains("plan") && header["plan"].is_object() && header["plan"].contains("sched") &&
+                    header["plan"]["sched"] == "free";
+    bool footer = false;
+    for (size_t i = 1; i < history_.size() && !footer; ++i) {
       const Json& e = history_[i];
-      const std::string type = e.value("type", "");
-      if (type == "footer") break;
+      if (!e.is_object() || !e.contains("type") || !e["type"].is_string())
+        return Status::InvalidArgument(fmt::format("line {}: an event without a type", i + 1));
+      if (e["type"] == "footer") {
+        footer = true;
+        continue;
+      }
       if (!e.contains("writer") || !e["writer"].is_string())
         return Status::InvalidArgument(fmt::format("line {}: an event without a writer", i + 1));
-      COMMITLAB_RETURN_IF_ERROR(Event(e, i));
+      // A member of another type than docs/history.md gives it: the line, not a crash.
+      try {
+        COMMITLAB_RETURN_IF_ERROR(Event(e, i));
+      } catch (const nlohmann::json::exception& ex) {
+        return Status::InvalidArgument(fmt::format("line {}: {}", i + 1, ex.what()));
+      }
     }
+    if (!footer) t_.warnings.push_back("the history has no footer: the run did not finish, or the file was cut");
+    for (const auto& [writer, open] : open_) {
+      // An operation that never ended (the writer crashed, or the file was cut): drawn to the end.
+      TimelineSpan s{.lane = lane_[writer], .x0 = open.x0, .x1 = t_.x_max, .kind = open.op, .outcome = "unfinished"};
+      s.label = open.op;
+      s.tip = fmt::format("{} {}: never ended", writer, open.op);
+      s.event = open.event;
+      t_.spans.push_back(std::move(s));
+    }
+    MatchLostRaces();
     return std::move(t_);
   }
 
@@ -62,7 +93,35 @@ class Builder {
   struct Open {
     std::string op;
     double x0 = 0;
+    std::string event;
   };
+  struct Lost {
+    size_t span;        // the loser's publish
+    std::string event;  // its atomic_commit_failed
+    std::string winner;
+    int64_t snapshot;
+  };
+
+  // Whether at least half of the storage operations took time: a run without latency (or with
+  // only retry waits) is drawn by steps, or it would be a few pixels wide.
+  bool MostOpsTakeTime() const {
+    std::map<std::string, int64_t> start;
+    size_t ops = 0;
+    size_t timed = 0;
+    for (size_t i = 1; i < history_.size(); ++i) {
+      const Json& e = history_[i];
+      if (!e.is_object() || !e.contains("writer") || !e["writer"].is_string() || !e.contains("t_us") ||
+          !e["t_us"].is_number_integer())
+        continue;
+      const std::string type = e.value("type", std::string());
+      if (type == "op_start") start[e["writer"].get<std::string>()] = e["t_us"].get<int64_t>();
+      if (type != "op_end") continue;
+      ++ops;
+      auto it = start.find(e["writer"].get<std::string>());
+      if (it != start.end() && e["t_us"].get<int64_t>() > it->second) ++timed;
+    }
+    return ops > 0 && 2 * timed >= ops;
+  }
 
   double X(const Json& e, size_t index) const {
     if (!t_.by_step) return static_cast<double>(e.value("t_us", int64_t{0})) / 1000.0;
@@ -83,10 +142,12 @@ class Builder {
     const std::string type = e["type"].get<std::string>();
     const std::string writer = e["writer"].get<std::string>();
     const size_t lane = Lane(writer);
+    if (e.contains("user") && e["user"].is_string() && !e["user"].get_ref<const std::string&>().empty())
+      user_[writer] = e["user"].get<std::string>();
     const double x = X(e, index);
     Extend(x);
     if (type == "op_start") {
-      open_[writer] = {e.value("op", "?"), x};
+      open_[writer] = {e.value("op", "?"), x, e.dump()};
     } else if (type == "op_end") {
       auto it = open_.find(writer);
       if (it == open_.end()) return Status::InvalidArgument(fmt::format("line {}: an op_end without its op_start", index + 1));
@@ -98,7 +159,11 @@ class Builder {
         if (e.contains("snapshot") && e["snapshot"].is_number_integer()) s.snapshot = e["snapshot"].get<int64_t>();
         s.label = s.snapshot ? fmt::format("#{}", *s.snapshot) : "publish";
         s.tip = fmt::format("{} publishes {}: {}", writer, s.label, s.outcome);
-        if (s.outcome == "published") published_[writer].push_back(t_.spans.size());
+        if (s.outcome == "published") {
+          published_[writer].push_back(t_.spans.size());
+          // What storage recorded: also a publish its writer was told had failed.
+          if (s.snapshot) t_.chain.push_back({.x = x, .id = *s.snapshot, .user = writer, .event = e.dump()});
+        }
         last_publish_[writer] = t_.spans.size();
       } else if (e.contains("saw")) {
         s.label = fmt::format("saw {}", Number(e["saw"]));
@@ -120,9 +185,6 @@ class Builder {
       t_.spans.push_back(std::move(s));
     } else if (type == "atomic_commit_failed") {
       Arrow(e, writer);
-    } else if (type == "published") {
-      if (e.contains("snapshot") && e["snapshot"].is_number_integer())
-        t_.chain.push_back({.x = x, .id = e["snapshot"].get<int64_t>(), .user = e.value("user", writer), .event = e.dump()});
     } else if (type == "conflict" || type == "gave_up" || type == "crashed" || type == "unknown_outcome" ||
                type == "fault" || type == "idempotent_match" || type == "error") {
       std::string message = e.value("message", "");
@@ -133,21 +195,30 @@ class Builder {
     return Status::OK();
   }
 
-  // The loser's last publish, and the winner's publish of the snapshot it lost.
+  // A lost race: matched with the winner's publish once every publish is known (the winner's may
+  // be recorded after the loser's failure when both happen at one instant).
   void Arrow(const Json& e, const std::string& loser) {
+    ++t_.lost_races;
     auto lost = last_publish_.find(loser);
     if (lost == last_publish_.end() || !e.contains("lost_to") || !e["lost_to"].is_object()) return;
     const Json& to = e["lost_to"];
     if (!to.contains("writer") || !to["writer"].is_string()) return;  // injected: nobody took it
-    const std::string winner = to["writer"].get<std::string>();
-    const Json snapshot = to.value("snapshot", Json());
-    for (auto it = published_[winner].rbegin(); it != published_[winner].rend(); ++it) {
-      const TimelineSpan& w = t_.spans[*it];
-      if (!snapshot.is_number_integer() || w.snapshot != snapshot.get<int64_t>()) continue;
-      t_.arrows.push_back({.winner = *it, .loser = lost->second,
-                           .label = fmt::format("#{} taken by {}", *w.snapshot, winner)});
-      return;
+    if (!to.contains("snapshot") || !to["snapshot"].is_number_integer()) return;
+    lost_.push_back({lost->second, e.dump(), to["writer"].get<std::string>(), to["snapshot"].get<int64_t>()});
+  }
+
+  void MatchLostRaces() {
+    for (const Lost& l : lost_) {
+      const std::vector<size_t>& won = published_[l.winner];
+      for (auto it = won.rbegin(); it != won.rend(); ++it) {
+        if (t_.spans[*it].snapshot != l.snapshot) continue;
+        t_.arrows.push_back({.winner = *it, .loser = l.span,
+                             .label = fmt::format("#{} taken by {}", l.snapshot, l.winner), .event = l.event});
+        break;
+      }
     }
+    for (TimelineSnapshot& s : t_.chain)
+      if (auto it = user_.find(s.user); it != user_.end()) s.user = it->second;
   }
 
   const std::vector<Json>& history_;
@@ -157,6 +228,8 @@ class Builder {
   std::map<std::string, Open> open_;
   std::map<std::string, std::vector<size_t>> published_;  // writer -> its won publishes
   std::map<std::string, size_t> last_publish_;
+  std::map<std::string, std::string> user_;  // writer -> commit user
+  std::vector<Lost> lost_;
 };
 
 }  // namespace

@@ -17,10 +17,12 @@ constexpr double kPlotWidth = 1100;
 constexpr double kLaneHeight = 34;
 constexpr double kSpanHeight = 20;
 constexpr int kTicks = 10;
-// Tableau 10: commit users on the chain track.
-constexpr std::string_view kUserColours[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#edc948",
-                                             "#76b7b2", "#ff9da7", "#9c755f", "#e15759", "#bab0ac"};
+// Commit users on the chain track: Tableau 10 without the green and red of won and lost publishes.
+constexpr std::string_view kUserColours[] = {"#4e79a7", "#f28e2b", "#b07aa1", "#edc948",
+                                             "#76b7b2", "#ff9da7", "#9c755f", "#bab0ac"};
 
+// Text for XML content and attributes. Control characters are not allowed in XML 1.0: a newline
+// or tab becomes a character reference, any other one U+FFFD. Histories are JSON text, so UTF-8.
 std::string Escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -31,7 +33,14 @@ std::string Escape(std::string_view s) {
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '\n': out += "&#10;"; break;
+      case '\t': out += "&#9;"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\uFFFD";
+        } else {
+          out += c;
+        }
     }
   }
   return out;
@@ -43,6 +52,7 @@ std::string_view SpanFill(const TimelineSpan& s) {
   if (s.kind == "read-snapshot") return "#76b7b2";
   if (s.kind == "write-manifest") return "#9c755f";
   if (s.kind == "wait") return "url(#hatch)";
+  if (s.outcome == "unfinished") return "#fff";
   return "#bab0ac";
 }
 
@@ -93,7 +103,7 @@ class Drawing {
                           X(v), kTop - 6, height - 20, kTop - 12, v, t_.by_step ? 0 : 1);
     }
     out_ += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text></g>\n", kLeft + kPlotWidth, height - 6,
-                        t_.by_step ? "scheduler steps" : "virtual time (ms)");
+                        t_.by_step ? "scheduler steps" : t_.wall_clock ? "wall time (ms)" : "virtual time (ms)");
   }
 
   void Span(const TimelineSpan& s) {
@@ -106,8 +116,11 @@ class Drawing {
                         Escape(s.kind), s.outcome.empty() ? "" : " " + Escape(s.outcome), Escape(s.event),
                         Escape(s.tip), x0, y, w, kSpanHeight, SpanFill(s));
     // A label only where it fits (about 6 px a character).
-    if (w > 6.0 * static_cast<double>(s.label.size()) + 4)
-      out_ += fmt::format("<text x=\"{:.1f}\" y=\"{}\" fill=\"#fff\">{}</text>", x0 + 2, y + 14, Escape(s.label));
+    if (w > 6.0 * static_cast<double>(s.label.size()) + 4) {
+      const bool dark_text = s.kind == "wait" || s.outcome == "unfinished";
+      out_ += fmt::format("<text x=\"{:.1f}\" y=\"{}\" fill=\"{}\">{}</text>", x0 + 2, y + 14,
+                          dark_text ? "#222" : "#fff", Escape(s.label));
+    }
     out_ += "</g>\n";
   }
 
@@ -139,7 +152,7 @@ class Drawing {
     out_ += fmt::format("<g class=\"el arrow\" data-ev=\"{}\"><title>{}</title>"
                         "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#e15759\" stroke-width=\"1.5\" "
                         "marker-end=\"url(#arrow)\"/></g>\n",
-                        Escape(l.event), Escape(a.label), x1, y1, x2, y2);
+                        Escape(a.event), Escape(a.label), x1, y1, x2, y2);
   }
 
   void Chain(double y) {
@@ -173,18 +186,19 @@ std::string TimelineHtml(const Timeline& t) {
       "#event{{white-space:pre-wrap;font-size:12px;background:#f7f7f7;padding:8px;min-height:3em}}"
       ".el{{cursor:pointer}}.el:hover rect,.el:hover path{{stroke:#000;stroke-width:2}}</style></head>\n"
       "<body><label>zoom <input id=\"zoom\" type=\"range\" min=\"1\" max=\"20\" value=\"1\"></label> "
-      "<span>{} writer(s), {} span(s), {} lost race(s), {} snapshot(s); hover for a summary, click for the "
-      "history event</span>\n<div id=\"view\">\n",
-      Escape(t.title), t.lanes.size(), t.spans.size(), t.arrows.size(), t.chain.size());
+      "<span>{} writer(s), {} span(s), {} lost race(s) ({} with the winner drawn), {} snapshot(s); hover for a "
+      "summary, click for the history event</span>\n<div id=\"view\">\n",
+      Escape(t.title), t.lanes.size(), t.spans.size(), t.lost_races, t.arrows.size(), t.chain.size());
   page += TimelineSvg(t);
   page +=
       "</div>\n<pre id=\"event\">(click an element)</pre>\n<script>\n"
       "const svg = document.querySelector('svg.timeline');\n"
-      "const base = svg.width.baseVal.value;\n"
+      "const width = svg.width.baseVal.value, height = svg.height.baseVal.value;\n"
       "document.getElementById('zoom').addEventListener('input', e => {\n"
-      "  svg.setAttribute('width', base * Number(e.target.value));\n"
-      "});\n"
-      "for (const el of document.querySelectorAll('.el')) {\n"
+      "  const z = Number(e.target.value);\n"
+      "  svg.setAttribute('width', width * z);\n"
+      "  svg.setAttribute('height', height * z);\n"
+      "});\n"      "for (const el of document.querySelectorAll('.el')) {\n"
       "  el.addEventListener('click', () => {\n"
       "    let text = el.dataset.ev;\n"
       "    try { text = JSON.stringify(JSON.parse(text), null, 2); } catch (e) {}\n"

@@ -55,6 +55,7 @@ TEST(TimelineTest, LanesSpansTheLostRaceAndTheChain) {
   EXPECT_EQ(t->spans[a.winner].outcome, "published");
   EXPECT_EQ(t->spans[a.loser].outcome, "lost");
   EXPECT_EQ(a.label, "#1 taken by job-A");
+  EXPECT_THAT(a.event, HasSubstr("\"lost_to\""));
   const TimelineSpan& wait = t->spans[4];
   EXPECT_EQ(wait.kind, "wait");
   EXPECT_DOUBLE_EQ(wait.x1 - wait.x0, 11.0);
@@ -95,7 +96,56 @@ TEST(TimelineTest, TheHtmlPageNeedsNoNetwork) {
   EXPECT_THAT(html, HasSubstr("<svg"));
   EXPECT_THAT(html, Not(HasSubstr("src=\"http")));
   EXPECT_THAT(html, Not(HasSubstr("href=\"http")));
-  EXPECT_THAT(html, HasSubstr("2 writer(s), 6 span(s), 1 lost race(s), 2 snapshot(s)"));
+  EXPECT_THAT(html, HasSubstr("2 writer(s), 6 span(s), 1 lost race(s) (1 with the winner drawn), 2 snapshot(s)"));
+}
+
+TEST(TimelineTest, AWinnerRecordedAfterTheLoserStillGetsItsArrow) {
+  std::vector<Json> h = Race();
+  // job-A's publish op_end (and its published event) after job-B's loss, at the same instant.
+  std::swap(h[7], h[9]);
+  std::swap(h[8], h[10]);
+  Result<Timeline> t = BuildTimeline(h);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(t->lost_races, 1u);
+  ASSERT_EQ(t->arrows.size(), 1u);
+  EXPECT_EQ(t->spans[t->arrows[0].winner].outcome, "published");
+}
+
+TEST(TimelineTest, AnOperationThatNeverEndedIsDrawnUnfinishedAndAMissingFooterWarned) {
+  std::vector<Json> h = Race();
+  h.pop_back();  // the footer
+  h.push_back({{"type", "op_start"}, {"t_us", 14000}, {"step", 13}, {"writer", "job-A"}, {"op", "publish"}});
+  Result<Timeline> t = BuildTimeline(h);
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ(t->spans.size(), 7u);
+  EXPECT_EQ(t->spans.back().outcome, "unfinished");
+  EXPECT_EQ(t->spans.back().tip, "job-A publish: never ended");
+  ASSERT_EQ(t->warnings.size(), 1u);
+}
+
+TEST(TimelineTest, MembersOfTheWrongTypeAreRefusedNotACrash) {
+  std::vector<Json> h = Race();
+  h[3]["t_us"] = "late";
+  EXPECT_EQ(BuildTimeline(h).status().code(), Code::kInvalidArgument);
+  h = Race();
+  h[3]["op"] = 7;
+  EXPECT_EQ(BuildTimeline(h).status().code(), Code::kInvalidArgument);
+  h = Race();
+  h[3].erase("type");
+  EXPECT_EQ(BuildTimeline(h).status().message(), "line 4: an event without a type");
+  h = Race();
+  h[0]["scenario"]["text"] = 5;
+  EXPECT_TRUE(BuildTimeline(h).ok());  // no title then: the default one
+}
+
+TEST(TimelineTest, ControlCharactersNeverReachTheSvg) {
+  std::vector<Json> h = Race();
+  for (Json& e : h)
+    if (e.contains("writer") && e["writer"] == "job-B") e["writer"] = "job\x01" "B";
+  h[15]["message"] = "two\tparts";
+  const std::string svg = TimelineSvg(*BuildTimeline(h));
+  EXPECT_THAT(svg, Not(HasSubstr("\x01")));
+  EXPECT_THAT(svg, HasSubstr("job\uFFFDB"));
 }
 
 TEST(TimelineTest, ABrokenHistoryIsRefusedWithItsLine) {

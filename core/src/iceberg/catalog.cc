@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <utility>
 
 namespace commitlab::iceberg {
@@ -75,16 +76,25 @@ CasResult InMemoryRestCatalog::Commit(const TableMetadata& base, MetadataRef nex
   merged->metadata_log.push_back(now.location);
   if (merged->metadata_log.size() > kPreviousVersionsMax) merged->metadata_log.erase(merged->metadata_log.begin());
   if (moves_main) {
+    // TableMetadata.Builder.addSnapshot refuses a sequence number that is not the newest.
+    if (next->last_sequence_number <= now.last_sequence_number) {
+      return {CasOutcome::kLost, fmt::format("Cannot add snapshot with sequence number {} older than last sequence "
+                                             "number {}",
+                                             next->last_sequence_number, now.last_sequence_number)};
+    }
     for (const SnapshotRef& s : next->snapshots)
       if (base.FindSnapshot(s->snapshot_id) == nullptr) merged->snapshots.push_back(s);  // AddSnapshot
-    merged->current_snapshot_id = next->current_snapshot_id;  // SetSnapshotRef(main)
-    merged->last_sequence_number = std::max(now.last_sequence_number, next->last_sequence_number);
+    merged->current_snapshot_id = next->current_snapshot_id;                           // SetSnapshotRef(main)
+    merged->last_sequence_number = next->last_sequence_number;
   }
   if (sets_schema) merged->current_schema_id = next->current_schema_id;  // SetCurrentSchema
-  for (const SnapshotRef& s : base.snapshots) {  // RemoveSnapshots
-    if (next->FindSnapshot(s->snapshot_id) != nullptr) continue;
-    std::erase_if(merged->snapshots, [&](const SnapshotRef& m) { return m->snapshot_id == s->snapshot_id; });
-  }
+  std::set<int64_t> kept;  // RemoveSnapshots: what base had and next dropped
+  for (const SnapshotRef& s : next->snapshots) kept.insert(s->snapshot_id);
+  std::set<int64_t> removed;
+  for (const SnapshotRef& s : base.snapshots)
+    if (kept.count(s->snapshot_id) == 0) removed.insert(s->snapshot_id);
+  if (!removed.empty())
+    std::erase_if(merged->snapshots, [&](const SnapshotRef& m) { return removed.count(m->snapshot_id) != 0; });
   current_ = merged;
   return {CasOutcome::kSwapped, "", std::move(merged)};
 }

@@ -126,13 +126,9 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
     if (r.kind == AttemptResult::kFatal) return r.status;
     if (op.kind == OperationKind::kSchemaChange) {
       // SchemaUpdate.commit has no retry loop: a lost commit is final (a REST server has already
-      // retried it under its requirements).
-      ++stats_.conflicts;
-      std::string failure = "CommitFailedException: " + r.message;
-      Emit({.type = EventType::kConflict, .level = Level::kError, .identifier = op.identifier, .kind = EventKind(op),
-            .attempt = attempt, .message = failure});
+      // retried it under its requirements). Counted once, as the atomic failure it was.
       CleanAll(state);
-      return Status::Conflict(std::move(failure));
+      return Status::Conflict("CommitFailedException: " + r.message);
     }
 
     // Tasks.runTaskWithRetry: the time limit never stops the second attempt.
@@ -297,7 +293,10 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
     env_->BeginStorageOp(StorageOp::kPublish);
     cas = catalog_->Commit(*base, committed);
     env_->EndStorageOp(StorageOp::kPublish);
-    if (cas.outcome == CasOutcome::kSwapped && cas.current != nullptr) committed = cas.current;
+    if (cas.outcome == CasOutcome::kSwapped && cas.current != nullptr) {
+      committed = cas.current;  // a REST server applied the commit to a newer version
+      new_version = committed->version;
+    }
     if (cas.outcome == CasOutcome::kSwapped) {
       if (Status after = env_->FaultPoint(fault::kPublishAfter); !after.ok()) {
         if (after.code() == Code::kCrashed) return crashed(std::move(after));

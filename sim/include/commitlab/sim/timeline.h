@@ -18,7 +18,7 @@
 namespace commitlab::sim {
 
 enum class TimelineAxis {
-  kAuto,  // virtual time when the run took any, else scheduler steps
+  kAuto,  // time when most storage operations took some, else scheduler steps
   kTime,  // milliseconds of the Env's clock
   kStep,  // scheduler steps (event order on OS threads)
 };
@@ -28,7 +28,7 @@ struct TimelineSpan {
   double x0 = 0;
   double x1 = 0;
   std::string kind = {};     // read-latest, read-snapshot, write-data, write-manifest, publish, wait
-  std::string outcome = {};  // publish: published, lost, unknown
+  std::string outcome = {};  // publish: published, lost, unknown; any: unfinished (no op_end)
   std::string label = {};    // drawn inside: "saw 4", "#5", "11 ms"
   std::string tip = {};      // one line for a reader
   std::string event = {};    // the history line that ended it
@@ -48,18 +48,23 @@ struct TimelineArrow {
   size_t winner = 0;  // index into spans
   size_t loser = 0;
   std::string label = {};  // "#5 taken by job-A"
+  std::string event = {};  // the loser's atomic_commit_failed, with lost_to
 };
 
+// A publish that storage recorded (also one whose writer was told it failed).
 struct TimelineSnapshot {
   double x = 0;
   int64_t id = 0;
-  std::string user = {};
+  std::string user = {};  // the commit user of the writer that published it
   std::string event = {};
 };
 
 struct Timeline {
   std::string title = {};
-  bool by_step = false;  // the x axis counts scheduler steps, not milliseconds
+  bool by_step = false;     // the x axis counts scheduler steps, not milliseconds
+  bool wall_clock = false;  // an OS-thread run: milliseconds of the wall clock, not virtual
+  size_t lost_races = 0;    // atomic commit failures, drawn as arrows when the winner is known
+  std::vector<std::string> warnings = {};  // e.g. a history without its footer
   double x_max = 0;
   std::vector<std::string> lanes = {};  // writers, in order of first appearance
   std::vector<TimelineSpan> spans = {};
