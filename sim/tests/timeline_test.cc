@@ -128,7 +128,7 @@ TEST(TimelineTest, MembersOfTheWrongTypeAreRefusedNotACrash) {
   h[3]["t_us"] = "late";
   EXPECT_EQ(BuildTimeline(h).status().code(), Code::kInvalidArgument);
   h = Race();
-  h[3]["op"] = 7;
+  h[1]["op"] = 7;  // an op_start
   EXPECT_EQ(BuildTimeline(h).status().code(), Code::kInvalidArgument);
   h = Race();
   h[3].erase("type");
