@@ -26,6 +26,7 @@
 #include "run_settings.h"
 #include "seed_range.h"
 #include "sim_flags.h"
+#include "timeline_output.h"
 
 namespace commitlab::cli {
 namespace {
@@ -232,7 +233,7 @@ int RunRace(const std::vector<std::string>& args) {
                               {"schedule", flags.schedule.empty() ? sim::Json(nullptr) : sim::Json(flags.schedule)}};
   if (flags.seed_range) {
     SeedRangeRun how{.command = kCommand,
-                     .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--dir"}, {"--json"}),
+                     .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir"}, {"--json"}),
                      .json = json,
                      .settings = settings,
                      .prepare = [&store_kind](scenarios::RunOptions* o) { return PlaceTable(store_kind, ScratchDir("race"), o); }};
@@ -244,7 +245,7 @@ int RunRace(const std::vector<std::string>& args) {
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
   if (!plan.ok()) return UsageError(kCommand, plan.status().message());
 
-  RunSettings line(WithoutFlags(args, {"--trace", "--dir"}, {"--json", "--verbose"}));
+  RunSettings line(WithoutFlags(args, {"--trace", "--timeline", "--dir"}, {"--json", "--verbose"}));
   line.Add("seed", std::to_string(flags.seed))
       .Add("sched", flags.strategy)
       .Add("writers", std::to_string(writers))
@@ -256,9 +257,14 @@ int RunRace(const std::vector<std::string>& args) {
   for (const std::string& f : spec.faults) line.Add("fault", f);
 
   std::unique_ptr<HistoryFile> trace;
-  if (!flags.trace.empty()) {
+  // --timeline draws the history: from --trace's file, or from one kept only for the drawing.
+  const std::string trace_path = !flags.trace.empty() || flags.timeline.empty()
+                                     ? flags.trace
+                                     : fmt::format("{}.history.tmp-{}", flags.timeline, ::getpid());
+  TemporaryFile scratch(flags.trace.empty() ? trace_path : "");
+  if (!trace_path.empty()) {
     Result<std::unique_ptr<HistoryFile>> created = HistoryFile::Create(
-        flags.trace, HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
+        trace_path, HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
     if (!created.ok()) return UsageError(kCommand, created.status().message());
     trace = std::move(*created);
   }
@@ -282,11 +288,22 @@ int RunRace(const std::vector<std::string>& args) {
       return kExitUsage;
     }
   }
+  std::string timeline_summary;
+  if (!flags.timeline.empty()) {
+    std::string& summary = timeline_summary;
+    std::vector<std::string> warnings;
+    if (Status st = WriteTimelineOfFile(trace_path, flags.timeline, sim::TimelineAxis::kAuto, &summary, &warnings);
+        !st.ok()) {
+      fmt::print(stderr, "commitlab race: --timeline: {}\n", st.message());
+      return kExitUsage;
+    }
+  }
   if (json) {
     PrintRunReport(kCommand, settings, *report);
   } else {
     PrintSummary(*report);
   }
+  if (!json && !timeline_summary.empty()) fmt::print("timeline: {}\n", timeline_summary);
   return report->ok() ? kExitOk : kExitFailed;
 }
 

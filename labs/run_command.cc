@@ -3,6 +3,7 @@
 // expectation with its line, the invariants, and last the schedule string to replay the run.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "run_settings.h"
 #include "seed_range.h"
 #include "sim_flags.h"
+#include "timeline_output.h"
 
 namespace commitlab::cli {
 namespace {
@@ -118,7 +120,7 @@ int RunScenario(const std::vector<std::string>& args) {
     if (!run.sched && scenario->sched && scenario->sched->kind == scenarios::SchedKind::kFree)
       return UsageError(kCommand, "--seeds runs the simulator; the scenario says sched free: add --sched random");
     SeedRangeRun how{.command = kCommand,
-                     .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--dir"}, {"--json"}),
+                     .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir"}, {"--json"}),
                      .json = json,
                      .settings = settings};
     if (store_kind == "dir") {
@@ -140,7 +142,7 @@ int RunScenario(const std::vector<std::string>& args) {
     return kExitUsage;
   }
 
-  RunSettings line(WithoutFlags(args, {"--trace", "--dir"}, {"--json", "--verbose"}));
+  RunSettings line(WithoutFlags(args, {"--trace", "--timeline", "--dir"}, {"--json", "--verbose"}));
   line.Add("scenario", path)
       .Add("seed", std::to_string(plan->seed))
       .Add("sched", plan->strategy)
@@ -151,9 +153,14 @@ int RunScenario(const std::vector<std::string>& args) {
   for (const sim::FaultRule& f : plan->faults) line.Add("fault", sim::FormatFaultRule(f));
 
   std::unique_ptr<HistoryFile> trace;
-  if (!flags.trace.empty()) {
+  // --timeline draws the history: from --trace's file, or from one kept only for the drawing.
+  const std::string trace_path = !flags.trace.empty() || flags.timeline.empty()
+                                     ? flags.trace
+                                     : fmt::format("{}.history.tmp-{}", flags.timeline, ::getpid());
+  TemporaryFile scratch(flags.trace.empty() ? trace_path : "");
+  if (!trace_path.empty()) {
     Result<std::unique_ptr<HistoryFile>> created = HistoryFile::Create(
-        flags.trace, HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
+        trace_path, HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
     if (!created.ok()) return UsageError(kCommand, created.status().message());
     trace = std::move(*created);
   }
@@ -178,11 +185,22 @@ int RunScenario(const std::vector<std::string>& args) {
       return kExitUsage;
     }
   }
+  std::string timeline_summary;
+  if (!flags.timeline.empty()) {
+    std::string& summary = timeline_summary;
+    std::vector<std::string> warnings;
+    if (Status st = WriteTimelineOfFile(trace_path, flags.timeline, sim::TimelineAxis::kAuto, &summary, &warnings);
+        !st.ok()) {
+      fmt::print(stderr, "commitlab run: --timeline: {}\n", st.message());
+      return kExitUsage;
+    }
+  }
   if (json) {
     PrintRunReport(kCommand, settings, *report);
   } else {
     PrintReport(*report);
   }
+  if (!json && !timeline_summary.empty()) fmt::print("timeline: {}\n", timeline_summary);
   return report->ok() ? kExitOk : kExitFailed;
 }
 

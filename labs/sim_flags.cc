@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "commitlab/sim/strategy.h"
+#include "timeline_output.h"
 
 namespace commitlab::cli {
 
@@ -22,7 +23,9 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
        "WRITER:POINT:TRIGGER:EFFECT, e.g. job-B:publish.after:nth=1:unknown (repeatable)")
       ("latency", po::value(&flags->latency_spec)->default_value(default_latency),
        "storage latency, e.g. 'write-manifest=uniform:3,6;publish=normal:2,1' (ms); '' for none")
-      ("trace", po::value(&flags->trace), "write the run's history (JSON Lines, docs/history.md) to this file");
+      ("trace", po::value(&flags->trace), "write the run's history (JSON Lines, docs/history.md) to this file")
+      ("timeline", po::value(&flags->timeline),
+       "draw the run's timeline into this file: .html (an interactive page) or .svg (commitlab timeline)");
 }
 
 namespace {
@@ -58,8 +61,11 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     if (!simulated) return Status::InvalidArgument("--seeds runs the simulator; it needs --sched other than free");
     if (vm.count("schedule")) return Status::InvalidArgument("--seeds and --schedule do not go together");
     if (vm.count("trace")) return Status::InvalidArgument("--seeds and --trace do not go together: record one seed's history");
+    if (vm.count("timeline")) return Status::InvalidArgument("--seeds and --timeline do not go together: draw one seed's run");
     f->seed_range = true;
   }
+  if (vm.count("timeline") && !TimelineExtensionOk(f->timeline))
+    return Status::InvalidArgument(fmt::format("--timeline {}: expected a file ending in .html or .svg", f->timeline));
   for (const std::string& spec : f->fault_specs) {
     Result<sim::FaultRule> rule = sim::ParseFaultRule(spec);
     if (!rule.ok()) return Status::InvalidArgument(fmt::format("--fault: {}", rule.status().message()));

@@ -21,6 +21,7 @@ struct SimFlags {
   std::string seeds;     // "A..B": run every seed in the range and report the distribution
   std::string schedule;  // replay this schedule string
   std::string trace;     // JSON Lines trace file
+  std::string timeline;  // draw the run's timeline into this .html or .svg file
   std::vector<std::string> fault_specs;
   std::string latency_spec;
 

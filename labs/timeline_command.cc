@@ -3,17 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-
 #include "cli.h"
 #include "commitlab/sim/timeline.h"
-#include "history_file.h"
+#include "timeline_output.h"
 
 namespace commitlab::cli {
 namespace {
@@ -21,30 +13,6 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr std::string_view kCommand = "timeline";
-
-// Writes `text` to `path` through a temporary file renamed into place: a failed write leaves no
-// half-written picture behind.
-Status WriteWhole(const std::string& path, const std::string& text) {
-  const std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::InvalidArgument(fmt::format("-o: cannot write {}: {}", path, std::strerror(errno)));
-    out << text;
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      return Status::IOError(fmt::format("-o: writing {} failed", path));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return Status::IOError(fmt::format("-o: cannot write {}: {}", path, ec.message()));
-  }
-  return Status::OK();
-}
 
 }  // namespace
 
@@ -71,8 +39,7 @@ int RunTimeline(const std::vector<std::string>& args) {
   }
   if (path.empty()) return UsageError(kCommand, "missing the history file to draw");
   if (out.empty()) return UsageError(kCommand, "missing -o OUT.html or -o OUT.svg");
-  const std::string ext = std::filesystem::path(out).extension().string();
-  if (ext != ".html" && ext != ".svg")
+  if (!TimelineExtensionOk(out))
     return UsageError(kCommand, fmt::format("-o {}: expected a file ending in .html or .svg", out));
   sim::TimelineAxis a = sim::TimelineAxis::kAuto;
   if (axis == "time") {
@@ -82,15 +49,12 @@ int RunTimeline(const std::vector<std::string>& args) {
   } else if (axis != "auto") {
     return UsageError(kCommand, fmt::format("--axis '{}' is not one of auto, time, step", axis));
   }
-  Result<std::vector<sim::Json>> lines = ReadHistoryFile(path);
-  if (!lines.ok()) return UsageError(kCommand, lines.status().message());
-  Result<sim::Timeline> t = sim::BuildTimeline(*lines, a);
-  if (!t.ok()) return UsageError(kCommand, HistoryWhere(path, t.status().message()));
-  if (Status st = WriteWhole(out, ext == ".svg" ? sim::TimelineSvg(*t) : sim::TimelineHtml(*t)); !st.ok())
-    return UsageError(kCommand, st.message());
-  for (const std::string& w : t->warnings) fmt::print(stderr, "commitlab timeline: warning: {}: {}\n", path, w);
-  fmt::print("{}: {} writer(s), {} span(s), {} lost race(s) ({} with the winner drawn), {} snapshot(s)\n", out,
-             t->lanes.size(), t->spans.size(), t->lost_races, t->arrows.size(), t->chain.size());
+  std::string summary;
+  std::vector<std::string> warnings;
+  if (Status st = WriteTimelineOfFile(path, out, a, &summary, &warnings); !st.ok())
+    return UsageError(kCommand, st.code() == Code::kInvalidArgument ? st.message() : "-o: " + st.message());
+  for (const std::string& w : warnings) fmt::print(stderr, "commitlab timeline: warning: {}: {}\n", path, w);
+  fmt::print("{}\n", summary);
   return kExitOk;
 }
 

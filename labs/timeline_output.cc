@@ -1,0 +1,74 @@
+#include "timeline_output.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "history_file.h"
+
+namespace commitlab::cli {
+namespace {
+
+// A failed write leaves no half-written picture behind.
+Status WriteWhole(const std::string& path, const std::string& text) {
+  const std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Status::InvalidArgument(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+    out << text;
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      return Status::IOError(fmt::format("writing {} failed", path));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    return Status::IOError(fmt::format("cannot write {}: {}", path, ec.message()));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+TemporaryFile::~TemporaryFile() {
+  if (path_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove(path_, ec);
+}
+
+bool TimelineExtensionOk(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  return ext == ".html" || ext == ".svg";
+}
+
+Status WriteTimeline(const std::vector<sim::Json>& history, const std::string& out, sim::TimelineAxis axis,
+                     std::string* summary, std::vector<std::string>* warnings) {
+  Result<sim::Timeline> t = sim::BuildTimeline(history, axis);
+  if (!t.ok()) return t.status();
+  const bool svg = std::filesystem::path(out).extension() == ".svg";
+  COMMITLAB_RETURN_IF_ERROR(WriteWhole(out, svg ? sim::TimelineSvg(*t) : sim::TimelineHtml(*t)));
+  *summary = fmt::format("{}: {} writer(s), {} span(s), {} lost race(s) ({} with the winner drawn), {} snapshot(s)",
+                         out, t->lanes.size(), t->spans.size(), t->lost_races, t->arrows.size(), t->chain.size());
+  *warnings = t->warnings;
+  return Status::OK();
+}
+
+Status WriteTimelineOfFile(const std::string& history_path, const std::string& out, sim::TimelineAxis axis,
+                           std::string* summary, std::vector<std::string>* warnings) {
+  Result<std::vector<sim::Json>> lines = ReadHistoryFile(history_path);
+  if (!lines.ok()) return lines.status();
+  Status st = WriteTimeline(*lines, out, axis, summary, warnings);
+  if (!st.ok() && st.code() == Code::kInvalidArgument)
+    return Status::InvalidArgument(HistoryWhere(history_path, st.message()));
+  return st;
+}
+
+}  // namespace commitlab::cli
