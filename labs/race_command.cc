@@ -258,9 +258,7 @@ int RunRace(const std::vector<std::string>& args) {
 
   std::unique_ptr<HistoryFile> trace;
   // --timeline draws the history: from --trace's file, or from one kept only for the drawing.
-  const std::string trace_path = !flags.trace.empty() || flags.timeline.empty()
-                                     ? flags.trace
-                                     : fmt::format("{}.history.tmp-{}", flags.timeline, ::getpid());
+  const std::string trace_path = RunHistoryPath(flags.trace, flags.timeline);
   TemporaryFile scratch(flags.trace.empty() ? trace_path : "");
   if (!trace_path.empty()) {
     Result<std::unique_ptr<HistoryFile>> created = HistoryFile::Create(
@@ -290,13 +288,12 @@ int RunRace(const std::vector<std::string>& args) {
   }
   std::string timeline_summary;
   if (!flags.timeline.empty()) {
-    std::string& summary = timeline_summary;
-    std::vector<std::string> warnings;
-    if (Status st = WriteTimelineOfFile(trace_path, flags.timeline, sim::TimelineAxis::kAuto, &summary, &warnings);
-        !st.ok()) {
-      fmt::print(stderr, "commitlab race: --timeline: {}\n", st.message());
+    Result<std::string> picture = DrawTimeline(kCommand, trace_path, flags.timeline);
+    if (!picture.ok()) {
+      fmt::print(stderr, "commitlab race: --timeline: {}\n", picture.status().message());
       return kExitUsage;
     }
+    timeline_summary = *picture;
   }
   if (json) {
     PrintRunReport(kCommand, settings, *report);

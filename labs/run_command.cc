@@ -3,7 +3,6 @@
 // expectation with its line, the invariants, and last the schedule string to replay the run.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <memory>
@@ -154,9 +153,7 @@ int RunScenario(const std::vector<std::string>& args) {
 
   std::unique_ptr<HistoryFile> trace;
   // --timeline draws the history: from --trace's file, or from one kept only for the drawing.
-  const std::string trace_path = !flags.trace.empty() || flags.timeline.empty()
-                                     ? flags.trace
-                                     : fmt::format("{}.history.tmp-{}", flags.timeline, ::getpid());
+  const std::string trace_path = RunHistoryPath(flags.trace, flags.timeline);
   TemporaryFile scratch(flags.trace.empty() ? trace_path : "");
   if (!trace_path.empty()) {
     Result<std::unique_ptr<HistoryFile>> created = HistoryFile::Create(
@@ -187,13 +184,12 @@ int RunScenario(const std::vector<std::string>& args) {
   }
   std::string timeline_summary;
   if (!flags.timeline.empty()) {
-    std::string& summary = timeline_summary;
-    std::vector<std::string> warnings;
-    if (Status st = WriteTimelineOfFile(trace_path, flags.timeline, sim::TimelineAxis::kAuto, &summary, &warnings);
-        !st.ok()) {
-      fmt::print(stderr, "commitlab run: --timeline: {}\n", st.message());
+    Result<std::string> picture = DrawTimeline(kCommand, trace_path, flags.timeline);
+    if (!picture.ok()) {
+      fmt::print(stderr, "commitlab run: --timeline: {}\n", picture.status().message());
       return kExitUsage;
     }
+    timeline_summary = *picture;
   }
   if (json) {
     PrintRunReport(kCommand, settings, *report);

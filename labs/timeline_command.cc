@@ -49,12 +49,12 @@ int RunTimeline(const std::vector<std::string>& args) {
   } else if (axis != "auto") {
     return UsageError(kCommand, fmt::format("--axis '{}' is not one of auto, time, step", axis));
   }
-  std::string summary;
-  std::vector<std::string> warnings;
-  if (Status st = WriteTimelineOfFile(path, out, a, &summary, &warnings); !st.ok())
+  Result<std::string> summary = DrawTimeline(kCommand, path, out, a);
+  if (!summary.ok()) {
+    const Status& st = summary.status();
     return UsageError(kCommand, st.code() == Code::kInvalidArgument ? st.message() : "-o: " + st.message());
-  for (const std::string& w : warnings) fmt::print(stderr, "commitlab timeline: warning: {}: {}\n", path, w);
-  fmt::print("{}\n", summary);
+  }
+  fmt::print("{}\n", *summary);
   return kExitOk;
 }
 

@@ -49,26 +49,23 @@ bool TimelineExtensionOk(const std::string& path) {
   return ext == ".html" || ext == ".svg";
 }
 
-Status WriteTimeline(const std::vector<sim::Json>& history, const std::string& out, sim::TimelineAxis axis,
-                     std::string* summary, std::vector<std::string>* warnings) {
-  Result<sim::Timeline> t = sim::BuildTimeline(history, axis);
-  if (!t.ok()) return t.status();
-  const bool svg = std::filesystem::path(out).extension() == ".svg";
-  COMMITLAB_RETURN_IF_ERROR(WriteWhole(out, svg ? sim::TimelineSvg(*t) : sim::TimelineHtml(*t)));
-  *summary = fmt::format("{}: {} writer(s), {} span(s), {} lost race(s) ({} with the winner drawn), {} snapshot(s)",
-                         out, t->lanes.size(), t->spans.size(), t->lost_races, t->arrows.size(), t->chain.size());
-  *warnings = t->warnings;
-  return Status::OK();
+std::string RunHistoryPath(const std::string& trace, const std::string& timeline) {
+  if (!trace.empty() || timeline.empty()) return trace;
+  return fmt::format("{}.history.tmp-{}", timeline, ::getpid());
 }
 
-Status WriteTimelineOfFile(const std::string& history_path, const std::string& out, sim::TimelineAxis axis,
-                           std::string* summary, std::vector<std::string>* warnings) {
+Result<std::string> DrawTimeline(std::string_view command, const std::string& history_path, const std::string& out,
+                                 sim::TimelineAxis axis) {
   Result<std::vector<sim::Json>> lines = ReadHistoryFile(history_path);
   if (!lines.ok()) return lines.status();
-  Status st = WriteTimeline(*lines, out, axis, summary, warnings);
-  if (!st.ok() && st.code() == Code::kInvalidArgument)
-    return Status::InvalidArgument(HistoryWhere(history_path, st.message()));
-  return st;
+  Result<sim::Timeline> t = sim::BuildTimeline(*lines, axis);
+  if (!t.ok()) return Status::InvalidArgument(HistoryWhere(history_path, t.status().message()));
+  const bool svg = std::filesystem::path(out).extension() == ".svg";
+  COMMITLAB_RETURN_IF_ERROR(WriteWhole(out, svg ? sim::TimelineSvg(*t) : sim::TimelineHtml(*t)));
+  for (const std::string& w : t->warnings)
+    fmt::print(stderr, "commitlab {}: warning: {}: {}\n", command, history_path, w);
+  return fmt::format("{}: {} writer(s), {} span(s), {} lost race(s) ({} with the winner drawn), {} snapshot(s)", out,
+                     t->lanes.size(), t->spans.size(), t->lost_races, t->arrows.size(), t->chain.size());
 }
 
 }  // namespace commitlab::cli

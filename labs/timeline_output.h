@@ -4,11 +4,10 @@
 #define COMMITLAB_LABS_TIMELINE_OUTPUT_H_
 
 #include <string>
+#include <string_view>
 #include <utility>
-#include <vector>
 
 #include "commitlab/core/status.h"
-#include "commitlab/sim/history.h"
 #include "commitlab/sim/timeline.h"
 
 namespace commitlab::cli {
@@ -16,14 +15,15 @@ namespace commitlab::cli {
 // Whether `path` ends in .html or .svg, the two things a timeline is written as.
 bool TimelineExtensionOk(const std::string& path);
 
-// Draws `history` into `out` (HTML or SVG by its extension), through a temporary file renamed into
-// place. `summary` gets "OUT: N writer(s), ..."; `warnings` what the history lacks.
-Status WriteTimeline(const std::vector<sim::Json>& history, const std::string& out, sim::TimelineAxis axis,
-                     std::string* summary, std::vector<std::string>* warnings);
+// The history file a run writes: --trace's, or with --timeline alone a scratch one beside the
+// drawing (remove it with TemporaryFile); "" when neither is asked for.
+std::string RunHistoryPath(const std::string& trace, const std::string& timeline);
 
-// The same for a history file; errors name it ("PATH:N: ...").
-Status WriteTimelineOfFile(const std::string& history_path, const std::string& out, sim::TimelineAxis axis,
-                           std::string* summary, std::vector<std::string>* warnings);
+// Draws the history file into `out` (HTML or SVG by its extension), through a temporary file
+// renamed into place, and prints what the history lacks to stderr as "commitlab COMMAND:
+// warning: ...". Returns "OUT: N writer(s), ..."; errors name the history ("PATH:N: ...").
+Result<std::string> DrawTimeline(std::string_view command, const std::string& history_path, const std::string& out,
+                                 sim::TimelineAxis axis = sim::TimelineAxis::kAuto);
 
 // Removes `path` (unless empty) when it goes out of scope: a history kept only for a drawing.
 class TemporaryFile {

@@ -7,6 +7,7 @@
 #include <array>
 #include <filesystem>
 #include <limits>
+#include <span>
 #include <fstream>
 #include <system_error>
 
@@ -25,8 +26,16 @@ constexpr std::array<std::string_view, 10> kTableKeys = {"name",    "protocol", 
 constexpr std::array<std::string_view, 2> kDeltaFlavours = {"oss", "databricks"};
 constexpr std::array<std::string_view, 2> kIcebergCatalogs = {"in-memory", "rest"};
 // Keys that only mean something to one protocol.
-constexpr std::array<std::string_view, 4> kPaimonTableKeys = {"primary-key", "buckets", "levels",
-                                                              "ignore-empty-commit"};
+struct OneProtocolKey {
+  std::string_view key;
+  Protocol protocol;
+};
+constexpr std::array<OneProtocolKey, 6> kOneProtocolTableKeys = {{{"primary-key", Protocol::kPaimon},
+                                                                  {"buckets", Protocol::kPaimon},
+                                                                  {"levels", Protocol::kPaimon},
+                                                                  {"ignore-empty-commit", Protocol::kPaimon},
+                                                                  {"flavour", Protocol::kDelta},
+                                                                  {"catalog", Protocol::kIceberg}}};
 constexpr std::array<std::string_view, 3> kObjectModes = {"check-then-put", "locked", "conditional-put"};
 constexpr std::array<std::string_view, 5> kWriterKeys = {"name", "user", "table", "buckets",
                                                         "strict-mode-last-safe-snapshot"};
@@ -172,13 +181,11 @@ Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
   COMMITLAB_RETURN_IF_ERROR(args.Int32("buckets", 1, 1024, &table.buckets));
   COMMITLAB_RETURN_IF_ERROR(args.Int32("levels", 2, 32, &table.levels));
   COMMITLAB_RETURN_IF_ERROR(args.Bool("ignore-empty-commit", &table.ignore_empty_commit));
-  if (table.protocol != Protocol::kPaimon) {
-    for (std::string_view key : kPaimonTableKeys) {
-      if (const Token* t = args.Find(key)) {
-        return ctx.Error(t->col, fmt::format("key \"{}\" applies to paimon tables only, not to {} table {}", key,
-                                             ProtocolName(table.protocol), table.name));
-      }
-    }
+  for (const OneProtocolKey& k : kOneProtocolTableKeys) {
+    const Token* t = args.Find(k.key);
+    if (t == nullptr || k.protocol == table.protocol) continue;
+    return ctx.Error(t->col, fmt::format("key \"{}\" applies to {} tables only, not to {} table {}", k.key,
+                                         ProtocolName(k.protocol), ProtocolName(table.protocol), table.name));
   }
   bool level_given = true;
   if (const Token* iso = args.Find("isolation")) {
@@ -195,24 +202,15 @@ Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
   } else {
     level_given = false;
   }
-  if (const Token* f = args.Find("flavour")) {
-    if (table.protocol != Protocol::kDelta) {
-      return ctx.Error(f->col, fmt::format("key \"flavour\" applies to delta tables only, not to {} table {}",
-                                           ProtocolName(table.protocol), table.name));
-    }
-    size_t flavour = 0;
-    COMMITLAB_RETURN_IF_ERROR(args.Choice("flavour", kDeltaFlavours, &flavour));
-    table.flavour = std::string(kDeltaFlavours[flavour]);
-  }
-  if (const Token* c = args.Find("catalog")) {
-    if (table.protocol != Protocol::kIceberg) {
-      return ctx.Error(c->col, fmt::format("key \"catalog\" applies to iceberg tables only, not to {} table {}",
-                                           ProtocolName(table.protocol), table.name));
-    }
-    size_t catalog = 0;
-    COMMITLAB_RETURN_IF_ERROR(args.Choice("catalog", kIcebergCatalogs, &catalog));
-    table.catalog = std::string(kIcebergCatalogs[catalog]);
-  }
+  auto choose = [&](std::string_view key, std::span<const std::string_view> choices, std::string* out) {
+    size_t i = 0;
+    if (args.Find(key) == nullptr) return Status::OK();
+    COMMITLAB_RETURN_IF_ERROR(args.Choice(key, choices, &i));
+    *out = std::string(choices[i]);
+    return Status::OK();
+  };
+  COMMITLAB_RETURN_IF_ERROR(choose("flavour", kDeltaFlavours, &table.flavour));
+  COMMITLAB_RETURN_IF_ERROR(choose("catalog", kIcebergCatalogs, &table.catalog));
   // DeltaConfigs.ISOLATION_LEVEL accepts only Serializable in open-source Delta; WriteSerializable
   // (Databricks' default) must be asked for.
   if (level_given && table.protocol == Protocol::kDelta && table.isolation == "WriteSerializable" &&
