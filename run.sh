@@ -4,6 +4,7 @@
 #   ./run.sh            run the labs (the CLI is build/commitlab): lab paimon, iceberg, delta
 #   ./run.sh test       run the whole test suite with ctest
 #   ./run.sh golden     regenerate results/golden/*.jsonl (each scenario's trace) and say which changed
+#   ./run.sh screenshot  retake results/timeline/paimon_conflict.png (the README's timeline) in headless chromium
 #   ./run.sh bench      the retry-policy sweep (results/retry-sweep/), then Google Benchmark (JSON into results/bench/)
 #   ./run.sh asan       build with ASan+UBSan into build/asan and run the tests there
 #   ./run.sh tsan       build with TSan into build/tsan and run the tests there
@@ -14,6 +15,8 @@ cd "$(dirname "$0")"
 # fresh machine. python3-jsonschema validates histories and reports against docs/*.schema.json.
 PACKAGES=(libboost-program-options-dev libboost-context-dev libfmt-dev nlohmann-json3-dev cmake g++
           libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema)
+# The tests also open timeline pages in headless chromium and render their SVG with rsvg-convert.
+TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin)
 
 install_missing() {
   local missing=() pkg
@@ -95,7 +98,7 @@ case "$cmd" in
     regenerate_golden
     ;;
   test)
-    install_missing "${PACKAGES[@]}"
+    install_missing "${TEST_PACKAGES[@]}"
     build release
     run_tests release
     ;;
@@ -110,13 +113,21 @@ case "$cmd" in
       "$b" --benchmark_out="results/bench/$name.json" --benchmark_out_format=json
     done
     ;;
+  screenshot)
+    # The README's timeline picture, taken by the browser test from a real chromium window.
+    install_missing "${TEST_PACKAGES[@]}"
+    build release
+    COMMITLAB_SCREENSHOT_DIR=results/timeline ./build/labs/timeline_browser_test \
+      --gtest_filter='*LeavesAScreenshot' >/dev/null
+    echo "results/timeline/paimon_conflict.png"
+    ;;
   asan|tsan)
-    install_missing "${PACKAGES[@]}"
+    install_missing "${TEST_PACKAGES[@]}"
     build "$cmd"
     run_tests "$cmd"
     ;;
   *)
-    echo "run.sh: unknown command '$cmd' (expected one of lab, test, golden, bench, asan, tsan)" >&2
+    echo "run.sh: unknown command '$cmd' (expected one of lab, test, golden, bench, screenshot, asan, tsan)" >&2
     exit 2
     ;;
 esac

@@ -114,7 +114,7 @@ cli_test(timeline_bad_axis 2 "--axis 'x' is not one of auto, time, step"
 cli_test(timeline_not_a_history 2 "scenarios/paimon_race.scn:1: "
   timeline ${PROJECT_SOURCE_DIR}/scenarios/paimon_race.scn -o run.svg)
 # --timeline on run and race: drawn from the run's own history; no history file is left behind.
-cli_source_test(run_timeline 0 "timeline: .*run_timeline.svg: 3 writer\\(s\\), 38 span\\(s\\)"
+cli_source_test(run_timeline 0 "timeline: .*run_timeline.svg: 3 writer\\(s\\), 41 span\\(s\\)"
   run scenarios/paimon_conflict.scn --timeline ${CMAKE_CURRENT_BINARY_DIR}/run_timeline.svg)
 cli_test(race_timeline 0 "timeline: .*race_timeline.html: 2 writer\\(s\\), .*60 snapshot\\(s\\)"
   race --sched random --seed 3 --timeline ${CMAKE_CURRENT_BINARY_DIR}/race_timeline.html)

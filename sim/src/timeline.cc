@@ -183,6 +183,10 @@ class Builder {
                           e.value("base_us", int64_t{0}) / 1000.0, e.value("jitter_us", int64_t{0}) / 1000.0);
       s.event = e.dump();
       t_.spans.push_back(std::move(s));
+    } else if (type == "gate_wait") {
+      gate_wait_[writer] = x;
+    } else if (type == "gate_open") {
+      Gate(e, writer, lane, x);
     } else if (type == "atomic_commit_failed") {
       Arrow(e, writer);
     } else if (type == "conflict" || type == "gave_up" || type == "crashed" || type == "unknown_outcome" ||
@@ -193,6 +197,31 @@ class Builder {
       t_.marks.push_back({.lane = lane, .x = x, .kind = type, .tip = fmt::format("{}: {}", writer, message), .event = e.dump()});
     }
     return Status::OK();
+  }
+
+  // A writer held at an `order` line: a span while it waited, and an arrow from the writer whose
+  // point opened the gate ("A.point -> B.point"; the writer is the text before the point's dot).
+  void Gate(const Json& e, const std::string& writer, size_t lane, double x) {
+    const std::string order = e.value("order", "");
+    const Json& line = e.contains("line") ? e["line"] : Json();
+    const std::string label =
+        line.is_number_integer() ? fmt::format("order {} (line {})", order, Number(line)) : fmt::format("order {}", order);
+    auto waited = gate_wait_.find(writer);
+    if (waited != gate_wait_.end()) {
+      if (x > waited->second) {
+        TimelineSpan s{.lane = lane, .x0 = waited->second, .x1 = x, .kind = "gate", .label = "order"};
+        s.tip = fmt::format("{} waits: {}", writer, label);
+        s.event = e.dump();
+        t_.spans.push_back(std::move(s));
+      }
+      gate_wait_.erase(waited);
+    }
+    const std::string first = order.substr(0, order.find(" -> "));
+    const size_t dot = first.rfind('.');
+    if (dot == std::string::npos) return;
+    auto from = lane_.find(first.substr(0, dot));
+    if (from == lane_.end() || from->second == lane) return;
+    t_.gates.push_back({.from_lane = from->second, .to_lane = lane, .x = x, .label = label, .event = e.dump()});
   }
 
   // A lost race: matched with the winner's publish once every publish is known (the winner's may
@@ -229,6 +258,7 @@ class Builder {
   std::map<std::string, std::vector<size_t>> published_;  // writer -> its won publishes
   std::map<std::string, size_t> last_publish_;
   std::map<std::string, std::string> user_;  // writer -> commit user
+  std::map<std::string, double> gate_wait_;  // writer -> where it began waiting at an order line
   std::vector<Lost> lost_;
 };
 

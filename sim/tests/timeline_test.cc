@@ -99,6 +99,34 @@ TEST(TimelineTest, TheHtmlPageNeedsNoNetwork) {
   EXPECT_THAT(html, HasSubstr("2 writer(s), 6 span(s), 1 lost race(s) (1 with the winner drawn), 2 snapshot(s)"));
 }
 
+TEST(TimelineTest, AWriterHeldAtAnOrderLineWaitsInADashedSpanWithAnArrowFromTheOtherWriter) {
+  std::vector<Json> h = Race();
+  h.insert(h.begin() + 1, Json({{"type", "gate_wait"}, {"t_us", 0}, {"step", 0}, {"writer", "job-B"},
+                           {"order", "job-A.read -> job-B.read"}, {"line", 9}}));
+  h.insert(h.begin() + 4, Json({{"type", "gate_open"}, {"t_us", 1000}, {"step", 3}, {"writer", "job-B"},
+                           {"order", "job-A.read -> job-B.read"}, {"line", 9}}));
+  // An edge from a point no writer is named by (here a misspelt one) has no arrow, but the wait still shows.
+  h.insert(h.begin() + 5, Json({{"type", "gate_wait"}, {"t_us", 1000}, {"step", 3}, {"writer", "job-A"},
+                           {"order", "nobody.read -> job-A.publish"}, {"line", 10}}));
+  h.insert(h.begin() + 6, Json({{"type", "gate_open"}, {"t_us", 1000}, {"step", 3}, {"writer", "job-A"},
+                           {"order", "nobody.read -> job-A.publish"}, {"line", 10}}));
+  Result<Timeline> t = BuildTimeline(h);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ(t->gates.size(), 1u);
+  EXPECT_EQ(t->lanes[t->gates[0].from_lane], "job-A");
+  EXPECT_EQ(t->lanes[t->gates[0].to_lane], "job-B");
+  EXPECT_EQ(t->gates[0].label, "order job-A.read -> job-B.read (line 9)");
+  size_t held = 0;
+  for (const TimelineSpan& s : t->spans) {
+    if (s.kind != "gate") continue;
+    ++held;
+    EXPECT_EQ(s.tip, "job-B waits: order job-A.read -> job-B.read (line 9)");
+    EXPECT_EQ(s.x1 - s.x0, 1.0);  // 1 ms held; job-A's gate opened at once and draws no span
+  }
+  EXPECT_EQ(held, 1u);
+  EXPECT_THAT(TimelineSvg(*t), HasSubstr("class=\"el order\""));
+}
+
 TEST(TimelineTest, AWinnerRecordedAfterTheLoserStillGetsItsArrow) {
   std::vector<Json> h = Race();
   // job-A's publish op_end (and its published event) after job-B's loss, at the same instant.

@@ -1,7 +1,7 @@
 // A run's timeline, drawn from its history (docs/history.md), after Jepsen's timeline.html: one
 // lane per writer with its storage operations as spans (a publish green when it won, red when it
 // lost, with an arrow from the publish that took its snapshot), retry waits as hatched spans,
-// refusals, crashes and faults as marks, and the chain of published snapshots coloured by commit
+// `order` gates as dashed arrows, refusals, crashes and faults as marks, and the chain of published snapshots coloured by commit
 // user along the bottom. Every element carries its history event, shown on hover and click.
 #ifndef COMMITLAB_SIM_TIMELINE_H_
 #define COMMITLAB_SIM_TIMELINE_H_
@@ -27,7 +27,8 @@ struct TimelineSpan {
   size_t lane = 0;
   double x0 = 0;
   double x1 = 0;
-  std::string kind = {};     // read-latest, read-snapshot, write-data, write-manifest, publish, wait
+  std::string kind = {};     // read-latest, read-snapshot, write-data, write-manifest, publish, wait,
+                             // gate (held at an `order` line)
   std::string outcome = {};  // publish: published, lost, unknown; any: unfinished (no op_end)
   std::string label = {};    // drawn inside: "saw 4", "#5", "11 ms"
   std::string tip = {};      // one line for a reader
@@ -51,6 +52,15 @@ struct TimelineArrow {
   std::string event = {};  // the loser's atomic_commit_failed, with lost_to
 };
 
+// An `order` line's edge: the writer that reached the first point lets the gated one go on.
+struct TimelineGate {
+  size_t from_lane = 0;
+  size_t to_lane = 0;
+  double x = 0;             // where the gated writer went on
+  std::string label = {};   // "order writer.loaded -> compact-job-2.plan (line 31)"
+  std::string event = {};   // the gate_open
+};
+
 // A publish that storage recorded (also one whose writer was told it failed).
 struct TimelineSnapshot {
   double x = 0;
@@ -70,6 +80,7 @@ struct Timeline {
   std::vector<TimelineSpan> spans = {};
   std::vector<TimelineMark> marks = {};
   std::vector<TimelineArrow> arrows = {};
+  std::vector<TimelineGate> gates = {};
   std::vector<TimelineSnapshot> chain = {};
 };
 

@@ -1,0 +1,244 @@
+#include "headless_chromium.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace commitlab::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A descriptor above the three fds the child is given (0-2 and the protocol's 3 and 4), so the
+// dup2 into 3 or 4 never meets itself and leaves close-on-exec set.
+int HighFd(int fd) {
+  const int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+  ::close(fd);
+  return high;
+}
+
+std::string LogTail(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  std::string text = s.str();
+  if (text.size() > 1500) text = "…" + text.substr(text.size() - 1500);
+  return text.empty() ? "(chromium printed nothing)" : text;
+}
+
+std::string ArgsText(const nlohmann::json& args) {
+  std::string out;
+  if (!args.is_array()) return out;
+  for (const auto& a : args) {
+    if (!out.empty()) out += ' ';
+    if (a.contains("value")) {
+      out += a["value"].is_string() ? a["value"].get<std::string>() : a["value"].dump();
+    } else {
+      out += a.value("description", a.value("type", std::string("?")));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<HeadlessChromium> HeadlessChromium::Start(const std::string& scratch_dir, std::string* why,
+                                                          std::chrono::seconds timeout) {
+  // A browser that died leaves its pipe closed: report it, do not die of SIGPIPE.
+  ::signal(SIGPIPE, SIG_IGN);
+  int to[2];
+  int from[2];
+  if (::pipe(to) != 0 || ::pipe(from) != 0) {
+    *why = std::string("pipe: ") + std::strerror(errno);
+    return nullptr;
+  }
+  for (int* fd : {&to[0], &to[1], &from[0], &from[1]}) *fd = HighFd(*fd);
+  const std::string log = scratch_dir + "/chromium.log";
+  std::vector<std::string> args = {"chromium",
+                                   "--headless=new",
+                                   // Root (CI runs as root) cannot use chromium's sandbox.
+                                   "--no-sandbox",
+                                   "--disable-gpu",
+                                   "--no-first-run",
+                                   "--no-default-browser-check",
+                                   "--disable-extensions",
+                                   "--remote-debugging-pipe",
+                                   "--user-data-dir=" + scratch_dir + "/profile",
+                                   "--window-size=1400,900",
+                                   "about:blank"};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, to[0], 3);
+  posix_spawn_file_actions_adddup2(&actions, from[1], 4);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  std::unique_ptr<HeadlessChromium> browser(new HeadlessChromium());
+  const int rc = ::posix_spawnp(&browser->pid_, "chromium", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(to[0]);
+  ::close(from[1]);
+  browser->to_browser_ = to[1];
+  browser->from_browser_ = from[0];
+  browser->timeout_ = timeout;
+  if (rc != 0) {
+    browser->pid_ = -1;
+    *why = std::string("cannot start `chromium` (") + std::strerror(rc) +
+           "): install Debian's chromium package (./run.sh test installs it)";
+    return nullptr;
+  }
+  try {
+    const Json target = browser->Send("Target.createTarget", {{"url", "about:blank"}}, false);
+    const Json attached = browser->Send(
+        "Target.attachToTarget", {{"targetId", target.at("targetId")}, {"flatten", true}}, false);
+    browser->session_ = attached.at("sessionId").get<std::string>();
+    for (const char* domain : {"Page.enable", "Runtime.enable", "Log.enable"}) browser->Call(domain);
+  } catch (const std::exception& e) {
+    *why = std::string("chromium started but did not answer over --remote-debugging-pipe: ") + e.what() +
+           "\nits log (" + log + "):\n" + LogTail(log);
+    return nullptr;
+  }
+  return browser;
+}
+
+HeadlessChromium::~HeadlessChromium() {
+  if (pid_ > 0) {
+    try {
+      Send("Browser.close", Json::object(), false);
+    } catch (const std::exception&) {
+      ::kill(pid_, SIGKILL);  // it does not answer: nothing more to lose
+    }
+    // The browser closes its end of the pipe as it exits; wait for that, and kill it if it lingers.
+    pollfd p{from_browser_, POLLIN, 0};
+    const auto deadline = Clock::now() + std::chrono::seconds(10);
+    char sink[4096];
+    while (Clock::now() < deadline) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (::poll(&p, 1, static_cast<int>(left)) <= 0) break;
+      if (::read(from_browser_, sink, sizeof sink) <= 0) break;
+    }
+    if (::waitpid(pid_, nullptr, WNOHANG) == 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  if (to_browser_ >= 0) ::close(to_browser_);
+  if (from_browser_ >= 0) ::close(from_browser_);
+}
+
+HeadlessChromium::Json HeadlessChromium::Call(const std::string& method, const Json& params) {
+  return Send(method, params, true);
+}
+
+HeadlessChromium::Json HeadlessChromium::Send(const std::string& method, const Json& params, bool to_page) {
+  const int id = next_id_++;
+  Json command = {{"id", id}, {"method", method}, {"params", params}};
+  if (to_page) command["sessionId"] = session_;
+  std::string bytes = command.dump();
+  bytes.push_back('\0');
+  for (size_t at = 0; at < bytes.size();) {
+    const ssize_t n = ::write(to_browser_, bytes.data() + at, bytes.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw std::runtime_error(method + ": the browser's pipe is closed (" + std::strerror(errno) + ")");
+    at += static_cast<size_t>(n);
+  }
+  const auto deadline = Clock::now() + timeout_;
+  Json message;
+  while (ReadMessage(&message, deadline)) {
+    if (!message.contains("id")) {
+      Observe(message);
+      continue;
+    }
+    if (message["id"] != id) continue;
+    if (message.contains("error")) throw std::runtime_error(method + ": " + message["error"].dump());
+    return message.value("result", Json::object());
+  }
+  throw std::runtime_error(method + ": no reply within " + std::to_string(timeout_.count()) + " s");
+}
+
+bool HeadlessChromium::ReadMessage(Json* out, Clock::time_point deadline) {
+  for (;;) {
+    if (const size_t end = buffered_.find('\0'); end != std::string::npos) {
+      *out = Json::parse(buffered_.substr(0, end));
+      buffered_.erase(0, end + 1);
+      return true;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return false;
+    pollfd p{from_browser_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return false;
+    char chunk[65536];
+    const ssize_t n = ::read(from_browser_, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    buffered_.append(chunk, static_cast<size_t>(n));
+  }
+}
+
+void HeadlessChromium::Observe(const Json& event) {
+  const std::string method = event.value("method", "");
+  const Json& params = event.contains("params") ? event["params"] : Json::object();
+  if (method == "Runtime.consoleAPICalled") {
+    const std::string type = params.value("type", "");
+    if (type == "error" || type == "warning" || type == "assert")
+      problems_.push_back("console." + type + ": " + ArgsText(params.value("args", Json::array())));
+  } else if (method == "Runtime.exceptionThrown") {
+    const Json& d = params.value("exceptionDetails", Json::object());
+    const Json& ex = d.value("exception", Json::object());
+    problems_.push_back("uncaught: " + ex.value("description", d.value("text", std::string("?"))));
+  } else if (method == "Log.entryAdded") {
+    const Json& entry = params.value("entry", Json::object());
+    if (entry.value("level", "") == "error")
+      problems_.push_back("log: " + entry.value("text", std::string("?")) + " " + entry.value("url", std::string()));
+  }
+  pending_events_.push_back(event);
+}
+
+void HeadlessChromium::Navigate(const std::string& url) {
+  pending_events_.clear();
+  const Json r = Call("Page.navigate", {{"url", url}});
+  if (r.contains("errorText")) throw std::runtime_error("Page.navigate " + url + ": " + r["errorText"].dump());
+  const auto deadline = Clock::now() + timeout_;
+  for (const Json& e : pending_events_)
+    if (e.value("method", "") == "Page.loadEventFired") return;
+  Json message;
+  while (ReadMessage(&message, deadline)) {
+    if (message.contains("id")) continue;
+    Observe(message);
+    if (message.value("method", "") == "Page.loadEventFired") return;
+  }
+  throw std::runtime_error("Page.navigate " + url + ": no load event within " + std::to_string(timeout_.count()) + " s");
+}
+
+HeadlessChromium::Json HeadlessChromium::Evaluate(const std::string& expression) {
+  const Json r = Call("Runtime.evaluate", {{"expression", expression}, {"returnByValue", true}});
+  if (r.contains("exceptionDetails")) throw std::runtime_error("evaluating `" + expression + "`: " + r["exceptionDetails"].dump());
+  return r.at("result").value("value", Json());
+}
+
+void HeadlessChromium::MoveMouse(double x, double y) {
+  Call("Input.dispatchMouseEvent", {{"type", "mouseMoved"}, {"x", x}, {"y", y}});
+}
+
+void HeadlessChromium::Click(double x, double y) {
+  MoveMouse(x, y);
+  for (const char* type : {"mousePressed", "mouseReleased"})
+    Call("Input.dispatchMouseEvent", {{"type", type}, {"x", x}, {"y", y}, {"button", "left"}, {"clickCount", 1}});
+}
+
+}  // namespace commitlab::testing

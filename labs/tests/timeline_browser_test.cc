@@ -1,0 +1,268 @@
+// `commitlab timeline` pages opened in a real browser (Debian's headless chromium): what a person
+// looking at one would see, counted against the history it was drawn from, with a real pointer
+// hovering and clicking. The SVG is also rendered by librsvg (rsvg-convert), the renderer slides
+// and papers meet it in.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "headless_chromium.h"
+
+namespace commitlab::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::StartsWith;
+
+std::vector<Json> ReadHistory(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<Json> events;
+  for (std::string line; std::getline(in, line);) events.push_back(Json::parse(line));
+  return events;
+}
+
+size_t Count(const std::vector<Json>& history, const std::string& type) {
+  size_t n = 0;
+  for (const Json& e : history) n += e.value("type", "") == type;
+  return n;
+}
+
+int Shell(const std::string& command) {
+  const int rc = std::system(command.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+std::string Base64Decode(const std::string& in) {
+  std::string out;
+  int bits = 0;
+  unsigned value = 0;
+  for (char c : in) {
+    int d;
+    if (c >= 'A' && c <= 'Z') d = c - 'A';
+    else if (c >= 'a' && c <= 'z') d = c - 'a' + 26;
+    else if (c >= '0' && c <= '9') d = c - '0' + 52;
+    else if (c == '+') d = 62;
+    else if (c == '/') d = 63;
+    else continue;  // '=' padding
+    value = (value << 6) | static_cast<unsigned>(d);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((value >> bits) & 0xFF));
+    }
+  }
+  return out;
+}
+
+// PNG width and height from the IHDR chunk; {0, 0} when the bytes are not a PNG.
+std::pair<uint32_t, uint32_t> PngSize(const std::string& bytes) {
+  if (bytes.size() < 24 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return {0, 0};
+  auto be32 = [&](size_t at) {
+    uint32_t v = 0;
+    for (size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(bytes[at + i]);
+    return v;
+  };
+  return {be32(16), be32(20)};
+}
+
+std::string ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class TimelineBrowserTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const fs::path base = ::testing::TempDir().empty() ? fs::temp_directory_path() : fs::path(::testing::TempDir());
+    std::string pattern = (base / "commitlab-browser-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    std::string why;
+    browser_ = HeadlessChromium::Start(dir_, &why);
+    ASSERT_NE(browser_, nullptr) << why;
+  }
+  void TearDown() override {
+    browser_.reset();
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
+
+  // Draws `history` with the CLI into DIR/NAME and opens it.
+  void Open(const std::string& history, const std::string& name) {
+    const std::string out = dir_ + "/" + name;
+    ASSERT_EQ(Shell(std::string(COMMITLAB_BINARY) + " timeline '" + history + "' -o '" + out + "' > /dev/null"), 0);
+    browser_->Navigate("file://" + out);
+  }
+
+  // The centre of the first element matching `selector`, in viewport pixels, scrolled into view.
+  std::pair<double, double> Centre(const std::string& selector) {
+    const Json c = browser_->Evaluate(
+        "(() => { const e = document.querySelector('" + selector + "'); if (!e) return null;"
+        " e.scrollIntoView({block: 'center', inline: 'center'});"
+        " const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()");
+    EXPECT_TRUE(c.is_array()) << "nothing matches " << selector;
+    return c.is_array() ? std::pair{c[0].get<double>(), c[1].get<double>()} : std::pair{0.0, 0.0};
+  }
+
+  // What is under the pointer at (x, y): the class of the timeline element a click there reaches.
+  std::string ElementAt(std::pair<double, double> p) {
+    return browser_->Evaluate("(() => { const e = document.elementFromPoint(" + std::to_string(p.first) + ", " +
+                              std::to_string(p.second) + "); const el = e && e.closest('.el');"
+                              " return el ? el.getAttribute('class') : ''; })()")
+        .get<std::string>();
+  }
+
+  std::string Tooltip() {
+    return browser_->Evaluate("(() => { const t = document.getElementById('tip');"
+                              " return getComputedStyle(t).display === 'none' ? '(hidden)' : t.textContent; })()")
+        .get<std::string>();
+  }
+
+  std::string dir_;
+  std::unique_ptr<HeadlessChromium> browser_;
+};
+
+// The checks below rely on the driver hearing what the page says: a page that logs an error and
+// throws must be heard.
+TEST_F(TimelineBrowserTest, TheDriverHearsConsoleErrorsAndUncaughtExceptions) {
+  const std::string page = dir_ + "/noisy.html";
+  std::ofstream(page) << "<!doctype html><script>console.error('drawn wrong'); undefinedFunction();</script>";
+  browser_->Navigate("file://" + page);
+  browser_->Evaluate("1");  // the events arrive before this reply
+  ASSERT_EQ(browser_->Problems().size(), 2u);
+  EXPECT_EQ(browser_->Problems()[0], "console.error: drawn wrong");
+  EXPECT_THAT(browser_->Problems()[1], StartsWith("uncaught: ReferenceError: undefinedFunction is not defined"));
+}
+
+TEST_F(TimelineBrowserTest, APaimonRaceShowsItsLanesSpansLostRacesAndTheirWinners) {
+  const std::string history = std::string(COMMITLAB_SOURCE_DIR) + "/results/golden/paimon_race.jsonl";
+  const std::vector<Json> h = ReadHistory(history);
+  Open(history, "race.html");
+
+  std::set<std::string> writers;
+  size_t lost_with_winner = 0;
+  for (const Json& e : h) {
+    if (e.contains("writer") && e["writer"].is_string()) writers.insert(e["writer"].get<std::string>());
+    if (e.value("type", "") == "atomic_commit_failed" && e["lost_to"]["writer"].is_string()) ++lost_with_winner;
+  }
+  ASSERT_GT(lost_with_winner, 0u) << "the golden race should lose some races";
+  EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('svg .lane').length"), writers.size());
+  // Every storage operation and every retry wait is one span.
+  EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('svg .span').length"),
+            Count(h, "op_end") + Count(h, "retry_wait"));
+  EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('svg .arrow').length"), lost_with_winner);
+  EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('svg .snapshot').length"), h.back()["latest_snapshot"]);
+
+  // Hover a lost publish: its tooltip follows the pointer.
+  const auto lost = Centre(".span.publish.lost rect");
+  EXPECT_THAT(ElementAt(lost), HasSubstr("lost"));
+  EXPECT_EQ(Tooltip(), "(hidden)");
+  browser_->MoveMouse(lost.first, lost.second);
+  EXPECT_THAT(Tooltip(), ::testing::MatchesRegex("job-[AB] publishes #[0-9]+: lost"));
+  browser_->MoveMouse(2, 2);
+  EXPECT_EQ(Tooltip(), "(hidden)");
+
+  // The arrow from the winner says who took the snapshot.
+  const auto arrow = Centre(".arrow line");
+  EXPECT_EQ(ElementAt(arrow), "el arrow");
+  browser_->MoveMouse(arrow.first, arrow.second);
+  EXPECT_THAT(Tooltip(), ::testing::MatchesRegex("#[0-9]+ taken by job-[AB]"));
+
+  // A click shows the history event behind the element, with its log line.
+  browser_->Click(arrow.first, arrow.second);
+  const std::string pane = browser_->Evaluate("document.getElementById('event').textContent").get<std::string>();
+  EXPECT_THAT(pane, HasSubstr("\"type\": \"atomic_commit_failed\""));
+  EXPECT_THAT(pane, HasSubstr("log: Atomic commit failed for snapshot #"));
+  EXPECT_THAT(browser_->Problems(), IsEmpty());
+}
+
+TEST_F(TimelineBrowserTest, ZoomStretchesTimeAndKeepsLanes) {
+  Open(std::string(COMMITLAB_SOURCE_DIR) + "/results/golden/paimon_race.jsonl", "zoom.html");
+  const Json before = browser_->Evaluate(
+      "(() => { const s = document.querySelector('svg.timeline'); return [s.width.baseVal.value, "
+      "s.height.baseVal.value, [...document.querySelectorAll('.span text')].filter(t => "
+      "getComputedStyle(t).display !== 'none').length]; })()");
+  browser_->Evaluate("(() => { const z = document.getElementById('zoom'); z.value = 10;"
+                     " z.dispatchEvent(new Event('input')); })()");
+  const Json after = browser_->Evaluate(
+      "(() => { const s = document.querySelector('svg.timeline'); return [s.width.baseVal.value, "
+      "s.height.baseVal.value, [...document.querySelectorAll('.span text')].filter(t => "
+      "getComputedStyle(t).display !== 'none').length]; })()");
+  const double plot = before[0].get<double>() - 140 - 40;  // the lane names and the right margin stay
+  EXPECT_NEAR(after[0].get<double>(), 140 + 10 * plot + 40, 1);
+  EXPECT_EQ(after[1], before[1]);
+  EXPECT_GT(after[2].get<int>(), before[2].get<int>()) << "labels that fit once zoomed in should show";
+  // The pointer still finds elements where they are drawn now.
+  const auto lost = Centre(".span.publish.lost rect");
+  browser_->MoveMouse(lost.first, lost.second);
+  EXPECT_THAT(Tooltip(), HasSubstr(": lost"));
+  EXPECT_THAT(browser_->Problems(), IsEmpty());
+}
+
+TEST_F(TimelineBrowserTest, TheConflictShowsGatesAndTheRefusalAndLeavesAScreenshot) {
+  const std::string history = std::string(COMMITLAB_SOURCE_DIR) + "/results/golden/paimon_conflict.jsonl";
+  const std::vector<Json> h = ReadHistory(history);
+  Open(history, "conflict.html");
+  EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('svg .lane').length"), 3);
+  // Each order line whose first point is another writer's is a dashed arrow into the gated lane.
+  EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('svg .order').length"), Count(h, "gate_open"));
+  const auto gate = Centre(".order line");
+  browser_->MoveMouse(gate.first, gate.second);
+  EXPECT_THAT(Tooltip(), ::testing::MatchesRegex("order [a-z0-9-]+\\.[a-z]+ -> [a-z0-9-]+\\.[a-z]+ \\(line [0-9]+\\)"));
+
+  const auto refusal = Centre(".mark.conflict path");
+  browser_->MoveMouse(refusal.first, refusal.second);
+  EXPECT_EQ(Tooltip(), "compact-job-2: File deletion conflicts detected! Give up committing.");
+  EXPECT_THAT(browser_->Problems(), IsEmpty());
+
+  browser_->Evaluate("window.scrollTo(0, 0)");
+  browser_->MoveMouse(refusal.first, refusal.second);
+  // The page's drawing and its event pane, not the empty window below them.
+  const Json bottom = browser_->Evaluate("document.getElementById('event').getBoundingClientRect().bottom + 12");
+  const Json shot = browser_->Call(
+      "Page.captureScreenshot",
+      {{"format", "png"}, {"clip", {{"x", 0}, {"y", 0}, {"width", 1400}, {"height", bottom}, {"scale", 1}}}});
+  const std::string png = Base64Decode(shot.at("data").get<std::string>());
+  const auto [w, hgt] = PngSize(png);
+  EXPECT_GT(w, 1000u);
+  EXPECT_GT(hgt, 200u);
+  // `./run.sh screenshots` keeps it for the README.
+  const char* keep = std::getenv("COMMITLAB_SCREENSHOT_DIR");
+  const std::string out = (keep != nullptr ? std::string(keep) : dir_) + "/paimon_conflict.png";
+  std::ofstream(out, std::ios::binary) << png;
+  EXPECT_EQ(PngSize(ReadBytes(out)).first, w);
+}
+
+TEST_F(TimelineBrowserTest, TheSvgRendersInTheBrowserAndInLibrsvg) {
+  const std::string history = std::string(COMMITLAB_SOURCE_DIR) + "/results/golden/paimon_conflict.jsonl";
+  const std::string svg = dir_ + "/conflict.svg";
+  ASSERT_EQ(Shell(std::string(COMMITLAB_BINARY) + " timeline '" + history + "' -o '" + svg + "' > /dev/null"), 0);
+  browser_->Navigate("file://" + svg);
+  EXPECT_EQ(browser_->Evaluate("document.documentElement.tagName"), "svg");
+  EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('.lane').length"), 3);
+  EXPECT_THAT(browser_->Problems(), IsEmpty());
+
+  const std::string png = dir_ + "/conflict.png";
+  ASSERT_EQ(Shell("rsvg-convert -o '" + png + "' '" + svg + "' 2> '" + dir_ + "/rsvg.log'"), 0)
+      << "rsvg-convert (Debian's librsvg2-bin; ./run.sh test installs it) failed: " << ReadBytes(dir_ + "/rsvg.log");
+  const Json size = browser_->Evaluate("[document.documentElement.width.baseVal.value, "
+                                       "document.documentElement.height.baseVal.value]");
+  const auto [w, hgt] = PngSize(ReadBytes(png));
+  EXPECT_EQ(w, size[0].get<uint32_t>());
+  EXPECT_EQ(hgt, size[1].get<uint32_t>());
+}
+
+}  // namespace
+}  // namespace commitlab::testing
