@@ -22,7 +22,9 @@
 #include "commitlab/scenarios/runner.h"
 #include "lab_text.h"
 #include "log_printer.h"
+#include "history_file.h"
 #include "report_output.h"
+#include "timeline_output.h"
 
 namespace commitlab::cli {
 namespace {
@@ -166,6 +168,9 @@ struct LabFlags {
   std::optional<uint64_t> seed;
   bool verbose = false;
   bool json = false;
+  std::string timeline_dir;         // --timeline: one page per run, named by section and file
+  std::string timeline_ext = "html";
+  std::vector<std::string> argv;    // the command line, for the histories' headers
 };
 
 struct SectionRun {
@@ -201,8 +206,32 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
                plan->free ? "OS threads and the real clock, as the lecture ran it"
                           : fmt::format("simulated, seed={} sched={}", plan->seed, plan->strategy));
   }
+  // --timeline: the run's history, kept only for its drawing.
+  std::string drawing;
+  std::string history_path;
+  std::unique_ptr<HistoryFile> history;
+  if (!flags.timeline_dir.empty()) {
+    drawing = (fs::path(flags.timeline_dir) / fmt::format("{:02}-{}-{}.{}", number, section.key,
+                                                          fs::path(file).stem().string(), flags.timeline_ext))
+                  .string();
+    history_path = RunHistoryPath("", drawing);
+    Result<std::unique_ptr<HistoryFile>> created =
+        HistoryFile::Create(history_path, HistoryHeader(kCommand, flags.argv, {{"section", section.key}},
+                                                        scenarios::PlanJson(*plan), *scenario));
+    if (!created.ok()) return created.status();
+    history = std::move(*created);
+    options.history = history->history();
+  }
+  TemporaryFile scratch(history_path);
   Result<RunReport> report = scenarios::RunScenario(*scenario, options);
   if (!report.ok()) return report.status();
+  std::string timeline_summary;
+  if (history) {
+    COMMITLAB_RETURN_IF_ERROR(history->Finish(scenarios::HistoryFooter(*report)));
+    Result<std::string> picture = DrawTimeline(kCommand, history_path, drawing);
+    if (!picture.ok()) return Status::InvalidArgument(fmt::format("--timeline: {}", picture.status().message()));
+    timeline_summary = *picture;
+  }
   if (!flags.json) {
     if (section.matrix) {
       if (std::optional<std::vector<std::string>> lines = ConflictMatrixLines(*report)) {
@@ -218,6 +247,7 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
       }
     }
     PrintSummary(*report, section.matrix);
+    if (!timeline_summary.empty()) fmt::print("timeline: {}\n", timeline_summary);
     fmt::print("verdict: {} — {}{}\n", report->ok() ? "AGREES" : "DIFFERS", scenario->claim,
                report->ok() ? "" : " (" + scenarios::FailureSummary(*report) + ")");
   }
@@ -239,7 +269,10 @@ int RunLab(const std::vector<std::string>& args) {
        "free | random | pct | round-robin (default: each file's own; the Paimon race on OS threads)")
       ("seed", po::value(&seed), "seed of a simulated run (default: each file's own)")
       ("verbose", "also print attempts and retry waits (and the matrix's log)")
-      ("json", "print one JSON report (docs/report.schema.json) instead of the narration");
+      ("json", "print one JSON report (docs/report.schema.json) instead of the narration")
+      ("timeline", po::value(&flags.timeline_dir),
+       "draw each run's timeline into this folder (created if missing): NN-SECTION-FILE.html")
+      ("timeline-format", po::value(&flags.timeline_ext), "html (an interactive page, the default) or svg");
   po::positional_options_description positional;
   positional.add("lab", 1);
   po::variables_map vm;
@@ -266,6 +299,18 @@ int RunLab(const std::vector<std::string>& args) {
   if (vm.count("seed")) flags.seed = seed;
   flags.verbose = vm.count("verbose") > 0;
   flags.json = vm.count("json") > 0;
+  flags.argv = args;
+  if (flags.timeline_ext != "html" && flags.timeline_ext != "svg")
+    return UsageError(kCommand, fmt::format("--timeline-format '{}' is not one of html, svg", flags.timeline_ext));
+  if (vm.count("timeline-format") && flags.timeline_dir.empty())
+    return UsageError(kCommand, "--timeline-format needs --timeline DIR");
+  if (!flags.timeline_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(flags.timeline_dir, ec);
+    if (ec || !fs::is_directory(flags.timeline_dir))
+      return UsageError(kCommand, fmt::format("--timeline {}: cannot make a folder there{}", flags.timeline_dir,
+                                              ec ? ": " + ec.message() : ""));
+  }
   std::vector<std::string> keys;
   for (const LabSection& s : lab->sections) keys.push_back(s.key);
   if (!only.empty() && std::find(keys.begin(), keys.end(), only) == keys.end())

@@ -76,6 +76,23 @@ add_test(NAME schema.report_lab
   COMMAND sh -c "$<TARGET_FILE:commitlab> lab delta --json > '${CMAKE_CURRENT_BINARY_DIR}/report-lab.json' && /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/validate_json.py report '${CMAKE_CURRENT_BINARY_DIR}/report-lab.json'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
+# --timeline DIR: every run of every section draws its page (7 Paimon, 9 Iceberg, 8 Delta runs).
+add_test(NAME lab.every_section_draws_its_timeline
+  COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}/lab-timelines' && rm -rf \"$d\" && for l in paimon iceberg delta; do $<TARGET_FILE:commitlab> lab $l --timeline \"$d\" > /dev/null || exit 1; done && ls \"$d\"/*.html | wc -l | grep -qx 24 && ls \"$d\" | grep -qx 02-conflict-paimon_conflict.html"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+# The drawing's path is printed, so this one may show where the build is.
+add_test(NAME lab.timeline_svg
+  COMMAND ${LAB_EXPECT_RUN} 0 "timeline: .*/01-race-iceberg_append_race\\.svg: 3 writer\\(s\\).*1\\. race +AGREES"
+          -- $<TARGET_FILE:commitlab> lab iceberg --experiment race --timeline ${CMAKE_CURRENT_BINARY_DIR}/lab-svg
+          --timeline-format svg
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+lab_test(timeline_bad_format 2 "commitlab lab: --timeline-format 'png' is not one of html, svg"
+  lab iceberg --timeline t --timeline-format png)
+lab_test(timeline_format_alone 2 "commitlab lab: --timeline-format needs --timeline DIR"
+  lab iceberg --timeline-format svg)
+lab_test(timeline_not_a_folder 2 "commitlab lab: --timeline README.md: cannot make a folder there"
+  lab iceberg --timeline README.md)
+
 add_executable(lab_text_test tests/lab_text_test.cc lab_text.cc)
 target_include_directories(lab_text_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(lab_text_test PRIVATE commitlab_scenarios fmt::fmt GTest::gtest_main commitlab_warnings)
