@@ -236,6 +236,59 @@ int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_mic
   return ComputeWait(p, failures, prev_wait_micros, rng).wait_micros;
 }
 
+namespace {
+
+// "11 ms", "0.5 ms", "10.44 s": a wait as a reader says it, to the millisecond from a second on.
+std::string Spoken(int64_t micros) {
+  const bool seconds = micros >= 1'000'000;
+  std::string text = seconds ? fmt::format("{:.3f}", static_cast<double>(micros) / 1e6)
+                             : fmt::format("{:.3f}", static_cast<double>(micros) / 1e3);
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text + (seconds ? " s" : " ms");
+}
+
+// "10 ms × 2^3", or "10 s (the cap)" once the doubling reached it.
+std::string Doubling(int64_t base, int exp, int64_t value, int64_t cap) {
+  if (value == cap && (exp >= 63 || base == 0 || (cap >> exp) < base)) return Spoken(cap) + " (the cap)";
+  return fmt::format("{} × 2^{}", Spoken(base), exp);
+}
+
+}  // namespace
+
+std::string ExplainWait(const RetryPolicy& p, int failures, const RetryWait& w) {
+  const int n = std::max(failures, 1);
+  Rng unused(0);
+  const RetryWait expected = ComputeWait(p, n, 0, unused);
+  const std::string total = Spoken(w.wait_micros);
+  // A wait this policy would not have made (a writer with its own policy): its parts only.
+  if (expected.base_micros != w.base_micros || w.base_micros + w.jitter_micros < w.wait_micros)
+    return w.jitter_micros == 0 ? total : fmt::format("{} = {} + {} jitter", total, Spoken(w.base_micros), Spoken(w.jitter_micros));
+  const int64_t base = std::max<int64_t>(0, p.base_micros);
+  const int64_t cap = std::max<int64_t>(0, p.cap_micros);
+  switch (p.kind) {
+    case RetryKind::kNone:
+      return "0 ms (none: at once)";
+    case RetryKind::kFixed:
+      return fmt::format("{} (fixed)", total);
+    case RetryKind::kExponential:
+      return fmt::format("{} = {}", total, Doubling(base, n, w.base_micros, cap));
+    case RetryKind::kPaimon:
+    case RetryKind::kIceberg:
+      return fmt::format("{} = {} + {} jitter", total,
+                         Doubling(base / 1000 * 1000, n - 1, w.base_micros, cap / 1000 * 1000), Spoken(w.jitter_micros));
+    case RetryKind::kFullJitter:
+      return fmt::format("{}, drawn from [0, {}]", total, Doubling(base, n, CappedDoubling(base, n, cap), cap));
+    case RetryKind::kEqualJitter:
+      return fmt::format("{} = {} (half of {}) + {} jitter", total, Spoken(w.base_micros),
+                         Doubling(base, n, CappedDoubling(base, n, cap), cap), Spoken(w.jitter_micros));
+    case RetryKind::kDecorrelated:
+      return fmt::format("{} = {} + {} drawn (decorrelated, at most 3 × the last wait, capped at {})", total,
+                         Spoken(w.base_micros), Spoken(w.jitter_micros), Spoken(cap));
+  }
+  return total;
+}
+
 std::string FormatDurationMicros(int64_t micros) {
   if (micros == 0) return "0s";
   if (micros % 60'000'000 == 0) return fmt::format("{}min", micros / 60'000'000);

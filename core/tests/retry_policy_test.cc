@@ -638,3 +638,45 @@ TEST(RetryParseTest, ErrorsNameTheProblem) {
 
 }  // namespace
 }  // namespace commitlab
+
+namespace commitlab {
+namespace {
+
+// The wait as a reader of a lost race is told it: the policy's own arithmetic, from its parts.
+TEST(ExplainWaitTest, SaysHowEachPolicyMadeItsWait) {
+  const RetryPolicy paimon = PaimonDefaultPolicy();
+  EXPECT_EQ(ExplainWait(paimon, 1, {.base_micros = 10'000, .jitter_micros = 1'000, .wait_micros = 11'000}),
+            "11 ms = 10 ms × 2^0 + 1 ms jitter");
+  EXPECT_EQ(ExplainWait(paimon, 3, {.base_micros = 40'000, .jitter_micros = 0, .wait_micros = 40'000}),
+            "40 ms = 10 ms × 2^2 + 0 ms jitter");
+  EXPECT_EQ(ExplainWait(paimon, 20, {.base_micros = 10'000'000, .jitter_micros = 1'500'000, .wait_micros = 11'500'000}),
+            "11.5 s = 10 s (the cap) + 1.5 s jitter");
+  // Every wait NextWait makes is explained by its own policy, never as a foreign one.
+  Rng rng(7);
+  for (RetryKind kind : {RetryKind::kNone, RetryKind::kFixed, RetryKind::kExponential, RetryKind::kPaimon,
+                         RetryKind::kIceberg, RetryKind::kFullJitter, RetryKind::kEqualJitter,
+                         RetryKind::kDecorrelated}) {
+    const RetryPolicy p = DefaultRetryPolicy(kind);
+    for (int n = 1; n <= 12; ++n) {
+      const RetryWait w = NextWait(p, n, 0, rng);
+      const std::string text = ExplainWait(p, n, w);
+      const std::string_view says = kind == RetryKind::kNone           ? "none"
+                                    : kind == RetryKind::kFixed        ? "fixed"
+                                    : kind == RetryKind::kDecorrelated ? "decorrelated"
+                                                                       : "2^";
+      EXPECT_TRUE(text.find(says) != std::string::npos || text.find("(the cap)") != std::string::npos)
+          << RetryKindName(kind) << " n=" << n << ": " << text;
+    }
+  }
+  EXPECT_EQ(ExplainWait(DefaultRetryPolicy(RetryKind::kExponential), 2,
+                        {.base_micros = 20'000, .jitter_micros = 0, .wait_micros = 20'000}),
+            "20 ms = 5 ms × 2^2");
+}
+
+TEST(ExplainWaitTest, AWaitAnotherPolicyMadeIsToldByItsParts) {
+  EXPECT_EQ(ExplainWait(PaimonDefaultPolicy(), 1, {.base_micros = 50'000, .jitter_micros = 500, .wait_micros = 50'500}),
+            "50.5 ms = 50 ms + 0.5 ms jitter");
+}
+
+}  // namespace
+}  // namespace commitlab

@@ -79,6 +79,14 @@ RetryWait NextWait(const RetryPolicy& p, int failures, int64_t prev_wait_micros,
 // NextWait's wait alone.
 int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng);
 
+// How `w`, made by `p` after `failures` failed attempts, came about, for a reader:
+//   paimon:       "11 ms = 10 ms × 2^0 + 1 ms jitter"     (at the cap: "10 s (the cap)")
+//   exponential:  "40 ms = 5 ms × 2^3"                    fixed: "50 ms (fixed)"
+//   full-jitter:  "3.2 ms, drawn from [0, 5 ms × 2^1]"    equal-jitter, decorrelated likewise
+// A wait whose deterministic part is not what `p` makes (another policy made it) is told by its
+// parts alone: "11 ms = 10 ms + 1 ms jitter".
+std::string ExplainWait(const RetryPolicy& p, int failures, const RetryWait& w);
+
 // Parses `NAME[:key=value,...]`, e.g. "paimon", "none", "exponential:base=5ms,cap=2s",
 // "fixed:base=50ms,retries=3", "iceberg:timeout=none".
 //   base, cap  durations: a non-negative number (decimals allowed) with us, ms, s, min, h or d
