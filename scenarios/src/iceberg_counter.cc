@@ -71,6 +71,7 @@ Status StartIncrement(IcebergCommitter* committer, std::string_view key, Pending
   state->key = std::string(key);
   state->base = reader->metadata();
   state->read_value = value->value_or(0);
+  state->read_version = state->base->version;
   return Status::OK();
 }
 

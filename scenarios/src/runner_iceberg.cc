@@ -347,6 +347,7 @@ class IcebergWriter final : public ProtocolWriter {
         COMMITLAB_RETURN_IF_ERROR(StartIncrement(&committer_, op.key, &c));
         r->committed = c.read_value;
         r->detail = fmt::format("read counter {} = {} at {}", c.key, c.read_value, Version(c.base));
+        r->counter = CounterStepValues{"read", c.key, c.read_value, c.read_version, c.read_value};
         counter_ = std::move(c);
         return Status::OK();
       }
@@ -366,6 +367,7 @@ class IcebergWriter final : public ProtocolWriter {
         r->committed = *target;
         r->detail = fmt::format("{} = {} + {} = {}, written to {}", counter_->key, counter_->read_value,
                                 counter_->delta, *target, counter_->file->path());
+        r->counter = CounterStepValues{"add", counter_->key, counter_->read_value, counter_->read_version, *target};
         return Status::OK();
       }
       case CounterOp::Action::kCommit: break;
@@ -382,6 +384,7 @@ class IcebergWriter final : public ProtocolWriter {
                             c.read_value + c.delta, c.read_value,
                             c.read_value == read_first ? "" : fmt::format(", first read {}", read_first), c.commits,
                             OnValidationFailureName(op.on_validation)));
+    r->counter = CounterStepValues{"commit", c.key, c.read_value, c.read_version, c.read_value + c.delta};
     return Status::OK();
   }
 

@@ -52,6 +52,7 @@ struct PendingIncrement {
   std::string key = {};
   iceberg::MetadataRef base = {};  // what the value was read at: the overwrite validates from here
   int64_t read_value = 0;  // absent counts as 0
+  int64_t read_version = 0;  // the metadata version read_value was read at (base moves on a stale re-commit)
   int64_t delta = 0;
   iceberg::FileRef file = {};  // read_value + delta, written by WriteIncrement
   int reads = 0;

@@ -103,6 +103,15 @@ enum class StepStatus {
 };
 std::string_view StepStatusName(StepStatus s);  // "not run", "skipped", "ok", "failed"
 
+// A counter step's values, for the history (step_end's `counter`) and a lost update's explanation.
+struct CounterStepValues {
+  std::string action = {};  // read, add, commit
+  std::string key = {};
+  int64_t read = 0;     // the value read (commit: the read the committed value was computed from)
+  int64_t read_at = 0;  // the metadata version it was read at
+  int64_t value = 0;    // add: the value written; commit: the value committed; read: as read
+};
+
 struct StepResult {
   StepStatus status = StepStatus::kNotRun;
   Outcome outcome = Outcome::kOk;  // kFailed: how it failed
@@ -110,6 +119,7 @@ struct StepResult {
   // commit: snapshots it published (also before it failed); filter-and-commit: committables.
   int64_t committed = 0;
   std::string detail = {};  // what it did, for narration: "data-...-0.parquet", "compactBefore = [...]"
+  std::optional<CounterStepValues> counter = {};  // counter read, add and commit
 };
 
 // The counters of `expect writer W COUNTER` and `expect tally COUNTER`.
