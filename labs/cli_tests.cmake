@@ -113,6 +113,22 @@ cli_test(timeline_bad_axis 2 "--axis 'x' is not one of auto, time, step"
   timeline ${PROJECT_SOURCE_DIR}/results/golden/paimon_race.jsonl -o run.svg --axis x)
 cli_test(timeline_not_a_history 2 "scenarios/paimon_race.scn:1: "
   timeline ${PROJECT_SOURCE_DIR}/scenarios/paimon_race.scn -o run.svg)
+# commitlab explain and --explain: why a run went as it did, from its history.
+cli_test(explain_conflict 0 "why: compact-job-2's COMPACT was refused: File deletion conflicts detected! Give up committing\\. .*data-bf08119f…-0\\.parquet +no \\(removed by snapshot #5, compact-job-1\\) +DELETE +left over: conflict.*data-5ca3764b…-0\\.parquet +no +ADD +added.*\"Base commit user\" \\(compact-job-2\\) is the latest snapshot's author"
+  explain ${PROJECT_SOURCE_DIR}/results/golden/paimon_conflict.jsonl)
+cli_test(explain_lost_update 0 "worker-b read hits = 10 at metadata v1 and committed 15 as metadata v3: its read was stale, metadata v2 \\(worker-a's 15\\) landed after it"
+  explain ${PROJECT_SOURCE_DIR}/results/golden/iceberg_counter_stale.jsonl)
+cli_test(explain_nothing 0 "paimon_lsm_disjoint.jsonl: nothing to explain"
+  explain ${PROJECT_SOURCE_DIR}/results/golden/paimon_lsm_disjoint.jsonl)
+cli_test(explain_not_a_history 2 "commitlab explain: .*scenarios/paimon_race.scn:1: "
+  explain ${PROJECT_SOURCE_DIR}/scenarios/paimon_race.scn)
+cli_test(explain_missing 2 "commitlab explain: missing the history file to explain" explain)
+cli_source_test(run_explain 0 "expectations held.*why: w[0-9] gave up: Commit failed after 9223372036854775807 millis.*9223372036854775807 millis is Long.MAX_VALUE: commit.timeout is unset, so commit.max-retries \\(1\\) alone ended the commit"
+  run scenarios/paimon_retries_exhausted.scn --explain)
+cli_test(race_explain 0 "why: job-[AB] lost the race for snapshot #[0-9]+ to job-[AB] +job-[AB]'s attempt [0-9]+ built on .*job-[AB] waits [0-9.]+ ms = 10 ms × 2\\^[0-9]+ \\+ [0-9.]+ ms jitter \\(paimon policy, retry [0-9]+\\)"
+  race --sched random --seed 3 --commits 5 --explain)
+cli_test(race_explain_with_seeds 2 "--seeds and --explain do not go together"
+  race --sched random --seeds 1..3 --explain)
 # --timeline on run and race: drawn from the run's own history; no history file is left behind.
 cli_source_test(run_timeline 0 "timeline: .*run_timeline.svg: 3 writer\\(s\\), 41 span\\(s\\)"
   run scenarios/paimon_conflict.scn --timeline ${CMAKE_CURRENT_BINARY_DIR}/run_timeline.svg)

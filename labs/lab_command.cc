@@ -24,7 +24,7 @@
 #include "log_printer.h"
 #include "history_file.h"
 #include "report_output.h"
-#include "timeline_output.h"
+#include "run_recording.h"
 
 namespace commitlab::cli {
 namespace {
@@ -170,6 +170,7 @@ struct LabFlags {
   bool json = false;
   std::string timeline_dir;         // --timeline: one page per run, named by section and file
   std::string timeline_ext = "html";
+  bool explain = true;              // say why after each run (--no-explain: not)
   std::vector<std::string> argv;    // the command line, for the histories' headers
 };
 
@@ -206,32 +207,23 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
                plan->free ? "OS threads and the real clock, as the lecture ran it"
                           : fmt::format("simulated, seed={} sched={}", plan->seed, plan->strategy));
   }
-  // --timeline: the run's history, kept only for its drawing.
+  // The run's history, kept only for its drawing (--timeline) and its explanations.
   std::string drawing;
-  std::string history_path;
-  std::unique_ptr<HistoryFile> history;
   if (!flags.timeline_dir.empty()) {
     drawing = (fs::path(flags.timeline_dir) / fmt::format("{:02}-{}-{}.{}", number, section.key,
                                                           fs::path(file).stem().string(), flags.timeline_ext))
                   .string();
-    history_path = RunHistoryPath("", drawing);
-    Result<std::unique_ptr<HistoryFile>> created =
-        HistoryFile::Create(history_path, HistoryHeader(kCommand, flags.argv, {{"section", section.key}},
-                                                        scenarios::PlanJson(*plan), *scenario));
-    if (!created.ok()) return created.status();
-    history = std::move(*created);
-    options.history = history->history();
   }
-  TemporaryFile scratch(history_path);
+  Result<std::unique_ptr<RunRecording>> recording =
+      RunRecording::Start({.trace = "", .timeline = drawing, .explain = flags.explain && !flags.json,
+                            .explain_max_per_kind = 3},
+                          HistoryHeader(kCommand, flags.argv, {{"section", section.key}}, scenarios::PlanJson(*plan),
+                                        *scenario));
+  if (!recording.ok()) return recording.status();
+  options.history = (*recording)->history();
   Result<RunReport> report = scenarios::RunScenario(*scenario, options);
   if (!report.ok()) return report.status();
-  std::string timeline_summary;
-  if (history) {
-    COMMITLAB_RETURN_IF_ERROR(history->Finish(scenarios::HistoryFooter(*report)));
-    Result<std::string> picture = DrawTimeline(kCommand, history_path, drawing);
-    if (!picture.ok()) return Status::InvalidArgument(fmt::format("--timeline: {}", picture.status().message()));
-    timeline_summary = *picture;
-  }
+  COMMITLAB_RETURN_IF_ERROR((*recording)->Finish(kCommand, scenarios::HistoryFooter(*report)));
   if (!flags.json) {
     if (section.matrix) {
       if (std::optional<std::vector<std::string>> lines = ConflictMatrixLines(*report)) {
@@ -247,7 +239,9 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
       }
     }
     PrintSummary(*report, section.matrix);
-    if (!timeline_summary.empty()) fmt::print("timeline: {}\n", timeline_summary);
+    // The matrix's cells are its explanation; elsewhere a few of each kind say why.
+    if (!section.matrix && !(*recording)->explanation().empty()) fmt::print("\n{}", (*recording)->explanation());
+    if (!(*recording)->timeline_summary().empty()) fmt::print("timeline: {}\n", (*recording)->timeline_summary());
     fmt::print("verdict: {} — {}{}\n", report->ok() ? "AGREES" : "DIFFERS", scenario->claim,
                report->ok() ? "" : " (" + scenarios::FailureSummary(*report) + ")");
   }
@@ -272,7 +266,8 @@ int RunLab(const std::vector<std::string>& args) {
       ("json", "print one JSON report (docs/report.schema.json) instead of the narration")
       ("timeline", po::value(&flags.timeline_dir),
        "draw each run's timeline into this folder (created if missing): NN-SECTION-FILE.html")
-      ("timeline-format", po::value(&flags.timeline_ext), "html (an interactive page, the default) or svg");
+      ("timeline-format", po::value(&flags.timeline_ext), "html (an interactive page, the default) or svg")
+      ("no-explain", "do not say why after each run (who won each lost race, what a refusal conflicted with)");
   po::positional_options_description positional;
   positional.add("lab", 1);
   po::variables_map vm;
@@ -300,6 +295,7 @@ int RunLab(const std::vector<std::string>& args) {
   flags.verbose = vm.count("verbose") > 0;
   flags.json = vm.count("json") > 0;
   flags.argv = args;
+  flags.explain = vm.count("no-explain") == 0;
   if (flags.timeline_ext != "html" && flags.timeline_ext != "svg")
     return UsageError(kCommand, fmt::format("--timeline-format '{}' is not one of html, svg", flags.timeline_ext));
   if (vm.count("timeline-format") && flags.timeline_dir.empty())

@@ -76,6 +76,15 @@ add_test(NAME schema.report_lab
   COMMAND sh -c "$<TARGET_FILE:commitlab> lab delta --json > '${CMAKE_CURRENT_BINARY_DIR}/report-lab.json' && /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/validate_json.py report '${CMAKE_CURRENT_BINARY_DIR}/report-lab.json'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
+# Each run says why (three of each kind at most); --no-explain leaves it out.
+lab_test(explains_the_race 0 "why: job-[AB] lost the race for snapshot #[0-9]+ to job-[AB].*why: … and [0-9]+ more lost-race explanation\\(s\\) like these.*1\\. race +AGREES"
+  lab paimon --experiment race --sched random --seed 3)
+lab_test(explains_the_counter 0 "why: lost update: counter hits is 15.*worker-b read hits = 10 at metadata v1 and committed 15 as metadata v3: its read was stale"
+  lab iceberg --experiment counter)
+add_test(NAME lab.no_explain
+  COMMAND sh -c "! $<TARGET_FILE:commitlab> lab paimon --experiment conflict --no-explain | grep -q '^why:'"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
 # --timeline DIR: every run of every section draws its page (7 Paimon, 9 Iceberg, 8 Delta runs).
 add_test(NAME lab.every_section_draws_its_timeline
   COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}/lab-timelines' && rm -rf \"$d\" && for l in paimon iceberg delta; do $<TARGET_FILE:commitlab> lab $l --timeline \"$d\" > /dev/null || exit 1; done && ls \"$d\"/*.html | wc -l | grep -qx 24 && ls \"$d\" | grep -qx 02-conflict-paimon_conflict.html"

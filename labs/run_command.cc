@@ -17,7 +17,7 @@
 #include "run_settings.h"
 #include "seed_range.h"
 #include "sim_flags.h"
-#include "timeline_output.h"
+#include "run_recording.h"
 
 namespace commitlab::cli {
 namespace {
@@ -151,16 +151,10 @@ int RunScenario(const std::vector<std::string>& args) {
       .Add("latency", sim::FormatLatencyModel(plan->latency));
   for (const sim::FaultRule& f : plan->faults) line.Add("fault", sim::FormatFaultRule(f));
 
-  std::unique_ptr<HistoryFile> trace;
-  // --timeline draws the history: from --trace's file, or from one kept only for the drawing.
-  const std::string trace_path = RunHistoryPath(flags.trace, flags.timeline);
-  TemporaryFile scratch(flags.trace.empty() ? trace_path : "");
-  if (!trace_path.empty()) {
-    Result<std::unique_ptr<HistoryFile>> created = HistoryFile::Create(
-        trace_path, HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
-    if (!created.ok()) return UsageError(kCommand, created.status().message());
-    trace = std::move(*created);
-  }
+  Result<std::unique_ptr<RunRecording>> recording =
+      RunRecording::Start({.trace = flags.trace, .timeline = flags.timeline, .explain = flags.explain},
+                          HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
+  if (!recording.ok()) return UsageError(kCommand, recording.status().message());
   if (!json) {
     fmt::print("== {} ({}) ==\n{}{}\n", scenario->title, path, line.Line(),
                run.store == scenarios::StoreKind::kDir ? " dir=" + run.dir : "");
@@ -169,34 +163,24 @@ int RunScenario(const std::vector<std::string>& args) {
   NullEventSink quiet;
   DrawnPrinter drawn;
   run.events = json ? static_cast<EventSink*>(&quiet) : &printer;
-  run.history = trace ? trace->history() : nullptr;
+  run.history = (*recording)->history();
   if (!json) run.observer = &drawn;
   Result<RunReport> report = scenarios::RunScenario(*scenario, run);
   if (!report.ok()) {
     fmt::print(stderr, "commitlab run: {}\n", report.status().message());
     return kExitUsage;
   }
-  if (trace) {
-    if (Status st = trace->Finish(scenarios::HistoryFooter(*report)); !st.ok()) {
-      fmt::print(stderr, "commitlab run: {}\n", st.message());
-      return kExitUsage;
-    }
-  }
-  std::string timeline_summary;
-  if (!flags.timeline.empty()) {
-    Result<std::string> picture = DrawTimeline(kCommand, trace_path, flags.timeline);
-    if (!picture.ok()) {
-      fmt::print(stderr, "commitlab run: --timeline: {}\n", picture.status().message());
-      return kExitUsage;
-    }
-    timeline_summary = *picture;
+  if (Status st = (*recording)->Finish(kCommand, scenarios::HistoryFooter(*report)); !st.ok()) {
+    fmt::print(stderr, "commitlab run: {}\n", st.message());
+    return kExitUsage;
   }
   if (json) {
     PrintRunReport(kCommand, settings, *report);
   } else {
     PrintReport(*report);
   }
-  if (!json && !timeline_summary.empty()) fmt::print("timeline: {}\n", timeline_summary);
+  if (!json && !(*recording)->explanation().empty()) fmt::print("\n{}", (*recording)->explanation());
+  if (!json && !(*recording)->timeline_summary().empty()) fmt::print("timeline: {}\n", (*recording)->timeline_summary());
   return report->ok() ? kExitOk : kExitFailed;
 }
 

@@ -25,7 +25,9 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
        "storage latency, e.g. 'write-manifest=uniform:3,6;publish=normal:2,1' (ms); '' for none")
       ("trace", po::value(&flags->trace), "write the run's history (JSON Lines, docs/history.md) to this file")
       ("timeline", po::value(&flags->timeline),
-       "draw the run's timeline into this file: .html (an interactive page) or .svg (commitlab timeline)");
+       "draw the run's timeline into this file: .html (an interactive page) or .svg (commitlab timeline)")
+      ("explain", po::bool_switch(&flags->explain),
+       "after the run, say why: who won each lost race, the wait's formula, what a refusal conflicted with");
 }
 
 namespace {
@@ -62,6 +64,7 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     if (vm.count("schedule")) return Status::InvalidArgument("--seeds and --schedule do not go together");
     if (vm.count("trace")) return Status::InvalidArgument("--seeds and --trace do not go together: record one seed's history");
     if (vm.count("timeline")) return Status::InvalidArgument("--seeds and --timeline do not go together: draw one seed's run");
+    if (f->explain) return Status::InvalidArgument("--seeds and --explain do not go together: explain one seed's run");
     f->seed_range = true;
   }
   if (vm.count("timeline") && !TimelineExtensionOk(f->timeline))

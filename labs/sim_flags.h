@@ -22,6 +22,7 @@ struct SimFlags {
   std::string schedule;  // replay this schedule string
   std::string trace;     // JSON Lines trace file
   std::string timeline;  // draw the run's timeline into this .html or .svg file
+  bool explain = false;  // after the run, say why each race was lost and each commit refused
   std::vector<std::string> fault_specs;
   std::string latency_spec;
 

@@ -1,0 +1,37 @@
+// Why a run went as it did, read from its history (docs/history.md), after Elle's anomaly
+// explanations: each lost race says who won it, what the loser had built on and how long it
+// waits by the policy's own formula; a file-deletion conflict is the lecture's merge table with
+// the snapshot and writer that removed the file; an LSM conflict gives both files' levels and key
+// ranges; a give-up after Long.MAX_VALUE millis says commit.timeout was unset; a lost update
+// names the stale read and the commit it overwrote.
+#ifndef COMMITLAB_SIM_EXPLAIN_H_
+#define COMMITLAB_SIM_EXPLAIN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/status.h"
+#include "commitlab/sim/history.h"
+
+namespace commitlab::sim {
+
+struct Explanation {
+  size_t line = 0;          // the history line it explains (1-based; the footer for a lost update)
+  std::string writer = {};  // "" for the run as a whole
+  std::string kind = {};    // lost-race, conflict, gave-up, unknown-outcome, lost-update
+  std::vector<std::string> lines = {};  // the first says what happened; the rest why
+};
+
+// The explanations of a whole history, in history order. InvalidArgument "line N: ..." when a
+// line is not what the format says.
+Result<std::vector<Explanation>> ExplainHistory(const std::vector<Json>& history);
+
+// Explanations as text: each first line after "why: ", the rest indented under it; past
+// `max_per_kind` of one kind, one line says how many more there were.
+std::string ExplanationText(const std::vector<Explanation>& explanations, size_t max_per_kind = SIZE_MAX);
+
+}  // namespace commitlab::sim
+
+#endif  // COMMITLAB_SIM_EXPLAIN_H_

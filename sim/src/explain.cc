@@ -1,0 +1,466 @@
+#include "commitlab/sim/explain.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <utility>
+
+#include "commitlab/core/retry_policy.h"
+
+namespace commitlab::sim {
+namespace {
+
+constexpr size_t kMaxTableRows = 12;
+
+std::string Str(const Json& e, const char* key) {
+  return e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string();
+}
+int64_t Int(const Json& e, const char* key, int64_t otherwise = -1) {
+  return e.contains(key) && e[key].is_number_integer() ? e[key].get<int64_t>() : otherwise;
+}
+std::vector<std::string> Strings(const Json& e, const char* key) {
+  std::vector<std::string> out;
+  if (!e.contains(key) || !e[key].is_array()) return out;
+  for (const Json& s : e[key])
+    if (s.is_string()) out.push_back(s.get<std::string>());
+  return out;
+}
+// The log line's first line, up to Paimon's "Give up committing." when more follows it.
+std::string FirstLine(const std::string& s) {
+  std::string line = s.substr(0, s.find('\n'));
+  const std::string_view give_up = "Give up committing.";
+  const size_t at = line.find(give_up);
+  return at == std::string::npos ? line : line.substr(0, at + give_up.size());
+}
+
+// A data file's name cut to what tells files apart: data-bf08119f…-0.parquet.
+std::string Short(const std::string& name) {
+  const size_t slash = name.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : name.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+  const size_t first_dash = base.find('-');
+  const size_t last_dash = base.rfind('-');
+  if (base.size() < 40 || first_dash == std::string::npos || last_dash <= first_dash + 9) return name;
+  return dir + base.substr(0, first_dash + 9) + "…" + base.substr(last_dash);
+}
+
+// What the table's ids are called: Paimon snapshot ids, Iceberg metadata versions, Delta log versions.
+struct Nouns {
+  std::string protocol = "paimon";
+  std::string Id(int64_t id) const {
+    if (protocol == "paimon" && id == 0) return "an empty table";
+    if (protocol == "iceberg") return fmt::format("metadata v{}", id);
+    if (protocol == "delta") return fmt::format("version {}", id);
+    return fmt::format("snapshot #{}", id);
+  }
+};
+
+// The protocol of the scenario's tables when they agree (`table ... protocol=X`), else Paimon's words.
+Nouns NounsOf(const Json& header) {
+  Nouns n;
+  if (!header.contains("scenario") || !header["scenario"].is_object()) return n;
+  const std::string text = Str(header["scenario"], "text");
+  std::set<std::string> seen;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view line(text.data() + at, end - at);
+    if (line.starts_with("table ")) {
+      const size_t p = line.find("protocol=");
+      if (p != std::string_view::npos) {
+        std::string_view v = line.substr(p + 9);
+        v = v.substr(0, v.find_first_of(" \t#"));
+        seen.insert(std::string(v));
+      }
+    }
+    at = end + 1;
+  }
+  if (seen.size() == 1) n.protocol = *seen.begin();
+  return n;
+}
+
+struct Attempt {
+  int64_t base = -1;
+  int64_t snapshot = -1;
+  int attempt = 0;
+  std::string kind;
+  std::vector<std::string> add;
+  std::vector<std::string> remove;
+};
+
+struct Publish {
+  std::string writer;
+  std::string kind;
+  int64_t t_us = 0;
+  int64_t step = -1;
+};
+
+struct CounterCommit {
+  std::string writer;
+  int64_t read = 0;
+  int64_t read_at = 0;
+  int64_t value = 0;
+  int64_t version = -1;  // the metadata version it landed as
+};
+
+class Explainer {
+ public:
+  explicit Explainer(const std::vector<Json>& history) : h_(history) {}
+
+  Result<std::vector<Explanation>> Run() {
+    if (h_.size() < 2 || Str(h_.front(), "type") != "header")
+      return Status::InvalidArgument("line 1: not a commitlab history (no header)");
+    nouns_ = NounsOf(h_.front());
+    if (h_.front().contains("plan") && h_.front()["plan"].is_object()) {
+      Result<RetryPolicy> p = ParseRetryPolicy(Str(h_.front()["plan"], "retry"));
+      if (p.ok()) policy_ = *p;
+    }
+    for (size_t i = 1; i < h_.size(); ++i) {
+      const Json& e = h_[i];
+      if (!e.is_object() || !e.contains("type") || !e["type"].is_string())
+        return Status::InvalidArgument(fmt::format("line {}: an event without a type", i + 1));
+      timed_ = timed_ || Int(e, "t_us", 0) > 0;
+    }
+    try {
+      for (size_t i = 1; i < h_.size(); ++i) Event(h_[i], i + 1);
+    } catch (const nlohmann::json::exception& ex) {
+      return Status::InvalidArgument(fmt::format("history: {}", ex.what()));
+    }
+    return std::move(out_);
+  }
+
+ private:
+  std::string When(const Json& e) const {
+    if (timed_) return fmt::format("{:.3f} s", static_cast<double>(Int(e, "t_us", 0)) / 1e6);
+    return fmt::format("step {}", Int(e, "step", 0));
+  }
+  std::string When(const Publish& p) const {
+    if (timed_) return fmt::format("{:.3f} s", static_cast<double>(p.t_us) / 1e6);
+    return fmt::format("step {}", p.step);
+  }
+
+  Explanation& Add(size_t line, const std::string& writer, std::string kind, std::string headline) {
+    out_.push_back({.line = line, .writer = writer, .kind = std::move(kind), .lines = {std::move(headline)}});
+    return out_.back();
+  }
+
+  void Event(const Json& e, size_t line) {
+    const std::string type = Str(e, "type");
+    const std::string writer = Str(e, "writer");
+    if (type == "attempt") {
+      Attempt a{.base = -1, .snapshot = Int(e, "snapshot"), .attempt = static_cast<int>(Int(e, "attempt", 0)),
+                .kind = Str(e, "kind"), .add = {}, .remove = {}};
+      if (e.contains("plan") && e["plan"].is_object()) {
+        a.base = Int(e["plan"], "base");
+        a.add = Strings(e["plan"], "add");
+        a.remove = Strings(e["plan"], "delete");
+      }
+      attempts_[writer] = std::move(a);
+    } else if (type == "op_end" && Str(e, "op") == "read-latest" && e.contains("saw")) {
+      read_at_[writer] = When(e);
+    } else if (type == "published") {
+      Published(e, writer);
+    } else if (type == "atomic_commit_failed") {
+      LostRace(e, writer, line);
+    } else if (type == "retry_wait") {
+      Wait(e, writer);
+    } else if (type == "conflict") {
+      Conflict(e, writer, line);
+    } else if (type == "gave_up") {
+      GaveUp(e, writer, line);
+    } else if (type == "unknown_outcome") {
+      Explanation& x = Add(line, writer, "unknown-outcome",
+                           fmt::format("{}'s publish of {} failed without saying whether it landed", writer,
+                                       nouns_.Id(Int(e, "snapshot"))));
+      x.lines.push_back(fmt::format("log: {}", FirstLine(Str(e, "message"))));
+      waiting_[writer] = out_.size() - 1;
+    } else if (type == "idempotent_match") {
+      Explanation& x = Add(line, writer, "unknown-outcome",
+                           fmt::format("{} found its own {} (commit user {}, identifier {}): the publish that "
+                                       "reported an error had landed, and counts once",
+                                       writer, nouns_.Id(Int(e, "snapshot")), Str(e, "user"), Int(e, "identifier", 0)));
+      x.lines.push_back("the idempotency check that runs first in each retry (tryCommitOnce) looked for it");
+    } else if (type == "step_end" && e.contains("counter") && e["counter"].is_object()) {
+      const Json& c = e["counter"];
+      if (Str(c, "action") == "read") counter_read_[writer] = {Str(c, "key"), Int(c, "read", 0), Int(c, "read_at", 0)};
+      if (Str(c, "action") == "commit" && Str(e, "status") == "ok") {
+        auto p = last_published_.find(writer);
+        counters_[Str(c, "key")].push_back({.writer = writer, .read = Int(c, "read", 0), .read_at = Int(c, "read_at", 0),
+                                             .value = Int(c, "value", 0),
+                                             .version = p == last_published_.end() ? -1 : p->second});
+      }
+    } else if (type == "footer") {
+      LostUpdates(e, line);
+    }
+    if (type != "retry_wait" && type != "atomic_commit_failed" && type != "unknown_outcome" && type != "op_start" &&
+        type != "op_end" && type != "attempt" && type != "fault")
+      waiting_.erase(writer);
+  }
+
+  void Published(const Json& e, const std::string& writer) {
+    const int64_t id = Int(e, "snapshot");
+    published_[id] = {.writer = writer, .kind = Str(e, "kind"), .t_us = Int(e, "t_us", 0), .step = Int(e, "step")};
+    last_published_[writer] = id;
+    // The files each published snapshot added and removed, replayed for a later merge table.
+    auto a = attempts_.find(writer);
+    if (a == attempts_.end() || a->second.snapshot != id) return;
+    for (const std::string& f : a->second.add) live_[f] = id;
+    for (const std::string& f : a->second.remove) {
+      live_.erase(f);
+      removed_by_[f] = id;
+    }
+  }
+
+  void LostRace(const Json& e, const std::string& writer, size_t line) {
+    const int64_t id = Int(e, "snapshot");
+    const Json to = e.contains("lost_to") && e["lost_to"].is_object() ? e["lost_to"] : Json::object();
+    Explanation* x = nullptr;
+    if (to.value("injected", false)) {
+      x = &Add(line, writer, "lost-race",
+               fmt::format("{}'s publish of {} was refused by an injected `lost` fault: nobody took it", writer,
+                           nouns_.Id(id)));
+    } else {
+      const std::string winner = Str(to, "writer");
+      x = &Add(line, writer, "lost-race",
+               winner.empty() ? fmt::format("{} lost the race for {} (who took it is not recorded)", writer, nouns_.Id(id))
+                              : fmt::format("{} lost the race for {} to {}", writer, nouns_.Id(id), winner));
+      auto a = attempts_.find(writer);
+      auto won = published_.find(id);
+      std::string base;
+      if (a != attempts_.end() && a->second.base >= 0) {
+        auto read = read_at_.find(writer);
+        base = fmt::format("{}'s attempt {} built on {}{}", writer, a->second.attempt, nouns_.Id(a->second.base),
+                           read == read_at_.end() ? "" : fmt::format(", read at {}", read->second));
+      }
+      std::string landed;
+      if (won != published_.end() && won->second.writer == winner)
+        landed = fmt::format("{}'s {} publish of {} landed first, at {}", winner, won->second.kind, nouns_.Id(id),
+                             When(won->second));
+      if (!base.empty() || !landed.empty())
+        x->lines.push_back(base.empty() ? landed : landed.empty() ? base : base + "; " + landed);
+    }
+    waiting_[writer] = out_.size() - 1;
+  }
+
+  void Wait(const Json& e, const std::string& writer) {
+    auto w = waiting_.find(writer);
+    if (w == waiting_.end()) return;
+    const RetryWait wait{.base_micros = Int(e, "base_us", 0), .jitter_micros = Int(e, "jitter_us", 0),
+                         .wait_micros = Int(e, "wait_us", 0)};
+    const int failures = static_cast<int>(Int(e, "attempt", 1));
+    const std::string how = policy_ ? ExplainWait(*policy_, failures, wait)
+                                    : ExplainWait(DefaultRetryPolicy(RetryKind::kFixed), failures,
+                                                  {.base_micros = -1, .jitter_micros = wait.jitter_micros,
+                                                   .wait_micros = wait.wait_micros});
+    out_[w->second].lines.push_back(
+        fmt::format("{} waits {}{}, then reads the latest again and retries", writer, how,
+                    policy_ ? fmt::format(" ({} policy, retry {})", RetryKindName(policy_->kind), failures) : ""));
+    waiting_.erase(w);
+  }
+
+  void Conflict(const Json& e, const std::string& writer, size_t line) {
+    const Json cause = e.contains("cause") && e["cause"].is_object() ? e["cause"] : Json::object();
+    const Json culprit = e.contains("culprit") && e["culprit"].is_object() ? e["culprit"] : Json::object();
+    const std::string kind = Str(cause, "kind");
+    const std::string message = Str(e, "message");
+    Explanation& x = Add(line, writer, "conflict",
+                         fmt::format("{}'s {} was refused: {}", writer, Str(e, "kind"), FirstLine(message)));
+    auto a = attempts_.find(writer);
+    if (a != attempts_.end() && a->second.base >= 0)
+      x.lines.push_back(fmt::format("its attempt {} built on {}", a->second.attempt, nouns_.Id(a->second.base)));
+    if (kind == "file-deletion" && a != attempts_.end()) MergeTable(x, a->second, Strings(cause, "files"));
+    if (auto r = counter_read_.find(writer); kind == "validation" && r != counter_read_.end()) {
+      x.lines.push_back(fmt::format("it read {} = {} at {}: the overwrite's validation looks at every commit since that "
+                                    "read (validateNoConflictingData)",
+                                    r->second.key, r->second.read, nouns_.Id(r->second.read_at)));
+    }
+    if (kind == "lsm") LsmFiles(x, message, a == attempts_.end() ? std::vector<std::string>() : a->second.add);
+    if (!culprit.empty()) {
+      const std::string change = Str(culprit, "change");
+      const std::string file = Str(culprit, "file");
+      const int64_t id = Int(culprit, "snapshot");
+      const std::string who = Str(culprit, "writer").empty() ? Str(culprit, "user") : Str(culprit, "writer");
+      auto p = nouns_.protocol == "paimon" ? published_.find(id) : published_.end();
+      const std::string what = p == published_.end() ? "" : p->second.kind + " ";
+      // Iceberg names the conflicting snapshot by its sequence number, Delta by its log version.
+      const std::string culprit_id = nouns_.protocol == "iceberg" ? fmt::format("the snapshot of sequence number {}", id)
+                                                                  : nouns_.Id(id);
+      // The merge table already names who removed each file.
+      if (kind != "file-deletion") {
+        x.lines.push_back(file.empty() ? fmt::format("the commit it conflicts with: {}, {}by {}", culprit_id, what, who)
+                                       : fmt::format("{} was {} by {} ({}by {})", Short(file), change, culprit_id, what, who));
+      }
+      // Paimon's message names the latest snapshot's author as the base commit user: not who did it.
+      const size_t b = message.find("Base commit user is: ");
+      if (b != std::string::npos) {
+        std::string base_user = message.substr(b + 21);
+        base_user = base_user.substr(0, base_user.find_first_of(".; \n"));
+        if (!base_user.empty() && base_user != Str(culprit, "user"))
+          x.lines.push_back(fmt::format(
+              "the log's \"Base commit user\" ({}) is the latest snapshot's author, not who {} the file", base_user,
+              change.empty() ? "changed" : change));
+      }
+    }
+    if (nouns_.protocol == "paimon" && (kind == "file-deletion" || kind == "lsm"))
+      x.lines.push_back(fmt::format("not retried: {} (a Flink job fails over and re-plans)",
+                                    kind == "lsm" ? "the overlap will not go away" : "the files will not come back"));
+  }
+
+  // The lecture's merge: the latest snapshot's files (base) with the changes, an ADD cancelling a
+  // DELETE of the same file; a DELETE left over is a file someone else removed.
+  void MergeTable(Explanation& x, const Attempt& a, const std::vector<std::string>& conflicting) {
+    x.lines.push_back(
+        "merging the base's files with its changes (ConflictDetection: FileEntry.mergeEntries(base ++ changes)):");
+    std::vector<std::array<std::string, 4>> rows = {{"file", "in base?", "change", "result"}};
+    for (const std::string& f : a.remove) {
+      const bool live = live_.contains(f);
+      const bool named = std::find(conflicting.begin(), conflicting.end(), f) != conflicting.end();
+      auto by = removed_by_.find(f);
+      std::string in_base = live ? "yes" : "no";
+      if (!live && by != removed_by_.end() && by->second <= a.base) {
+        auto p = published_.find(by->second);
+        in_base = fmt::format("no (removed by {}, {})", nouns_.Id(by->second),
+                              p == published_.end() ? std::string("?") : p->second.writer);
+      }
+      // Paimon stops at the first left-over DELETE (`named`); every other one would conflict too.
+      rows.push_back({Short(f), in_base, "DELETE",
+                      live ? "cancels the base's ADD" : named ? "left over: conflict" : "left over"});
+    }
+    for (const std::string& f : a.add) rows.push_back({Short(f), "no", "ADD", "added"});
+    size_t width[4] = {0, 0, 0, 0};
+    for (const auto& r : rows)
+      for (size_t c = 0; c < 4; ++c) width[c] = std::max(width[c], Columns(r[c]));
+    for (size_t i = 0; i < rows.size() && i <= kMaxTableRows; ++i) {
+      std::string text = "  ";
+      for (size_t c = 0; c < 4; ++c)
+        text += rows[i][c] + (c == 3 ? "" : std::string(width[c] - Columns(rows[i][c]) + 2, ' '));
+      x.lines.push_back(text);
+    }
+    if (rows.size() > kMaxTableRows + 1) x.lines.push_back(fmt::format("  … {} more", rows.size() - kMaxTableRows - 1));
+  }
+
+  // Characters a terminal shows: UTF-8 continuation bytes take no column.
+  static size_t Columns(const std::string& s) {
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  }
+
+  // "{}, bucket 0, level 5, file F, minKey 1, maxKey 4" lines of Paimon's LSM conflict message.
+  void LsmFiles(Explanation& x, const std::string& message, const std::vector<std::string>& own) {
+    for (size_t at = 0; at < message.size();) {
+      const size_t end = std::min(message.find('\n', at), message.size());
+      const std::string line = message.substr(at, end - at);
+      at = end + 1;
+      const size_t level = line.find("level ");
+      const size_t file = line.find("file ");
+      const size_t lo = line.find("minKey ");
+      const size_t hi = line.find("maxKey ");
+      if (level == std::string::npos || file == std::string::npos || lo == std::string::npos || hi == std::string::npos)
+        continue;
+      auto word = [&](size_t from) { return line.substr(from, line.find(',', from) - from); };
+      const std::string name = word(file + 5);
+      const bool mine = std::find(own.begin(), own.end(), name) != own.end();
+      auto live = live_.find(name);
+      std::string whose = mine ? "this commit's output" : "";
+      if (!mine && live != live_.end()) {
+        auto p = published_.find(live->second);
+        whose = fmt::format("added by {}{}", nouns_.Id(live->second),
+                            p == published_.end() ? "" : fmt::format(" ({})", p->second.writer));
+      }
+      x.lines.push_back(fmt::format("  {}  level {}  keys {}..{}{}", Short(name), word(level + 6), word(lo + 7),
+                                    line.substr(hi + 7), whose.empty() ? "" : "  " + whose));
+    }
+    x.lines.push_back("two files of one level of a bucket may not overlap in key range (PrimaryKeyConflictDetection)");
+  }
+
+  void GaveUp(const Json& e, const std::string& writer, size_t line) {
+    const std::string message = Str(e, "message");
+    Explanation& x = Add(line, writer, "gave-up", fmt::format("{} gave up: {}", writer, FirstLine(message)));
+    if (message.find("after 9223372036854775807 millis") != std::string::npos) {
+      x.lines.push_back(fmt::format(
+          "9223372036854775807 millis is Long.MAX_VALUE: commit.timeout is unset, so commit.max-retries{} alone "
+          "ended the commit (FileStoreCommitImpl.tryCommit)",
+          policy_ && policy_->max_retries >= 0 ? fmt::format(" ({})", policy_->max_retries) : ""));
+    }
+  }
+
+  // Elle's way: which read was stale when which commit landed, and what the value should have been.
+  void LostUpdates(const Json& footer, size_t line) {
+    if (!footer.contains("verdicts") || !footer["verdicts"].is_object()) return;
+    const Json& v = footer["verdicts"];
+    if (!v.contains("violations") || !v["violations"].is_array()) return;
+    for (const Json& violation : v["violations"]) {
+      if (Str(violation, "kind") != "lost_update") continue;
+      std::string message = Str(violation, "message");
+      if (message.starts_with("lost update: ")) message = message.substr(13);
+      Explanation& x = Add(line, "", "lost-update", "lost update: " + message);
+      for (auto& [key, commits] : counters_) {
+        std::sort(commits.begin(), commits.end(),
+                  [](const CounterCommit& a, const CounterCommit& b) { return a.version < b.version; });
+        for (size_t i = 0; i < commits.size(); ++i) {
+          const CounterCommit& c = commits[i];
+          std::string text = fmt::format("{} read {} = {} at {} and committed {} as {}", c.writer, key, c.read,
+                                         nouns_.Id(c.read_at), c.value, nouns_.Id(c.version));
+          // The commits that landed between its read and its own: the ones it overwrote unseen.
+          std::vector<std::string> unseen;
+          for (size_t j = 0; j < i; ++j)
+            if (commits[j].version > c.read_at && commits[j].writer != c.writer)
+              unseen.push_back(fmt::format("{} ({}'s {})", nouns_.Id(commits[j].version), commits[j].writer, commits[j].value));
+          if (!unseen.empty()) {
+            std::string list;
+            for (const std::string& u : unseen) list += (list.empty() ? "" : ", ") + u;
+            text += fmt::format(": its read was stale, {} landed after it, and {}'s {} overwrote that unseen", list,
+                                c.writer, c.value);
+          }
+          x.lines.push_back(text);
+        }
+      }
+    }
+  }
+
+  const std::vector<Json>& h_;
+  Nouns nouns_;
+  std::optional<RetryPolicy> policy_;
+  bool timed_ = false;
+  std::vector<Explanation> out_;
+  std::map<std::string, Attempt> attempts_;        // writer -> its latest attempt
+  std::map<std::string, std::string> read_at_;     // writer -> when it last read the latest
+  std::map<int64_t, Publish> published_;           // id -> who published it
+  std::map<std::string, int64_t> last_published_;  // writer -> the id it published last
+  std::map<std::string, int64_t> live_;            // Paimon file -> the snapshot that added it
+  std::map<std::string, int64_t> removed_by_;      // file -> the snapshot that removed it
+  std::map<std::string, size_t> waiting_;          // writer -> its explanation a retry wait completes
+  std::map<std::string, std::vector<CounterCommit>> counters_;
+  struct CounterRead {
+    std::string key;
+    int64_t read = 0;
+    int64_t read_at = 0;
+  };
+  std::map<std::string, CounterRead> counter_read_;  // writer -> its last counter read
+};
+
+}  // namespace
+
+Result<std::vector<Explanation>> ExplainHistory(const std::vector<Json>& history) { return Explainer(history).Run(); }
+
+std::string ExplanationText(const std::vector<Explanation>& explanations, size_t max_per_kind) {
+  std::string out;
+  std::map<std::string, size_t> shown;
+  std::map<std::string, size_t> skipped;
+  for (const Explanation& x : explanations) {
+    if (shown[x.kind]++ >= max_per_kind) {
+      ++skipped[x.kind];
+      continue;
+    }
+    for (size_t i = 0; i < x.lines.size(); ++i) out += (i == 0 ? "why: " : "     ") + x.lines[i] + "\n";
+  }
+  for (const auto& [kind, n] : skipped) out += fmt::format("why: … and {} more {} explanation(s) like these\n", n, kind);
+  return out;
+}
+
+}  // namespace commitlab::sim
