@@ -262,8 +262,7 @@ std::string ExplainWait(const RetryPolicy& p, int failures, const RetryWait& w) 
   const RetryWait expected = ComputeWait(p, n, 0, unused);
   const std::string total = Spoken(w.wait_micros);
   // A wait this policy would not have made (a writer with its own policy): its parts only.
-  if (expected.base_micros != w.base_micros || w.base_micros + w.jitter_micros < w.wait_micros)
-    return w.jitter_micros == 0 ? total : fmt::format("{} = {} + {} jitter", total, Spoken(w.base_micros), Spoken(w.jitter_micros));
+  if (expected.base_micros != w.base_micros || w.base_micros + w.jitter_micros < w.wait_micros) return ExplainWait(w);
   const int64_t base = std::max<int64_t>(0, p.base_micros);
   const int64_t cap = std::max<int64_t>(0, p.cap_micros);
   switch (p.kind) {
@@ -287,6 +286,11 @@ std::string ExplainWait(const RetryPolicy& p, int failures, const RetryWait& w) 
                          Spoken(w.base_micros), Spoken(w.jitter_micros), Spoken(cap));
   }
   return total;
+}
+
+std::string ExplainWait(const RetryWait& w) {
+  const std::string total = Spoken(w.wait_micros);
+  return w.jitter_micros == 0 ? total : fmt::format("{} = {} + {} jitter", total, Spoken(w.base_micros), Spoken(w.jitter_micros));
 }
 
 std::string FormatDurationMicros(int64_t micros) {

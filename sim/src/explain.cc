@@ -252,10 +252,7 @@ class Explainer {
     const RetryWait wait{.base_micros = Int(e, "base_us", 0), .jitter_micros = Int(e, "jitter_us", 0),
                          .wait_micros = Int(e, "wait_us", 0)};
     const int failures = static_cast<int>(Int(e, "attempt", 1));
-    const std::string how = policy_ ? ExplainWait(*policy_, failures, wait)
-                                    : ExplainWait(DefaultRetryPolicy(RetryKind::kFixed), failures,
-                                                  {.base_micros = -1, .jitter_micros = wait.jitter_micros,
-                                                   .wait_micros = wait.wait_micros});
+    const std::string how = policy_ ? ExplainWait(*policy_, failures, wait) : ExplainWait(wait);
     out_[w->second].lines.push_back(
         fmt::format("{} waits {}{}, then reads the latest again and retries", writer, how,
                     policy_ ? fmt::format(" ({} policy, retry {})", RetryKindName(policy_->kind), failures) : ""));

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <utility>
 
+#include "commitlab/core/retry_policy.h"
+
 namespace commitlab::sim {
 namespace {
 
@@ -54,6 +56,10 @@ class Builder {
     if (history_.size() < 2 || history_.front().value("type", "") != "header")
       return Status::InvalidArgument("line 1: not a commitlab history (no header)");
     t_.title = TitleOf(history_.front());
+    if (const Json& h = history_.front(); h.contains("plan") && h["plan"].is_object() && h["plan"].contains("retry") &&
+                                         h["plan"]["retry"].is_string()) {
+      if (Result<RetryPolicy> p = ParseRetryPolicy(h["plan"]["retry"].get<std::string>()); p.ok()) policy_ = *p;
+    }
     t_.by_step = axis_ == TimelineAxis::kStep || (axis_ == TimelineAxis::kAuto && !MostOpsTakeTime());
     const Json& header = history_.front();
     t_.wall_clock = header.contains("plan") && header["plan"].is_object() && header["plan"].contains("sched") &&
@@ -179,8 +185,11 @@ class Builder {
       const double x1 = t_.by_step ? x + 1 : x + static_cast<double>(wait) / 1000.0;
       Extend(x1);
       TimelineSpan s{.lane = lane, .x0 = x, .x1 = x1, .kind = "wait", .label = fmt::format("{} ms", wait / 1000)};
-      s.tip = fmt::format("{} waits {} ms = {} ms + {} ms jitter", writer, wait / 1000.0,
-                          e.value("base_us", int64_t{0}) / 1000.0, e.value("jitter_us", int64_t{0}) / 1000.0);
+      const RetryWait parts{.base_micros = e.value("base_us", int64_t{0}),
+                            .jitter_micros = e.value("jitter_us", int64_t{0}), .wait_micros = wait};
+      const int failures = static_cast<int>(e.value("attempt", int64_t{1}));
+      // By the run's policy's formula when it made this wait; else by its parts.
+      s.tip = fmt::format("{} waits {}", writer, policy_ ? ExplainWait(*policy_, failures, parts) : ExplainWait(parts));
       s.event = e.dump();
       t_.spans.push_back(std::move(s));
     } else if (type == "gate_wait") {
@@ -252,6 +261,7 @@ class Builder {
 
   const std::vector<Json>& history_;
   const TimelineAxis axis_;
+  std::optional<RetryPolicy> policy_;  // the run's, from the header
   Timeline t_;
   std::map<std::string, size_t> lane_;
   std::map<std::string, Open> open_;

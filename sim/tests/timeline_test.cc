@@ -127,6 +127,15 @@ TEST(TimelineTest, AWriterHeldAtAnOrderLineWaitsInADashedSpanWithAnArrowFromTheO
   EXPECT_THAT(TimelineSvg(*t), HasSubstr("class=\"el order\""));
 }
 
+TEST(TimelineTest, AWaitIsLabelledWithThePolicysFormula) {
+  std::vector<Json> h = Race();
+  h[0]["plan"] = {{"retry", "paimon"}};
+  h[11]["attempt"] = 1;  // the retry_wait after job-B's first loss
+  Result<Timeline> t = BuildTimeline(h);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->spans[4].tip, "job-B waits 11 ms = 10 ms × 2^0 + 1 ms jitter");
+}
+
 TEST(TimelineTest, AWinnerRecordedAfterTheLoserStillGetsItsArrow) {
   std::vector<Json> h = Race();
   // job-A's publish op_end (and its published event) after job-B's loss, at the same instant.

@@ -86,6 +86,8 @@ int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_mic
 // A wait whose deterministic part is not what `p` makes (another policy made it) is told by its
 // parts alone: "11 ms = 10 ms + 1 ms jitter".
 std::string ExplainWait(const RetryPolicy& p, int failures, const RetryWait& w);
+// The wait by its parts alone, for when the policy that made it is not known.
+std::string ExplainWait(const RetryWait& w);
 
 // Parses `NAME[:key=value,...]`, e.g. "paimon", "none", "exponential:base=5ms,cap=2s",
 // "fixed:base=50ms,retries=3", "iceberg:timeout=none".
