@@ -27,6 +27,7 @@ Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, con
                                internal::World& world) {
   Result<std::unique_ptr<sim::Strategy>> strategy = sim::MakeStrategy(plan.strategy);
   if (!strategy.ok()) return strategy.status();
+  if (options.wrap_strategy) *strategy = options.wrap_strategy(std::move(*strategy));
   sim::Scheduler scheduler(std::move(*strategy), plan.seed);
   sim::SimEnv env(&scheduler, plan.latency, world.faults());
   std::unique_ptr<internal::Gates> gates = internal::MakeSimGates(s, &scheduler);

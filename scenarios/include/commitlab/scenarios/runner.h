@@ -16,7 +16,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +32,7 @@
 #include "commitlab/sim/checker.h"
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/latency.h"
+#include "commitlab/sim/strategy.h"
 
 namespace commitlab::sim {
 class History;
@@ -74,6 +77,9 @@ struct RunOptions {
   // May be null; simulated runs with a history only. Holds each read of the latest snapshot and
   // each publish until it may take effect (replaying a history recorded on OS threads).
   EffectGate* effect_gate = nullptr;
+  // May be empty; simulated runs only. Wraps the strategy the plan names (the stepper drives a
+  // run through one that follows the picks made so far and then pauses).
+  std::function<std::unique_ptr<sim::Strategy>(std::unique_ptr<sim::Strategy>)> wrap_strategy = {};
 };
 
 // What a run will do, resolved from the scenario and the options before anything runs.

@@ -1,0 +1,71 @@
+// The engine of `commitlab step`: a simulated scenario run one scheduling point at a time, with the
+// user choosing who runs next. Every state is the run replayed from its start along the picks made
+// so far and stopped where the strategy would choose next, so undo is a shorter replay and any
+// state can be reached again from its pick string. What a state shows is read from the run's
+// history (docs/history.md), as the timeline and the explanations read it.
+#ifndef COMMITLAB_SCENARIOS_STEPPER_H_
+#define COMMITLAB_SCENARIOS_STEPPER_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commitlab/core/status.h"
+#include "commitlab/scenarios/runner.h"
+#include "commitlab/scenarios/scenario.h"
+
+namespace commitlab::scenarios {
+
+struct StepperWriter {
+  std::string name = {};
+  std::string symbol = {};  // its letter in a schedule string: a, b, ...
+  bool runnable = false;    // may run at this point
+  std::string phase = {};   // "publish", "waits 11 ms", "held at order line 31", "done", ...
+  std::optional<int64_t> base = {};  // the snapshot (version) its current attempt builds on
+  int attempt = 0;                   // its current attempt, 0 before the first
+};
+
+struct StepperState {
+  int64_t step = 0;       // picks made so far
+  bool finished = false;  // nobody is left to pick: the run is over
+  std::vector<StepperWriter> writers = {};
+  std::optional<int64_t> latest = {};      // the last snapshot (version) published
+  std::vector<std::string> events = {};    // what the last pick's writer did, one line per event
+  int seed_pick = -1;                      // whom the run's own strategy would pick next
+  std::string picks = {};                  // the picks so far, as a schedule string's letters
+  std::optional<RunReport> report = {};    // once finished
+};
+
+class Stepper {
+ public:
+  // REQUIRES: the scenario runs simulated (not `sched free`). `options` chooses seed and strategy
+  // as for RunScenario; its history, events, observer and wrap_strategy are the stepper's.
+  static Result<std::unique_ptr<Stepper>> Create(const Scenario& scenario, RunOptions options);
+
+  // The run after the picks so far.
+  const StepperState& state() const { return state_; }
+  // Runs `writer` next. InvalidArgument when it cannot run now.
+  Status Pick(int writer);
+  // Lets the run's own strategy choose, as an unattended run would.
+  Status PickAsTheSeedWould();
+  // Takes back the last pick; false at the start.
+  Result<bool> Undo();
+  // The whole run's schedule string: the picks so far, then the run's own strategy to the end.
+  // `commitlab run FILE --seed N --schedule S` replays it.
+  Result<std::string> CompleteSchedule() const;
+
+ private:
+  Stepper(const Scenario& scenario, RunOptions options) : scenario_(scenario), options_(std::move(options)) {}
+  Status Replay();
+
+  const Scenario& scenario_;
+  RunOptions options_;
+  std::vector<int> picks_;
+  StepperState state_;
+};
+
+}  // namespace commitlab::scenarios
+
+#endif  // COMMITLAB_SCENARIOS_STEPPER_H_
