@@ -45,6 +45,7 @@ int RunReplay(const std::vector<std::string>& args);
 // timeline_command.cc
 int RunTimeline(const std::vector<std::string>& args);
 int RunExplain(const std::vector<std::string>& args);   // explain_command.cc
+int RunStep(const std::vector<std::string>& args);      // step_command.cc
 int RunScenario(const std::vector<std::string>& args);  // run_command.cc
 int RunLab(const std::vector<std::string>& args);       // lab_command.cc
 int RunSweep(const std::vector<std::string>& args);     // sweep_command.cc

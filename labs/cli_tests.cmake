@@ -113,6 +113,17 @@ cli_test(timeline_bad_axis 2 "--axis 'x' is not one of auto, time, step"
   timeline ${PROJECT_SOURCE_DIR}/results/golden/paimon_race.jsonl -o run.svg --axis x)
 cli_test(timeline_not_a_history 2 "scenarios/paimon_race.scn:1: "
   timeline ${PROJECT_SOURCE_DIR}/scenarios/paimon_race.scn -o run.svg)
+# commitlab step: keys from --keys (the terminal itself is tested through a pty in step_pty_test).
+cli_source_test(step_keys 0 "== Two compaction jobs delete the same L0 files \\(scenarios/paimon_conflict.scn\\) == seed=1 sched=random. 3 writer\\(s\\).*-- step 0 --.*next: a b c .*-- step 1 --.*compact-job-2 waits at order.*-- step 0 --.*picks so far: \\(none\\) the whole run \\(then the seed's picks\\): sched1:3w:"
+  step scenarios/paimon_conflict.scn --keys nus)
+cli_source_test(step_to_the_end 0 "the run is over: ([0-9]+) of \\1 expectations held, ok"
+  step scenarios/paimon_conflict.scn --keys nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnq)
+cli_test(step_missing 2 "commitlab step: missing the scenario file to step through" step)
+cli_source_test(step_free 2 "commitlab step: --sched free runs OS threads, which cannot be stepped"
+  step scenarios/paimon_conflict.scn --sched free)
+cli_source_test(step_bad_file 2 "scenarios/README.md:[0-9]+:[0-9]+: unknown directive"
+  step scenarios/README.md)
+
 # commitlab explain and --explain: why a run went as it did, from its history.
 cli_test(explain_conflict 0 "why: compact-job-2's COMPACT was refused: File deletion conflicts detected! Give up committing\\. .*data-bf08119f…-0\\.parquet +no \\(removed by snapshot #5, compact-job-1\\) +DELETE +left over: conflict.*data-5ca3764b…-0\\.parquet +no +ADD +added.*\"Base commit user\" \\(compact-job-2\\) is the latest snapshot's author"
   explain ${PROJECT_SOURCE_DIR}/results/golden/paimon_conflict.jsonl)
