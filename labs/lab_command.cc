@@ -113,9 +113,11 @@ Result<scenarios::Scenario> LoadScenario(const fs::path& dir, const std::string&
   return scenarios::ParseScenario(text.str(), shown);
 }
 
-// Narrates a scripted run: what each step did, each Paimon snapshot as it lands, a refusal.
+// Narrates a scripted run: what each step did, each Paimon snapshot as it lands, a refusal (its
+// first lines; with --verbose all of it, Paimon's "Don't panic!" advice included).
 class Narrator : public scenarios::RunObserver {
  public:
+  explicit Narrator(bool verbose) : verbose_(verbose) {}
   // Called on the writers' fibers: nothing here may throw (WriteText).
   void OnSnapshot(const scenarios::Table&, const Snapshot& s) override {
     WriteText(stdout, fmt::format("           {}\n", scenarios::SnapshotLine(s)));
@@ -128,10 +130,15 @@ class Narrator : public scenarios::RunObserver {
       text += fmt::format("         [{}] {}\n", writer.name, AbbreviateUuids(result.detail));
     if (result.status == scenarios::StepStatus::kFailed) {
       text += fmt::format("         [{}] {}:\n", writer.name, scenarios::OutcomeName(result.outcome));
-      for (const std::string& line : RefusalLines(result.error)) text += fmt::format("         | {}\n", AbbreviateUuids(line));
+      const std::vector<std::string> lines =
+          verbose_ ? FirstLines(result.error, static_cast<size_t>(-1)) : RefusalLines(result.error);
+      for (const std::string& line : lines) text += fmt::format("         | {}\n", AbbreviateUuids(line));
     }
     WriteText(stdout, text);
   }
+
+ private:
+  const bool verbose_;
 };
 
 void PrintSummary(const RunReport& r, bool matrix) {
@@ -196,7 +203,7 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
   const bool quiet = flags.json || (section.matrix && !flags.verbose);
   LogPrinter printer(stdout, flags.verbose);
   NullEventSink none;
-  Narrator narrator;
+  Narrator narrator(flags.verbose);
   options.events = quiet ? static_cast<EventSink*>(&none) : &printer;
   if (!quiet && !plan->free) options.observer = &narrator;
   if (!flags.json) {

@@ -76,6 +76,13 @@ add_test(NAME schema.report_lab
   COMMAND sh -c "$<TARGET_FILE:commitlab> lab delta --json > '${CMAKE_CURRENT_BINARY_DIR}/report-lab.json' && /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/validate_json.py report '${CMAKE_CURRENT_BINARY_DIR}/report-lab.json'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
+# --verbose prints a refusal whole, Paimon's advice included; without it, only its first lines.
+lab_test(verbose_refusal_is_whole 0 "\\| Don't panic!.*\\| 1\\. Multiple jobs are writing into the same partition.*\\| Base commit user is: compact-job-2"
+  lab paimon --experiment conflict --verbose)
+add_test(NAME lab.refusal_is_short_by_default
+  COMMAND sh -c "! $<TARGET_FILE:commitlab> lab paimon --experiment conflict | grep -q 'Don.t panic'"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
 # Each run says why (three of each kind at most); --no-explain leaves it out.
 lab_test(explains_the_race 0 "why: job-[AB] lost the race for snapshot #[0-9]+ to job-[AB].*why: … and [0-9]+ more lost-race explanation\\(s\\) like these.*1\\. race +AGREES"
   lab paimon --experiment race --sched random --seed 3)
