@@ -23,6 +23,7 @@
 #include "lab_text.h"
 #include "log_printer.h"
 #include "history_file.h"
+#include "lecture_notes.h"
 #include "report_output.h"
 #include "run_recording.h"
 
@@ -246,6 +247,7 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
       }
     }
     PrintSummary(*report, section.matrix);
+    for (const std::string& note : LectureNotes(file, *scenario, *report)) fmt::print("lectures: {}\n", note);
     // The matrix's cells are its explanation; elsewhere a few of each kind say why.
     if (!section.matrix && !(*recording)->explanation().empty()) fmt::print("\n{}", (*recording)->explanation());
     if (!(*recording)->timeline_summary().empty()) fmt::print("timeline: {}\n", (*recording)->timeline_summary());

@@ -83,6 +83,14 @@ add_test(NAME lab.refusal_is_short_by_default
   COMMAND sh -c "! $<TARGET_FILE:commitlab> lab paimon --experiment conflict | grep -q 'Don.t panic'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
+# Where the lectures disagree, one line with the run's evidence.
+lab_test(lecture_notes_iceberg 0 "race.*lectures: 「04 事务与并发控制」 3\\.3 tells Delta apart by every writer racing for one log version.*this run lost 1 race\\(s\\).*isolation.*lectures: 「04 事务与并发控制」 gives Iceberg Snapshot Isolation only.*This run: the DELETE under serializable was refused, under snapshot committed\\."
+  lab iceberg)
+lab_test(lecture_notes_delta 0 "lectures: 「04 事务与并发控制」 3\\.3 calls WriteSerializable Delta's default.*This matrix: [1-9][0-9]* pair\\(s\\) refused under Serializable, [1-9][0-9]* under WriteSerializable\\."
+  lab delta --experiment matrix)
+lab_test(lecture_notes_jitter 0 "lectures: 「S2 第 5 讲」 credits the 0-20 % jitter.*seeds 1\\.\\.20, the race lost [0-9.]+ races on average with it and [0-9.]+ with jitter=0"
+  lab paimon --experiment race --sched random --seed 3)
+
 # Each run says why (three of each kind at most); --no-explain leaves it out.
 lab_test(explains_the_race 0 "why: job-[AB] lost the race for snapshot #[0-9]+ to job-[AB].*why: … and [0-9]+ more lost-race explanation\\(s\\) like these.*1\\. race +AGREES"
   lab paimon --experiment race --sched random --seed 3)
