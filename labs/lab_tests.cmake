@@ -14,7 +14,7 @@ endfunction()
 
 # Paimon.
 lab_test(paimon_conflict 0
-  "== 2\\. conflict: Two compaction jobs delete the same L0 files == source: S2 第 5 讲.*claim:  the second of two compactions.*compactBefore = \\[data-[0-9a-f]{8}…-0\\.parquet, data-[0-9a-f]{8}…-1\\.parquet, data-[0-9a-f]{8}…-2\\.parquet\\].*snapshot 4  APPEND   user=compact-job-1  identifier=1  total=3.*snapshot 5  COMPACT  user=compact-job-1  identifier=1  total=3.*snapshot 6  APPEND   user=compact-job-2  identifier=1  total=3.*ERROR \\[compact-job-2\\] File deletion conflicts detected! Give up committing\\..*\\| Base commit user is: compact-job-2. Current commit user is: compact-job-2.*\\| Caused by: Trying to delete file data-.* which is not previously added\\..*latest snapshot id: 6.*verdict: AGREES — .*== Verdicts == 2\\. conflict +AGREES +scenarios/paimon_conflict\\.scn"
+  "== 3\\. conflict: Two compaction jobs delete the same L0 files == source: S2 第 5 讲.*claim:  the second of two compactions.*compactBefore = \\[data-[0-9a-f]{8}…-0\\.parquet, data-[0-9a-f]{8}…-1\\.parquet, data-[0-9a-f]{8}…-2\\.parquet\\].*snapshot 4  APPEND   user=compact-job-1  identifier=1  total=3.*snapshot 5  COMPACT  user=compact-job-1  identifier=1  total=3.*snapshot 6  APPEND   user=compact-job-2  identifier=1  total=3.*ERROR \\[compact-job-2\\] File deletion conflicts detected! Give up committing\\..*\\| Base commit user is: compact-job-2. Current commit user is: compact-job-2.*\\| Caused by: Trying to delete file data-.* which is not previously added\\..*latest snapshot id: 6.*verdict: AGREES — .*== Verdicts == 3\\. conflict +AGREES +scenarios/paimon_conflict\\.scn"
   lab paimon --experiment conflict)
 lab_test(paimon_race_simulated 0
   "== 1\\. race: Two jobs append concurrently and race for snapshot ids ==.*simulated, seed=3 sched=random.*WARN  \\[job-[AB]\\] Atomic commit failed for snapshot #.*failed jobs: 0 latest snapshot id: 60 snapshots per commit user: \\{job-A=30, job-B=30\\}.*1\\. race +AGREES"
@@ -22,7 +22,7 @@ lab_test(paimon_race_simulated 0
 lab_test(paimon_race_on_threads 0 "OS threads and the real clock, as the lecture ran it.*1\\. race +AGREES"
   lab paimon --experiment race)
 lab_test(paimon_all 0
-  "1\\. race +AGREES.*2\\. conflict +AGREES.*3\\. lsm +AGREES +scenarios/paimon_lsm\\.scn.*3\\. lsm +AGREES +scenarios/paimon_lsm_disjoint\\.scn.*4\\. idempotent +AGREES.*5\\. unknown +AGREES +scenarios/paimon_unknown\\.scn.*5\\. unknown +AGREES +scenarios/paimon_unknown_no_check\\.scn"
+  "1\\. race +AGREES.*2\\. excerpt +AGREES.*3\\. conflict +AGREES.*4\\. lsm +AGREES +scenarios/paimon_lsm\\.scn.*4\\. lsm +AGREES +scenarios/paimon_lsm_disjoint\\.scn.*5\\. idempotent +AGREES.*6\\. unknown +AGREES +scenarios/paimon_unknown\\.scn.*6\\. unknown +AGREES +scenarios/paimon_unknown_no_check\\.scn"
   lab paimon)
 
 # Iceberg.
@@ -57,12 +57,12 @@ lab_test(unknown_experiment 2 "commitlab lab: --experiment 'nope' is not one of 
 lab_test(unknown_lab 2 "unknown lab 'hudi' \\(expected one of paimon, iceberg, delta\\)" lab hudi)
 lab_test(missing_lab 2 "missing the lab to run \\(expected one of paimon, iceberg, delta\\)" lab)
 lab_test(bad_flag 2 "commitlab lab: unrecognised option '--bogus'" lab iceberg --bogus)
-lab_test(help 0 "--experiment arg.*Sections \\(--experiment\\):.*paimon +race, conflict, lsm, idempotent, unknown.*iceberg +race, retries0, counter, isolation, orphans, expiry.*delta +conflicts, matrix, objectstore"
+lab_test(help 0 "--experiment arg.*Sections \\(--experiment\\):.*paimon +race, excerpt, conflict, lsm, idempotent, unknown.*iceberg +race, retries0, counter, isolation, orphans, expiry.*delta +conflicts, matrix, objectstore"
   lab --help)
 # From a folder without scenarios/, the lab finds them above its binary and still names them
 # relative to the project.
 add_test(NAME lab.finds_scenarios_from_its_binary
-  COMMAND ${LAB_EXPECT_RUN} 0 "\\(scenarios/paimon_idempotent\\.scn: simulated.*4\\. idempotent +AGREES" --no-path ${PROJECT_SOURCE_DIR}
+  COMMAND ${LAB_EXPECT_RUN} 0 "\\(scenarios/paimon_idempotent\\.scn: simulated.*5\\. idempotent +AGREES" --no-path ${PROJECT_SOURCE_DIR}
           -- $<TARGET_FILE:commitlab> lab paimon --experiment idempotent
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 # Scripted sections print the same text every run; so does a simulated race with a seed.
@@ -83,6 +83,17 @@ add_test(NAME lab.refusal_is_short_by_default
   COMMAND sh -c "! $<TARGET_FILE:commitlab> lab paimon --experiment conflict | grep -q 'Don.t panic'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
+# The lecture's runs, pinned: 25, 18 and 11 lost races, 60 of 60 landing; and its excerpt of run 2.
+lab_test(lecture_run_1 0 "the lecture's run 1 lost 25 races: seed 12.*atomic commit failures: 25 .*snapshots per commit user: \\{job-A=30, job-B=30\\}.*1\\. race +AGREES"
+  lab paimon --experiment race --lecture-run 1)
+lab_test(lecture_run_2 0 "atomic commit failures: 18 .*1\\. race +AGREES" lab paimon --experiment race --lecture-run 2)
+lab_test(lecture_run_3 0 "atomic commit failures: 11 .*1\\. race +AGREES" lab paimon --experiment race --lecture-run 3)
+lab_test(lecture_run_bad 2 "commitlab lab: --lecture-run 4 is not one of 1, 2, 3" lab paimon --lecture-run 4)
+lab_test(lecture_run_not_paimon 2 "commitlab lab: --lecture-run is for lab paimon" lab iceberg --lecture-run 1)
+lab_test(lecture_run_with_seed 2 "--lecture-run chooses the seed" lab paimon --lecture-run 1 --seed 3)
+lab_test(lecture_excerpt 0 "WARN  \\[job-B\\] Atomic commit failed for snapshot #1 by user job-B with identifier 1.*WARN  \\[job-B\\] Atomic commit failed for snapshot #2 by user job-B with identifier 1.*WARN  \\[job-B\\] Atomic commit failed for snapshot #4 by user job-B with identifier 1.*INFO  \\[job-B\\] Successfully commit snapshot 9 to table race_log by user job-B with identifier 1.*2\\. excerpt +AGREES"
+  lab paimon --experiment excerpt)
+
 # Where the lectures disagree, one line with the run's evidence.
 lab_test(lecture_notes_iceberg 0 "race.*lectures: 「04 事务与并发控制」 3\\.3 tells Delta apart by every writer racing for one log version.*this run lost 1 race\\(s\\).*isolation.*lectures: 「04 事务与并发控制」 gives Iceberg Snapshot Isolation only.*This run: the DELETE under serializable was refused, under snapshot committed\\."
   lab iceberg)
@@ -100,9 +111,9 @@ add_test(NAME lab.no_explain
   COMMAND sh -c "! $<TARGET_FILE:commitlab> lab paimon --experiment conflict --no-explain | grep -q '^why:'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
-# --timeline DIR: every run of every section draws its page (7 Paimon, 9 Iceberg, 8 Delta runs).
+# --timeline DIR: every run of every section draws its page (8 Paimon, 9 Iceberg, 8 Delta runs).
 add_test(NAME lab.every_section_draws_its_timeline
-  COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}/lab-timelines' && rm -rf \"$d\" && for l in paimon iceberg delta; do $<TARGET_FILE:commitlab> lab $l --timeline \"$d\" > /dev/null || exit 1; done && ls \"$d\"/*.html | wc -l | grep -qx 24 && ls \"$d\" | grep -qx 02-conflict-paimon_conflict.html"
+  COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}/lab-timelines' && rm -rf \"$d\" && for l in paimon iceberg delta; do $<TARGET_FILE:commitlab> lab $l --timeline \"$d\" > /dev/null || exit 1; done && ls \"$d\"/*.html | wc -l | grep -qx 25 && ls \"$d\" | grep -qx 03-conflict-paimon_conflict.html"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # The drawing's path is printed, so this one may show where the build is.
 add_test(NAME lab.timeline_svg
