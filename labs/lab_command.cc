@@ -57,9 +57,12 @@ const std::vector<Lab>& Labs() {
        {{"race", {"paimon_race.scn"}, /*on_threads=*/true},
         {"excerpt", {"paimon_race_excerpt.scn"}},
         {"conflict", {"paimon_conflict.scn"}},
+        {"failover", {"paimon_conflict_failover.scn"}},
+        {"dedicated", {"paimon_dedicated_compaction.scn"}},
         {"lsm", {"paimon_lsm.scn", "paimon_lsm_disjoint.scn"}},
         {"idempotent", {"paimon_idempotent.scn"}},
-        {"unknown", {"paimon_unknown.scn", "paimon_unknown_no_check.scn"}}}},
+        {"unknown", {"paimon_unknown.scn", "paimon_unknown_no_check.scn"}},
+        {"retries", {"paimon_retries_exhausted.scn"}}}},
       {"iceberg",
        "Iceberg lab (04 事务与并发控制——乐观锁与 Optimistic Concurrency; 无锁并发写入 — 乐观并发保护什么、不保护什么): "
        "catalog compare-and-swap, validation, isolation levels, orphans, expiry",

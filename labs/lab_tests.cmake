@@ -22,7 +22,7 @@ lab_test(paimon_race_simulated 0
 lab_test(paimon_race_on_threads 0 "OS threads and the real clock, as the lecture ran it.*1\\. race +AGREES"
   lab paimon --experiment race)
 lab_test(paimon_all 0
-  "1\\. race +AGREES.*2\\. excerpt +AGREES.*3\\. conflict +AGREES.*4\\. lsm +AGREES +scenarios/paimon_lsm\\.scn.*4\\. lsm +AGREES +scenarios/paimon_lsm_disjoint\\.scn.*5\\. idempotent +AGREES.*6\\. unknown +AGREES +scenarios/paimon_unknown\\.scn.*6\\. unknown +AGREES +scenarios/paimon_unknown_no_check\\.scn"
+  "1\\. race +AGREES.*2\\. excerpt +AGREES.*3\\. conflict +AGREES.*4\\. failover +AGREES.*5\\. dedicated +AGREES.*6\\. lsm +AGREES +scenarios/paimon_lsm\\.scn.*6\\. lsm +AGREES +scenarios/paimon_lsm_disjoint\\.scn.*7\\. idempotent +AGREES.*8\\. unknown +AGREES +scenarios/paimon_unknown\\.scn.*8\\. unknown +AGREES +scenarios/paimon_unknown_no_check\\.scn.*9\\. retries +AGREES"
   lab paimon)
 
 # Iceberg.
@@ -57,12 +57,12 @@ lab_test(unknown_experiment 2 "commitlab lab: --experiment 'nope' is not one of 
 lab_test(unknown_lab 2 "unknown lab 'hudi' \\(expected one of paimon, iceberg, delta\\)" lab hudi)
 lab_test(missing_lab 2 "missing the lab to run \\(expected one of paimon, iceberg, delta\\)" lab)
 lab_test(bad_flag 2 "commitlab lab: unrecognised option '--bogus'" lab iceberg --bogus)
-lab_test(help 0 "--experiment arg.*Sections \\(--experiment\\):.*paimon +race, excerpt, conflict, lsm, idempotent, unknown.*iceberg +race, retries0, counter, isolation, orphans, expiry.*delta +conflicts, matrix, objectstore"
+lab_test(help 0 "--experiment arg.*Sections \\(--experiment\\):.*paimon +race, excerpt, conflict, failover, dedicated, lsm, idempotent, unknown, retries.*iceberg +race, retries0, counter, isolation, orphans, expiry.*delta +conflicts, matrix, objectstore"
   lab --help)
 # From a folder without scenarios/, the lab finds them above its binary and still names them
 # relative to the project.
 add_test(NAME lab.finds_scenarios_from_its_binary
-  COMMAND ${LAB_EXPECT_RUN} 0 "\\(scenarios/paimon_idempotent\\.scn: simulated.*5\\. idempotent +AGREES" --no-path ${PROJECT_SOURCE_DIR}
+  COMMAND ${LAB_EXPECT_RUN} 0 "\\(scenarios/paimon_idempotent\\.scn: simulated.*7\\. idempotent +AGREES" --no-path ${PROJECT_SOURCE_DIR}
           -- $<TARGET_FILE:commitlab> lab paimon --experiment idempotent
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 # Scripted sections print the same text every run; so does a simulated race with a seed.
@@ -111,9 +111,9 @@ add_test(NAME lab.no_explain
   COMMAND sh -c "! $<TARGET_FILE:commitlab> lab paimon --experiment conflict --no-explain | grep -q '^why:'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
-# --timeline DIR: every run of every section draws its page (8 Paimon, 9 Iceberg, 8 Delta runs).
+# --timeline DIR: every run of every section draws its page (11 Paimon, 9 Iceberg, 8 Delta runs).
 add_test(NAME lab.every_section_draws_its_timeline
-  COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}/lab-timelines' && rm -rf \"$d\" && for l in paimon iceberg delta; do $<TARGET_FILE:commitlab> lab $l --timeline \"$d\" > /dev/null || exit 1; done && ls \"$d\"/*.html | wc -l | grep -qx 25 && ls \"$d\" | grep -qx 03-conflict-paimon_conflict.html"
+  COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}/lab-timelines' && rm -rf \"$d\" && for l in paimon iceberg delta; do $<TARGET_FILE:commitlab> lab $l --timeline \"$d\" > /dev/null || exit 1; done && ls \"$d\"/*.html | wc -l | grep -qx 28 && ls \"$d\" | grep -qx 03-conflict-paimon_conflict.html"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # The drawing's path is printed, so this one may show where the build is.
 add_test(NAME lab.timeline_svg

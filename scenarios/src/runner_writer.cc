@@ -129,13 +129,14 @@ void WriterRun::Run() {
       run_errors_.push_back(point_error_.empty() ? r.error : point_error_);
       return Stop(r.outcome, r.error);
     }
-    if (r.outcome != Outcome::kCrashed) return Stop(r.outcome, r.error);
-    // A crash: the job fails over. It goes on at its next restart, if the script has one.
-    ++report_.crashes;
+    // The job fails over, on a crash and on any failure the engine reports (a Flink committer
+    // throws on a refused or given-up commit, and the job restarts from its checkpoint): it goes
+    // on at its next restart, if the script has one.
+    if (r.outcome == Outcome::kCrashed) ++report_.crashes;
     auto restart = std::find_if(steps.begin() + static_cast<std::ptrdiff_t>(i) + 1, steps.end(),
                                 [](const Step& s) { return std::holds_alternative<RestartOp>(s.op); });
     const size_t next = static_cast<size_t>(restart - steps.begin());
-    if (next == steps.size()) return Stop(Outcome::kCrashed, r.error);
+    if (next == steps.size()) return Stop(r.outcome, r.error);
     for (size_t j = i + 1; j < next; ++j) {
       report_.steps[j].status = StepStatus::kSkipped;
       env_.gates->Skipped(index_, j);
