@@ -71,7 +71,8 @@ const std::vector<Lab>& Labs() {
         {"counter", {"iceberg_counter.scn", "iceberg_counter_stale.scn", "iceberg_counter_reread.scn"}},
         {"isolation", {"iceberg_overwrite_partitions.scn", "iceberg_delete_isolation.scn"}},
         {"orphans", {"iceberg_orphans_in_flight.scn"}},
-        {"expiry", {"iceberg_long_reader.scn"}}}},
+        {"expiry", {"iceberg_long_reader.scn"}},
+        {"matrix", {"iceberg_conflict_matrix.scn"}, false, /*matrix=*/true}}},
       {"delta",
        "Delta lab (04 事务与并发控制 3.3 and the Delta Lake docs): put-if-absent log versions, the conflict checker, "
        "isolation levels, the conflict matrix, the storage contract under the log",
@@ -256,8 +257,12 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
   if (!flags.json) {
     if (section.matrix) {
       if (std::optional<std::vector<std::string>> lines = ConflictMatrixLines(*report)) {
-        fmt::print("The loser's outcome per cell (the row committed first; Append = ConcurrentAppendException, ...),\n"
-                   "then the pairs: \"can\" when either order refused the second commit.\n\n");
+        fmt::print("The loser's outcome per cell (the row committed first; {}),\n"
+                   "then the pairs: \"can\" when either order refused the second commit.\n\n",
+                   file.starts_with("iceberg")
+                       ? "ValidationException: new data = Found conflicting files,\n"
+                         "files deleted = Found conflicting deleted files, files missing = Missing required files to delete"
+                       : "Append = ConcurrentAppendException, ...");
         for (const std::string& line : *lines) fmt::print("{}\n", line);
       }
     } else {

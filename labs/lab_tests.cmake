@@ -27,7 +27,7 @@ lab_test(paimon_all 0
 
 # Iceberg.
 lab_test(iceberg_all 0
-  "1\\. race +AGREES.*2\\. retries0 +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES.*4\\. isolation +AGREES.*4\\. isolation +AGREES.*5\\. orphans +AGREES.*6\\. expiry +AGREES"
+  "1\\. race +AGREES.*2\\. retries0 +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES.*4\\. isolation +AGREES.*4\\. isolation +AGREES.*5\\. orphans +AGREES.*6\\. expiry +AGREES.*7\\. matrix +AGREES"
   lab iceberg)
 lab_test(iceberg_race 0
   "WARN  \\[writer-b\\] CommitFailedException: Cannot commit to table events.*snapshot 3  append +user=writer-b  parent=2  total=3.*verdict: AGREES — the loser of the swap re-applies its append"
@@ -57,7 +57,7 @@ lab_test(unknown_experiment 2 "commitlab lab: --experiment 'nope' is not one of 
 lab_test(unknown_lab 2 "unknown lab 'hudi' \\(expected one of paimon, iceberg, delta\\)" lab hudi)
 lab_test(missing_lab 2 "missing the lab to run \\(expected one of paimon, iceberg, delta\\)" lab)
 lab_test(bad_flag 2 "commitlab lab: unrecognised option '--bogus'" lab iceberg --bogus)
-lab_test(help 0 "--experiment arg.*Sections \\(--experiment\\):.*paimon +race, excerpt, conflict, failover, dedicated, lsm, idempotent, unknown, retries.*iceberg +race, retries0, counter, isolation, orphans, expiry.*delta +conflicts, matrix, objectstore"
+lab_test(help 0 "--experiment arg.*Sections \\(--experiment\\):.*paimon +race, excerpt, conflict, failover, dedicated, lsm, idempotent, unknown, retries.*iceberg +race, retries0, counter, isolation, orphans, expiry, matrix.*delta +conflicts, matrix, objectstore"
   lab --help)
 # From a folder without scenarios/, the lab finds them above its binary and still names them
 # relative to the project.
@@ -102,6 +102,10 @@ lab_test(lecture_notes_delta 0 "lectures: 「04 事务与并发控制」 3\\.3 c
 lab_test(lecture_notes_jitter 0 "lectures: 「S2 第 5 讲」 credits the 0-20 % jitter.*seeds 1\\.\\.20, the race lost [0-9.]+ races on average with it and [0-9.]+ with jitter=0"
   lab paimon --experiment race --sched random --seed 3)
 
+# Iceberg's conflict matrix from 50 runs, laid out as Delta's is.
+lab_test(iceberg_matrix 0 "serializable \\(table level\\).*APPEND +commits +new data +new data +commits +CommitFailed.*REWRITE +cannot +can +can +can.*snapshot isolation \\(table level\\).*APPEND +commits +commits +commits +commits +CommitFailed.*OVERWRITE +cannot +can.*7\\. matrix +AGREES"
+  lab iceberg --experiment matrix)
+
 # Each run says why (three of each kind at most); --no-explain leaves it out.
 lab_test(explains_the_race 0 "why: job-[AB] lost the race for snapshot #[0-9]+ to job-[AB].*why: … and [0-9]+ more lost-race explanation\\(s\\) like these.*1\\. race +AGREES"
   lab paimon --experiment race --sched random --seed 3)
@@ -111,9 +115,9 @@ add_test(NAME lab.no_explain
   COMMAND sh -c "! $<TARGET_FILE:commitlab> lab paimon --experiment conflict --no-explain | grep -q '^why:'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
-# --timeline DIR: every run of every section draws its page (11 Paimon, 9 Iceberg, 8 Delta runs).
+# --timeline DIR: every run of every section draws its page (11 Paimon, 10 Iceberg, 8 Delta runs).
 add_test(NAME lab.every_section_draws_its_timeline
-  COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}/lab-timelines' && rm -rf \"$d\" && for l in paimon iceberg delta; do $<TARGET_FILE:commitlab> lab $l --timeline \"$d\" > /dev/null || exit 1; done && ls \"$d\"/*.html | wc -l | grep -qx 28 && ls \"$d\" | grep -qx 03-conflict-paimon_conflict.html"
+  COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}/lab-timelines' && rm -rf \"$d\" && for l in paimon iceberg delta; do $<TARGET_FILE:commitlab> lab $l --timeline \"$d\" > /dev/null || exit 1; done && ls \"$d\"/*.html | wc -l | grep -qx 29 && ls \"$d\" | grep -qx 03-conflict-paimon_conflict.html"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # The drawing's path is printed, so this one may show where the build is.
 add_test(NAME lab.timeline_svg

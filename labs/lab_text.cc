@@ -9,9 +9,15 @@
 namespace commitlab::cli {
 namespace {
 
-constexpr std::array<std::string_view, 5> kMatrixOps = {"INSERT", "UPDATE", "DELETE", "MERGE", "OPTIMIZE"};
-constexpr std::array<std::pair<std::string_view, std::string_view>, 2> kMatrixLevels = {
-    {{"ser", "Serializable"}, {"ws", "WriteSerializable"}}};
+// A matrix scenario's operations and levels, as its table names LEVEL-WINNER-LOSER spell them.
+struct MatrixShape {
+  std::array<std::string_view, 5> ops;
+  std::array<std::pair<std::string_view, std::string_view>, 2> levels;
+};
+constexpr MatrixShape kDeltaMatrix = {{"INSERT", "UPDATE", "DELETE", "MERGE", "OPTIMIZE"},
+                                      {{{"ser", "Serializable"}, {"ws", "WriteSerializable"}}}};
+constexpr MatrixShape kIcebergMatrix = {{"APPEND", "OVERWRITE", "DELETE", "REWRITE", "SCHEMA"},
+                                        {{{"ser", "serializable"}, {"snap", "snapshot isolation"}}}};
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -27,9 +33,13 @@ std::string MatrixRow(std::string_view label, const std::vector<std::string>& ce
   return line;
 }
 
-// "commits", or the exception a refusal starts with, without "Concurrent" and "Exception".
+// "commits", or the exception a refusal starts with, without "Concurrent" and "Exception"; an
+// Iceberg ValidationException by what it found.
 std::string CellText(const scenarios::WriterReport& loser) {
   if (loser.outcome == scenarios::Outcome::kOk) return "commits";
+  if (loser.error.starts_with("ValidationException: Found conflicting files")) return "new data";
+  if (loser.error.starts_with("ValidationException: Found conflicting deleted")) return "files deleted";
+  if (loser.error.starts_with("ValidationException: Missing required files")) return "files missing";
   std::string name = loser.error.substr(0, loser.error.find(':'));
   if (name.starts_with("Concurrent")) name = name.substr(10);
   if (name.ends_with("Exception")) name = name.substr(0, name.size() - 9);
@@ -104,27 +114,29 @@ std::optional<std::vector<std::string>> ConflictMatrixLines(const scenarios::Run
   std::map<std::string, const scenarios::WriterReport*> losers;
   for (const scenarios::WriterReport& w : r.writers)
     if (w.name.ends_with("-l")) losers[w.name.substr(0, w.name.size() - 2)] = &w;
+  const MatrixShape& shape = losers.contains("ser-append-append") ? kIcebergMatrix : kDeltaMatrix;
+  const auto& ops = shape.ops;
   std::vector<std::string> out;
-  for (const auto& [prefix, level] : kMatrixLevels) {
+  for (const auto& [prefix, level] : shape.levels) {
     // cell[winner][loser]
-    std::vector<std::vector<std::string>> cell(kMatrixOps.size(), std::vector<std::string>(kMatrixOps.size()));
-    for (size_t w = 0; w < kMatrixOps.size(); ++w) {
-      for (size_t l = 0; l < kMatrixOps.size(); ++l) {
-        const auto it = losers.find(fmt::format("{}-{}-{}", prefix, Lower(kMatrixOps[w]), Lower(kMatrixOps[l])));
+    std::vector<std::vector<std::string>> cell(ops.size(), std::vector<std::string>(ops.size()));
+    for (size_t w = 0; w < ops.size(); ++w) {
+      for (size_t l = 0; l < ops.size(); ++l) {
+        const auto it = losers.find(fmt::format("{}-{}-{}", prefix, Lower(ops[w]), Lower(ops[l])));
         if (it == losers.end()) return std::nullopt;
         cell[w][l] = CellText(*it->second);
       }
     }
-    const std::vector<std::string> names(kMatrixOps.begin(), kMatrixOps.end());
+    const std::vector<std::string> names(ops.begin(), ops.end());
     out.push_back(fmt::format("{} (table level)", level));
     out.push_back(MatrixRow("winner \\ loser", names));
-    for (size_t w = 0; w < kMatrixOps.size(); ++w) out.push_back(MatrixRow(kMatrixOps[w], cell[w]));
+    for (size_t w = 0; w < ops.size(); ++w) out.push_back(MatrixRow(ops[w], cell[w]));
     out.push_back(MatrixRow("pairs", names));
-    for (size_t a = 0; a < kMatrixOps.size(); ++a) {
+    for (size_t a = 0; a < ops.size(); ++a) {
       std::vector<std::string> row;
       for (size_t b = 0; b <= a; ++b)
         row.emplace_back(cell[a][b] != "commits" || cell[b][a] != "commits" ? "can" : "cannot");
-      out.push_back(MatrixRow(kMatrixOps[a], row));
+      out.push_back(MatrixRow(ops[a], row));
     }
     out.emplace_back();
   }
