@@ -62,7 +62,8 @@ const std::vector<Lab>& Labs() {
         {"lsm", {"paimon_lsm.scn", "paimon_lsm_disjoint.scn"}},
         {"idempotent", {"paimon_idempotent.scn"}},
         {"unknown", {"paimon_unknown.scn", "paimon_unknown_no_check.scn"}},
-        {"retries", {"paimon_retries_exhausted.scn"}}}},
+        {"retries", {"paimon_retries_exhausted.scn"}},
+        {"crash", {"paimon_crash_orphans.scn"}}}},
       {"iceberg",
        "Iceberg lab (04 事务与并发控制——乐观锁与 Optimistic Concurrency; 无锁并发写入 — 乐观并发保护什么、不保护什么): "
        "catalog compare-and-swap, validation, isolation levels, orphans, expiry",
@@ -72,6 +73,7 @@ const std::vector<Lab>& Labs() {
         {"isolation", {"iceberg_overwrite_partitions.scn", "iceberg_delete_isolation.scn"}},
         {"orphans", {"iceberg_orphans_in_flight.scn"}},
         {"expiry", {"iceberg_long_reader.scn"}},
+        {"unknown", {"iceberg_commit_state_unknown.scn"}},
         {"matrix", {"iceberg_conflict_matrix.scn"}, false, /*matrix=*/true}}},
       {"delta",
        "Delta lab (04 事务与并发控制 3.3 and the Delta Lake docs): put-if-absent log versions, the conflict checker, "

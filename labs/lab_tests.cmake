@@ -22,12 +22,12 @@ lab_test(paimon_race_simulated 0
 lab_test(paimon_race_on_threads 0 "OS threads and the real clock, as the lecture ran it.*1\\. race +AGREES"
   lab paimon --experiment race)
 lab_test(paimon_all 0
-  "1\\. race +AGREES.*2\\. excerpt +AGREES.*3\\. conflict +AGREES.*4\\. failover +AGREES.*5\\. dedicated +AGREES.*6\\. lsm +AGREES +scenarios/paimon_lsm\\.scn.*6\\. lsm +AGREES +scenarios/paimon_lsm_disjoint\\.scn.*7\\. idempotent +AGREES.*8\\. unknown +AGREES +scenarios/paimon_unknown\\.scn.*8\\. unknown +AGREES +scenarios/paimon_unknown_no_check\\.scn.*9\\. retries +AGREES"
+  "1\\. race +AGREES.*2\\. excerpt +AGREES.*3\\. conflict +AGREES.*4\\. failover +AGREES.*5\\. dedicated +AGREES.*6\\. lsm +AGREES +scenarios/paimon_lsm\\.scn.*6\\. lsm +AGREES +scenarios/paimon_lsm_disjoint\\.scn.*7\\. idempotent +AGREES.*8\\. unknown +AGREES +scenarios/paimon_unknown\\.scn.*8\\. unknown +AGREES +scenarios/paimon_unknown_no_check\\.scn.*9\\. retries +AGREES.*10\\. crash +AGREES"
   lab paimon)
 
 # Iceberg.
 lab_test(iceberg_all 0
-  "1\\. race +AGREES.*2\\. retries0 +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES.*4\\. isolation +AGREES.*4\\. isolation +AGREES.*5\\. orphans +AGREES.*6\\. expiry +AGREES.*7\\. matrix +AGREES"
+  "1\\. race +AGREES.*2\\. retries0 +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES.*3\\. counter +AGREES.*4\\. isolation +AGREES.*4\\. isolation +AGREES.*5\\. orphans +AGREES.*6\\. expiry +AGREES.*7\\. unknown +AGREES.*8\\. matrix +AGREES"
   lab iceberg)
 lab_test(iceberg_race 0
   "WARN  \\[writer-b\\] CommitFailedException: Cannot commit to table events.*snapshot 3  append +user=writer-b  parent=2  total=3.*verdict: AGREES — the loser of the swap re-applies its append"
@@ -57,7 +57,7 @@ lab_test(unknown_experiment 2 "commitlab lab: --experiment 'nope' is not one of 
 lab_test(unknown_lab 2 "unknown lab 'hudi' \\(expected one of paimon, iceberg, delta\\)" lab hudi)
 lab_test(missing_lab 2 "missing the lab to run \\(expected one of paimon, iceberg, delta\\)" lab)
 lab_test(bad_flag 2 "commitlab lab: unrecognised option '--bogus'" lab iceberg --bogus)
-lab_test(help 0 "--experiment arg.*Sections \\(--experiment\\):.*paimon +race, excerpt, conflict, failover, dedicated, lsm, idempotent, unknown, retries.*iceberg +race, retries0, counter, isolation, orphans, expiry, matrix.*delta +conflicts, matrix, objectstore"
+lab_test(help 0 "--experiment arg.*Sections \\(--experiment\\):.*paimon +race, excerpt, conflict, failover, dedicated, lsm, idempotent, unknown, retries, crash.*iceberg +race, retries0, counter, isolation, orphans, expiry, unknown, matrix.*delta +conflicts, matrix, objectstore"
   lab --help)
 # From a folder without scenarios/, the lab finds them above its binary and still names them
 # relative to the project.
@@ -103,8 +103,13 @@ lab_test(lecture_notes_jitter 0 "lectures: 「S2 第 5 讲」 credits the 0-20 %
   lab paimon --experiment race --sched random --seed 3)
 
 # Iceberg's conflict matrix from 50 runs, laid out as Delta's is.
-lab_test(iceberg_matrix 0 "serializable \\(table level\\).*APPEND +commits +new data +new data +commits +CommitFailed.*REWRITE +cannot +can +can +can.*snapshot isolation \\(table level\\).*APPEND +commits +commits +commits +commits +CommitFailed.*OVERWRITE +cannot +can.*7\\. matrix +AGREES"
+lab_test(iceberg_matrix 0 "serializable \\(table level\\).*APPEND +commits +new data +new data +commits +CommitFailed.*REWRITE +cannot +can +can +can.*snapshot isolation \\(table level\\).*APPEND +commits +commits +commits +commits +CommitFailed.*OVERWRITE +cannot +can.*8\\. matrix +AGREES"
   lab iceberg --experiment matrix)
+
+lab_test(iceberg_unknown 0 "why: w1's publish of metadata v2 failed without saying whether it landed.*the store had taken it: metadata v2 is in the table.*Iceberg neither retries it nor cleans up.*7\\. unknown +AGREES"
+  lab iceberg --experiment unknown)
+lab_test(paimon_crash 0 "why: job crashed: simulated crash at publish.before of job +attempt 1 of snapshot #1 published nothing.*10\\. crash +AGREES"
+  lab paimon --experiment crash)
 
 # Each run says why (three of each kind at most); --no-explain leaves it out.
 lab_test(explains_the_race 0 "why: job-[AB] lost the race for snapshot #[0-9]+ to job-[AB].*why: … and [0-9]+ more lost-race explanation\\(s\\) like these.*1\\. race +AGREES"
@@ -115,9 +120,9 @@ add_test(NAME lab.no_explain
   COMMAND sh -c "! $<TARGET_FILE:commitlab> lab paimon --experiment conflict --no-explain | grep -q '^why:'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
-# --timeline DIR: every run of every section draws its page (11 Paimon, 10 Iceberg, 8 Delta runs).
+# --timeline DIR: every run of every section draws its page (12 Paimon, 11 Iceberg, 8 Delta runs).
 add_test(NAME lab.every_section_draws_its_timeline
-  COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}/lab-timelines' && rm -rf \"$d\" && for l in paimon iceberg delta; do $<TARGET_FILE:commitlab> lab $l --timeline \"$d\" > /dev/null || exit 1; done && ls \"$d\"/*.html | wc -l | grep -qx 29 && ls \"$d\" | grep -qx 03-conflict-paimon_conflict.html"
+  COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}/lab-timelines' && rm -rf \"$d\" && for l in paimon iceberg delta; do $<TARGET_FILE:commitlab> lab $l --timeline \"$d\" > /dev/null || exit 1; done && ls \"$d\"/*.html | wc -l | grep -qx 31 && ls \"$d\" | grep -qx 03-conflict-paimon_conflict.html"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # The drawing's path is printed, so this one may show where the build is.
 add_test(NAME lab.timeline_svg

@@ -160,6 +160,9 @@ class Explainer {
         a.remove = Strings(e["plan"], "delete");
       }
       attempts_[writer] = std::move(a);
+      publish_outcome_.erase(writer);
+    } else if (type == "op_end" && Str(e, "op") == "publish") {
+      publish_outcome_[writer] = Str(e, "outcome");
     } else if (type == "op_end" && Str(e, "op") == "read-latest" && e.contains("saw")) {
       read_at_[writer] = When(e);
     } else if (type == "published") {
@@ -177,7 +180,28 @@ class Explainer {
                            fmt::format("{}'s publish of {} failed without saying whether it landed", writer,
                                        nouns_.Id(Int(e, "snapshot"))));
       x.lines.push_back(fmt::format("log: {}", FirstLine(Str(e, "message"))));
+      // What the store knows and the writer does not.
+      auto told = publish_outcome_.find(writer);
+      if (told == publish_outcome_.end()) {
+        x.lines.push_back("its publish never reached the store: nothing landed");
+      } else if (told->second == "published") {
+        x.lines.push_back(fmt::format("the store had taken it: {} is in the table", nouns_.Id(Int(e, "snapshot"))));
+      } else {
+        x.lines.push_back("the store had not taken it: nothing landed");
+      }
+      if (nouns_.protocol == "iceberg") {
+        x.lines.push_back("Iceberg neither retries it nor cleans up (SnapshotProducer.commit): the new metadata may "
+                          "be the table's; only a read of the table can tell");
+      }
       waiting_[writer] = out_.size() - 1;
+    } else if (type == "crashed") {
+      Explanation& x = Add(line, writer, "crash", fmt::format("{} crashed: {}", writer, FirstLine(Str(e, "message"))));
+      auto a = attempts_.find(writer);
+      if (publish_outcome_.find(writer) == publish_outcome_.end() && a != attempts_.end()) {
+        x.lines.push_back(fmt::format("attempt {} of {} published nothing: what it wrote belongs to no snapshot, an "
+                                      "orphan for a cleanup job unless a restart commits it again",
+                                      a->second.attempt, nouns_.Id(a->second.snapshot)));
+      }
     } else if (type == "idempotent_match") {
       Explanation& x = Add(line, writer, "unknown-outcome",
                            fmt::format("{} found its own {} (commit user {}, identifier {}): the publish that "
@@ -432,6 +456,7 @@ class Explainer {
   std::map<std::string, int64_t> live_;            // Paimon file -> the snapshot that added it
   std::map<std::string, int64_t> removed_by_;      // file -> the snapshot that removed it
   std::map<std::string, size_t> waiting_;          // writer -> its explanation a retry wait completes
+  std::map<std::string, std::string> publish_outcome_;  // writer -> what the store did with its last publish
   std::map<std::string, std::vector<CounterCommit>> counters_;
   struct CounterRead {
     std::string key;
