@@ -22,6 +22,7 @@
 #include "commitlab/scenarios/runner.h"
 #include "lab_text.h"
 #include "log_printer.h"
+#include "brief_output.h"
 #include "history_file.h"
 #include "lecture_notes.h"
 #include "report_output.h"
@@ -305,6 +306,7 @@ int RunLab(const std::vector<std::string>& args) {
        "draw each run's timeline into this folder (created if missing): NN-SECTION-FILE.html")
       ("timeline-format", po::value(&flags.timeline_ext), "html (an interactive page, the default) or svg")
       ("no-explain", "do not say why after each run (who won each lost race, what a refusal conflicted with)")
+      ("brief", "for a projector: lines of at most 100 columns, short ids, nothing said twice")
       ("lecture-run", po::value(&flags.lecture_run),
        "1, 2 or 3: the Paimon race as the lecture's run 1, 2 or 3 went (25, 18, 11 lost races), simulated");
   po::positional_options_description positional;
@@ -359,6 +361,9 @@ int RunLab(const std::vector<std::string>& args) {
     return UsageError(kCommand, fmt::format("--experiment '{}' is not one of {}", only, Names(keys)));
   Result<fs::path> dir = FindScenarioDir();
   if (!dir.ok()) return UsageError(kCommand, dir.status().message());
+  if (vm.count("brief") && flags.json) return UsageError(kCommand, "--brief shortens the narration; --json has none");
+  std::optional<BriefStdout> brief;
+  if (vm.count("brief")) brief.emplace();
 
   sim::Json report = ReportEnvelope(kCommand, {{"lab", lab->name},
                                                {"experiment", only.empty() ? sim::Json(nullptr) : sim::Json(only)},

@@ -137,6 +137,18 @@ lab_test(timeline_format_alone 2 "commitlab lab: --timeline-format needs --timel
 lab_test(timeline_not_a_folder 2 "commitlab lab: --timeline README.md: cannot make a folder there"
   lab iceberg --timeline README.md)
 
+# --brief: no line of any lab wider than 100 columns; not with --json.
+foreach(lab paimon iceberg delta)
+  add_test(NAME lab.brief_${lab}_fits_100_columns
+    COMMAND sh -c "$<TARGET_FILE:commitlab> lab ${lab} --brief | /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/max_columns.py 100"
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()
+lab_test(brief_json 2 "commitlab lab: --brief shortens the narration. --json has none" lab delta --brief --json)
+add_executable(brief_test tests/brief_test.cc brief_output.cc lab_text.cc)
+target_include_directories(brief_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(brief_test PRIVATE commitlab_scenarios fmt::fmt GTest::gtest_main GTest::gmock commitlab_warnings)
+gtest_discover_tests(brief_test DISCOVERY_MODE PRE_TEST)
+
 add_executable(lab_text_test tests/lab_text_test.cc lab_text.cc)
 target_include_directories(lab_text_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(lab_text_test PRIVATE commitlab_scenarios fmt::fmt GTest::gtest_main commitlab_warnings)

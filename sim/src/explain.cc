@@ -344,7 +344,8 @@ class Explainer {
       std::string in_base = live ? "yes" : "no";
       if (!live && by != removed_by_.end() && by->second <= a.base) {
         auto p = published_.find(by->second);
-        in_base = fmt::format("no (removed by {}, {})", nouns_.Id(by->second),
+        // "#5" not "snapshot #5": the row must fit a projector's 100 columns.
+        in_base = fmt::format("no: removed by #{} ({})", by->second,
                               p == published_.end() ? std::string("?") : p->second.writer);
       }
       // Paimon stops at the first left-over DELETE (`named`); every other one would conflict too.

@@ -99,8 +99,8 @@ TEST(ExplainTest, AFileDeletionConflictIsTheLecturesMergeTableNamingWhoRemovedTh
   const std::vector<std::string>& lines = (*x)[0].lines;
   EXPECT_EQ(lines[0], "compact-job-2's COMPACT was refused: File deletion conflicts detected! Give up committing.");
   EXPECT_EQ(lines[1], "its attempt 1 built on snapshot #3");
-  EXPECT_THAT(lines, ::testing::Contains("  l0-a  no (removed by snapshot #2, compact-job-1)  DELETE  left over: conflict"));
-  EXPECT_THAT(lines, ::testing::Contains("  l0-b  no (removed by snapshot #2, compact-job-1)  DELETE  left over"));
+  EXPECT_THAT(lines, ::testing::Contains("  l0-a  no: removed by #2 (compact-job-1)  DELETE  left over: conflict"));
+  EXPECT_THAT(lines, ::testing::Contains("  l0-b  no: removed by #2 (compact-job-1)  DELETE  left over"));
   EXPECT_THAT(lines, ::testing::Contains(::testing::StartsWith("  l5-y  no  ")));
   EXPECT_THAT(lines, ::testing::Contains("the log's \"Base commit user\" (compact-job-2) is the latest snapshot's "
                                          "author, not who removed the file"));
