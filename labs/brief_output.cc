@@ -6,30 +6,14 @@
 #include <cstdio>
 #include <string>
 
+#include "commitlab/sim/text_width.h"
 #include "lab_text.h"
 
 namespace commitlab::cli {
 namespace {
 
-// The code point at `s[*i]`, advancing *i past it (an invalid byte counts as one character).
-char32_t NextCodePoint(std::string_view s, size_t* i) {
-  const unsigned char c = static_cast<unsigned char>(s[*i]);
-  const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
-  if (*i + n > s.size() || n == 1) {
-    ++*i;
-    return c;
-  }
-  char32_t cp = n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[*i + k]) & 0x3F);
-  *i += n;
-  return cp;
-}
-
-bool Wide(char32_t cp) {
-  return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3) ||
-         (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-         (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD);
-}
+using sim::IsWide;
+using sim::NextCodePoint;
 
 // Runs of 10 or more digits (Iceberg's snapshot ids): the first four and "…".
 std::string ShortNumbers(std::string_view text) {
@@ -58,19 +42,13 @@ std::string Trim(std::string_view s) {
 
 }  // namespace
 
-size_t DisplayColumns(std::string_view text) {
-  size_t columns = 0;
-  for (size_t i = 0; i < text.size();) columns += Wide(NextCodePoint(text, &i)) ? 2 : 1;
-  return columns;
-}
-
 // The first `columns` columns of `s`, cut at a character boundary; *rest is the byte offset after.
 std::string Head(std::string_view s, size_t columns, size_t* rest) {
   size_t used = 0;
   size_t i = 0;
   while (i < s.size()) {
     size_t next = i;
-    const size_t w = Wide(NextCodePoint(s, &next)) ? 2 : 1;
+    const size_t w = IsWide(NextCodePoint(s, &next)) ? 2 : 1;
     if (used + w > columns) break;
     used += w;
     i = next;
@@ -81,10 +59,12 @@ std::string Head(std::string_view s, size_t columns, size_t* rest) {
 
 // The indent of prose's continuation lines: under the text after its label, or "" for no prose.
 std::string ProseIndent(std::string_view line) {
-  for (std::string_view label : {"source: ", "claim:  ", "why: ", "lectures: ", "invariants: ", "verdict: "})
-    if (line.starts_with(label)) return std::string(label.size(), ' ');
+  for (std::string_view label : {"source: ", "claim:  ", "why: ", "lectures: ", "invariants: ", "verdict: ", "出处：",
+                                 "断言：", "原因：", "讲义对照：", "结论："})
+    if (line.starts_with(label)) return std::string(DisplayColumns(label), ' ');
   // An explanation's own lines: five spaces and then text (its tables have more).
   if (line.size() > 5 && line.starts_with("     ") && line[5] != ' ') return std::string(7, ' ');
+  if (line.size() > 6 && line.starts_with("      ") && line[6] != ' ') return std::string(8, ' ');
   return "";
 }
 
@@ -141,9 +121,10 @@ std::vector<std::string> BriefFilter::Feed(std::string_view line) {
   }
   // A refusal block repeats the ERROR line it follows.
   if (text.starts_with("| ") && !last_error_.empty() && Trim(text.substr(2)) == last_error_) return out;
-  if (text.starts_with("claim:")) last_claim_ = Trim(text.substr(6));
+  for (std::string_view label : {std::string_view("claim:"), std::string_view("断言：")})
+    if (text.starts_with(label)) last_claim_ = Trim(text.substr(label.size()));
   // "verdict: AGREES — <the claim>" says the claim a second time.
-  if (text.starts_with("verdict: ") && !last_claim_.empty()) {
+  if ((text.starts_with("verdict: ") || text.starts_with("结论：")) && !last_claim_.empty()) {
     const std::string tail = " — " + last_claim_;
     if (const size_t at = std::string(line).find(tail); at != std::string::npos) {
       Emit(line.substr(0, at), &out);

@@ -9,12 +9,13 @@
 #include <thread>
 #include <vector>
 
+#include "commitlab/sim/text_width.h"
+
 namespace commitlab::cli {
 
 inline constexpr size_t kBriefColumns = 100;
 
-// The columns a terminal gives `text` (UTF-8): two for East Asian wide characters, one otherwise.
-size_t DisplayColumns(std::string_view text);
+using sim::DisplayColumns;
 
 class BriefFilter {
  public:

@@ -24,6 +24,7 @@
 #include "log_printer.h"
 #include "brief_output.h"
 #include "history_file.h"
+#include "lab_words.h"
 #include "lecture_notes.h"
 #include "report_output.h"
 #include "run_recording.h"
@@ -150,7 +151,13 @@ class Narrator : public scenarios::RunObserver {
   const bool verbose_;
 };
 
-void PrintSummary(const RunReport& r, bool matrix) {
+// A LabWords entry filled in: the entries are runtime strings, one set per language.
+template <typename... Args>
+std::string Say(std::string_view entry, Args&&... args) {
+  return fmt::format(fmt::runtime(entry), std::forward<Args>(args)...);
+}
+
+void PrintSummary(const RunReport& r, bool matrix, const LabWords& words) {
   std::string failed;
   int failed_jobs = 0;
   for (const scenarios::WriterReport& w : r.writers) {
@@ -159,24 +166,25 @@ void PrintSummary(const RunReport& r, bool matrix) {
     failed += fmt::format("{}{} {}", failed.empty() ? " (" : ", ", w.name, scenarios::OutcomeName(w.outcome));
   }
   if (matrix) {
-    fmt::print("\natomic commit failures: {}; conflicts: {}; writers refused: {}\n", r.tally.atomic_failures,
-               r.tally.conflicts, failed_jobs);
+    fmt::print("\n{}\n", Say(words.matrix_tally, r.tally.atomic_failures, r.tally.conflicts, failed_jobs));
   } else {
-    fmt::print("\n{}\n", scenarios::AtomicFailuresLine(r));
-    fmt::print("conflicts: {}; unknown outcomes: {}; idempotent matches: {}\n", r.tally.conflicts,
-               r.tally.unknown_outcomes, r.tally.idempotent_matches);
-    fmt::print("failed jobs: {}{}\n", failed_jobs, failed.empty() ? "" : failed + ")");
+    std::string per_writer;
+    for (const scenarios::WriterReport& w : r.writers)
+      per_writer += fmt::format("{}{} {}", per_writer.empty() ? "" : ", ", w.name, w.counters.atomic_failures);
+    fmt::print("\n{}\n", Say(words.atomic_failures, r.tally.atomic_failures, per_writer));
+    fmt::print("{}\n", Say(words.tally, r.tally.conflicts, r.tally.unknown_outcomes, r.tally.idempotent_matches));
+    fmt::print("{}\n", Say(words.failed_jobs, failed_jobs, failed.empty() ? "" : failed + ")"));
     for (const scenarios::TableReport& t : r.tables) {
-      const std::string prefix = r.tables.size() > 1 ? fmt::format("table {}: ", t.name) : "";
-      fmt::print("{}latest snapshot id: {}\n", prefix, t.latest_snapshot);
-      fmt::print("{}snapshots per commit user: {}\n", prefix, scenarios::PerUserLine(t));
+      const std::string prefix = r.tables.size() > 1 ? Say(words.table_prefix, t.name) : "";
+      fmt::print("{}\n", Say(words.latest, prefix, t.latest_snapshot));
+      fmt::print("{}\n", Say(words.per_user, prefix, scenarios::PerUserLine(t)));
     }
   }
   for (const std::string& line : scenarios::InvariantLines(r)) fmt::print("{}\n", line);
   for (const std::string& e : r.run_errors) fmt::print("ERROR {}\n", e);
   for (const scenarios::ExpectationResult& e : r.expectations)
     if (!e.passed) fmt::print("{}\n", scenarios::ExpectationLine(e));
-  fmt::print("expectations: {} of {} held ({})\n", r.expectations_passed(), r.expectations.size(), r.scenario);
+  fmt::print("{}\n", Say(words.expectations, r.expectations_passed(), r.expectations.size(), r.scenario));
 }
 
 // The lecture's three runs of the race (第 1 次 25, 第 2 次 18, run-all.sh's 11 lost races), each a
@@ -195,6 +203,7 @@ struct LabFlags {
   std::string timeline_dir;         // --timeline: one page per run, named by section and file
   std::string timeline_ext = "html";
   bool explain = true;              // say why after each run (--no-explain: not)
+  const LabWords* words = nullptr;  // --lang
   int lecture_run = 0;              // 1..3: the race as the lecture's run N went
   std::vector<std::string> argv;    // the command line, for the histories' headers
 };
@@ -230,15 +239,15 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
   if (!quiet && !plan->free) options.observer = &narrator;
   if (!flags.json) {
     fmt::print("\n== {}. {}: {} ==\n", number, section.key, scenario->title);
-    if (!scenario->source.empty()) fmt::print("source: {}\n", scenario->source);
-    if (!scenario->claim.empty()) fmt::print("claim:  {}\n", scenario->claim);
+    const LabWords& w = *flags.words;
+    if (!scenario->source.empty()) fmt::print("{}\n", Say(w.source, scenario->source));
+    if (!scenario->claim.empty()) fmt::print("{}\n", Say(w.claim, scenario->claim));
     if (flags.lecture_run > 0 && section.on_threads) {
-      fmt::print("the lecture's run {} lost {} races: seed {} simulated loses as many\n", flags.lecture_run,
-                 kLectureRuns[flags.lecture_run - 1].lost_races, kLectureRuns[flags.lecture_run - 1].seed);
+      fmt::print("{}\n", Say(w.lecture_run, flags.lecture_run, kLectureRuns[flags.lecture_run - 1].lost_races,
+                            kLectureRuns[flags.lecture_run - 1].seed));
     }
     fmt::print("({}: {})\n\n", scenario->file_name,
-               plan->free ? "OS threads and the real clock, as the lecture ran it"
-                          : fmt::format("simulated, seed={} sched={}", plan->seed, plan->strategy));
+               plan->free ? std::string(w.on_threads) : Say(w.simulated, plan->seed, plan->strategy));
   }
   // The run's history, kept only for its drawing (--timeline) and its explanations.
   std::string drawing;
@@ -249,7 +258,8 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
   }
   Result<std::unique_ptr<RunRecording>> recording =
       RunRecording::Start({.trace = "", .timeline = drawing, .explain = flags.explain && !flags.json,
-                            .explain_max_per_kind = 3},
+                            .explain_max_per_kind = 3,
+                            .language = flags.words->language},
                           HistoryHeader(kCommand, flags.argv, {{"section", section.key}}, scenarios::PlanJson(*plan),
                                         *scenario));
   if (!recording.ok()) return recording.status();
@@ -271,17 +281,20 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
     } else {
       for (const scenarios::TableReport& t : report->tables) {
         if (t.protocol == scenarios::Protocol::kPaimon) continue;
-        fmt::print("\ntable {} ({}):\n", t.name, scenarios::ProtocolName(t.protocol));
+        fmt::print("\n{}\n", Say(flags.words->chain_heading, t.name, scenarios::ProtocolName(t.protocol)));
         for (const std::string& line : ChainLines(t)) fmt::print("           {}\n", line);
       }
     }
-    PrintSummary(*report, section.matrix);
-    for (const std::string& note : LectureNotes(file, *scenario, *report)) fmt::print("lectures: {}\n", note);
+    PrintSummary(*report, section.matrix, *flags.words);
+    for (const std::string& note : LectureNotes(file, *scenario, *report))
+      fmt::print("{}\n", Say(flags.words->lectures, note));
     // The matrix's cells are its explanation; elsewhere a few of each kind say why.
     if (!section.matrix && !(*recording)->explanation().empty()) fmt::print("\n{}", (*recording)->explanation());
-    if (!(*recording)->timeline_summary().empty()) fmt::print("timeline: {}\n", (*recording)->timeline_summary());
-    fmt::print("verdict: {} — {}{}\n", report->ok() ? "AGREES" : "DIFFERS", scenario->claim,
-               report->ok() ? "" : " (" + scenarios::FailureSummary(*report) + ")");
+    if (!(*recording)->timeline_summary().empty())
+      fmt::print("{}\n", Say(flags.words->timeline, (*recording)->timeline_summary()));
+    fmt::print("{}\n", Say(flags.words->verdict, report->ok() ? flags.words->agrees : flags.words->differs,
+                          " — " + scenario->claim +
+                              (report->ok() ? "" : " (" + scenarios::FailureSummary(*report) + ")")));
   }
   return SectionRun{std::move(*report), scenario->claim, scenario->source};
 }
@@ -307,6 +320,8 @@ int RunLab(const std::vector<std::string>& args) {
       ("timeline-format", po::value(&flags.timeline_ext), "html (an interactive page, the default) or svg")
       ("no-explain", "do not say why after each run (who won each lost race, what a refusal conflicted with)")
       ("brief", "for a projector: lines of at most 100 columns, short ids, nothing said twice")
+      ("lang", po::value<std::string>()->default_value("en"),
+       "en or zh: the language of the lab's own words (log lines stay in the engines' English)")
       ("lecture-run", po::value(&flags.lecture_run),
        "1, 2 or 3: the Paimon race as the lecture's run 1, 2 or 3 went (25, 18, 11 lost races), simulated");
   po::positional_options_description positional;
@@ -336,6 +351,9 @@ int RunLab(const std::vector<std::string>& args) {
   flags.verbose = vm.count("verbose") > 0;
   flags.json = vm.count("json") > 0;
   flags.argv = args;
+  flags.words = FindLabWords(vm["lang"].as<std::string>());
+  if (flags.words == nullptr)
+    return UsageError(kCommand, fmt::format("--lang '{}' is not one of en, zh", vm["lang"].as<std::string>()));
   flags.explain = vm.count("no-explain") == 0;
   if (vm.count("lecture-run")) {
     if (flags.lecture_run < 1 || flags.lecture_run > 3)
@@ -381,7 +399,8 @@ int RunLab(const std::vector<std::string>& args) {
       if (!run.ok()) return UsageError(kCommand, run.status().message());
       const bool ok = run->report.ok();
       agrees = agrees && ok;
-      verdicts.push_back(fmt::format("{}. {:<11} {:<8} scenarios/{}", number, section.key, ok ? "AGREES" : "DIFFERS", file));
+      verdicts.push_back(fmt::format("{}. {:<11} {:<8} scenarios/{}", number, section.key,
+                                     ok ? flags.words->agrees : flags.words->differs, file));
       sim::Json json = scenarios::RunJson(run->report);
       json["section"] = {{"lab", lab->name}, {"number", number},     {"key", section.key},
                          {"claim", run->claim}, {"source", run->source}, {"agrees", ok}};
@@ -393,7 +412,7 @@ int RunLab(const std::vector<std::string>& args) {
     report["ok"] = agrees;
     PrintJsonLine(report);
   } else {
-    fmt::print("\n== Verdicts ==\n");
+    fmt::print("\n{}\n", flags.words->verdicts_heading);
     for (const std::string& v : verdicts) fmt::print("{}\n", v);
   }
   return agrees ? kExitOk : kExitFailed;

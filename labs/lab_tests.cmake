@@ -139,10 +139,16 @@ lab_test(timeline_not_a_folder 2 "commitlab lab: --timeline README.md: cannot ma
 
 # --brief: no line of any lab wider than 100 columns; not with --json.
 foreach(lab paimon iceberg delta)
-  add_test(NAME lab.brief_${lab}_fits_100_columns
-    COMMAND sh -c "$<TARGET_FILE:commitlab> lab ${lab} --brief | /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/max_columns.py 100"
-    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  foreach(lang en zh)
+    add_test(NAME lab.brief_${lab}_${lang}_fits_100_columns
+      COMMAND sh -c "$<TARGET_FILE:commitlab> lab ${lab} --brief --lang ${lang} | /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/max_columns.py 100"
+      WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  endforeach()
 endforeach()
+# --lang zh: the lab's own words and the explanations in Chinese; log lines stay in English.
+lab_test(lang_zh 0 "出处：S2 第 5 讲.*ERROR \\[compact-job-2\\] File deletion conflicts detected! Give up committing\\..*失败的作业数 = 1 .*最新快照 id = 6.*原因：compact-job-2 的 COMPACT 被拒绝：File deletion conflicts detected!.*否：被 #5（compact-job-1）删除 +DELETE +剩下 DELETE：冲突.*不是删除文件的人.*结论：符合 — .*== 结论 == 3\\. conflict +符合"
+  lab paimon --experiment conflict --lang zh)
+lab_test(lang_bad 2 "commitlab lab: --lang 'fr' is not one of en, zh" lab paimon --lang fr)
 lab_test(brief_json 2 "commitlab lab: --brief shortens the narration. --json has none" lab delta --brief --json)
 add_executable(brief_test tests/brief_test.cc brief_output.cc lab_text.cc)
 target_include_directories(brief_test PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})

@@ -48,9 +48,9 @@ Status RunRecording::Finish(std::string_view command, const sim::Json& footer) {
   } else {
     for (const std::string& line : memory_->lines()) lines.push_back(sim::Json::parse(line));
   }
-  Result<std::vector<sim::Explanation>> why = sim::ExplainHistory(lines);
+  Result<std::vector<sim::Explanation>> why = sim::ExplainHistory(lines, wants_.language);
   if (!why.ok()) return Status::InvalidArgument(fmt::format("--explain: {}", why.status().message()));
-  explanation_ = sim::ExplanationText(*why, wants_.explain_max_per_kind);
+  explanation_ = sim::ExplanationText(*why, wants_.explain_max_per_kind, wants_.language);
   return Status::OK();
 }
 

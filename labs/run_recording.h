@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "commitlab/core/status.h"
+#include "commitlab/sim/explain.h"
 #include "commitlab/sim/history.h"
 #include "history_file.h"
 #include "timeline_output.h"
@@ -24,6 +25,7 @@ class RunRecording {
     std::string timeline;  // draw it into this .html or .svg file
     bool explain = false;  // say why each race was lost and each commit refused
     size_t explain_max_per_kind = SIZE_MAX;  // past this many of one kind, only a count
+    sim::Language language = sim::Language::kEnglish;  // of the explanations
   };
 
   // Opens the history with `header` (HistoryHeader's fields). Errors name the file.

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "commitlab/core/retry_policy.h"
+#include "commitlab/sim/text_width.h"
 
 namespace commitlab::sim {
 namespace {
@@ -52,11 +53,12 @@ std::string Short(const std::string& name) {
 // What the table's ids are called: Paimon snapshot ids, Iceberg metadata versions, Delta log versions.
 struct Nouns {
   std::string protocol = "paimon";
+  bool zh = false;
   std::string Id(int64_t id) const {
-    if (protocol == "paimon" && id == 0) return "an empty table";
-    if (protocol == "iceberg") return fmt::format("metadata v{}", id);
-    if (protocol == "delta") return fmt::format("version {}", id);
-    return fmt::format("snapshot #{}", id);
+    if (protocol == "paimon" && id == 0) return zh ? "空表" : "an empty table";
+    if (protocol == "iceberg") return fmt::format(fmt::runtime(zh ? "元数据 v{}" : "metadata v{}"), id);
+    if (protocol == "delta") return fmt::format(fmt::runtime(zh ? "版本 {}" : "version {}"), id);
+    return fmt::format(fmt::runtime(zh ? "快照 #{}" : "snapshot #{}"), id);
   }
 };
 
@@ -109,12 +111,14 @@ struct CounterCommit {
 
 class Explainer {
  public:
-  explicit Explainer(const std::vector<Json>& history) : h_(history) {}
+  Explainer(const std::vector<Json>& history, Language language)
+      : h_(history), zh_(language == Language::kChinese) {}
 
   Result<std::vector<Explanation>> Run() {
     if (h_.size() < 2 || Str(h_.front(), "type") != "header")
       return Status::InvalidArgument("line 1: not a commitlab history (no header)");
     nouns_ = NounsOf(h_.front());
+    nouns_.zh = zh_;
     if (h_.front().contains("plan") && h_.front()["plan"].is_object()) {
       Result<RetryPolicy> p = ParseRetryPolicy(Str(h_.front()["plan"], "retry"));
       if (p.ok()) policy_ = *p;
@@ -134,13 +138,20 @@ class Explainer {
   }
 
  private:
+  // The sentence in the explanation's language; both forms take the same arguments ({0}, {1}, ...).
+  template <typename... Args>
+  std::string F(const char* en, const char* zh, Args&&... args) const {
+    return fmt::format(fmt::runtime(zh_ ? zh : en), std::forward<Args>(args)...);
+  }
+  const char* T(const char* en, const char* zh) const { return zh_ ? zh : en; }
+
   std::string When(const Json& e) const {
     if (timed_) return fmt::format("{:.3f} s", static_cast<double>(Int(e, "t_us", 0)) / 1e6);
-    return fmt::format("step {}", Int(e, "step", 0));
+    return F("step {0}", "第 {0} 步", Int(e, "step", 0));
   }
   std::string When(const Publish& p) const {
     if (timed_) return fmt::format("{:.3f} s", static_cast<double>(p.t_us) / 1e6);
-    return fmt::format("step {}", p.step);
+    return F("step {0}", "第 {0} 步", p.step);
   }
 
   Explanation& Add(size_t line, const std::string& writer, std::string kind, std::string headline) {
@@ -177,37 +188,45 @@ class Explainer {
       GaveUp(e, writer, line);
     } else if (type == "unknown_outcome") {
       Explanation& x = Add(line, writer, "unknown-outcome",
-                           fmt::format("{}'s publish of {} failed without saying whether it landed", writer,
-                                       nouns_.Id(Int(e, "snapshot"))));
-      x.lines.push_back(fmt::format("log: {}", FirstLine(Str(e, "message"))));
+                           F("{0}'s publish of {1} failed without saying whether it landed",
+                             "{0} 发布 {1} 失败，但不知道是否已经生效", writer, nouns_.Id(Int(e, "snapshot"))));
+      x.lines.push_back(F("log: {0}", "日志：{0}", FirstLine(Str(e, "message"))));
       // What the store knows and the writer does not.
       auto told = publish_outcome_.find(writer);
       if (told == publish_outcome_.end()) {
-        x.lines.push_back("its publish never reached the store: nothing landed");
+        x.lines.push_back(T("its publish never reached the store: nothing landed", "发布请求没有到达存储：什么都没有生效"));
       } else if (told->second == "published") {
-        x.lines.push_back(fmt::format("the store had taken it: {} is in the table", nouns_.Id(Int(e, "snapshot"))));
+        x.lines.push_back(F("the store had taken it: {0} is in the table", "存储已经接受了：{0} 在表里",
+                            nouns_.Id(Int(e, "snapshot"))));
       } else {
-        x.lines.push_back("the store had not taken it: nothing landed");
+        x.lines.push_back(T("the store had not taken it: nothing landed", "存储没有接受：什么都没有生效"));
       }
       if (nouns_.protocol == "iceberg") {
-        x.lines.push_back("Iceberg neither retries it nor cleans up (SnapshotProducer.commit): the new metadata may "
-                          "be the table's; only a read of the table can tell");
+        x.lines.push_back(T("Iceberg neither retries it nor cleans up (SnapshotProducer.commit): the new metadata may "
+                            "be the table's; only a read of the table can tell",
+                            "Iceberg 既不重试也不清理（SnapshotProducer.commit）：新的 metadata 可能已是表的当前状态，"
+                            "只有读表才知道"));
       }
       waiting_[writer] = out_.size() - 1;
     } else if (type == "crashed") {
-      Explanation& x = Add(line, writer, "crash", fmt::format("{} crashed: {}", writer, FirstLine(Str(e, "message"))));
+      Explanation& x =
+          Add(line, writer, "crash", F("{0} crashed: {1}", "{0} 崩溃：{1}", writer, FirstLine(Str(e, "message"))));
       auto a = attempts_.find(writer);
       if (publish_outcome_.find(writer) == publish_outcome_.end() && a != attempts_.end()) {
-        x.lines.push_back(fmt::format("attempt {} of {} published nothing: what it wrote belongs to no snapshot, an "
-                                      "orphan for a cleanup job unless a restart commits it again",
-                                      a->second.attempt, nouns_.Id(a->second.snapshot)));
+        x.lines.push_back(F("attempt {0} of {1} published nothing: what it wrote belongs to no snapshot, an "
+                            "orphan for a cleanup job unless a restart commits it again",
+                            "第 {0} 次尝试（{1}）什么也没有发布：它写下的文件不属于任何快照，除非重启后再次提交，"
+                            "否则就是等待清理的孤儿文件",
+                            a->second.attempt, nouns_.Id(a->second.snapshot)));
       }
     } else if (type == "idempotent_match") {
       Explanation& x = Add(line, writer, "unknown-outcome",
-                           fmt::format("{} found its own {} (commit user {}, identifier {}): the publish that "
-                                       "reported an error had landed, and counts once",
-                                       writer, nouns_.Id(Int(e, "snapshot")), Str(e, "user"), Int(e, "identifier", 0)));
-      x.lines.push_back("the idempotency check that runs first in each retry (tryCommitOnce) looked for it");
+                           F("{0} found its own {1} (commit user {2}, identifier {3}): the publish that "
+                             "reported an error had landed, and counts once",
+                             "{0} 找到了自己的 {1}（commitUser {2}，identifier {3}）：报错的那次发布其实已经生效，只算一次",
+                             writer, nouns_.Id(Int(e, "snapshot")), Str(e, "user"), Int(e, "identifier", 0)));
+      x.lines.push_back(T("the idempotency check that runs first in each retry (tryCommitOnce) looked for it",
+                          "每轮重试开头的幂等检查（tryCommitOnce）找到了它"));
     } else if (type == "step_end" && e.contains("counter") && e["counter"].is_object()) {
       const Json& c = e["counter"];
       if (Str(c, "action") == "read") counter_read_[writer] = {Str(c, "key"), Int(c, "read", 0), Int(c, "read_at", 0)};
@@ -245,27 +264,30 @@ class Explainer {
     Explanation* x = nullptr;
     if (to.value("injected", false)) {
       x = &Add(line, writer, "lost-race",
-               fmt::format("{}'s publish of {} was refused by an injected `lost` fault: nobody took it", writer,
-                           nouns_.Id(id)));
+               F("{0}'s publish of {1} was refused by an injected `lost` fault: nobody took it",
+                 "{0} 发布 {1} 被注入的 `lost` 故障拒绝：没有人抢到它", writer, nouns_.Id(id)));
     } else {
       const std::string winner = Str(to, "writer");
       x = &Add(line, writer, "lost-race",
-               winner.empty() ? fmt::format("{} lost the race for {} (who took it is not recorded)", writer, nouns_.Id(id))
-                              : fmt::format("{} lost the race for {} to {}", writer, nouns_.Id(id), winner));
+               winner.empty() ? F("{0} lost the race for {1} (who took it is not recorded)", "{0} 抢 {1} 失败（没有记录谁抢到了）",
+                                  writer, nouns_.Id(id))
+                              : F("{0} lost the race for {1} to {2}", "{0} 抢 {1} 失败，被 {2} 抢到", writer, nouns_.Id(id),
+                                  winner));
       auto a = attempts_.find(writer);
       auto won = published_.find(id);
       std::string base;
       if (a != attempts_.end() && a->second.base >= 0) {
         auto read = read_at_.find(writer);
-        base = fmt::format("{}'s attempt {} built on {}{}", writer, a->second.attempt, nouns_.Id(a->second.base),
-                           read == read_at_.end() ? "" : fmt::format(", read at {}", read->second));
+        base = F("{0}'s attempt {1} built on {2}{3}", "{0} 的第 {1} 次尝试基于{2}{3}", writer, a->second.attempt,
+                 nouns_.Id(a->second.base),
+                 read == read_at_.end() ? "" : F(", read at {0}", "（读取于 {0}）", read->second));
       }
       std::string landed;
       if (won != published_.end() && won->second.writer == winner)
-        landed = fmt::format("{}'s {} publish of {} landed first, at {}", winner, won->second.kind, nouns_.Id(id),
-                             When(won->second));
+        landed = F("{0}'s {1} publish of {2} landed first, at {3}", "{0} 的 {1} 提交在 {3} 先发布了 {2}", winner,
+                   won->second.kind, nouns_.Id(id), When(won->second));
       if (!base.empty() || !landed.empty())
-        x->lines.push_back(base.empty() ? landed : landed.empty() ? base : base + "; " + landed);
+        x->lines.push_back(base.empty() ? landed : landed.empty() ? base : base + T("; ", "；") + landed);
     }
     waiting_[writer] = out_.size() - 1;
   }
@@ -278,8 +300,10 @@ class Explainer {
     const int failures = static_cast<int>(Int(e, "attempt", 1));
     const std::string how = policy_ ? ExplainWait(*policy_, failures, wait) : ExplainWait(wait);
     out_[w->second].lines.push_back(
-        fmt::format("{} waits {}{}, then reads the latest again and retries", writer, how,
-                    policy_ ? fmt::format(" ({} policy, retry {})", RetryKindName(policy_->kind), failures) : ""));
+        F("{0} waits {1}{2}, then reads the latest again and retries", "{0} 等待 {1}{2}，然后重读最新快照并重试", writer,
+          how,
+          policy_ ? F(" ({0} policy, retry {1})", "（{0} 策略，第 {1} 次重试）", RetryKindName(policy_->kind), failures)
+                  : ""));
     waiting_.erase(w);
   }
 
@@ -289,15 +313,17 @@ class Explainer {
     const std::string kind = Str(cause, "kind");
     const std::string message = Str(e, "message");
     Explanation& x = Add(line, writer, "conflict",
-                         fmt::format("{}'s {} was refused: {}", writer, Str(e, "kind"), FirstLine(message)));
+                         F("{0}'s {1} was refused: {2}", "{0} 的 {1} 被拒绝：{2}", writer, Str(e, "kind"), FirstLine(message)));
     auto a = attempts_.find(writer);
     if (a != attempts_.end() && a->second.base >= 0)
-      x.lines.push_back(fmt::format("its attempt {} built on {}", a->second.attempt, nouns_.Id(a->second.base)));
+      x.lines.push_back(
+          F("its attempt {0} built on {1}", "它的第 {0} 次尝试基于{1}", a->second.attempt, nouns_.Id(a->second.base)));
     if (kind == "file-deletion" && a != attempts_.end()) MergeTable(x, a->second, Strings(cause, "files"));
     if (auto r = counter_read_.find(writer); kind == "validation" && r != counter_read_.end()) {
-      x.lines.push_back(fmt::format("it read {} = {} at {}: the overwrite's validation looks at every commit since that "
-                                    "read (validateNoConflictingData)",
-                                    r->second.key, r->second.read, nouns_.Id(r->second.read_at)));
+      x.lines.push_back(F("it read {0} = {1} at {2}: the overwrite's validation looks at every commit since that "
+                          "read (validateNoConflictingData)",
+                          "它在{2}读到 {0} = {1}：覆盖写入的验证检查这次读取之后的每一次提交（validateNoConflictingData）",
+                          r->second.key, r->second.read, nouns_.Id(r->second.read_at)));
     }
     if (kind == "lsm") LsmFiles(x, message, a == attempts_.end() ? std::vector<std::string>() : a->second.add);
     if (!culprit.empty()) {
@@ -308,12 +334,16 @@ class Explainer {
       auto p = nouns_.protocol == "paimon" ? published_.find(id) : published_.end();
       const std::string what = p == published_.end() ? "" : p->second.kind + " ";
       // Iceberg names the conflicting snapshot by its sequence number, Delta by its log version.
-      const std::string culprit_id = nouns_.protocol == "iceberg" ? fmt::format("the snapshot of sequence number {}", id)
-                                                                  : nouns_.Id(id);
+      const std::string culprit_id = nouns_.protocol == "iceberg"
+                                         ? F("the snapshot of sequence number {0}", "序列号为 {0} 的快照", id)
+                                         : nouns_.Id(id);
+      const std::string done = !zh_ ? change : change == "removed" ? "删除" : change == "added" ? "添加" : "提交";
       // The merge table already names who removed each file.
       if (kind != "file-deletion") {
-        x.lines.push_back(file.empty() ? fmt::format("the commit it conflicts with: {}, {}by {}", culprit_id, what, who)
-                                       : fmt::format("{} was {} by {} ({}by {})", Short(file), change, culprit_id, what, who));
+        x.lines.push_back(file.empty() ? F("the commit it conflicts with: {0}, {1}by {2}", "与它冲突的提交：{0}（{1}{2}）",
+                                           culprit_id, what, who)
+                                       : F("{0} was {1} by {2} ({3}by {4})", "{0} 已被 {2} {1}（{3}{4}）", Short(file), done,
+                                           culprit_id, what, who));
       }
       // Paimon's message names the latest snapshot's author as the base commit user: not who did it.
       const size_t b = message.find("Base commit user is: ");
@@ -321,55 +351,53 @@ class Explainer {
         std::string base_user = message.substr(b + 21);
         base_user = base_user.substr(0, base_user.find_first_of(".; \n"));
         if (!base_user.empty() && base_user != Str(culprit, "user"))
-          x.lines.push_back(fmt::format(
-              "the log's \"Base commit user\" ({}) is the latest snapshot's author, not who {} the file", base_user,
-              change.empty() ? "changed" : change));
+          x.lines.push_back(F("the log's \"Base commit user\" ({0}) is the latest snapshot's author, not who {1} the file",
+                              "日志里的 \"Base commit user\"（{0}）只是最新快照的提交者，不是{1}文件的人", base_user,
+                              change.empty() ? T("changed", "改动") : done));
       }
     }
     if (nouns_.protocol == "paimon" && (kind == "file-deletion" || kind == "lsm"))
-      x.lines.push_back(fmt::format("not retried: {} (a Flink job fails over and re-plans)",
-                                    kind == "lsm" ? "the overlap will not go away" : "the files will not come back"));
+      x.lines.push_back(F("not retried: {0} (a Flink job fails over and re-plans)", "不重试：{0}（Flink 作业会 failover 并重新规划）",
+                          kind == "lsm" ? T("the overlap will not go away", "重叠不会消失")
+                                        : T("the files will not come back", "要删的文件不会回来")));
   }
 
   // The lecture's merge: the latest snapshot's files (base) with the changes, an ADD cancelling a
   // DELETE of the same file; a DELETE left over is a file someone else removed.
   void MergeTable(Explanation& x, const Attempt& a, const std::vector<std::string>& conflicting) {
-    x.lines.push_back(
-        "merging the base's files with its changes (ConflictDetection: FileEntry.mergeEntries(base ++ changes)):");
-    std::vector<std::array<std::string, 4>> rows = {{"file", "in base?", "change", "result"}};
+    x.lines.push_back(T("merging the base's files with its changes (ConflictDetection: FileEntry.mergeEntries(base ++ changes)):",
+                        "把 base 的文件和它的变更合并（ConflictDetection：FileEntry.mergeEntries(base ++ changes)）："));
+    std::vector<std::array<std::string, 4>> rows = {
+        {T("file", "文件"), T("in base?", "在 base 中？"), T("change", "变更"), T("result", "结果")}};
     for (const std::string& f : a.remove) {
       const bool live = live_.contains(f);
       const bool named = std::find(conflicting.begin(), conflicting.end(), f) != conflicting.end();
       auto by = removed_by_.find(f);
-      std::string in_base = live ? "yes" : "no";
+      std::string in_base = live ? T("yes", "是") : T("no", "否");
       if (!live && by != removed_by_.end() && by->second <= a.base) {
         auto p = published_.find(by->second);
         // "#5" not "snapshot #5": the row must fit a projector's 100 columns.
-        in_base = fmt::format("no: removed by #{} ({})", by->second,
-                              p == published_.end() ? std::string("?") : p->second.writer);
+        in_base = F("no: removed by #{0} ({1})", "否：被 #{0}（{1}）删除", by->second,
+                    p == published_.end() ? std::string("?") : p->second.writer);
       }
       // Paimon stops at the first left-over DELETE (`named`); every other one would conflict too.
       rows.push_back({Short(f), in_base, "DELETE",
-                      live ? "cancels the base's ADD" : named ? "left over: conflict" : "left over"});
+                      live ? T("cancels the base's ADD", "抵消 base 的 ADD")
+                      : named ? T("left over: conflict", "剩下 DELETE：冲突")
+                              : T("left over", "剩下 DELETE")});
     }
-    for (const std::string& f : a.add) rows.push_back({Short(f), "no", "ADD", "added"});
+    for (const std::string& f : a.add) rows.push_back({Short(f), T("no", "否"), "ADD", T("added", "新增")});
     size_t width[4] = {0, 0, 0, 0};
     for (const auto& r : rows)
-      for (size_t c = 0; c < 4; ++c) width[c] = std::max(width[c], Columns(r[c]));
+      for (size_t c = 0; c < 4; ++c) width[c] = std::max(width[c], DisplayColumns(r[c]));
     for (size_t i = 0; i < rows.size() && i <= kMaxTableRows; ++i) {
       std::string text = "  ";
       for (size_t c = 0; c < 4; ++c)
-        text += rows[i][c] + (c == 3 ? "" : std::string(width[c] - Columns(rows[i][c]) + 2, ' '));
+        text += rows[i][c] + (c == 3 ? "" : std::string(width[c] - DisplayColumns(rows[i][c]) + 2, ' '));
       x.lines.push_back(text);
     }
-    if (rows.size() > kMaxTableRows + 1) x.lines.push_back(fmt::format("  … {} more", rows.size() - kMaxTableRows - 1));
-  }
-
-  // Characters a terminal shows: UTF-8 continuation bytes take no column.
-  static size_t Columns(const std::string& s) {
-    size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
+    if (rows.size() > kMaxTableRows + 1)
+      x.lines.push_back(F("  … {0} more", "  …… 还有 {0} 行", rows.size() - kMaxTableRows - 1));
   }
 
   // "{}, bucket 0, level 5, file F, minKey 1, maxKey 4" lines of Paimon's LSM conflict message.
@@ -388,26 +416,29 @@ class Explainer {
       const std::string name = word(file + 5);
       const bool mine = std::find(own.begin(), own.end(), name) != own.end();
       auto live = live_.find(name);
-      std::string whose = mine ? "this commit's output" : "";
+      std::string whose = mine ? T("this commit's output", "本次提交的输出") : "";
       if (!mine && live != live_.end()) {
         auto p = published_.find(live->second);
-        whose = fmt::format("added by {}{}", nouns_.Id(live->second),
-                            p == published_.end() ? "" : fmt::format(" ({})", p->second.writer));
+        whose = F("added by {0}{1}", "由 {0}{1} 添加", nouns_.Id(live->second),
+                  p == published_.end() ? "" : F(" ({0})", "（{0}）", p->second.writer));
       }
-      x.lines.push_back(fmt::format("  {}  level {}  keys {}..{}{}", Short(name), word(level + 6), word(lo + 7),
+      x.lines.push_back(F("  {0}  level {1}  keys {2}..{3}{4}", "  {0}  第 {1} 层  key {2}..{3}{4}", Short(name),
+                          word(level + 6), word(lo + 7),
                                     line.substr(hi + 7), whose.empty() ? "" : "  " + whose));
     }
-    x.lines.push_back("two files of one level of a bucket may not overlap in key range (PrimaryKeyConflictDetection)");
+    x.lines.push_back(T("two files of one level of a bucket may not overlap in key range (PrimaryKeyConflictDetection)",
+                        "同一 bucket 同一层的两个文件，key 范围不能重叠（PrimaryKeyConflictDetection）"));
   }
 
   void GaveUp(const Json& e, const std::string& writer, size_t line) {
     const std::string message = Str(e, "message");
-    Explanation& x = Add(line, writer, "gave-up", fmt::format("{} gave up: {}", writer, FirstLine(message)));
+    Explanation& x = Add(line, writer, "gave-up", F("{0} gave up: {1}", "{0} 放弃：{1}", writer, FirstLine(message)));
     if (message.find("after 9223372036854775807 millis") != std::string::npos) {
-      x.lines.push_back(fmt::format(
-          "9223372036854775807 millis is Long.MAX_VALUE: commit.timeout is unset, so commit.max-retries{} alone "
-          "ended the commit (FileStoreCommitImpl.tryCommit)",
-          policy_ && policy_->max_retries >= 0 ? fmt::format(" ({})", policy_->max_retries) : ""));
+      x.lines.push_back(F("9223372036854775807 millis is Long.MAX_VALUE: commit.timeout is unset, so commit.max-retries{0} "
+                          "alone ended the commit (FileStoreCommitImpl.tryCommit)",
+                          "9223372036854775807 millis 就是 Long.MAX_VALUE：commit.timeout 没有设置，是 commit.max-retries{0} "
+                          "单独结束了这次提交（FileStoreCommitImpl.tryCommit）",
+                          policy_ && policy_->max_retries >= 0 ? fmt::format(" ({})", policy_->max_retries) : ""));
     }
   }
 
@@ -420,24 +451,26 @@ class Explainer {
       if (Str(violation, "kind") != "lost_update") continue;
       std::string message = Str(violation, "message");
       if (message.starts_with("lost update: ")) message = message.substr(13);
-      Explanation& x = Add(line, "", "lost-update", "lost update: " + message);
+      Explanation& x = Add(line, "", "lost-update", T("lost update: ", "丢失更新：") + message);
       for (auto& [key, commits] : counters_) {
         std::sort(commits.begin(), commits.end(),
                   [](const CounterCommit& a, const CounterCommit& b) { return a.version < b.version; });
         for (size_t i = 0; i < commits.size(); ++i) {
           const CounterCommit& c = commits[i];
-          std::string text = fmt::format("{} read {} = {} at {} and committed {} as {}", c.writer, key, c.read,
+          std::string text = F("{0} read {1} = {2} at {3} and committed {4} as {5}", "{0} 在{3}读到 {1} = {2}，提交了 {4}，成为{5}",
+                               c.writer, key, c.read,
                                          nouns_.Id(c.read_at), c.value, nouns_.Id(c.version));
           // The commits that landed between its read and its own: the ones it overwrote unseen.
           std::vector<std::string> unseen;
           for (size_t j = 0; j < i; ++j)
             if (commits[j].version > c.read_at && commits[j].writer != c.writer)
-              unseen.push_back(fmt::format("{} ({}'s {})", nouns_.Id(commits[j].version), commits[j].writer, commits[j].value));
+              unseen.push_back(F("{0} ({1}'s {2})", "{0}（{1} 的 {2}）", nouns_.Id(commits[j].version), commits[j].writer,
+                                 commits[j].value));
           if (!unseen.empty()) {
             std::string list;
-            for (const std::string& u : unseen) list += (list.empty() ? "" : ", ") + u;
-            text += fmt::format(": its read was stale, {} landed after it, and {}'s {} overwrote that unseen", list,
-                                c.writer, c.value);
+            for (const std::string& u : unseen) list += (list.empty() ? "" : T(", ", "、")) + u;
+            text += F(": its read was stale, {0} landed after it, and {1}'s {2} overwrote that unseen",
+                      "：它的读取已经过期，{0} 在这次读取之后生效，{1} 的 {2} 不知情地覆盖了它", list, c.writer, c.value);
           }
           x.lines.push_back(text);
         }
@@ -446,6 +479,7 @@ class Explainer {
   }
 
   const std::vector<Json>& h_;
+  const bool zh_;
   Nouns nouns_;
   std::optional<RetryPolicy> policy_;
   bool timed_ = false;
@@ -469,9 +503,14 @@ class Explainer {
 
 }  // namespace
 
-Result<std::vector<Explanation>> ExplainHistory(const std::vector<Json>& history) { return Explainer(history).Run(); }
+Result<std::vector<Explanation>> ExplainHistory(const std::vector<Json>& history, Language language) {
+  return Explainer(history, language).Run();
+}
 
-std::string ExplanationText(const std::vector<Explanation>& explanations, size_t max_per_kind) {
+std::string ExplanationText(const std::vector<Explanation>& explanations, size_t max_per_kind, Language language) {
+  const bool zh = language == Language::kChinese;
+  const std::string label = zh ? "原因：" : "why: ";
+  const std::string indent(DisplayColumns(label), ' ');
   std::string out;
   std::map<std::string, size_t> shown;
   std::map<std::string, size_t> skipped;
@@ -480,9 +519,12 @@ std::string ExplanationText(const std::vector<Explanation>& explanations, size_t
       ++skipped[x.kind];
       continue;
     }
-    for (size_t i = 0; i < x.lines.size(); ++i) out += (i == 0 ? "why: " : "     ") + x.lines[i] + "\n";
+    for (size_t i = 0; i < x.lines.size(); ++i) out += (i == 0 ? label : indent) + x.lines[i] + "\n";
   }
-  for (const auto& [kind, n] : skipped) out += fmt::format("why: … and {} more {} explanation(s) like these\n", n, kind);
+  for (const auto& [kind, n] : skipped) {
+    out += zh ? fmt::format("{}…… 还有 {} 条同类（{}）的说明\n", label, n, kind)
+              : fmt::format("{}… and {} more {} explanation(s) like these\n", label, n, kind);
+  }
   return out;
 }
 

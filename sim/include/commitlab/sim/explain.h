@@ -24,13 +24,18 @@ struct Explanation {
   std::vector<std::string> lines = {};  // the first says what happened; the rest why
 };
 
+// The language of the explanations' own words; names, log lines and formulas stay as they are.
+enum class Language { kEnglish, kChinese };
+
 // The explanations of a whole history, in history order. InvalidArgument "line N: ..." when a
 // line is not what the format says.
-Result<std::vector<Explanation>> ExplainHistory(const std::vector<Json>& history);
+Result<std::vector<Explanation>> ExplainHistory(const std::vector<Json>& history,
+                                                Language language = Language::kEnglish);
 
-// Explanations as text: each first line after "why: ", the rest indented under it; past
-// `max_per_kind` of one kind, one line says how many more there were.
-std::string ExplanationText(const std::vector<Explanation>& explanations, size_t max_per_kind = SIZE_MAX);
+// Explanations as text: each first line after "why: " ("原因："), the rest indented under it;
+// past `max_per_kind` of one kind, one line says how many more there were.
+std::string ExplanationText(const std::vector<Explanation>& explanations, size_t max_per_kind = SIZE_MAX,
+                            Language language = Language::kEnglish);
 
 }  // namespace commitlab::sim
 

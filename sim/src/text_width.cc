@@ -1,0 +1,30 @@
+#include "commitlab/sim/text_width.h"
+
+namespace commitlab::sim {
+
+char32_t NextCodePoint(std::string_view s, size_t* i) {
+  const unsigned char c = static_cast<unsigned char>(s[*i]);
+  const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+  if (n == 1 || *i + n > s.size()) {
+    ++*i;
+    return c;
+  }
+  char32_t cp = n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[*i + k]) & 0x3F);
+  *i += n;
+  return cp;
+}
+
+bool IsWide(char32_t cp) {
+  return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3) ||
+         (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+         (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD);
+}
+
+size_t DisplayColumns(std::string_view text) {
+  size_t columns = 0;
+  for (size_t i = 0; i < text.size();) columns += IsWide(NextCodePoint(text, &i)) ? 2 : 1;
+  return columns;
+}
+
+}  // namespace commitlab::sim
