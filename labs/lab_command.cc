@@ -28,6 +28,7 @@
 #include "lecture_notes.h"
 #include "report_output.h"
 #include "run_recording.h"
+#include "run_settings.h"
 
 namespace commitlab::cli {
 namespace {
@@ -350,7 +351,8 @@ int RunLab(const std::vector<std::string>& args) {
   if (vm.count("seed")) flags.seed = seed;
   flags.verbose = vm.count("verbose") > 0;
   flags.json = vm.count("json") > 0;
-  flags.argv = args;
+  flags.argv = WithoutFlags(args, {"--timeline", "--timeline-format", "--lang"},
+                           {"--json", "--verbose", "--brief", "--no-explain"});
   flags.words = FindLabWords(vm["lang"].as<std::string>());
   if (flags.words == nullptr)
     return UsageError(kCommand, fmt::format("--lang '{}' is not one of en, zh", vm["lang"].as<std::string>()));

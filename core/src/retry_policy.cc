@@ -262,7 +262,10 @@ std::string ExplainWait(const RetryPolicy& p, int failures, const RetryWait& w) 
   const RetryWait expected = ComputeWait(p, n, 0, unused);
   const std::string total = Spoken(w.wait_micros);
   // A wait this policy would not have made (a writer with its own policy): its parts only.
-  if (expected.base_micros != w.base_micros || w.base_micros + w.jitter_micros < w.wait_micros) return ExplainWait(w);
+  int64_t sum = 0;
+  if (expected.base_micros != w.base_micros || __builtin_add_overflow(w.base_micros, w.jitter_micros, &sum) ||
+      sum < w.wait_micros)
+    return ExplainWait(w);
   const int64_t base = std::max<int64_t>(0, p.base_micros);
   const int64_t cap = std::max<int64_t>(0, p.cap_micros);
   switch (p.kind) {

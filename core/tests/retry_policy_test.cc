@@ -673,6 +673,12 @@ TEST(ExplainWaitTest, SaysHowEachPolicyMadeItsWait) {
             "20 ms = 5 ms × 2^2");
 }
 
+TEST(ExplainWaitTest, PartsThatOverflowAreToldAsTheyAre) {
+  // A hand-edited history: base + jitter does not fit in 64 bits (no signed overflow under UBSan).
+  const RetryWait w{.base_micros = 10'000, .jitter_micros = INT64_MAX, .wait_micros = INT64_MAX};
+  EXPECT_TRUE(ExplainWait(PaimonDefaultPolicy(), 1, w).starts_with("9223372036854.775 s = 10 ms + "));
+}
+
 TEST(ExplainWaitTest, AWaitAnotherPolicyMadeIsToldByItsParts) {
   EXPECT_EQ(ExplainWait(PaimonDefaultPolicy(), 1, {.base_micros = 50'000, .jitter_micros = 500, .wait_micros = 50'500}),
             "50.5 ms = 50 ms + 0.5 ms jitter");

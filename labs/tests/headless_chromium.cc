@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,12 +21,17 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A descriptor above the three fds the child is given (0-2 and the protocol's 3 and 4), so the
-// dup2 into 3 or 4 never meets itself and leaves close-on-exec set.
+// A descriptor above the fds the child is given (0-2 and the protocol's 3 and 4), so the dup2
+// into 3 or 4 never meets itself and leaves close-on-exec set; -1 when there is none.
 int HighFd(int fd) {
   const int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
   ::close(fd);
   return high;
+}
+
+void CloseAll(std::initializer_list<int> fds) {
+  for (int fd : fds)
+    if (fd >= 0) ::close(fd);
 }
 
 std::string LogTail(const std::string& path) {
@@ -57,13 +63,19 @@ std::unique_ptr<HeadlessChromium> HeadlessChromium::Start(const std::string& scr
                                                           std::chrono::seconds timeout) {
   // A browser that died leaves its pipe closed: report it, do not die of SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
-  int to[2];
-  int from[2];
+  int to[2] = {-1, -1};
+  int from[2] = {-1, -1};
   if (::pipe(to) != 0 || ::pipe(from) != 0) {
     *why = std::string("pipe: ") + std::strerror(errno);
+    CloseAll({to[0], to[1], from[0], from[1]});
     return nullptr;
   }
   for (int* fd : {&to[0], &to[1], &from[0], &from[1]}) *fd = HighFd(*fd);
+  if (to[0] < 0 || to[1] < 0 || from[0] < 0 || from[1] < 0) {
+    *why = std::string("fcntl(F_DUPFD_CLOEXEC): ") + std::strerror(errno);
+    CloseAll({to[0], to[1], from[0], from[1]});
+    return nullptr;
+  }
   const std::string log = scratch_dir + "/chromium.log";
   std::vector<std::string> args = {"chromium",
                                    "--headless=new",
@@ -109,9 +121,17 @@ std::unique_ptr<HeadlessChromium> HeadlessChromium::Start(const std::string& scr
   } catch (const std::exception& e) {
     *why = std::string("chromium started but did not answer over --remote-debugging-pipe: ") + e.what() +
            "\nits log (" + log + "):\n" + LogTail(log);
+    browser->Kill();  // it did not answer: do not wait for it to close
     return nullptr;
   }
   return browser;
+}
+
+void HeadlessChromium::Kill() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  ::waitpid(pid_, nullptr, 0);
+  pid_ = -1;
 }
 
 HeadlessChromium::~HeadlessChromium() {
@@ -119,24 +139,21 @@ HeadlessChromium::~HeadlessChromium() {
     try {
       Send("Browser.close", Json::object(), false);
     } catch (const std::exception&) {
-      ::kill(pid_, SIGKILL);  // it does not answer: nothing more to lose
-    }
-    // The browser closes its end of the pipe as it exits; wait for that, and kill it if it lingers.
-    pollfd p{from_browser_, POLLIN, 0};
-    const auto deadline = Clock::now() + std::chrono::seconds(10);
-    char sink[4096];
-    while (Clock::now() < deadline) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (::poll(&p, 1, static_cast<int>(left)) <= 0) break;
-      if (::read(from_browser_, sink, sizeof sink) <= 0) break;
-    }
-    if (::waitpid(pid_, nullptr, WNOHANG) == 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
+      Kill();  // it does not answer: nothing more to lose
     }
   }
-  if (to_browser_ >= 0) ::close(to_browser_);
-  if (from_browser_ >= 0) ::close(from_browser_);
+  if (pid_ > 0) {
+    // Wait for the browser's exit itself (a pidfd becomes readable then), up to 10 s; then kill it.
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+    if (pidfd >= 0) {
+      pollfd p{pidfd, POLLIN, 0};
+      while (::poll(&p, 1, 10'000) < 0 && errno == EINTR) {
+      }
+      ::close(pidfd);
+    }
+    if (::waitpid(pid_, nullptr, WNOHANG) == 0) Kill();
+  }
+  CloseAll({to_browser_, from_browser_});
 }
 
 HeadlessChromium::Json HeadlessChromium::Call(const std::string& method, const Json& params) {
@@ -157,7 +174,8 @@ HeadlessChromium::Json HeadlessChromium::Send(const std::string& method, const J
   }
   const auto deadline = Clock::now() + timeout_;
   Json message;
-  while (ReadMessage(&message, deadline)) {
+  Read r;
+  while ((r = ReadMessage(&message, deadline)) == Read::kMessage) {
     if (!message.contains("id")) {
       Observe(message);
       continue;
@@ -166,26 +184,27 @@ HeadlessChromium::Json HeadlessChromium::Send(const std::string& method, const J
     if (message.contains("error")) throw std::runtime_error(method + ": " + message["error"].dump());
     return message.value("result", Json::object());
   }
-  throw std::runtime_error(method + ": no reply within " + std::to_string(timeout_.count()) + " s");
+  throw std::runtime_error(method + (r == Read::kClosed ? ": the browser closed its pipe (it exited or crashed)"
+                                                       : ": no reply within " + std::to_string(timeout_.count()) + " s"));
 }
 
-bool HeadlessChromium::ReadMessage(Json* out, Clock::time_point deadline) {
+HeadlessChromium::Read HeadlessChromium::ReadMessage(Json* out, Clock::time_point deadline) {
   for (;;) {
     if (const size_t end = buffered_.find('\0'); end != std::string::npos) {
       *out = Json::parse(buffered_.substr(0, end));
       buffered_.erase(0, end + 1);
-      return true;
+      return Read::kMessage;
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) return false;
+    if (left <= 0) return Read::kTimeout;
     pollfd p{from_browser_, POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(left));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) return false;
+    if (ready <= 0) return Read::kTimeout;
     char chunk[65536];
     const ssize_t n = ::read(from_browser_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
+    if (n <= 0) return Read::kClosed;
     buffered_.append(chunk, static_cast<size_t>(n));
   }
 }
@@ -205,24 +224,24 @@ void HeadlessChromium::Observe(const Json& event) {
     const Json& entry = params.value("entry", Json::object());
     if (entry.value("level", "") == "error")
       problems_.push_back("log: " + entry.value("text", std::string("?")) + " " + entry.value("url", std::string()));
+  } else if (method == "Page.loadEventFired") {
+    loaded_ = true;
   }
-  pending_events_.push_back(event);
 }
 
 void HeadlessChromium::Navigate(const std::string& url) {
-  pending_events_.clear();
+  loaded_ = false;
   const Json r = Call("Page.navigate", {{"url", url}});
   if (r.contains("errorText")) throw std::runtime_error("Page.navigate " + url + ": " + r["errorText"].dump());
   const auto deadline = Clock::now() + timeout_;
-  for (const Json& e : pending_events_)
-    if (e.value("method", "") == "Page.loadEventFired") return;
   Json message;
-  while (ReadMessage(&message, deadline)) {
-    if (message.contains("id")) continue;
-    Observe(message);
-    if (message.value("method", "") == "Page.loadEventFired") return;
+  while (!loaded_) {
+    const Read got = ReadMessage(&message, deadline);
+    if (got == Read::kClosed) throw std::runtime_error("Page.navigate " + url + ": the browser closed its pipe");
+    if (got == Read::kTimeout)
+      throw std::runtime_error("Page.navigate " + url + ": no load event within " + std::to_string(timeout_.count()) + " s");
+    if (!message.contains("id")) Observe(message);
   }
-  throw std::runtime_error("Page.navigate " + url + ": no load event within " + std::to_string(timeout_.count()) + " s");
 }
 
 HeadlessChromium::Json HeadlessChromium::Evaluate(const std::string& expression) {

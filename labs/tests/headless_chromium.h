@@ -43,12 +43,16 @@ class HeadlessChromium {
   const std::vector<std::string>& Problems() const { return problems_; }
 
  private:
+  enum class Read { kMessage, kTimeout, kClosed };
+
   HeadlessChromium() = default;
-  // Sends one command (to the page when `session` is set, else to the browser) and waits for its reply.
+  // Sends one command (to the page when `to_page`, else to the browser) and waits for its reply.
   Json Send(const std::string& method, const Json& params, bool to_page);
-  // Reads one message (blocking up to the deadline); false on timeout or a closed pipe.
-  bool ReadMessage(Json* out, std::chrono::steady_clock::time_point deadline);
+  // Reads one message, blocking up to the deadline.
+  Read ReadMessage(Json* out, std::chrono::steady_clock::time_point deadline);
+  // Notes console problems and the page's load event.
   void Observe(const Json& event);
+  void Kill();
 
   pid_t pid_ = -1;
   int to_browser_ = -1;
@@ -57,7 +61,7 @@ class HeadlessChromium {
   std::string session_;
   std::chrono::seconds timeout_{60};
   int next_id_ = 1;
-  std::vector<Json> pending_events_;
+  bool loaded_ = false;  // the current page's load event arrived
   std::vector<std::string> problems_;
 };
 

@@ -62,27 +62,43 @@ struct Nouns {
   }
 };
 
-// The protocol of the scenario's tables when they agree (`table ... protocol=X`), else Paimon's words.
-Nouns NounsOf(const Json& header) {
-  Nouns n;
-  if (!header.contains("scenario") || !header["scenario"].is_object()) return n;
+// The value of `key=` on a scenario line, "" when absent.
+std::string KeyValue(std::string_view line, std::string_view key) {
+  for (size_t p = line.find(key); p != std::string_view::npos; p = line.find(key, p + 1)) {
+    if (p > 0 && line[p - 1] != ' ' && line[p - 1] != '\t') continue;
+    std::string_view v = line.substr(p + key.size());
+    return std::string(v.substr(0, v.find_first_of(" \t#")));
+  }
+  return "";
+}
+
+// What the scenario text in the header says about its tables: their protocol (when they agree,
+// else Paimon's words) and which table each writer writes (`writer name=W table=T`, else the
+// first table). Snapshot ids are per table, and events do not name theirs.
+struct Tables {
+  Nouns nouns;
+  std::map<std::string, std::string> of_writer;
+  std::string first;
+};
+
+Tables TablesOf(const Json& header) {
+  Tables t;
+  if (!header.contains("scenario") || !header["scenario"].is_object()) return t;
   const std::string text = Str(header["scenario"], "text");
   std::set<std::string> seen;
   for (size_t at = 0; at < text.size();) {
     const size_t end = std::min(text.find('\n', at), text.size());
     const std::string_view line(text.data() + at, end - at);
     if (line.starts_with("table ")) {
-      const size_t p = line.find("protocol=");
-      if (p != std::string_view::npos) {
-        std::string_view v = line.substr(p + 9);
-        v = v.substr(0, v.find_first_of(" \t#"));
-        seen.insert(std::string(v));
-      }
+      if (const std::string protocol = KeyValue(line, "protocol="); !protocol.empty()) seen.insert(protocol);
+      if (t.first.empty()) t.first = KeyValue(line, "name=");
+    } else if (line.starts_with("writer ")) {
+      t.of_writer[KeyValue(line, "name=")] = KeyValue(line, "table=");
     }
     at = end + 1;
   }
-  if (seen.size() == 1) n.protocol = *seen.begin();
-  return n;
+  if (seen.size() == 1) t.nouns.protocol = *seen.begin();
+  return t;
 }
 
 struct Attempt {
@@ -117,7 +133,8 @@ class Explainer {
   Result<std::vector<Explanation>> Run() {
     if (h_.size() < 2 || Str(h_.front(), "type") != "header")
       return Status::InvalidArgument("line 1: not a commitlab history (no header)");
-    nouns_ = NounsOf(h_.front());
+    tables_ = TablesOf(h_.front());
+    nouns_ = tables_.nouns;
     nouns_.zh = zh_;
     if (h_.front().contains("plan") && h_.front()["plan"].is_object()) {
       Result<RetryPolicy> p = ParseRetryPolicy(Str(h_.front()["plan"], "retry"));
@@ -246,15 +263,16 @@ class Explainer {
 
   void Published(const Json& e, const std::string& writer) {
     const int64_t id = Int(e, "snapshot");
-    published_[id] = {.writer = writer, .kind = Str(e, "kind"), .t_us = Int(e, "t_us", 0), .step = Int(e, "step")};
+    published_[Key(writer, id)] = {.writer = writer, .kind = Str(e, "kind"), .t_us = Int(e, "t_us", 0),
+                                   .step = Int(e, "step")};
     last_published_[writer] = id;
     // The files each published snapshot added and removed, replayed for a later merge table.
     auto a = attempts_.find(writer);
     if (a == attempts_.end() || a->second.snapshot != id) return;
-    for (const std::string& f : a->second.add) live_[f] = id;
+    for (const std::string& f : a->second.add) live_[f] = {id, writer};
     for (const std::string& f : a->second.remove) {
       live_.erase(f);
-      removed_by_[f] = id;
+      removed_by_[f] = {id, writer};
     }
   }
 
@@ -274,7 +292,7 @@ class Explainer {
                               : F("{0} lost the race for {1} to {2}", "{0} 抢 {1} 失败，被 {2} 抢到", writer, nouns_.Id(id),
                                   winner));
       auto a = attempts_.find(writer);
-      auto won = published_.find(id);
+      auto won = published_.find(Key(writer, id));
       std::string base;
       if (a != attempts_.end() && a->second.base >= 0) {
         auto read = read_at_.find(writer);
@@ -322,7 +340,7 @@ class Explainer {
     if (auto r = counter_read_.find(writer); kind == "validation" && r != counter_read_.end()) {
       x.lines.push_back(F("it read {0} = {1} at {2}: the overwrite's validation looks at every commit since that "
                           "read (validateNoConflictingData)",
-                          "它在{2}读到 {0} = {1}：覆盖写入的验证检查这次读取之后的每一次提交（validateNoConflictingData）",
+                          "它在 {2} 读到 {0} = {1}：覆盖写入的验证检查这次读取之后的每一次提交（validateNoConflictingData）",
                           r->second.key, r->second.read, nouns_.Id(r->second.read_at)));
     }
     if (kind == "lsm") LsmFiles(x, message, a == attempts_.end() ? std::vector<std::string>() : a->second.add);
@@ -331,7 +349,7 @@ class Explainer {
       const std::string file = Str(culprit, "file");
       const int64_t id = Int(culprit, "snapshot");
       const std::string who = Str(culprit, "writer").empty() ? Str(culprit, "user") : Str(culprit, "writer");
-      auto p = nouns_.protocol == "paimon" ? published_.find(id) : published_.end();
+      auto p = nouns_.protocol == "paimon" ? published_.find(Key(writer, id)) : published_.end();
       const std::string what = p == published_.end() ? "" : p->second.kind + " ";
       // Iceberg names the conflicting snapshot by its sequence number, Delta by its log version.
       const std::string culprit_id = nouns_.protocol == "iceberg"
@@ -339,7 +357,7 @@ class Explainer {
                                          : nouns_.Id(id);
       const std::string done = !zh_ ? change : change == "removed" ? "删除" : change == "added" ? "添加" : "提交";
       // The merge table already names who removed each file.
-      if (kind != "file-deletion") {
+      if (kind != "file-deletion" || change != "removed") {
         x.lines.push_back(file.empty() ? F("the commit it conflicts with: {0}, {1}by {2}", "与它冲突的提交：{0}（{1}{2}）",
                                            culprit_id, what, who)
                                        : F("{0} was {1} by {2} ({3}by {4})", "{0} 已被 {2} {1}（{3}{4}）", Short(file), done,
@@ -358,8 +376,9 @@ class Explainer {
     }
     if (nouns_.protocol == "paimon" && (kind == "file-deletion" || kind == "lsm"))
       x.lines.push_back(F("not retried: {0} (a Flink job fails over and re-plans)", "不重试：{0}（Flink 作业会 failover 并重新规划）",
-                          kind == "lsm" ? T("the overlap will not go away", "重叠不会消失")
-                                        : T("the files will not come back", "要删的文件不会回来")));
+                          kind == "lsm"                                    ? T("the overlap will not go away", "重叠不会消失")
+                          : Str(culprit, "change") == "added" ? T("the file is already in the table", "文件已经在表里")
+                                                                               : T("the files will not come back", "要删的文件不会回来")));
   }
 
   // The lecture's merge: the latest snapshot's files (base) with the changes, an ADD cancelling a
@@ -374,11 +393,9 @@ class Explainer {
       const bool named = std::find(conflicting.begin(), conflicting.end(), f) != conflicting.end();
       auto by = removed_by_.find(f);
       std::string in_base = live ? T("yes", "是") : T("no", "否");
-      if (!live && by != removed_by_.end() && by->second <= a.base) {
-        auto p = published_.find(by->second);
+      if (!live && by != removed_by_.end() && by->second.id <= a.base) {
         // "#5" not "snapshot #5": the row must fit a projector's 100 columns.
-        in_base = F("no: removed by #{0} ({1})", "否：被 #{0}（{1}）删除", by->second,
-                    p == published_.end() ? std::string("?") : p->second.writer);
+        in_base = F("no: removed by #{0} ({1})", "否：被 #{0}（{1}）删除", by->second.id, by->second.writer);
       }
       // Paimon stops at the first left-over DELETE (`named`); every other one would conflict too.
       rows.push_back({Short(f), in_base, "DELETE",
@@ -386,7 +403,16 @@ class Explainer {
                       : named ? T("left over: conflict", "剩下 DELETE：冲突")
                               : T("left over", "剩下 DELETE")});
     }
-    for (const std::string& f : a.add) rows.push_back({Short(f), T("no", "否"), "ADD", T("added", "新增")});
+    // An ADD of a file the base already has is the other half of the check (checkAppendFiles).
+    for (const std::string& f : a.add) {
+      auto live = live_.find(f);
+      if (live == live_.end()) {
+        rows.push_back({Short(f), T("no", "否"), "ADD", T("added", "新增")});
+      } else {
+        rows.push_back({Short(f), F("yes: added by #{0} ({1})", "是：由 #{0}（{1}）添加", live->second.id, live->second.writer),
+                        "ADD", T("added twice: conflict", "重复添加：冲突")});
+      }
+    }
     size_t width[4] = {0, 0, 0, 0};
     for (const auto& r : rows)
       for (size_t c = 0; c < 4; ++c) width[c] = std::max(width[c], DisplayColumns(r[c]));
@@ -418,9 +444,8 @@ class Explainer {
       auto live = live_.find(name);
       std::string whose = mine ? T("this commit's output", "本次提交的输出") : "";
       if (!mine && live != live_.end()) {
-        auto p = published_.find(live->second);
-        whose = F("added by {0}{1}", "由 {0}{1} 添加", nouns_.Id(live->second),
-                  p == published_.end() ? "" : F(" ({0})", "（{0}）", p->second.writer));
+        whose = F("added by {0}{1}", "由 {0}{1} 添加", nouns_.Id(live->second.id),
+                  F(" ({0})", "（{0}）", live->second.writer));
       }
       x.lines.push_back(F("  {0}  level {1}  keys {2}..{3}{4}", "  {0}  第 {1} 层  key {2}..{3}{4}", Short(name),
                           word(level + 6), word(lo + 7),
@@ -451,13 +476,17 @@ class Explainer {
       if (Str(violation, "kind") != "lost_update") continue;
       std::string message = Str(violation, "message");
       if (message.starts_with("lost update: ")) message = message.substr(13);
+      // The checker's message names the counter: "counter hits is 15, but ...".
+      std::string counter;
+      if (message.starts_with("counter ")) counter = message.substr(8, message.find(' ', 8) - 8);
       Explanation& x = Add(line, "", "lost-update", T("lost update: ", "丢失更新：") + message);
       for (auto& [key, commits] : counters_) {
+        if (!counter.empty() && key != counter) continue;
         std::sort(commits.begin(), commits.end(),
                   [](const CounterCommit& a, const CounterCommit& b) { return a.version < b.version; });
         for (size_t i = 0; i < commits.size(); ++i) {
           const CounterCommit& c = commits[i];
-          std::string text = F("{0} read {1} = {2} at {3} and committed {4} as {5}", "{0} 在{3}读到 {1} = {2}，提交了 {4}，成为{5}",
+          std::string text = F("{0} read {1} = {2} at {3} and committed {4} as {5}", "{0} 在 {3} 读到 {1} = {2}，提交了 {4}，成为 {5}",
                                c.writer, key, c.read,
                                          nouns_.Id(c.read_at), c.value, nouns_.Id(c.version));
           // The commits that landed between its read and its own: the ones it overwrote unseen.
@@ -478,18 +507,30 @@ class Explainer {
     }
   }
 
+  // A snapshot id of the table `writer` writes: ids repeat across tables.
+  using TableId = std::pair<std::string, int64_t>;
+  TableId Key(const std::string& writer, int64_t id) const {
+    auto it = tables_.of_writer.find(writer);
+    return {it == tables_.of_writer.end() || it->second.empty() ? tables_.first : it->second, id};
+  }
+
   const std::vector<Json>& h_;
   const bool zh_;
+  Tables tables_;
   Nouns nouns_;
   std::optional<RetryPolicy> policy_;
   bool timed_ = false;
   std::vector<Explanation> out_;
   std::map<std::string, Attempt> attempts_;        // writer -> its latest attempt
   std::map<std::string, std::string> read_at_;     // writer -> when it last read the latest
-  std::map<int64_t, Publish> published_;           // id -> who published it
+  std::map<TableId, Publish> published_;           // (table, id) -> who published it
   std::map<std::string, int64_t> last_published_;  // writer -> the id it published last
-  std::map<std::string, int64_t> live_;            // Paimon file -> the snapshot that added it
-  std::map<std::string, int64_t> removed_by_;      // file -> the snapshot that removed it
+  struct Touch {
+    int64_t id = 0;      // the snapshot
+    std::string writer;  // who published it
+  };
+  std::map<std::string, Touch> live_;        // Paimon file -> the snapshot that added it
+  std::map<std::string, Touch> removed_by_;  // file -> the snapshot that removed it
   std::map<std::string, size_t> waiting_;          // writer -> its explanation a retry wait completes
   std::map<std::string, std::string> publish_outcome_;  // writer -> what the store did with its last publish
   std::map<std::string, std::vector<CounterCommit>> counters_;

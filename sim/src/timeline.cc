@@ -119,7 +119,8 @@ class Builder {
       if (!e.is_object() || !e.contains("writer") || !e["writer"].is_string() || !e.contains("t_us") ||
           !e["t_us"].is_number_integer())
         continue;
-      const std::string type = e.value("type", std::string());
+      if (!e.contains("type") || !e["type"].is_string()) continue;  // Build() says which line
+      const std::string type = e["type"].get<std::string>();
       if (type == "op_start") start[e["writer"].get<std::string>()] = e["t_us"].get<int64_t>();
       if (type != "op_end") continue;
       ++ops;

@@ -244,7 +244,8 @@ svg.addEventListener('click', e => {
 });
 const positions = [];
 for (const n of svg.querySelectorAll('line, rect, text')) {
-  if (n.closest('defs')) continue;
+  // A span's label follows its rect (x + 2), not the scale: see zoom().
+  if (n.closest('defs') || n.closest('.span') && n.tagName === 'text') continue;
   for (const a of ['x', 'x1', 'x2']) {
     const v = Number(n.getAttribute(a));
     if (n.hasAttribute(a) && v >= L) positions.push([n, a, v]);
@@ -262,7 +263,10 @@ function zoom(z) {
   for (const [n, a, v] of positions) n.setAttribute(a, X(v));
   for (const [n, w] of widths) n.setAttribute('width', Math.max(2, w * z));
   for (const [n, x, y] of marks) n.setAttribute('transform', `translate(${X(x)},${y})`);
-  for (const [n, rect, need] of labels) n.style.display = Number(rect.getAttribute('width')) > need ? 'inline' : 'none';
+  for (const [n, rect, need] of labels) {
+    n.setAttribute('x', Number(rect.getAttribute('x')) + 2);
+    n.style.display = Number(rect.getAttribute('width')) > need ? 'inline' : 'none';
+  }
   const width = X(W - 40) + 40;
   svg.setAttribute('width', width);
   svg.setAttribute('viewBox', `0 0 ${width} ${H}`);

@@ -165,6 +165,54 @@ TEST(ExplainTest, ALostUpdateNamesTheStaleReadAndTheCommitItOverwrote) {
                           "metadata v2 (worker-a's 15) landed after it, and worker-b's 15 overwrote that unseen"));
 }
 
+TEST(ExplainTest, SnapshotIdsOfAnotherTableDoNotNameTheWrongWriter) {
+  std::vector<Json> h = FileDeletion();
+  h[0]["scenario"]["text"] = "table name=t protocol=paimon\ntable name=other protocol=paimon\nwriter name=writer\n"
+                             "writer name=compact-job-1\nwriter name=compact-job-2\nwriter name=bystander table=other\n";
+  // The other table's snapshot 2, published after compact-job-1's snapshot 2 of t.
+  h.insert(h.begin() + 5, Json({{"type", "attempt"}, {"t_us", 0}, {"writer", "bystander"}, {"kind", "APPEND"},
+                                {"attempt", 1}, {"snapshot", 2},
+                                {"plan", {{"base", 1}, {"add", {"x"}}, {"delete", {"l0-a"}}}}}));
+  h.insert(h.begin() + 6, Json({{"type", "published"}, {"t_us", 0}, {"writer", "bystander"}, {"kind", "APPEND"},
+                                {"snapshot", 2}}));
+  const std::vector<std::string> lines = (*ExplainHistory(h))[0].lines;
+  EXPECT_THAT(lines, ::testing::Contains(::testing::HasSubstr("l0-b  no: removed by #2 (compact-job-1)")));
+}
+
+TEST(ExplainTest, AnAddOfAFileTheBaseHasIsTheConflictingRow) {
+  std::vector<Json> h = FileDeletion();
+  h[7]["plan"]["add"] = {"l5-x"};  // compact-job-1's output, live in the base: checkAppendFiles
+  h[7]["plan"]["delete"] = Json::array();
+  h[8]["culprit"] = {{"snapshot", 2}, {"writer", "compact-job-1"}, {"user", "compact-job-1"}, {"change", "added"},
+                     {"file", "l5-x"}};
+  const std::vector<std::string> lines = (*ExplainHistory(h))[0].lines;
+  EXPECT_THAT(lines, ::testing::Contains("  l5-x  yes: added by #2 (compact-job-1)  ADD     added twice: conflict"));
+  EXPECT_THAT(lines, ::testing::Contains("l5-x was added by snapshot #2 (COMPACT by compact-job-1)"));
+  EXPECT_THAT(lines, ::testing::Contains(::testing::HasSubstr("not retried: the file is already in the table")));
+}
+
+TEST(ExplainTest, ALostUpdateListsOnlyItsOwnCounter) {
+  std::vector<Json> h = {Header("iceberg", "iceberg")};
+  for (const char* key : {"hits", "misses"}) {
+    h.push_back({{"type", "published"}, {"t_us", 0}, {"writer", "w"}, {"kind", "OVERWRITE"}, {"snapshot", 2}});
+    h.push_back({{"type", "step_end"}, {"t_us", 0}, {"writer", "w"}, {"status", "ok"},
+                 {"counter", {{"action", "commit"}, {"key", key}, {"read", 1}, {"read_at", 1}, {"value", 2}}}});
+  }
+  h.push_back({{"type", "footer"},
+               {"verdicts", {{"violations", {{{"kind", "lost_update"},
+                                             {"message", "lost update: counter misses is 2, but ..."}}}}}}});
+  const std::vector<std::string> lines = (*ExplainHistory(h))[0].lines;
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_THAT(lines[1], HasSubstr("read misses = 1"));
+}
+
+TEST(ExplainTest, ChineseWordsKeepNamesAndNumbers) {
+  Result<std::vector<Explanation>> x = ExplainHistory(LostRace(), Language::kChinese);
+  ASSERT_TRUE(x.ok());
+  EXPECT_EQ((*x)[0].lines[0], "job-B 抢 快照 #1 失败，被 job-A 抢到");
+  EXPECT_THAT(ExplanationText(*x, SIZE_MAX, Language::kChinese), ::testing::StartsWith("原因：job-B 抢"));
+}
+
 TEST(ExplainTest, TheTextCapsEachKindAndSaysHowManyMore) {
   std::vector<Json> h = LostRace();
   h.insert(h.end() - 1, h[5]);

@@ -171,6 +171,9 @@ TEST(TimelineTest, MembersOfTheWrongTypeAreRefusedNotACrash) {
   h[3].erase("type");
   EXPECT_EQ(BuildTimeline(h).status().message(), "line 4: an event without a type");
   h = Race();
+  h[3]["type"] = 12;  // looked at before the lines are checked, to choose the axis
+  EXPECT_EQ(BuildTimeline(h).status().message(), "line 4: an event without a type");
+  h = Race();
   h[0]["scenario"]["text"] = 5;
   EXPECT_TRUE(BuildTimeline(h).ok());  // no title then: the default one
 }
