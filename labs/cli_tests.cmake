@@ -125,7 +125,7 @@ cli_source_test(step_bad_file 2 "scenarios/README.md:[0-9]+:[0-9]+: unknown dire
   step scenarios/README.md)
 
 # commitlab explain and --explain: why a run went as it did, from its history.
-cli_test(explain_conflict 0 "why: compact-job-2's COMPACT was refused: File deletion conflicts detected! Give up committing\\. .*data-bf08119f…-0\\.parquet +no: removed by #5 \\(compact-job-1\\) +DELETE +left over: conflict.*data-5ca3764b…-0\\.parquet +no +ADD +added.*\"Base commit user\" \\(compact-job-2\\) is the latest snapshot's author"
+cli_test(explain_conflict 0 "why: compact-job-2's COMPACT commit was refused: File deletion conflicts detected! Give up committing\\. .*data-bf08119f…-0\\.parquet +no: removed by #5 \\(compact-job-1\\) +DELETE +left over: conflict.*data-5ca3764b…-0\\.parquet +no +ADD +added.*\"Base commit user\" \\(compact-job-2\\) is the latest snapshot's author"
   explain ${PROJECT_SOURCE_DIR}/results/golden/paimon_conflict.jsonl)
 cli_test(explain_lost_update 0 "worker-b read hits = 10 at metadata v1 and committed 15 as metadata v3: its read was stale, metadata v2 \\(worker-a's 15\\) landed after it"
   explain ${PROJECT_SOURCE_DIR}/results/golden/iceberg_counter_stale.jsonl)

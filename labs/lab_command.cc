@@ -49,6 +49,7 @@ struct LabSection {
 struct Lab {
   std::string name;
   std::string heading;
+  std::string heading_zh;  // --lang zh
   std::vector<LabSection> sections;  // numbered from 1
 };
 
@@ -57,6 +58,7 @@ const std::vector<Lab>& Labs() {
       {"paimon",
        "Paimon lab (S2 第 5 讲：并发提交——乐观锁、冲突检测、重试): concurrent commits, optimistic locking, "
        "conflict detection, retries",
+       "Paimon 实验（S2 第 5 讲：并发提交——乐观锁、冲突检测、重试）：并发提交、乐观锁、冲突检测、重试",
        {{"race", {"paimon_race.scn"}, /*on_threads=*/true},
         {"excerpt", {"paimon_race_excerpt.scn"}},
         {"conflict", {"paimon_conflict.scn"}},
@@ -70,6 +72,8 @@ const std::vector<Lab>& Labs() {
       {"iceberg",
        "Iceberg lab (04 事务与并发控制——乐观锁与 Optimistic Concurrency; 无锁并发写入 — 乐观并发保护什么、不保护什么): "
        "catalog compare-and-swap, validation, isolation levels, orphans, expiry",
+       "Iceberg 实验（04 事务与并发控制——乐观锁与 Optimistic Concurrency；无锁并发写入 — 乐观并发保护什么、不保护什么）："
+       "Catalog 条件式替换、验证、隔离级别、孤儿文件、快照过期",
        {{"race", {"iceberg_append_race.scn"}},
         {"retries0", {"iceberg_no_retry_orphans.scn"}},
         {"counter", {"iceberg_counter.scn", "iceberg_counter_stale.scn", "iceberg_counter_reread.scn"}},
@@ -81,6 +85,8 @@ const std::vector<Lab>& Labs() {
       {"delta",
        "Delta lab (04 事务与并发控制 3.3 and the Delta Lake docs): put-if-absent log versions, the conflict checker, "
        "isolation levels, the conflict matrix, the storage contract under the log",
+       "Delta 实验（04 事务与并发控制 3.3 与 Delta Lake 文档）：put-if-absent 的日志版本、冲突检查、隔离级别、冲突矩阵、"
+       "日志之下的存储约定",
        {{"conflicts", {"delta_conflicts.scn", "delta_read_vs_append.scn", "delta_compaction.scn", "delta_app_ids.scn"}},
         {"matrix", {"delta_conflict_matrix.scn"}, false, /*matrix=*/true},
         {"objectstore",
@@ -389,7 +395,8 @@ int RunLab(const std::vector<std::string>& args) {
                                                {"experiment", only.empty() ? sim::Json(nullptr) : sim::Json(only)},
                                                {"sched", flags.sched ? sim::Json(*flags.sched) : sim::Json(nullptr)},
                                                {"seed", flags.seed ? sim::Json(*flags.seed) : sim::Json(nullptr)}});
-  if (!flags.json) fmt::print("{}\n", lab->heading);
+  if (!flags.json)
+    fmt::print("{}\n", flags.words->language == sim::Language::kChinese ? lab->heading_zh : lab->heading);
   bool agrees = true;
   std::vector<std::string> verdicts;
   for (size_t i = 0; i < lab->sections.size(); ++i) {
@@ -401,7 +408,7 @@ int RunLab(const std::vector<std::string>& args) {
       if (!run.ok()) return UsageError(kCommand, run.status().message());
       const bool ok = run->report.ok();
       agrees = agrees && ok;
-      verdicts.push_back(fmt::format("{}. {:<11} {:<8} scenarios/{}", number, section.key,
+      verdicts.push_back(fmt::format("{:>2}. {:<11} {:<8} scenarios/{}", number, section.key,
                                      ok ? flags.words->agrees : flags.words->differs, file));
       sim::Json json = scenarios::RunJson(run->report);
       json["section"] = {{"lab", lab->name}, {"number", number},     {"key", section.key},

@@ -73,7 +73,8 @@ std::vector<std::string> LectureNotes(const std::string& file, const scenarios::
     notes.push_back(fmt::format(
         "「04 事务与并发控制」 3.3 calls WriteSerializable Delta's default: it is Databricks' (and the code's "
         "IsolationLevel.DEFAULT), but open-source delta.isolationLevel defaults to and accepts only Serializable "
-        "(DeltaConfig.ISOLATION_LEVEL). This matrix: {} pair(s) refused under Serializable, {} under WriteSerializable.",
+        "(DeltaConfig.ISOLATION_LEVEL). This matrix: {} of its 25 cells refused under Serializable, {} under "
+        "WriteSerializable.",
         serializable, write_serializable));
   } else if (file == "paimon_race.scn" && scenario.retry) {
     RetryPolicy without = scenario.retry->policy;

@@ -210,8 +210,13 @@ Status Stepper::Replay() {
     if (e.contains("step") && e["step"].is_number_integer() && e["step"].get<int64_t>() == next.step && next.step > 0)
       next.events.push_back(EventLine(e));
   }
-  for (size_t i = 0; i < next.writers.size(); ++i)
-    if (!next.writers[i].runnable && steps_ended[i] == scenario_.writers[i].steps.size()) next.writers[i].phase = "done";
+  for (size_t i = 0; i < next.writers.size(); ++i) {
+    // A writer that stopped on a failure keeps saying so ("refused", "gave up", "crashed").
+    const bool failed = next.writers[i].phase == "refused" || next.writers[i].phase == "gave up" ||
+                        next.writers[i].phase == "crashed" || next.writers[i].phase.ends_with(" failed");
+    if (!next.writers[i].runnable && !failed && steps_ended[i] == scenario_.writers[i].steps.size())
+      next.writers[i].phase = "done";
+  }
   if (next.finished && report.ok()) next.report = std::move(*report);
   state_ = std::move(next);
   return Status::OK();

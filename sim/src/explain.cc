@@ -161,6 +161,11 @@ class Explainer {
     return fmt::format(fmt::runtime(zh_ ? zh : en), std::forward<Args>(args)...);
   }
   const char* T(const char* en, const char* zh) const { return zh_ ? zh : en; }
+  // "APPEND ", "COMPACT ": Paimon's commit kinds name what a commit did; Iceberg's and Delta's
+  // operations (delete, merge, OPTIMIZE) are not in the event, so none is named for them.
+  std::string KindWord(const std::string& kind) const {
+    return nouns_.protocol == "paimon" && !kind.empty() ? kind + " " : "";
+  }
 
   std::string When(const Json& e) const {
     if (timed_) return fmt::format("{:.3f} s", static_cast<double>(Int(e, "t_us", 0)) / 1e6);
@@ -302,8 +307,8 @@ class Explainer {
       }
       std::string landed;
       if (won != published_.end() && won->second.writer == winner)
-        landed = F("{0}'s {1} publish of {2} landed first, at {3}", "{0} 的 {1} 提交在 {3} 先发布了 {2}", winner,
-                   won->second.kind, nouns_.Id(id), When(won->second));
+        landed = F("{0}'s {1}publish of {2} landed first, at {3}", "{0} 的 {1}提交在 {3} 先发布了 {2}", winner,
+                   KindWord(won->second.kind), nouns_.Id(id), When(won->second));
       if (!base.empty() || !landed.empty())
         x->lines.push_back(base.empty() ? landed : landed.empty() ? base : base + T("; ", "；") + landed);
     }
@@ -331,7 +336,8 @@ class Explainer {
     const std::string kind = Str(cause, "kind");
     const std::string message = Str(e, "message");
     Explanation& x = Add(line, writer, "conflict",
-                         F("{0}'s {1} was refused: {2}", "{0} 的 {1} 被拒绝：{2}", writer, Str(e, "kind"), FirstLine(message)));
+                         F("{0}'s {1}commit was refused: {2}", "{0} 的 {1}提交被拒绝：{2}", writer, KindWord(Str(e, "kind")),
+                           FirstLine(message)));
     auto a = attempts_.find(writer);
     if (a != attempts_.end() && a->second.base >= 0)
       x.lines.push_back(
@@ -350,7 +356,7 @@ class Explainer {
       const int64_t id = Int(culprit, "snapshot");
       const std::string who = Str(culprit, "writer").empty() ? Str(culprit, "user") : Str(culprit, "writer");
       auto p = nouns_.protocol == "paimon" ? published_.find(Key(writer, id)) : published_.end();
-      const std::string what = p == published_.end() ? "" : p->second.kind + " ";
+      const std::string what = p == published_.end() ? "" : KindWord(p->second.kind);
       // Iceberg names the conflicting snapshot by its sequence number, Delta by its log version.
       const std::string culprit_id = nouns_.protocol == "iceberg"
                                          ? F("the snapshot of sequence number {0}", "序列号为 {0} 的快照", id)

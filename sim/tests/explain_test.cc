@@ -97,7 +97,7 @@ TEST(ExplainTest, AFileDeletionConflictIsTheLecturesMergeTableNamingWhoRemovedTh
   ASSERT_TRUE(x.ok()) << x.status().ToString();
   ASSERT_EQ(x->size(), 1u);
   const std::vector<std::string>& lines = (*x)[0].lines;
-  EXPECT_EQ(lines[0], "compact-job-2's COMPACT was refused: File deletion conflicts detected! Give up committing.");
+  EXPECT_EQ(lines[0], "compact-job-2's COMPACT commit was refused: File deletion conflicts detected! Give up committing.");
   EXPECT_EQ(lines[1], "its attempt 1 built on snapshot #3");
   EXPECT_THAT(lines, ::testing::Contains("  l0-a  no: removed by #2 (compact-job-1)  DELETE  left over: conflict"));
   EXPECT_THAT(lines, ::testing::Contains("  l0-b  no: removed by #2 (compact-job-1)  DELETE  left over"));
