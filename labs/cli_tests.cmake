@@ -129,6 +129,8 @@ cli_test(explain_conflict 0 "why: compact-job-2's COMPACT commit was refused: Fi
   explain ${PROJECT_SOURCE_DIR}/results/golden/paimon_conflict.jsonl)
 cli_test(explain_lost_update 0 "worker-b read hits = 10 at metadata v1 and committed 15 as metadata v3: its read was stale, metadata v2 \\(worker-a's 15\\) landed after it"
   explain ${PROJECT_SOURCE_DIR}/results/golden/iceberg_counter_stale.jsonl)
+cli_test(explain_violation 0 "why: the checker \\(lost\\): acknowledged commit of job-[AB] .* is not in the table"
+  explain ${PROJECT_SOURCE_DIR}/results/golden/object_store_check_then_put.jsonl)
 cli_test(explain_nothing 0 "paimon_lsm_disjoint.jsonl: nothing to explain"
   explain ${PROJECT_SOURCE_DIR}/results/golden/paimon_lsm_disjoint.jsonl)
 cli_test(explain_not_a_history 2 "commitlab explain: .*scenarios/paimon_race.scn:1: "

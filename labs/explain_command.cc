@@ -40,7 +40,8 @@ int RunExplain(const std::vector<std::string>& args) {
   Result<std::vector<sim::Explanation>> why = sim::ExplainHistory(*lines);
   if (!why.ok()) return UsageError(kCommand, HistoryWhere(path, why.status().message()));
   if (why->empty()) {
-    fmt::print("{}: nothing to explain: no lost race, refusal, give-up, unknown outcome or lost update\n", path);
+    fmt::print("{}: nothing to explain: no lost race, refusal, give-up, crash, unknown outcome or invariant "
+               "violation\n", path);
   } else {
     fmt::print("{}", sim::ExplanationText(*why));
   }

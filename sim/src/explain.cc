@@ -479,7 +479,15 @@ class Explainer {
     const Json& v = footer["verdicts"];
     if (!v.contains("violations") || !v["violations"].is_array()) return;
     for (const Json& violation : v["violations"]) {
-      if (Str(violation, "kind") != "lost_update") continue;
+      if (Str(violation, "kind") != "lost_update") {
+        // The invariant checker's own finding (a lost or doubled commit, a missing file) says what
+        // broke; the explanations above say how the run got there.
+        Add(line, "", "violation",
+            F("the checker ({2}): {0}{1}", "检查器（{2}）：{0}{1}", Str(violation, "message"),
+              violation.value("expected", false) ? T(" (expected by the scenario)", "（场景预期之中）") : "",
+              Str(violation, "kind")));
+        continue;
+      }
       std::string message = Str(violation, "message");
       if (message.starts_with("lost update: ")) message = message.substr(13);
       // The checker's message names the counter: "counter hits is 15, but ...".

@@ -213,6 +213,20 @@ TEST(ExplainTest, ChineseWordsKeepNamesAndNumbers) {
   EXPECT_THAT(ExplanationText(*x, SIZE_MAX, Language::kChinese), ::testing::StartsWith("原因：job-B 抢"));
 }
 
+TEST(ExplainTest, AnyOtherViolationIsTheCheckersFinding) {
+  std::vector<Json> h = LostRace();
+  h.back() = {{"type", "footer"},
+              {"verdicts", {{"violations", {{{"kind", "lost"},
+                                            {"message", "acknowledged commit of job-A (told snapshot 1) is not in the "
+                                                        "table"},
+                                            {"expected", true}}}}}}};
+  Result<std::vector<Explanation>> x = ExplainHistory(h);
+  ASSERT_EQ(x->size(), 2u);
+  EXPECT_EQ((*x)[1].kind, "violation");
+  EXPECT_EQ((*x)[1].lines[0], "the checker (lost): acknowledged commit of job-A (told snapshot 1) is not in the "
+                              "table (expected by the scenario)");
+}
+
 TEST(ExplainTest, TheTextCapsEachKindAndSaysHowManyMore) {
   std::vector<Json> h = LostRace();
   h.insert(h.end() - 1, h[5]);

@@ -3,7 +3,7 @@
 // waits by the policy's own formula; a file-deletion conflict is the lecture's merge table with
 // the snapshot and writer that removed the file; an LSM conflict gives both files' levels and key
 // ranges; a give-up after Long.MAX_VALUE millis says commit.timeout was unset; a lost update
-// names the stale read and the commit it overwrote.
+// names the stale read and the commit it overwrote; any other invariant violation is the checker's.
 #ifndef COMMITLAB_SIM_EXPLAIN_H_
 #define COMMITLAB_SIM_EXPLAIN_H_
 
@@ -20,7 +20,7 @@ namespace commitlab::sim {
 struct Explanation {
   size_t line = 0;          // the history line it explains (1-based; the footer for a lost update)
   std::string writer = {};  // "" for the run as a whole
-  std::string kind = {};    // lost-race, conflict, gave-up, unknown-outcome, crash, lost-update
+  std::string kind = {};    // lost-race, conflict, gave-up, unknown-outcome, crash, lost-update, violation
   std::vector<std::string> lines = {};  // the first says what happened; the rest why
 };
 
