@@ -293,7 +293,8 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
       }
     }
     PrintSummary(*report, section.matrix, *flags.words);
-    for (const std::string& note : LectureNotes(file, *scenario, *report))
+    for (const std::string& note :
+         LectureNotes(file, *scenario, *report, flags.words->language == sim::Language::kChinese))
       fmt::print("{}\n", Say(flags.words->lectures, note));
     // The matrix's cells are its explanation; elsewhere a few of each kind say why.
     if (!section.matrix && !(*recording)->explanation().empty()) fmt::print("\n{}", (*recording)->explanation());

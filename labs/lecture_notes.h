@@ -15,7 +15,7 @@ namespace commitlab::cli {
 // The notes for the run of scenario file `file` (its name under scenarios/); none for most files.
 // The Paimon race's note runs the race 2 × 20 more times, simulated.
 std::vector<std::string> LectureNotes(const std::string& file, const scenarios::Scenario& scenario,
-                                      const scenarios::RunReport& report);
+                                      const scenarios::RunReport& report, bool chinese = false);
 
 }  // namespace commitlab::cli
 
