@@ -276,13 +276,17 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
   COMMITLAB_RETURN_IF_ERROR((*recording)->Finish(kCommand, scenarios::HistoryFooter(*report)));
   if (!flags.json) {
     if (section.matrix) {
-      if (std::optional<std::vector<std::string>> lines = ConflictMatrixLines(*report)) {
-        fmt::print("The loser's outcome per cell (the row committed first; {}),\n"
-                   "then the pairs: \"can\" when either order refused the second commit.\n\n",
-                   file.starts_with("iceberg")
-                       ? "ValidationException: new data = Found conflicting files,\n"
-                         "files deleted = Found conflicting deleted files, files missing = Missing required files to delete"
-                       : "Append = ConcurrentAppendException, ...");
+      const bool zh = flags.words->language == sim::Language::kChinese;
+      if (std::optional<std::vector<std::string>> lines = ConflictMatrixLines(*report, zh)) {
+        const char* legend = file.starts_with("iceberg")
+                                 ? "ValidationException: new data = Found conflicting files,\n"
+                                   "files deleted = Found conflicting deleted files, files missing = Missing required files "
+                                   "to delete"
+                                 : "Append = ConcurrentAppendException, ...";
+        fmt::print(fmt::runtime(zh ? "每格是后提交一方的结果（行先提交；{}），\n然后是两两之间：任一顺序下第二个提交被拒绝即为“会冲突”。\n\n"
+                                   : "The loser's outcome per cell (the row committed first; {}),\n"
+                                     "then the pairs: \"can\" when either order refused the second commit.\n\n"),
+                   legend);
         for (const std::string& line : *lines) fmt::print("{}\n", line);
       }
     } else {

@@ -148,6 +148,8 @@ endforeach()
 # --lang zh: the lab's own words and the explanations in Chinese; log lines stay in English.
 lab_test(lang_zh 0 "出处：S2 第 5 讲.*ERROR \\[compact-job-2\\] File deletion conflicts detected! Give up committing\\..*失败的作业数 = 1 .*最新快照 id = 6.*原因：compact-job-2 的 COMPACT 提交被拒绝：File deletion conflicts detected!.*否：被 #5（compact-job-1）删除 +DELETE +剩下 DELETE：冲突.*不是删除文件的人.*结论：符合 — .*== 结论 == +3\\. conflict +符合"
   lab paimon --experiment conflict --lang zh)
+lab_test(lang_zh_matrix 0 "每格是后提交一方的结果.*serializable（表级） +先提交 \\\\ 后提交 +APPEND +OVERWRITE.*APPEND +提交成功 +new data +new data +提交成功 +CommitFailed.*两两之间.*REWRITE +不会 +会冲突 +会冲突 +会冲突.*8\\. matrix +符合"
+  lab iceberg --experiment matrix --lang zh)
 lab_test(lang_bad 2 "commitlab lab: --lang 'fr' is not one of en, zh" lab paimon --lang fr)
 lab_test(brief_json 2 "commitlab lab: --brief shortens the narration. --json has none" lab delta --brief --json)
 add_executable(brief_test tests/brief_test.cc brief_output.cc lab_text.cc)

@@ -1,5 +1,7 @@
 #include "lab_text.h"
 
+#include "commitlab/sim/text_width.h"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -25,10 +27,16 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+// `text` padded to `columns` terminal columns (a wide character takes two).
+std::string Padded(std::string_view text, size_t columns) {
+  const size_t used = sim::DisplayColumns(text);
+  return std::string(text) + std::string(used < columns ? columns - used : 0, ' ');
+}
+
 // "  OPTIMIZE          commits       Append ..." with the row label and one 14-wide column a cell.
 std::string MatrixRow(std::string_view label, const std::vector<std::string>& cells) {
-  std::string line = fmt::format("  {:<18}", label);
-  for (const std::string& c : cells) line += fmt::format("{:<14}", c);
+  std::string line = "  " + Padded(label, 18);
+  for (const std::string& c : cells) line += Padded(c, 14);
   line.erase(line.find_last_not_of(' ') + 1);
   return line;
 }
@@ -110,11 +118,12 @@ std::vector<std::string> ChainLines(const scenarios::TableReport& t) {
   return out;
 }
 
-std::optional<std::vector<std::string>> ConflictMatrixLines(const scenarios::RunReport& r) {
+std::optional<std::vector<std::string>> ConflictMatrixLines(const scenarios::RunReport& r, bool chinese) {
   std::map<std::string, const scenarios::WriterReport*> losers;
   for (const scenarios::WriterReport& w : r.writers)
     if (w.name.ends_with("-l")) losers[w.name.substr(0, w.name.size() - 2)] = &w;
   const MatrixShape& shape = losers.contains("ser-append-append") ? kIcebergMatrix : kDeltaMatrix;
+  const std::string ok = chinese ? "提交成功" : "commits";
   const auto& ops = shape.ops;
   std::vector<std::string> out;
   for (const auto& [prefix, level] : shape.levels) {
@@ -125,17 +134,18 @@ std::optional<std::vector<std::string>> ConflictMatrixLines(const scenarios::Run
         const auto it = losers.find(fmt::format("{}-{}-{}", prefix, Lower(ops[w]), Lower(ops[l])));
         if (it == losers.end()) return std::nullopt;
         cell[w][l] = CellText(*it->second);
+        if (chinese && cell[w][l] == "commits") cell[w][l] = "提交成功";
       }
     }
     const std::vector<std::string> names(ops.begin(), ops.end());
-    out.push_back(fmt::format("{} (table level)", level));
-    out.push_back(MatrixRow("winner \\ loser", names));
+    out.push_back(fmt::format(fmt::runtime(chinese ? "{}（表级）" : "{} (table level)"), level));
+    out.push_back(MatrixRow(chinese ? "先提交 \\ 后提交" : "winner \\ loser", names));
     for (size_t w = 0; w < ops.size(); ++w) out.push_back(MatrixRow(ops[w], cell[w]));
-    out.push_back(MatrixRow("pairs", names));
+    out.push_back(MatrixRow(chinese ? "两两之间" : "pairs", names));
     for (size_t a = 0; a < ops.size(); ++a) {
       std::vector<std::string> row;
       for (size_t b = 0; b <= a; ++b)
-        row.emplace_back(cell[a][b] != "commits" || cell[b][a] != "commits" ? "can" : "cannot");
+        row.emplace_back(cell[a][b] != ok || cell[b][a] != ok ? (chinese ? "会冲突" : "can") : (chinese ? "不会" : "cannot"));
       out.push_back(MatrixRow(ops[a], row));
     }
     out.emplace_back();

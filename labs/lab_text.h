@@ -30,7 +30,8 @@ std::vector<std::string> ChainLines(const scenarios::TableReport& table);
 // level ("commits", or the exception without Concurrent/Exception: "Append", "DeleteRead"), then
 // the unordered pairs: "can" when either order refused the second commit. nullopt when the
 // report is not a run of that scenario.
-std::optional<std::vector<std::string>> ConflictMatrixLines(const scenarios::RunReport& r);
+// With `chinese`, the labels and "commits", "can", "cannot" in Chinese (exception names stay).
+std::optional<std::vector<std::string>> ConflictMatrixLines(const scenarios::RunReport& r, bool chinese = false);
 
 }  // namespace commitlab::cli
 
