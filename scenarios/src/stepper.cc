@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "commitlab/sim/history.h"
+#include "commitlab/sim/history_fields.h"
 #include "commitlab/sim/schedule.h"
 
 namespace commitlab::scenarios {
@@ -55,9 +56,6 @@ class FollowThenPause final : public sim::Strategy {
   Pause* const out_;
 };
 
-std::string Str(const Json& e, const char* key) {
-  return e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string();
-}
 std::string Num(const Json& e, const char* key) {
   return e.contains(key) && e[key].is_number_integer() ? std::to_string(e[key].get<int64_t>()) : "?";
 }
@@ -65,37 +63,37 @@ std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); 
 
 // One event of the last step, as a line for the stepper's screen.
 std::string EventLine(const Json& e) {
-  const std::string type = Str(e, "type");
-  const std::string who = Str(e, "writer");
-  if (type == "op_start") return fmt::format("{} starts {}", who, Str(e, "op"));
+  const std::string type = sim::StringField(e, "type");
+  const std::string who = sim::StringField(e, "writer");
+  if (type == "op_start") return fmt::format("{} starts {}", who, sim::StringField(e, "op"));
   if (type == "op_end") {
-    const std::string op = Str(e, "op");
+    const std::string op = sim::StringField(e, "op");
     if (e.contains("saw")) return fmt::format("{} {}: saw {}", who, op, Num(e, "saw"));
-    if (op == "publish") return fmt::format("{} publish #{}: {}", who, Num(e, "snapshot"), Str(e, "outcome"));
-    return fmt::format("{} {} done{}", who, op, Str(e, "file").empty() ? "" : ": " + Str(e, "file"));
+    if (op == "publish") return fmt::format("{} publish #{}: {}", who, Num(e, "snapshot"), sim::StringField(e, "outcome"));
+    return fmt::format("{} {} done{}", who, op, sim::StringField(e, "file").empty() ? "" : ": " + sim::StringField(e, "file"));
   }
-  if (type == "step_start") return fmt::format("{} line {}: {}", who, Num(e, "line"), Str(e, "op"));
+  if (type == "step_start") return fmt::format("{} line {}: {}", who, Num(e, "line"), sim::StringField(e, "op"));
   if (type == "step_end") {
-    return fmt::format("{} line {} {}: {}", who, Num(e, "line"), Str(e, "status"),
-                       FirstLine(Str(e, Str(e, "status") == "failed" ? "error" : "detail")));
+    return fmt::format("{} line {} {}: {}", who, Num(e, "line"), sim::StringField(e, "status"),
+                       FirstLine(sim::StringField(e, sim::StringField(e, "status") == "failed" ? "error" : "detail")));
   }
-  if (type == "gate_wait") return fmt::format("{} waits at order {} (line {})", who, Str(e, "order"), Num(e, "line"));
-  if (type == "gate_open") return fmt::format("{} goes on past order {}", who, Str(e, "order"));
+  if (type == "gate_wait") return fmt::format("{} waits at order {} (line {})", who, sim::StringField(e, "order"), Num(e, "line"));
+  if (type == "gate_open") return fmt::format("{} goes on past order {}", who, sim::StringField(e, "order"));
   if (type == "retry_wait") return fmt::format("{} waits {} ms", who, static_cast<double>(e.value("wait_us", 0)) / 1000.0);
-  if (type == "fault") return fmt::format("{} fault {} at {}", who, Str(e, "effect"), Str(e, "point"));
+  if (type == "fault") return fmt::format("{} fault {} at {}", who, sim::StringField(e, "effect"), sim::StringField(e, "point"));
   if (type == "attempt") return fmt::format("{} attempt {} on base {}", who, Num(e, "attempt"), Num(e["plan"], "base"));
-  const std::string level = Str(e, "level");
-  return fmt::format("{} {}{}", who, level.empty() ? "" : level + " ", FirstLine(Str(e, "message")));
+  const std::string level = sim::StringField(e, "level");
+  return fmt::format("{} {}{}", who, level.empty() ? "" : level + " ", FirstLine(sim::StringField(e, "message")));
 }
 
 // How a writer stands after `e`, its latest event.
 void Track(const Json& e, StepperWriter* w) {
-  const std::string type = Str(e, "type");
+  const std::string type = sim::StringField(e, "type");
   if (type == "op_start") {
-    w->phase = "in " + Str(e, "op");
+    w->phase = "in " + sim::StringField(e, "op");
   } else if (type == "op_end") {
     w->phase = e.contains("saw") ? fmt::format("read the latest: {}", Num(e, "saw"))
-                                 : fmt::format("{} done", Str(e, "op"));
+                                 : fmt::format("{} done", sim::StringField(e, "op"));
   } else if (type == "attempt") {
     w->attempt = static_cast<int>(e.value("attempt", 0));
     if (e.contains("plan") && e["plan"].is_object() && e["plan"].contains("base") && e["plan"]["base"].is_number_integer())
@@ -106,9 +104,9 @@ void Track(const Json& e, StepperWriter* w) {
   } else if (type == "gate_wait") {
     w->phase = fmt::format("held at order line {}", Num(e, "line"));
   } else if (type == "step_start") {
-    w->phase = fmt::format("line {}: {}", Num(e, "line"), Str(e, "op"));
+    w->phase = fmt::format("line {}: {}", Num(e, "line"), sim::StringField(e, "op"));
   } else if (type == "step_end") {
-    w->phase = fmt::format("line {} {}", Num(e, "line"), Str(e, "status"));
+    w->phase = fmt::format("line {} {}", Num(e, "line"), sim::StringField(e, "status"));
   } else if (type == "published") {
     w->phase = "published #" + Num(e, "snapshot");
   } else if (type == "atomic_commit_failed") {
@@ -200,12 +198,12 @@ Status Stepper::Replay() {
     // Events of the run after the pause (finished under a fallback strategy) are not this state's.
     if (pause.paused && e.contains("step") && e["step"].is_number_integer() && e["step"].get<int64_t>() > next.step)
       break;
-    auto w = index.find(Str(e, "writer"));
+    auto w = index.find(sim::StringField(e, "writer"));
     if (w == index.end()) continue;
     StepperWriter& writer = next.writers[w->second];
     Track(e, &writer);
-    if (Str(e, "type") == "step_end") ++steps_ended[w->second];
-    if (Str(e, "type") == "published" && e.contains("snapshot") && e["snapshot"].is_number_integer())
+    if (sim::StringField(e, "type") == "step_end") ++steps_ended[w->second];
+    if (sim::StringField(e, "type") == "published" && e.contains("snapshot") && e["snapshot"].is_number_integer())
       next.latest = e["snapshot"].get<int64_t>();
     if (e.contains("step") && e["step"].is_number_integer() && e["step"].get<int64_t>() == next.step && next.step > 0)
       next.events.push_back(EventLine(e));

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "commitlab/core/retry_policy.h"
+#include "commitlab/sim/history_fields.h"
 #include "commitlab/sim/text_width.h"
 
 namespace commitlab::sim {
@@ -18,12 +19,6 @@ namespace {
 
 constexpr size_t kMaxTableRows = 12;
 
-std::string Str(const Json& e, const char* key) {
-  return e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string();
-}
-int64_t Int(const Json& e, const char* key, int64_t otherwise = -1) {
-  return e.contains(key) && e[key].is_number_integer() ? e[key].get<int64_t>() : otherwise;
-}
 std::vector<std::string> Strings(const Json& e, const char* key) {
   std::vector<std::string> out;
   if (!e.contains(key) || !e[key].is_array()) return out;
@@ -37,17 +32,6 @@ std::string FirstLine(const std::string& s) {
   const std::string_view give_up = "Give up committing.";
   const size_t at = line.find(give_up);
   return at == std::string::npos ? line : line.substr(0, at + give_up.size());
-}
-
-// A data file's name cut to what tells files apart: data-bf08119f…-0.parquet.
-std::string Short(const std::string& name) {
-  const size_t slash = name.rfind('/');
-  const std::string dir = slash == std::string::npos ? "" : name.substr(0, slash + 1);
-  const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
-  const size_t first_dash = base.find('-');
-  const size_t last_dash = base.rfind('-');
-  if (base.size() < 40 || first_dash == std::string::npos || last_dash <= first_dash + 9) return name;
-  return dir + base.substr(0, first_dash + 9) + "…" + base.substr(last_dash);
 }
 
 // What the table's ids are called: Paimon snapshot ids, Iceberg metadata versions, Delta log versions.
@@ -84,7 +68,7 @@ struct Tables {
 Tables TablesOf(const Json& header) {
   Tables t;
   if (!header.contains("scenario") || !header["scenario"].is_object()) return t;
-  const std::string text = Str(header["scenario"], "text");
+  const std::string text = StringField(header["scenario"], "text");
   std::set<std::string> seen;
   for (size_t at = 0; at < text.size();) {
     const size_t end = std::min(text.find('\n', at), text.size());
@@ -131,20 +115,20 @@ class Explainer {
       : h_(history), zh_(language == Language::kChinese) {}
 
   Result<std::vector<Explanation>> Run() {
-    if (h_.size() < 2 || Str(h_.front(), "type") != "header")
+    if (h_.size() < 2 || StringField(h_.front(), "type") != "header")
       return Status::InvalidArgument("line 1: not a commitlab history (no header)");
     tables_ = TablesOf(h_.front());
     nouns_ = tables_.nouns;
     nouns_.zh = zh_;
     if (h_.front().contains("plan") && h_.front()["plan"].is_object()) {
-      Result<RetryPolicy> p = ParseRetryPolicy(Str(h_.front()["plan"], "retry"));
+      Result<RetryPolicy> p = ParseRetryPolicy(StringField(h_.front()["plan"], "retry"));
       if (p.ok()) policy_ = *p;
     }
     for (size_t i = 1; i < h_.size(); ++i) {
       const Json& e = h_[i];
       if (!e.is_object() || !e.contains("type") || !e["type"].is_string())
         return Status::InvalidArgument(fmt::format("line {}: an event without a type", i + 1));
-      timed_ = timed_ || Int(e, "t_us", 0) > 0;
+      timed_ = timed_ || IntField(e, "t_us", 0) > 0;
     }
     try {
       for (size_t i = 1; i < h_.size(); ++i) Event(h_[i], i + 1);
@@ -168,8 +152,8 @@ class Explainer {
   }
 
   std::string When(const Json& e) const {
-    if (timed_) return fmt::format("{:.3f} s", static_cast<double>(Int(e, "t_us", 0)) / 1e6);
-    return F("step {0}", "第 {0} 步", Int(e, "step", 0));
+    if (timed_) return fmt::format("{:.3f} s", static_cast<double>(IntField(e, "t_us", 0)) / 1e6);
+    return F("step {0}", "第 {0} 步", IntField(e, "step", 0));
   }
   std::string When(const Publish& p) const {
     if (timed_) return fmt::format("{:.3f} s", static_cast<double>(p.t_us) / 1e6);
@@ -182,21 +166,21 @@ class Explainer {
   }
 
   void Event(const Json& e, size_t line) {
-    const std::string type = Str(e, "type");
-    const std::string writer = Str(e, "writer");
+    const std::string type = StringField(e, "type");
+    const std::string writer = StringField(e, "writer");
     if (type == "attempt") {
-      Attempt a{.base = -1, .snapshot = Int(e, "snapshot"), .attempt = static_cast<int>(Int(e, "attempt", 0)),
-                .kind = Str(e, "kind"), .add = {}, .remove = {}};
+      Attempt a{.base = -1, .snapshot = IntField(e, "snapshot"), .attempt = static_cast<int>(IntField(e, "attempt", 0)),
+                .kind = StringField(e, "kind"), .add = {}, .remove = {}};
       if (e.contains("plan") && e["plan"].is_object()) {
-        a.base = Int(e["plan"], "base");
+        a.base = IntField(e["plan"], "base");
         a.add = Strings(e["plan"], "add");
         a.remove = Strings(e["plan"], "delete");
       }
       attempts_[writer] = std::move(a);
       publish_outcome_.erase(writer);
-    } else if (type == "op_end" && Str(e, "op") == "publish") {
-      publish_outcome_[writer] = Str(e, "outcome");
-    } else if (type == "op_end" && Str(e, "op") == "read-latest" && e.contains("saw")) {
+    } else if (type == "op_end" && StringField(e, "op") == "publish") {
+      publish_outcome_[writer] = StringField(e, "outcome");
+    } else if (type == "op_end" && StringField(e, "op") == "read-latest" && e.contains("saw")) {
       read_at_[writer] = When(e);
     } else if (type == "published") {
       Published(e, writer);
@@ -211,15 +195,15 @@ class Explainer {
     } else if (type == "unknown_outcome") {
       Explanation& x = Add(line, writer, "unknown-outcome",
                            F("{0}'s publish of {1} failed without saying whether it landed",
-                             "{0} 发布 {1} 失败，但不知道是否已经生效", writer, nouns_.Id(Int(e, "snapshot"))));
-      x.lines.push_back(F("log: {0}", "日志：{0}", FirstLine(Str(e, "message"))));
+                             "{0} 发布 {1} 失败，但不知道是否已经生效", writer, nouns_.Id(IntField(e, "snapshot"))));
+      x.lines.push_back(F("log: {0}", "日志：{0}", FirstLine(StringField(e, "message"))));
       // What the store knows and the writer does not.
       auto told = publish_outcome_.find(writer);
       if (told == publish_outcome_.end()) {
         x.lines.push_back(T("its publish never reached the store: nothing landed", "发布请求没有到达存储：什么都没有生效"));
       } else if (told->second == "published") {
         x.lines.push_back(F("the store had taken it: {0} is in the table", "存储已经接受了：{0} 在表里",
-                            nouns_.Id(Int(e, "snapshot"))));
+                            nouns_.Id(IntField(e, "snapshot"))));
       } else {
         x.lines.push_back(T("the store had not taken it: nothing landed", "存储没有接受：什么都没有生效"));
       }
@@ -232,7 +216,7 @@ class Explainer {
       waiting_[writer] = out_.size() - 1;
     } else if (type == "crashed") {
       Explanation& x =
-          Add(line, writer, "crash", F("{0} crashed: {1}", "{0} 崩溃：{1}", writer, FirstLine(Str(e, "message"))));
+          Add(line, writer, "crash", F("{0} crashed: {1}", "{0} 崩溃：{1}", writer, FirstLine(StringField(e, "message"))));
       auto a = attempts_.find(writer);
       if (publish_outcome_.find(writer) == publish_outcome_.end() && a != attempts_.end()) {
         x.lines.push_back(F("attempt {0} of {1} published nothing: what it wrote belongs to no snapshot, an "
@@ -246,16 +230,16 @@ class Explainer {
                            F("{0} found its own {1} (commit user {2}, identifier {3}): the publish that "
                              "reported an error had landed, and counts once",
                              "{0} 找到了自己的 {1}（commitUser {2}，identifier {3}）：报错的那次发布其实已经生效，只算一次",
-                             writer, nouns_.Id(Int(e, "snapshot")), Str(e, "user"), Int(e, "identifier", 0)));
+                             writer, nouns_.Id(IntField(e, "snapshot")), StringField(e, "user"), IntField(e, "identifier", 0)));
       x.lines.push_back(T("the idempotency check that runs first in each retry (tryCommitOnce) looked for it",
                           "每轮重试开头的幂等检查（tryCommitOnce）找到了它"));
     } else if (type == "step_end" && e.contains("counter") && e["counter"].is_object()) {
       const Json& c = e["counter"];
-      if (Str(c, "action") == "read") counter_read_[writer] = {Str(c, "key"), Int(c, "read", 0), Int(c, "read_at", 0)};
-      if (Str(c, "action") == "commit" && Str(e, "status") == "ok") {
+      if (StringField(c, "action") == "read") counter_read_[writer] = {StringField(c, "key"), IntField(c, "read", 0), IntField(c, "read_at", 0)};
+      if (StringField(c, "action") == "commit" && StringField(e, "status") == "ok") {
         auto p = last_published_.find(writer);
-        counters_[Str(c, "key")].push_back({.writer = writer, .read = Int(c, "read", 0), .read_at = Int(c, "read_at", 0),
-                                             .value = Int(c, "value", 0),
+        counters_[StringField(c, "key")].push_back({.writer = writer, .read = IntField(c, "read", 0), .read_at = IntField(c, "read_at", 0),
+                                             .value = IntField(c, "value", 0),
                                              .version = p == last_published_.end() ? -1 : p->second});
       }
     } else if (type == "footer") {
@@ -267,9 +251,9 @@ class Explainer {
   }
 
   void Published(const Json& e, const std::string& writer) {
-    const int64_t id = Int(e, "snapshot");
-    published_[Key(writer, id)] = {.writer = writer, .kind = Str(e, "kind"), .t_us = Int(e, "t_us", 0),
-                                   .step = Int(e, "step")};
+    const int64_t id = IntField(e, "snapshot");
+    published_[Key(writer, id)] = {.writer = writer, .kind = StringField(e, "kind"), .t_us = IntField(e, "t_us", 0),
+                                   .step = IntField(e, "step")};
     last_published_[writer] = id;
     // The files each published snapshot added and removed, replayed for a later merge table.
     auto a = attempts_.find(writer);
@@ -282,7 +266,7 @@ class Explainer {
   }
 
   void LostRace(const Json& e, const std::string& writer, size_t line) {
-    const int64_t id = Int(e, "snapshot");
+    const int64_t id = IntField(e, "snapshot");
     const Json to = e.contains("lost_to") && e["lost_to"].is_object() ? e["lost_to"] : Json::object();
     Explanation* x = nullptr;
     if (to.value("injected", false)) {
@@ -290,7 +274,7 @@ class Explainer {
                F("{0}'s publish of {1} was refused by an injected `lost` fault: nobody took it",
                  "{0} 发布 {1} 被注入的 `lost` 故障拒绝：没有人抢到它", writer, nouns_.Id(id)));
     } else {
-      const std::string winner = Str(to, "writer");
+      const std::string winner = StringField(to, "writer");
       x = &Add(line, writer, "lost-race",
                winner.empty() ? F("{0} lost the race for {1} (who took it is not recorded)", "{0} 抢 {1} 失败（没有记录谁抢到了）",
                                   writer, nouns_.Id(id))
@@ -318,9 +302,9 @@ class Explainer {
   void Wait(const Json& e, const std::string& writer) {
     auto w = waiting_.find(writer);
     if (w == waiting_.end()) return;
-    const RetryWait wait{.base_micros = Int(e, "base_us", 0), .jitter_micros = Int(e, "jitter_us", 0),
-                         .wait_micros = Int(e, "wait_us", 0)};
-    const int failures = static_cast<int>(Int(e, "attempt", 1));
+    const RetryWait wait{.base_micros = IntField(e, "base_us", 0), .jitter_micros = IntField(e, "jitter_us", 0),
+                         .wait_micros = IntField(e, "wait_us", 0)};
+    const int failures = static_cast<int>(IntField(e, "attempt", 1));
     const std::string how = policy_ ? ExplainWait(*policy_, failures, wait) : ExplainWait(wait);
     out_[w->second].lines.push_back(
         F("{0} waits {1}{2}, then reads the latest again and retries", "{0} 等待 {1}{2}，然后重读最新快照并重试", writer,
@@ -333,10 +317,10 @@ class Explainer {
   void Conflict(const Json& e, const std::string& writer, size_t line) {
     const Json cause = e.contains("cause") && e["cause"].is_object() ? e["cause"] : Json::object();
     const Json culprit = e.contains("culprit") && e["culprit"].is_object() ? e["culprit"] : Json::object();
-    const std::string kind = Str(cause, "kind");
-    const std::string message = Str(e, "message");
+    const std::string kind = StringField(cause, "kind");
+    const std::string message = StringField(e, "message");
     Explanation& x = Add(line, writer, "conflict",
-                         F("{0}'s {1}commit was refused: {2}", "{0} 的 {1}提交被拒绝：{2}", writer, KindWord(Str(e, "kind")),
+                         F("{0}'s {1}commit was refused: {2}", "{0} 的 {1}提交被拒绝：{2}", writer, KindWord(StringField(e, "kind")),
                            FirstLine(message)));
     auto a = attempts_.find(writer);
     if (a != attempts_.end() && a->second.base >= 0)
@@ -351,10 +335,10 @@ class Explainer {
     }
     if (kind == "lsm") LsmFiles(x, message, a == attempts_.end() ? std::vector<std::string>() : a->second.add);
     if (!culprit.empty()) {
-      const std::string change = Str(culprit, "change");
-      const std::string file = Str(culprit, "file");
-      const int64_t id = Int(culprit, "snapshot");
-      const std::string who = Str(culprit, "writer").empty() ? Str(culprit, "user") : Str(culprit, "writer");
+      const std::string change = StringField(culprit, "change");
+      const std::string file = StringField(culprit, "file");
+      const int64_t id = IntField(culprit, "snapshot");
+      const std::string who = StringField(culprit, "writer").empty() ? StringField(culprit, "user") : StringField(culprit, "writer");
       auto p = nouns_.protocol == "paimon" ? published_.find(Key(writer, id)) : published_.end();
       const std::string what = p == published_.end() ? "" : KindWord(p->second.kind);
       // Iceberg names the conflicting snapshot by its sequence number, Delta by its log version.
@@ -366,7 +350,7 @@ class Explainer {
       if (kind != "file-deletion" || change != "removed") {
         x.lines.push_back(file.empty() ? F("the commit it conflicts with: {0}, {1}by {2}", "与它冲突的提交：{0}（{1}{2}）",
                                            culprit_id, what, who)
-                                       : F("{0} was {1} by {2} ({3}by {4})", "{0} 已被 {2} {1}（{3}{4}）", Short(file), done,
+                                       : F("{0} was {1} by {2} ({3}by {4})", "{0} 已被 {2} {1}（{3}{4}）", ShortFileName(file), done,
                                            culprit_id, what, who));
       }
       // Paimon's message names the latest snapshot's author as the base commit user: not who did it.
@@ -374,7 +358,7 @@ class Explainer {
       if (b != std::string::npos) {
         std::string base_user = message.substr(b + 21);
         base_user = base_user.substr(0, base_user.find_first_of(".; \n"));
-        if (!base_user.empty() && base_user != Str(culprit, "user"))
+        if (!base_user.empty() && base_user != StringField(culprit, "user"))
           x.lines.push_back(F("the log's \"Base commit user\" ({0}) is the latest snapshot's author, not who {1} the file",
                               "日志里的 \"Base commit user\"（{0}）只是最新快照的提交者，不是{1}文件的人", base_user,
                               change.empty() ? T("changed", "改动") : done));
@@ -383,7 +367,7 @@ class Explainer {
     if (nouns_.protocol == "paimon" && (kind == "file-deletion" || kind == "lsm"))
       x.lines.push_back(F("not retried: {0} (a Flink job fails over and re-plans)", "不重试：{0}（Flink 作业会 failover 并重新规划）",
                           kind == "lsm"                                    ? T("the overlap will not go away", "重叠不会消失")
-                          : Str(culprit, "change") == "added" ? T("the file is already in the table", "文件已经在表里")
+                          : StringField(culprit, "change") == "added" ? T("the file is already in the table", "文件已经在表里")
                                                                                : T("the files will not come back", "要删的文件不会回来")));
   }
 
@@ -404,7 +388,7 @@ class Explainer {
         in_base = F("no: removed by #{0} ({1})", "否：被 #{0}（{1}）删除", by->second.id, by->second.writer);
       }
       // Paimon stops at the first left-over DELETE (`named`); every other one would conflict too.
-      rows.push_back({Short(f), in_base, "DELETE",
+      rows.push_back({ShortFileName(f), in_base, "DELETE",
                       live ? T("cancels the base's ADD", "抵消 base 的 ADD")
                       : named ? T("left over: conflict", "剩下 DELETE：冲突")
                               : T("left over", "剩下 DELETE")});
@@ -413,9 +397,9 @@ class Explainer {
     for (const std::string& f : a.add) {
       auto live = live_.find(f);
       if (live == live_.end()) {
-        rows.push_back({Short(f), T("no", "否"), "ADD", T("added", "新增")});
+        rows.push_back({ShortFileName(f), T("no", "否"), "ADD", T("added", "新增")});
       } else {
-        rows.push_back({Short(f), F("yes: added by #{0} ({1})", "是：由 #{0}（{1}）添加", live->second.id, live->second.writer),
+        rows.push_back({ShortFileName(f), F("yes: added by #{0} ({1})", "是：由 #{0}（{1}）添加", live->second.id, live->second.writer),
                         "ADD", T("added twice: conflict", "重复添加：冲突")});
       }
     }
@@ -453,7 +437,7 @@ class Explainer {
         whose = F("added by {0}{1}", "由 {0}{1} 添加", nouns_.Id(live->second.id),
                   F(" ({0})", "（{0}）", live->second.writer));
       }
-      x.lines.push_back(F("  {0}  level {1}  keys {2}..{3}{4}", "  {0}  第 {1} 层  key {2}..{3}{4}", Short(name),
+      x.lines.push_back(F("  {0}  level {1}  keys {2}..{3}{4}", "  {0}  第 {1} 层  key {2}..{3}{4}", ShortFileName(name),
                           word(level + 6), word(lo + 7),
                                     line.substr(hi + 7), whose.empty() ? "" : "  " + whose));
     }
@@ -462,7 +446,7 @@ class Explainer {
   }
 
   void GaveUp(const Json& e, const std::string& writer, size_t line) {
-    const std::string message = Str(e, "message");
+    const std::string message = StringField(e, "message");
     Explanation& x = Add(line, writer, "gave-up", F("{0} gave up: {1}", "{0} 放弃：{1}", writer, FirstLine(message)));
     if (message.find("after 9223372036854775807 millis") != std::string::npos) {
       x.lines.push_back(F("9223372036854775807 millis is Long.MAX_VALUE: commit.timeout is unset, so commit.max-retries{0} "
@@ -479,16 +463,16 @@ class Explainer {
     const Json& v = footer["verdicts"];
     if (!v.contains("violations") || !v["violations"].is_array()) return;
     for (const Json& violation : v["violations"]) {
-      if (Str(violation, "kind") != "lost_update") {
+      if (StringField(violation, "kind") != "lost_update") {
         // The invariant checker's own finding (a lost or doubled commit, a missing file) says what
         // broke; the explanations above say how the run got there.
         Add(line, "", "violation",
-            F("the checker ({2}): {0}{1}", "检查器（{2}）：{0}{1}", Str(violation, "message"),
+            F("the checker ({2}): {0}{1}", "检查器（{2}）：{0}{1}", StringField(violation, "message"),
               violation.value("expected", false) ? T(" (expected by the scenario)", "（场景预期之中）") : "",
-              Str(violation, "kind")));
+              StringField(violation, "kind")));
         continue;
       }
-      std::string message = Str(violation, "message");
+      std::string message = StringField(violation, "message");
       if (message.starts_with("lost update: ")) message = message.substr(13);
       // The checker's message names the counter: "counter hits is 15, but ...".
       std::string counter;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "commitlab/core/retry_policy.h"
+#include "commitlab/sim/history_fields.h"
 
 namespace commitlab::sim {
 namespace {
@@ -30,20 +31,6 @@ std::string TitleOf(const Json& header) {
   }
   const Json* file = scenario->contains("file") ? &(*scenario)["file"] : nullptr;
   return file != nullptr && file->is_string() ? file->get<std::string>() : "commitlab run";
-}
-
-// A cut that does not split a UTF-8 sequence: back to the start of the character at `at`.
-size_t CharBoundary(const std::string& s, size_t at) {
-  while (at > 0 && at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;
-  return at;
-}
-
-std::string ShortFile(const std::string& name) {
-  // data-<uuid>-N.parquet: the uuid's first block and the counter are enough to tell files apart.
-  if (name.size() <= 28 || !name.starts_with("data-")) return name;
-  const size_t head = CharBoundary(name, 13);
-  const size_t tail = CharBoundary(name, name.size() - 10);
-  return name.substr(0, head) + "…" + name.substr(tail);
 }
 
 std::string Number(const Json& j) { return j.is_number_integer() ? fmt::format("{}", j.get<int64_t>()) : j.dump(); }
@@ -177,7 +164,7 @@ class Builder {
         s.tip = fmt::format("{} {}: the latest was {}", writer, s.kind, Number(e["saw"]));
       } else {
         const std::string file = e.value("file", "");
-        s.label = file.empty() ? s.kind : ShortFile(file);
+        s.label = file.empty() ? s.kind : ShortFileName(file);
         s.tip = file.empty() ? fmt::format("{} {}", writer, s.kind) : fmt::format("{} {} {}", writer, s.kind, file);
       }
       t_.spans.push_back(std::move(s));
