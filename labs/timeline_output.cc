@@ -58,7 +58,12 @@ Result<std::string> DrawTimeline(std::string_view command, const std::string& hi
                                  sim::TimelineAxis axis) {
   Result<std::vector<sim::Json>> lines = ReadHistoryFile(history_path);
   if (!lines.ok()) return lines.status();
-  Result<sim::Timeline> t = sim::BuildTimeline(*lines, axis);
+  return DrawTimeline(command, *lines, history_path, out, axis);
+}
+
+Result<std::string> DrawTimeline(std::string_view command, const std::vector<sim::Json>& lines,
+                                 const std::string& history_path, const std::string& out, sim::TimelineAxis axis) {
+  Result<sim::Timeline> t = sim::BuildTimeline(lines, axis);
   if (!t.ok()) return Status::InvalidArgument(HistoryWhere(history_path, t.status().message()));
   const bool svg = std::filesystem::path(out).extension() == ".svg";
   COMMITLAB_RETURN_IF_ERROR(WriteWhole(out, svg ? sim::TimelineSvg(*t) : sim::TimelineHtml(*t)));

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "commitlab/core/status.h"
 #include "commitlab/sim/timeline.h"
@@ -23,6 +24,10 @@ std::string RunHistoryPath(const std::string& trace, const std::string& timeline
 // renamed into place, and prints what the history lacks to stderr as "commitlab COMMAND:
 // warning: ...". Returns "OUT: N writer(s), ..."; errors name the history ("PATH:N: ...").
 Result<std::string> DrawTimeline(std::string_view command, const std::string& history_path, const std::string& out,
+                                 sim::TimelineAxis axis = sim::TimelineAxis::kAuto);
+// The same, for a history already read (`history_path` only names it in messages).
+Result<std::string> DrawTimeline(std::string_view command, const std::vector<sim::Json>& lines,
+                                 const std::string& history_path, const std::string& out,
                                  sim::TimelineAxis axis = sim::TimelineAxis::kAuto);
 
 // Removes `path` (unless empty) when it goes out of scope: a history kept only for a drawing.
