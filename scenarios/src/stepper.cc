@@ -105,8 +105,10 @@ void Track(const Json& e, StepperWriter* w) {
     w->phase = fmt::format("held at order line {}", Num(e, "line"));
   } else if (type == "step_start") {
     w->phase = fmt::format("line {}: {}", Num(e, "line"), sim::StringField(e, "op"));
+    w->failed = false;
   } else if (type == "step_end") {
     w->phase = fmt::format("line {} {}", Num(e, "line"), sim::StringField(e, "status"));
+    w->failed = sim::StringField(e, "status") == "failed";
   } else if (type == "published") {
     w->phase = "published #" + Num(e, "snapshot");
   } else if (type == "atomic_commit_failed") {
@@ -208,11 +210,9 @@ Status Stepper::Replay() {
     if (e.contains("step") && e["step"].is_number_integer() && e["step"].get<int64_t>() == next.step && next.step > 0)
       next.events.push_back(EventLine(e));
   }
+  // A writer that stopped on a failure keeps saying so; one that reached its end is done.
   for (size_t i = 0; i < next.writers.size(); ++i) {
-    // A writer that stopped on a failure keeps saying so ("refused", "gave up", "crashed").
-    const bool failed = next.writers[i].phase == "refused" || next.writers[i].phase == "gave up" ||
-                        next.writers[i].phase == "crashed" || next.writers[i].phase.ends_with(" failed");
-    if (!next.writers[i].runnable && !failed && steps_ended[i] == scenario_.writers[i].steps.size())
+    if (!next.writers[i].runnable && !next.writers[i].failed && steps_ended[i] == scenario_.writers[i].steps.size())
       next.writers[i].phase = "done";
   }
   if (next.finished && report.ok()) next.report = std::move(*report);

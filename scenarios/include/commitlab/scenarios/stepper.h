@@ -25,6 +25,7 @@ struct StepperWriter {
   std::string phase = {};   // "publish", "waits 11 ms", "held at order line 31", "done", ...
   std::optional<int64_t> base = {};  // the snapshot (version) its current attempt builds on
   int attempt = 0;                   // its current attempt, 0 before the first
+  bool failed = false;               // its last step failed (refused, gave up, crashed)
 };
 
 struct StepperState {
