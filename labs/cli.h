@@ -51,6 +51,7 @@ int RunLab(const std::vector<std::string>& args);       // lab_command.cc
 int RunSweep(const std::vector<std::string>& args);     // sweep_command.cc
 int RunWriter(const std::vector<std::string>& args);    // writer_command.cc
 int RunCheck(const std::vector<std::string>& args);     // check_command.cc
+int RunExplore(const std::vector<std::string>& args);   // explore_command.cc
 
 }  // namespace commitlab::cli
 

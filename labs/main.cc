@@ -25,6 +25,8 @@ const std::vector<Command>& Commands() {
       {"timeline", "draw a recorded history: one lane per writer, who won each race (HTML or SVG)", commitlab::cli::RunTimeline},
       {"step", "a scenario one scheduling point at a time: you pick who runs next, undo, save the path",
        commitlab::cli::RunStep},
+      {"explore", "every distinct interleaving of a scenario: its outcomes, and the shortest run of each failure",
+       commitlab::cli::RunExplore},
       {"explain", "say why a recorded run went as it did: who won each race, what a refusal met", commitlab::cli::RunExplain},
       {"writer", "one writer process on a table directory (start several; kill -9 one and restart it)", commitlab::cli::RunWriter},
       {"check", "read a table directory alone: is it sound, what is left over", commitlab::cli::RunCheck},

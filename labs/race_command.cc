@@ -220,6 +220,8 @@ int RunRace(const std::vector<std::string>& args) {
   run.seed = flags.seed;
   run.sched = flags.sched;
   run.schedule = flags.schedule;
+  run.untimed = flags.untimed;
+  run.choose_fault = scenarios::MaybeFaultChooser(flags.maybe);
   sim::Json faults = spec.faults;
   const sim::Json settings = {{"writers", writers},
                               {"commits", commits},
@@ -230,7 +232,9 @@ int RunRace(const std::vector<std::string>& args) {
                               {"faults", std::move(faults)},
                               {"seed", flags.seed},
                               {"sched", flags.sched},
-                              {"schedule", flags.schedule.empty() ? sim::Json(nullptr) : sim::Json(flags.schedule)}};
+                              {"schedule", flags.schedule.empty() ? sim::Json(nullptr) : sim::Json(flags.schedule)},
+                              {"untimed", flags.untimed},
+                              {"maybe_faults", flags.maybe}};
   if (flags.seed_range) {
     SeedRangeRun how{.command = kCommand,
                      .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir"}, {"--json"}),

@@ -66,7 +66,9 @@ sim::Json Settings(const std::string& path, const scenarios::RunOptions& run, co
           {"schedule", run.schedule.empty() ? sim::Json(nullptr) : sim::Json(run.schedule)},
           {"store", store_kind},
           {"latency", run.latency ? sim::Json(sim::FormatLatencyModel(flags.latency)) : sim::Json(nullptr)},
-          {"faults", std::move(faults)}};
+          {"faults", std::move(faults)},
+          {"untimed", run.untimed},
+          {"maybe_faults", flags.maybe}};
 }
 
 }  // namespace
@@ -81,6 +83,7 @@ int RunScenario(const std::vector<std::string>& args) {
       ("store", po::value(&store_kind)->default_value("memory"), "memory | dir")
       ("dir", po::value(&dir), "where --store dir puts the tables, a folder each (default: a fresh one in results/tmp)")
       ("verbose", "also print attempts and retry waits")
+      ("ignore-order", "drop the file's order lines (as commitlab explore --ignore-order)")
       ("json", "print one JSON report (docs/report.schema.json) instead of the log and summary");
   AddSimOptions(&options, &flags, scenarios::kDefaultSched, "");
   po::positional_options_description positional;
@@ -101,6 +104,7 @@ int RunScenario(const std::vector<std::string>& args) {
   if (Status st = Validate(vm, &flags); !st.ok()) return UsageError(kCommand, st.message());
 
   Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(path);
+  if (scenario.ok() && vm.count("ignore-order")) scenario = scenarios::WithoutOrderLines(*scenario);
   if (!scenario.ok()) {
     fmt::print(stderr, "{}\n", scenario.status().message());
     return kExitUsage;
@@ -112,6 +116,8 @@ int RunScenario(const std::vector<std::string>& args) {
   if (!vm["latency"].defaulted()) run.latency = flags.latency;
   run.schedule = flags.schedule;
   run.faults = flags.faults;
+  run.untimed = flags.untimed;
+  run.choose_fault = scenarios::MaybeFaultChooser(flags.maybe);
   const sim::Json settings = Settings(path, run, store_kind, flags);
   if (flags.seed_range) {
     if (store_kind == "dir" && vm.count("dir"))

@@ -27,7 +27,11 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
       ("timeline", po::value(&flags->timeline),
        "draw the run's timeline into this file: .html (an interactive page) or .svg (commitlab timeline)")
       ("explain", po::bool_switch(&flags->explain),
-       "after the run, say why: who won each lost race, the wait's formula, what a refusal conflicted with");
+       "after the run, say why: who won each lost race, the wait's formula, what a refusal conflicted with")
+      ("untimed", po::bool_switch(&flags->untimed),
+       "latency is ordering only: sleeps do not move the clock (how commitlab explore runs; replays its schedules)")
+      ("maybe-faults", po::value(&flags->maybe)->default_value("draw"),
+       "what the `maybe` fault rules do: draw (fire with p = 1/2), skip or fire");
 }
 
 namespace {
@@ -74,6 +78,9 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     if (!rule.ok()) return Status::InvalidArgument(fmt::format("--fault: {}", rule.status().message()));
     f->faults.push_back(*rule);
   }
+  if (f->maybe != "draw" && f->maybe != "skip" && f->maybe != "fire")
+    return Status::InvalidArgument(fmt::format("--maybe-faults '{}' is not one of draw, skip, fire", f->maybe));
+  if (f->untimed && !simulated) return Status::InvalidArgument("--untimed is for simulated runs; it needs --sched other than free");
   Result<sim::LatencyModel> latency = sim::ParseLatencyModel(f->latency_spec);
   if (!latency.ok()) return Status::InvalidArgument(fmt::format("--latency: {}", latency.status().message()));
   f->latency = *latency;

@@ -25,6 +25,8 @@ struct SimFlags {
   bool explain = false;  // after the run, say why each race was lost and each commit refused
   std::vector<std::string> fault_specs;
   std::string latency_spec;
+  bool untimed = false;        // latency is ordering only, as `commitlab explore` runs
+  std::string maybe = "draw";  // what the `maybe` fault rules do: draw (p = 1/2), skip or fire
 
   // Filled by Validate().
   std::string strategy;  // what the simulator runs: sched, or replay:<schedule>

@@ -414,6 +414,23 @@ Result<Scenario> ParseScenario(std::string_view text, std::string_view file_name
   return s;
 }
 
+Result<Scenario> WithoutOrderLines(const Scenario& scenario) {
+  std::string text;
+  std::string_view rest = scenario.text;
+  while (!rest.empty()) {
+    const size_t end = rest.find('\n');
+    const std::string_view line = rest.substr(0, end);
+    const size_t word = line.find_first_not_of(" \t");
+    const bool order = word != std::string_view::npos && line.substr(word, 5) == "order" &&
+                       (line.size() == word + 5 || line[word + 5] == ' ' || line[word + 5] == '\t');
+    text += order ? "# (order line dropped: --ignore-order)" : std::string(line);
+    if (end == std::string_view::npos) break;
+    text += '\n';
+    rest.remove_prefix(end + 1);
+  }
+  return ParseScenario(text, scenario.file_name);
+}
+
 Result<Scenario> LoadScenarioFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))

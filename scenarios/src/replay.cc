@@ -56,6 +56,14 @@ Result<RunOptions> RecordedRunOptions(const Json& header) {
     if (!schedule->is_string()) return bad("schedule");
     o.schedule = schedule->get<std::string>();
   }
+  if (const Json* untimed = optional("untimed")) {
+    if (!untimed->is_boolean()) return bad("untimed");
+    o.untimed = untimed->get<bool>();
+  }
+  if (const Json* maybe = optional("maybe_faults")) {
+    if (!maybe->is_string()) return bad("maybe_faults");
+    o.choose_fault = MaybeFaultChooser(maybe->get<std::string>());
+  }
   // `run` records its --latency and --fault overrides; a race's are in its scenario text.
   if (header["command"] == "run") {
     if (const Json* latency = optional("latency")) {

@@ -29,11 +29,13 @@ Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, con
   if (!strategy.ok()) return strategy.status();
   if (options.wrap_strategy) *strategy = options.wrap_strategy(std::move(*strategy));
   sim::Scheduler scheduler(std::move(*strategy), plan.seed);
+  scheduler.set_untimed(options.untimed);
   sim::SimEnv env(&scheduler, plan.latency, world.faults());
   std::unique_ptr<internal::Gates> gates = internal::MakeSimGates(s, &scheduler);
   if (options.effect_gate != nullptr) options.effect_gate->Attach(&scheduler);
   if (options.history != nullptr) options.history->set_step_source([&scheduler] { return scheduler.steps(); });
   auto drawn = [&scheduler] { return scheduler.strategy().DrawnSettings(); };
+  world.set_mark_opaque([&scheduler](bool on) { scheduler.set_opaque(on); });
   for (sim::RealEnv::Writer& w : world.Writers(&env, gates.get(), drawn))
     scheduler.AddWriter(std::move(w.name), std::move(w.body));
   const Status status = scheduler.Run();
@@ -99,6 +101,12 @@ int RunReport::expectations_passed() const {
 }
 
 int RunReport::expectations_failed() const { return static_cast<int>(expectations.size()) - expectations_passed(); }
+
+sim::ScriptedFaultPlan::Chooser MaybeFaultChooser(std::string_view mode) {
+  if (mode != "skip" && mode != "fire") return {};
+  const bool fire = mode == "fire";
+  return [fire](const sim::FaultRule&, std::string_view, int64_t) { return fire; };
+}
 
 Result<RunReport> RunScenario(const Scenario& scenario, const RunOptions& options) {
   Result<RunPlan> plan = PlanRun(scenario, options);

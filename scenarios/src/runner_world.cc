@@ -44,7 +44,9 @@ class World::PublishWatcher final : public EventSink {
 };
 
 World::World(const Scenario& s, const RunOptions& options, const RunPlan& plan)
-    : s_(s), options_(options), plan_(plan), fault_plan_(plan.faults), shown_(s.tables.size(), 0) {}
+    : s_(s), options_(options), plan_(plan), fault_plan_(plan.faults), shown_(s.tables.size(), 0) {
+  if (options.choose_fault) fault_plan_.set_chooser(options.choose_fault);
+}
 
 World::~World() = default;  // out of line: PublishWatcher is complete here
 
@@ -154,6 +156,7 @@ std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::fu
                  .history = histories_.empty() ? nullptr : histories_[i].get(),
                  .iceberg = iceberg_[table].get(),
                  .delta = delta_[table].get(),
+                 .mark_opaque = mark_opaque_,
                  .on_start = [this] { OnStart(); },
                  .on_step = [this](size_t w, size_t step, const StepResult& r) { OnStep(w, step, r); }};
     writers_.push_back(std::make_unique<WriterRun>(i, stores_[table].get(), std::move(we)));

@@ -44,6 +44,9 @@ class World {
   // Builds each writer on `env` and returns the bodies to run, in writer order. `drawn` tells
   // what the strategy drew (asked once the run has started).
   std::vector<sim::RealEnv::Writer> Writers(Env* env, Gates* gates, std::function<std::string()> drawn);
+  // Simulated runs: marks the running writer's steps opaque (sim/step_access.h) while it runs a
+  // line that works outside the engine's storage brackets. Set before Writers().
+  void set_mark_opaque(std::function<void(bool)> mark) { mark_opaque_ = std::move(mark); }
 
   // After every writer has finished: the report, with expectations evaluated.
   RunReport Finish();
@@ -68,6 +71,7 @@ class World {
   std::vector<std::unique_ptr<IcebergTableRun>> iceberg_;
   std::vector<std::unique_ptr<DeltaTableRun>> delta_;
   sim::ScriptedFaultPlan fault_plan_;
+  std::function<void(bool)> mark_opaque_;
   std::vector<std::unique_ptr<sim::OutcomeRecorder>> recorders_;  // per table
   std::vector<std::unique_ptr<PublishWatcher>> watchers_;         // per table, with an observer
   std::vector<std::unique_ptr<TeeEventSink>> sinks_;              // per table

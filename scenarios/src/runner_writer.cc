@@ -44,6 +44,16 @@ std::optional<Committable> Checkpoints::Get(const std::string& name) const {
 
 namespace {
 
+// Lines that touch state shared between writers outside the engine's storage brackets: the
+// checkpoints other writers save and restore, and files removed by expiry, orphan removal or a
+// cleanup. The explorer must not reorder them past anything.
+bool WorksOutsideTheEngine(const Op& op) {
+  if (const auto* commit = std::get_if<CommitOp>(&op)) return !commit->checkpoint.empty();
+  return std::holds_alternative<CheckpointOp>(op) || std::holds_alternative<FilterAndCommitOp>(op) ||
+         std::holds_alternative<DeleteDataFilesOp>(op) || std::holds_alternative<RestartOp>(op) ||
+         std::holds_alternative<ExpireOp>(op) || std::holds_alternative<OrphansOp>(op);
+}
+
 std::vector<EventSink*> WriterSinks(const WriterEnv& env) {
   std::vector<EventSink*> sinks = {env.events};
   if (env.history != nullptr) sinks.push_back(env.history);
@@ -100,7 +110,10 @@ void WriterRun::Run() {
     script_error_ = false;
     (void)events_.TakeSawError();
     if (env_.history != nullptr) env_.history->StepStart(steps[i]);
+    const bool opaque = env_.mark_opaque && WorksOutsideTheEngine(steps[i].op);
+    if (opaque) env_.mark_opaque(true);
     Status st = RunStep(steps[i], &r);
+    if (opaque) env_.mark_opaque(false);
     r.status = st.ok() ? StepStatus::kOk : StepStatus::kFailed;
     if (!st.ok()) {
       // A script error is a refusal even when it stopped an engine the way a crash does.

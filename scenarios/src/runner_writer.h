@@ -58,6 +58,8 @@ struct WriterEnv {
   // The writer's table when it is an Iceberg or a Delta table (else the store WriterRun gets).
   IcebergTableRun* iceberg = nullptr;
   DeltaTableRun* delta = nullptr;
+  // May be empty: see World::set_mark_opaque.
+  std::function<void(bool)> mark_opaque = {};
   // Called first thing in the writer's body, and after every step that ran.
   std::function<void()> on_start = {};
   std::function<void(size_t writer, size_t step, const StepResult&)> on_step = {};

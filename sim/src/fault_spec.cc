@@ -13,7 +13,7 @@
 namespace commitlab::sim {
 namespace {
 
-constexpr std::string_view kTriggerExpected = "expected nth=N, first=N, every=K, p=P or always";
+constexpr std::string_view kTriggerExpected = "expected nth=N, first=N, every=K, p=P, always or maybe";
 constexpr std::string_view kEffectExpected =
     "expected error, unknown, lost, crash or delay=D with D like 500us, 20ms or 2s";
 
@@ -77,6 +77,7 @@ std::string FormatTrigger(const FaultTrigger& t) {
     case FaultTrigger::Kind::kFirst: return fmt::format("first={}", t.n);
     case FaultTrigger::Kind::kProbability: return fmt::format("p={}", t.probability);  // shortest round trip
     case FaultTrigger::Kind::kAlways: return "always";
+    case FaultTrigger::Kind::kMaybe: return "maybe";
   }
   return "?";
 }
@@ -110,6 +111,7 @@ std::optional<FieldError> CheckEffectAtPoint(const FaultEffect& e, std::string_v
 
 Result<FaultTrigger> ParseTrigger(std::string_view s) {
   if (s == "always") return FaultTrigger{};
+  if (s == "maybe") return FaultTrigger{FaultTrigger::Kind::kMaybe, 0, 0.0};
   const std::optional<KeyValue> kv = SplitKeyValue(s);
   if (kv && (kv->key == "nth" || kv->key == "every" || kv->key == "first")) {
     std::optional<int64_t> n = ParseInt(kv->value);
@@ -153,6 +155,7 @@ bool Fires(const FaultTrigger& t, int64_t hit, Rng& rng) {
     case FaultTrigger::Kind::kFirst: return hit <= t.n;
     case FaultTrigger::Kind::kProbability: return rng.Chance(t.probability);
     case FaultTrigger::Kind::kAlways: return true;
+    case FaultTrigger::Kind::kMaybe: return rng.Chance(0.5);
   }
   return false;
 }
@@ -251,9 +254,16 @@ FaultDecision ScriptedFaultPlan::Check(std::string_view writer, std::string_view
     const FaultRule& rule = rules_[i];
     if (rule.point != point || (rule.writer != "*" && rule.writer != writer)) continue;
     auto it = hits_[i].find(writer);
-    if (it == hits_[i].end()) it = hits_[i].emplace(std::string(writer), 0).first;
-    const int64_t hit = ++it->second;
-    if (!Fires(rule.trigger, hit, rng)) continue;
+    if (it == hits_[i].end()) it = hits_[i].emplace(std::string(writer), HitCount{}).first;
+    const int64_t hit = ++it->second.hits;
+    bool fires = false;
+    if (rule.trigger.kind != FaultTrigger::Kind::kMaybe) {
+      fires = Fires(rule.trigger, hit, rng);
+    } else if (it->second.fired == 0) {  // a maybe fires at most once per writer
+      fires = chooser_ ? chooser_(rule, writer, hit) : Fires(rule.trigger, hit, rng);
+    }
+    if (!fires) continue;
+    ++it->second.fired;
     const FaultEffect& e = rule.effect;
     if (e.kind == FaultEffect::Kind::kDelay) {
       decision.delay_micros += e.delay_micros;
@@ -287,6 +297,11 @@ FaultDecision ScriptedFaultPlan::Check(std::string_view writer, std::string_view
 void ScriptedFaultPlan::set_on_fire(FireListener listener) {
   std::lock_guard<std::mutex> lock(mu_);
   on_fire_ = std::move(listener);
+}
+
+void ScriptedFaultPlan::set_chooser(Chooser chooser) {
+  std::lock_guard<std::mutex> lock(mu_);
+  chooser_ = std::move(chooser);
 }
 
 std::vector<FaultRule> ScriptedFaultPlan::rules() const {

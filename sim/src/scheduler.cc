@@ -20,7 +20,7 @@ Scheduler::~Scheduler() = default;
 
 int Scheduler::AddWriter(std::string name, std::function<void()> body) {
   if (ran_) return -1;
-  writers_.push_back({std::move(name), std::make_unique<Fiber>(std::move(body)), false});
+  writers_.push_back({std::move(name), std::make_unique<Fiber>(std::move(body)), false, false, false, StepAccess::kLocal});
   ready_.push_back(num_writers() - 1);  // runnable at time 0; indices ascend
   schedule_.writers = num_writers();
   return num_writers() - 1;
@@ -69,7 +69,7 @@ void Scheduler::SleepUntil(int64_t wake_micros) {
     return;
   }
   const int64_t wake = std::max(now_, wake_micros);
-  if (wake > now_) {
+  if (wake > now_ && !untimed_) {
     RemoveReady(current_);
     const WakeQueue::Entry self{wake, current_};
     if (ready_.empty() && !sleepers_.empty() && sleepers_.earliest().wake_micros <= wake) {
@@ -90,10 +90,24 @@ Status Scheduler::Block() {
   if (current_ < 0) return Status::InvalidArgument("Scheduler::Block called outside a writer");
   if (!deadlock_.ok()) return deadlock_;
   writers_[static_cast<size_t>(current_)].blocked = true;
+  set_next_access(StepAccess::kLocal);  // woken, it goes on with its own bookkeeping
   RemoveReady(current_);
   Reschedule();
   // Picked again: another writer unblocked us, or a deadlock released everyone.
   return deadlock_;
+}
+
+void Scheduler::set_next_access(StepAccess access) {
+  if (current_ < 0) return;
+  Writer& w = writers_[static_cast<size_t>(current_)];
+  w.next = w.opaque ? StepAccess::kOpaque : access;
+}
+
+void Scheduler::set_opaque(bool on) {
+  if (current_ < 0) return;
+  Writer& w = writers_[static_cast<size_t>(current_)];
+  w.opaque = on;
+  if (on) w.next = StepAccess::kOpaque;
 }
 
 void Scheduler::Unblock(int writer) {
@@ -160,7 +174,7 @@ int Scheduler::NextWriter() {
   }
   const std::vector<int>& runnable = ready_;
 
-  const SchedulePoint point{steps_, last_, runnable, rng_.Next()};
+  const SchedulePoint point{steps_, last_, runnable, rng_.Next(), this};
   int pick = -1;
   if (diverged_.ok()) {
     Result<int> r = strategy_->Pick(point);

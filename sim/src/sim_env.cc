@@ -7,11 +7,33 @@ namespace commitlab::sim {
 SimEnv::SimEnv(Scheduler* scheduler, LatencyModel latency, FaultPlan* faults)
     : scheduler_(scheduler), latency_(std::move(latency)), faults_(faults) {}
 
-void SimEnv::BeginStorageOp(StorageOp op) { SleepMicros(latency_.RequestMicros(op, rng())); }
+namespace {
 
-void SimEnv::EndStorageOp(StorageOp op) { SleepMicros(latency_.ResponseMicros(op, rng())); }
+StepAccess AccessOf(StorageOp op) {
+  switch (op) {
+    case StorageOp::kReadLatest:
+    case StorageOp::kReadSnapshot: return StepAccess::kRead;
+    case StorageOp::kWriteManifest:
+    case StorageOp::kWriteData: return StepAccess::kWriteFile;
+    case StorageOp::kPublish: return StepAccess::kPublish;
+  }
+  return StepAccess::kOpaque;
+}
+
+}  // namespace
+
+void SimEnv::BeginStorageOp(StorageOp op) {
+  scheduler_->set_next_access(AccessOf(op));
+  Sleep(latency_.RequestMicros(op, rng()));
+}
+
+void SimEnv::EndStorageOp(StorageOp op) {
+  scheduler_->set_next_access(StepAccess::kLocal);
+  Sleep(latency_.ResponseMicros(op, rng()));
+}
 
 Status SimEnv::FaultPoint(std::string_view name) {
+  scheduler_->set_next_access(StepAccess::kFault);
   scheduler_->Yield();
   if (faults_ == nullptr) return Status::OK();
   FaultDecision d = faults_->Check(scheduler_->current_name(), name, rng());

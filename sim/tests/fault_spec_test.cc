@@ -106,7 +106,7 @@ TEST(FaultSpecTest, ErrorsNameTheSpecTheFieldAndWhatWasExpected) {
        R"(fault "a:publish.after:p=:error": bad trigger "p=" (expected p=P with P a number from 0 to 1))"},
       {"a:publish.after:sometimes:error", 16,
        R"(fault "a:publish.after:sometimes:error": unknown trigger "sometimes" )"
-       R"((expected nth=N, first=N, every=K, p=P or always))"},
+       R"((expected nth=N, first=N, every=K, p=P, always or maybe))"},
       {"a:publish.after:nth=1:boom", 22,
        R"(fault "a:publish.after:nth=1:boom": unknown effect "boom" (expected error, unknown, lost, crash or delay=D )"
        R"(with D like 500us, 20ms or 2s))"},
@@ -263,6 +263,31 @@ TEST(FaultPlanTest, CountsHitsExactlyUnderConcurrentWriters) {
   std::vector<FiredFault> fired = plan.fired();
   EXPECT_EQ(fired.size(), static_cast<size_t>(kThreads * kHits / 2));
   for (const FiredFault& f : fired) EXPECT_EQ(f.hit % 2, 0);
+}
+
+
+TEST(FaultPlanTest, MaybeFiresAtOneHitPerWriterAsTheChooserSays) {
+  ScriptedFaultPlan plan({*ParseFaultRule("*:publish.after:maybe:unknown")});
+  std::vector<std::string> asked;
+  plan.set_chooser([&asked](const FaultRule&, std::string_view writer, int64_t hit) {
+    asked.push_back(std::string(writer) + "#" + std::to_string(hit));
+    return hit == 2;
+  });
+  Rng rng(1);
+  std::vector<bool> failed;
+  for (const char* w : {"a", "a", "a", "b", "b"}) failed.push_back(!plan.Check(w, "publish.after", rng).status.ok());
+  EXPECT_THAT(failed, testing::ElementsAre(false, true, false, false, true));
+  // Once it fired for a writer it is not asked again for that writer.
+  EXPECT_THAT(asked, testing::ElementsAre("a#1", "a#2", "b#1", "b#2"));
+}
+
+TEST(FaultPlanTest, MaybeWithoutAChooserDrawsUntilItFires) {
+  ScriptedFaultPlan plan({*ParseFaultRule("w:publish.before:maybe:error")});
+  Rng rng(7);
+  int fired = 0;
+  for (int i = 0; i < 100; ++i) fired += plan.Check("w", "publish.before", rng).status.ok() ? 0 : 1;
+  EXPECT_EQ(fired, 1);
+  EXPECT_EQ(FormatFaultRule(*ParseFaultRule("w:publish.before:maybe:error")), "w:publish.before:maybe:error");
 }
 
 }  // namespace

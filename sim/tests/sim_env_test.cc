@@ -13,6 +13,7 @@
 #include "commitlab/core/memory_store.h"
 #include "commitlab/sim/latency.h"
 #include "commitlab/sim/scheduler.h"
+#include "commitlab/sim/step_access.h"
 #include "commitlab/sim/strategy.h"
 
 namespace commitlab::sim {
@@ -268,6 +269,60 @@ TEST(SimRaceTest, SameSeedSameRunAndTheScheduleStringReplaysIt) {
   Race shorter = RunRace(Make("replay:" + a.schedule), 17, latency, /*commits=*/29);
   ASSERT_EQ(shorter.status.code(), Code::kInvalidArgument);
   EXPECT_THAT(shorter.status.message(), testing::StartsWith("schedule diverged at step "));
+}
+
+
+// Records, at every pick, what the first runnable writer's next step touches, and runs it.
+class AccessRecorder final : public Strategy {
+ public:
+  std::string Describe() const override { return "record"; }
+  Status Start(std::span<const std::string>, uint64_t) override { return Status::OK(); }
+  Result<int> Pick(const SchedulePoint& p) override {
+    seen.push_back(std::string(StepAccessName(p.scheduler->next_access(p.runnable.front()))));
+    runnable.push_back(p.runnable.size());
+    return p.runnable.front();
+  }
+  std::vector<std::string> seen;
+  std::vector<size_t> runnable;
+};
+
+TEST(SimEnvTest, EachSchedulingPointSaysWhatTheNextStepTouches) {
+  auto recorder = std::make_unique<AccessRecorder>();
+  AccessRecorder* r = recorder.get();
+  Scheduler sched(std::move(recorder), 1);
+  SimEnv env(&sched);
+  sched.AddWriter("w", [&] {
+    env.BeginStorageOp(StorageOp::kPublish);
+    env.EndStorageOp(StorageOp::kPublish);
+    env.BeginStorageOp(StorageOp::kWriteManifest);
+    (void)env.FaultPoint("publish.before");
+    env.SleepMicros(5);
+    sched.set_opaque(true);
+    env.BeginStorageOp(StorageOp::kReadLatest);
+    sched.set_opaque(false);
+    env.BeginStorageOp(StorageOp::kReadSnapshot);
+  });
+  ASSERT_TRUE(sched.Run().ok());
+  EXPECT_THAT(r->seen, testing::ElementsAre("local", "publish", "local", "write-file", "fault", "wait", "opaque", "read"));
+}
+
+TEST(SimEnvTest, UntimedSleepsLeaveTheClockAndTheWriterRunnable) {
+  auto recorder = std::make_unique<AccessRecorder>();
+  AccessRecorder* r = recorder.get();
+  Scheduler sched(std::move(recorder), 1);
+  sched.set_untimed(true);
+  SimEnv env(&sched, Latency("publish=const:1000"));
+  std::vector<int64_t> times;
+  sched.AddWriter("a", [&] {
+    env.SleepMicros(1'000'000);
+    env.BeginStorageOp(StorageOp::kPublish);
+    times.push_back(env.NowMicros());
+  });
+  sched.AddWriter("b", [&] { times.push_back(env.NowMicros()); });
+  ASSERT_TRUE(sched.Run().ok());
+  EXPECT_THAT(times, testing::ElementsAre(0, 0));
+  // a stays runnable through its sleep and its request hop: both writers can be picked each time.
+  EXPECT_THAT(r->runnable, testing::ElementsAre(2, 2, 2, 1));
 }
 
 }  // namespace

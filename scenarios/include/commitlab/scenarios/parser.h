@@ -37,6 +37,10 @@ struct ParseOptions {
 // in Scenario::text, so that a history can embed exactly what ran.
 Result<Scenario> ParseScenario(std::string_view text, std::string_view file_name, ParseOptions options = {});
 
+// The scenario without its `order` lines (each becomes a comment, so line numbers stay): every
+// interleaving of its writers is open. `commitlab explore --ignore-order` and `run --ignore-order`.
+Result<Scenario> WithoutOrderLines(const Scenario& scenario);
+
 // Reads and parses a file. A file that cannot be read is an InvalidArgument naming the path.
 Result<Scenario> LoadScenarioFile(const std::string& path);
 

@@ -77,6 +77,11 @@ struct RunOptions {
   // May be null; simulated runs with a history only. Holds each read of the latest snapshot and
   // each publish until it may take effect (replaying a history recorded on OS threads).
   EffectGate* effect_gate = nullptr;
+  // Simulated runs: latency is ordering only (Scheduler::set_untimed): sleeps do not move the
+  // clock and the strategy alone decides who goes first. `commitlab explore` runs so.
+  bool untimed = false;
+  // May be empty. Decides each hit of a `maybe` fault rule (else a draw with p = 1/2).
+  sim::ScriptedFaultPlan::Chooser choose_fault = {};
   // May be empty; simulated runs only. Wraps the strategy the plan names (the stepper drives a
   // run through one that follows the picks made so far and then pauses).
   std::function<std::unique_ptr<sim::Strategy>(std::unique_ptr<sim::Strategy>)> wrap_strategy = {};
@@ -245,6 +250,10 @@ class EffectGate {
   // read's outcome is kPublished, and means nothing).
   virtual void After(size_t writer, Effect effect, int64_t snapshot, PublishOutcome outcome) = 0;
 };
+
+// The chooser for `--maybe-faults MODE`: "skip" (never fire), "fire" (always); empty for "draw"
+// (p = 1/2 from the run's stream) and for anything else.
+sim::ScriptedFaultPlan::Chooser MaybeFaultChooser(std::string_view mode);
 
 // Runs the scenario. Errors (InvalidArgument) are input errors: a bad fault or latency line, a
 // store that cannot be opened, a replayed schedule that diverged. Everything else is in the report.

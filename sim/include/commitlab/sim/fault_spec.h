@@ -8,7 +8,8 @@
 // WRITER is a writer name or `*`; POINT one of the engine's fault points (core/env.h);
 // TRIGGER nth=N (N >= 1, the N-th hit only), first=N (hits 1..N, as upstream Iceberg's
 // TestTables failCommits(N)), every=K (K >= 1, hits K, 2K, ...), p=P (0 <= P <= 1,
-// one draw from the run's stream per hit) or always; EFFECT error, unknown (publish.after only),
+// one draw from the run's stream per hit), always, or maybe (fires at one hit per writer or at
+// none: `commitlab explore` tries each, a seeded run draws p=0.5 per hit until it fires); EFFECT error, unknown (publish.after only),
 // lost (publish.before only: the atomic step is refused as if another writer had won), crash or
 // delay=D with D an integer followed by us, ms or s.
 #ifndef COMMITLAB_SIM_FAULT_SPEC_H_
@@ -30,7 +31,7 @@
 namespace commitlab::sim {
 
 struct FaultTrigger {
-  enum class Kind { kNth, kEvery, kProbability, kAlways, kFirst };
+  enum class Kind { kNth, kEvery, kProbability, kAlways, kFirst, kMaybe };
   Kind kind = Kind::kAlways;
   int64_t n = 0;             // kNth: the hit that fires; kEvery: the period; kFirst: hits 1..n fire
   double probability = 0.0;  // kProbability
@@ -103,12 +104,22 @@ class ScriptedFaultPlan : public FaultPlan {
   using FireListener = std::function<void(const FiredFault& fired, const FaultRule& rule)>;
   void set_on_fire(FireListener listener);
 
+  // Decides each hit of a `maybe` rule instead of the random stream (the explorer's choice point).
+  // Called with the plan's lock held: it must not call back into the plan.
+  using Chooser = std::function<bool(const FaultRule& rule, std::string_view writer, int64_t hit)>;
+  void set_chooser(Chooser chooser);
+
  private:
   mutable std::mutex mu_;
   FireListener on_fire_;          // guarded by mu_
+  Chooser chooser_;               // guarded by mu_
   std::vector<FaultRule> rules_;  // guarded by mu_
-  // Guarded by mu_: hits_[i] maps a writer to its hits of rule i's point.
-  std::vector<std::map<std::string, int64_t, std::less<>>> hits_;
+  struct HitCount {
+    int64_t hits = 0;
+    int64_t fired = 0;
+  };
+  // Guarded by mu_: hits_[i] maps a writer to its hits of rule i's point, and how many fired.
+  std::vector<std::map<std::string, HitCount, std::less<>>> hits_;
   std::vector<FiredFault> fired_;  // guarded by mu_
 };
 

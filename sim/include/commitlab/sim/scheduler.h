@@ -35,6 +35,7 @@
 #include "commitlab/core/rng.h"
 #include "commitlab/core/status.h"
 #include "commitlab/sim/schedule.h"
+#include "commitlab/sim/step_access.h"
 #include "commitlab/sim/strategy.h"
 #include "commitlab/sim/wake_queue.h"
 
@@ -87,6 +88,19 @@ class Scheduler {
   // empty. Set before Run().
   void set_record_schedule(bool on) { record_schedule_ = on; }
 
+  // What the running writer's next step will touch (step_access.h); the Env says so just before
+  // each scheduling point. While the writer is marked opaque its steps are kOpaque whatever is
+  // declared. Outside a writer both do nothing.
+  void set_next_access(StepAccess access);
+  void set_opaque(bool on);
+  StepAccess next_access(int writer) const { return writers_[static_cast<size_t>(writer)].next; }
+
+  // Untimed: latency is ordering only. A sleep does not move the clock and leaves the writer
+  // runnable, so the strategy alone decides how long a writer is held back (the explorer's
+  // model: any delay is some interleaving). Set before Run().
+  void set_untimed(bool on) { untimed_ = on; }
+  bool untimed() const { return untimed_; }
+
   Rng& rng() { return rng_; }
   uint64_t seed() const { return seed_; }
   int num_writers() const { return static_cast<int>(writers_.size()); }
@@ -99,6 +113,8 @@ class Scheduler {
     std::unique_ptr<Fiber> fiber;
     bool done = false;
     bool blocked = false;
+    bool opaque = false;
+    StepAccess next = StepAccess::kLocal;
   };
 
   // Picks the writer for the next step, jumping the clock if nobody can run now; -1 when every
@@ -131,6 +147,7 @@ class Scheduler {
   int last_ = -1;     // writer that ran last (the strategy's SchedulePoint::last)
   bool ran_ = false;
   bool record_schedule_ = true;
+  bool untimed_ = false;
 };
 
 }  // namespace commitlab::sim

@@ -29,9 +29,8 @@ class SimEnv : public Env {
   int64_t NowMicros() override { return scheduler_->now_micros(); }
   // Not runnable for `micros` of virtual time; 0 (or less) still yields.
   void SleepMicros(int64_t micros) override {
-    const int64_t now = scheduler_->now_micros();
-    const int64_t room = std::numeric_limits<int64_t>::max() - now;  // a wake-up time never overflows
-    scheduler_->SleepUntil(micros <= 0 ? now : now + std::min(micros, room));
+    scheduler_->set_next_access(StepAccess::kWait);
+    Sleep(micros);
   }
   Rng& rng() override { return scheduler_->rng(); }
   // Sleeps the request hop's latency: the operation takes effect when the writer resumes.
@@ -45,6 +44,13 @@ class SimEnv : public Env {
   const LatencyModel& latency() const { return latency_; }
 
  private:
+  // A scheduling point whose next step's access the caller has declared.
+  void Sleep(int64_t micros) {
+    const int64_t now = scheduler_->now_micros();
+    const int64_t room = std::numeric_limits<int64_t>::max() - now;  // a wake-up time never overflows
+    scheduler_->SleepUntil(micros <= 0 ? now : now + std::min(micros, room));
+  }
+
   Scheduler* const scheduler_;
   const LatencyModel latency_;
   FaultPlan* const faults_;

@@ -1,0 +1,26 @@
+# End-to-end tests of `commitlab explore`: what it finds, the command it prints, exit codes.
+cli_source_test(explore_finds_the_lost_commit 1
+  "search: complete.*found: +violation lost \\(the file expects it\\): in [0-9]+ of [0-9]+ executions, shortest: counterexample 1.*counterexample 1: [0-9]+ steps, [0-9]+ context switch(es)? +schedule: sched1:2w:.*reproduce: commitlab run scenarios/object_store_check_then_put.scn --untimed --seed 1 --ignore-order --schedule sched1:2w:[0-9]+s:[ab0-9]+ .*no order lines can force it"
+  explore scenarios/object_store_check_then_put.scn --ignore-order)
+# The printed command replays the counterexample: the same loss.
+add_test(NAME cli.explore_reproduce_command_replays_it
+  COMMAND sh -c "cmd=$($<TARGET_FILE:commitlab> explore scenarios/object_store_check_then_put.scn --ignore-order | grep -m1 'reproduce: ' | sed 's/.*reproduce: commitlab //') && eval \"${EXPECT_RUN} 0 'PASS [^ ]*:29: expect invariant-violation lost .*ok: 6 of 6 expectations held' -- $<TARGET_FILE:commitlab> $cmd\""
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+cli_source_test(explore_sound_configuration 0
+  "executions: [0-9]+ run to the end.*search: complete.*no failure in any execution"
+  explore scenarios/paimon_unknown.scn --fault job-B:publish.before:maybe:error)
+cli_source_test(explore_lost_update_order_lines 1
+  "violation lost_update \\(the file expects it\\).*as order lines \\(added to the file, a timed run shows it on 5 of seeds 1..5\\): +order setup.s -> worker-a.r"
+  explore scenarios/iceberg_counter_stale.scn --ignore-order)
+cli_source_test(explore_json 1
+  "^\\{\"format\":\"commitlab-explore\",\"version\":1,.*\"executions\":[0-9]+,.*\"complete\":true,.*\"findings\":\\[\\{\"kind\":\"lost\",.*\"reproduce\":\"commitlab run .*\"ok\":false\\}$"
+  explore scenarios/object_store_check_then_put.scn --ignore-order --json)
+cli_source_test(explore_preemption_bound_incomplete 1
+  "search: INCOMPLETE: [0-9]+ cut by --preemptions.*order lines: label these lines to order them: job-A line 25, job-B line 26"
+  explore scenarios/paimon_race_excerpt.scn --preemptions 0)
+cli_source_test(explore_refuses_p_faults 2
+  "commitlab explore: explore: fault \\*:publish.before:p=0.1:error draws from the run's random stream.*write the trigger as maybe"
+  explore scenarios/paimon_unknown.scn --fault "*:publish.before:p=0.1:error")
+cli_source_test(explore_bad_bound 2 "--preemptions must be -1 \\(no bound\\) or >= 0" explore scenarios/paimon_unknown.scn --preemptions -3)
+cli_source_test(explore_missing_file 2 "missing the scenario file to explore" explore)
+cli_source_test(explore_unreadable_file 2 "commitlab explore: .*nope.scn" explore nope.scn)
