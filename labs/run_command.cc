@@ -125,7 +125,8 @@ int RunScenario(const std::vector<std::string>& args) {
     if (!run.sched && scenario->sched && scenario->sched->kind == scenarios::SchedKind::kFree)
       return UsageError(kCommand, "--seeds runs the simulator; the scenario says sched free: add --sched random");
     SeedRangeRun how{.command = kCommand,
-                     .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir"}, {"--json"}),
+                     .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find"},
+                                               {"--json"}),
                      .json = json,
                      .settings = settings};
     if (store_kind == "dir") {
@@ -135,6 +136,8 @@ int RunScenario(const std::vector<std::string>& args) {
         return Status::OK();
       };
     }
+    how.threads = flags.threads;
+    how.find = flags.query;
     return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, how);
   }
   if (store_kind == "dir") {

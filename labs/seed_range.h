@@ -1,11 +1,14 @@
-// --seeds A..B for `run` and `race`: the scenario once per seed, simulated, then the distribution
-// of lost races and, for every seed that failed, what the checker found and a command that
-// reproduces it.
+// --seeds A..B for `run` and `race`: the scenario once per seed, simulated, spread over the
+// machine's cores; then the distribution of the tallies as histograms, and for every kind of
+// failure how many seeds showed it and one command that reproduces it. --find EXPR stops at the
+// first seed whose run matches (seed_query.h). The output is the same whatever the thread count:
+// seeds run in chunks, and each chunk is printed in seed order once it is done.
 #ifndef COMMITLAB_LABS_SEED_RANGE_H_
 #define COMMITLAB_LABS_SEED_RANGE_H_
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +17,7 @@
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/history.h"
+#include "seed_query.h"
 
 namespace commitlab::cli {
 
@@ -24,14 +28,18 @@ struct SeedRange {
 
 struct SeedRangeRun {
   std::string_view command;           // "run", "race"
-  std::vector<std::string> reproduce;  // the command's arguments without --seeds, --seed, --trace, --json
+  std::vector<std::string> reproduce;  // the command's arguments without --seeds, --seed, --trace, --json, ...
   bool json = false;
   sim::Json settings;                  // the report's settings (--json)
-  // Called before each seed's run (a race on a directory needs a fresh one); an error stops it.
+  // Called before each seed's run, on the calling thread and in seed order (a race on a directory
+  // needs a fresh one); an error stops the range.
   std::function<Status(scenarios::RunOptions*)> prepare = {};
+  int threads = 0;                     // 0: one per core
+  std::optional<SeedQuery> find = {};  // stop at the first seed whose run matches
 };
 
-// Exit code: 0 when every seed's run held, 1 otherwise, 2 on an input error.
+// Exit code: 0 when every seed's run held (with --find: when a seed matched), 1 otherwise, 2 on
+// an input error.
 int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions options, const SeedRange& seeds,
                  const SeedRangeRun& how);
 

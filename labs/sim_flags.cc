@@ -18,6 +18,10 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
        "free (OS threads, real clock) | random | pct | pct:depth=3 | round-robin (simulated, virtual time)")
       ("seed", po::value(&flags->seed)->default_value(1), "seed of the run's one random stream")
       ("seeds", po::value(&flags->seeds), "A..B: run every seed in the range and report the distribution")
+      ("threads", po::value(&flags->threads)->default_value(0),
+       "with --seeds: run this many seeds at once (0: one per core); the output is the same for any number")
+      ("find", po::value(&flags->find),
+       "with --seeds: stop at the first seed whose run matches, e.g. atomic_failures=25 or 'gave_up>=1,committed<60'")
       ("schedule", po::value(&flags->schedule), "replay this schedule string (printed at the end of a simulated run)")
       ("fault", po::value(&flags->fault_specs)->composing(),
        "WRITER:POINT:TRIGGER:EFFECT, e.g. job-B:publish.after:nth=1:unknown (repeatable)")
@@ -70,6 +74,14 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     if (vm.count("timeline")) return Status::InvalidArgument("--seeds and --timeline do not go together: draw one seed's run");
     if (f->explain) return Status::InvalidArgument("--seeds and --explain do not go together: explain one seed's run");
     f->seed_range = true;
+  }
+  if (!f->seed_range && (vm.count("find") || !vm["threads"].defaulted()))
+    return Status::InvalidArgument(fmt::format("--{} needs --seeds A..B", vm.count("find") ? "find" : "threads"));
+  if (f->threads < 0 || f->threads > 1024) return Status::InvalidArgument("--threads must be 0..1024");
+  if (vm.count("find")) {
+    Result<SeedQuery> q = ParseSeedQuery(f->find);
+    if (!q.ok()) return q.status();
+    f->query = std::move(*q);
   }
   if (vm.count("timeline") && !TimelineExtensionOk(f->timeline))
     return Status::InvalidArgument(fmt::format("--timeline {}: expected a file ending in .html or .svg", f->timeline));

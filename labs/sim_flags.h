@@ -12,6 +12,7 @@
 #include "commitlab/core/status.h"
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/latency.h"
+#include "seed_query.h"
 
 namespace commitlab::cli {
 
@@ -25,6 +26,8 @@ struct SimFlags {
   bool explain = false;  // after the run, say why each race was lost and each commit refused
   std::vector<std::string> fault_specs;
   std::string latency_spec;
+  int threads = 0;             // --seeds: runs at once (0: one per core)
+  std::string find;            // --seeds: stop at the first seed whose run matches (seed_query.h)
   bool untimed = false;        // latency is ordering only, as `commitlab explore` runs
   std::string maybe = "draw";  // what the `maybe` fault rules do: draw (p = 1/2), skip or fire
 
@@ -34,6 +37,7 @@ struct SimFlags {
   sim::LatencyModel latency;
   uint64_t first_seed = 0, last_seed = 0;
   bool seed_range = false;
+  std::optional<SeedQuery> query;  // --find
 };
 
 void AddSimOptions(boost::program_options::options_description* options, SimFlags* flags,

@@ -74,6 +74,16 @@ std::string FailureSummary(const RunReport& r) {
   return out;
 }
 
+std::vector<RunFailure> RunFailures(const RunReport& r) {
+  std::vector<RunFailure> out;
+  for (const ViolationReport& v : r.violations)
+    if (!v.expected) out.push_back({v.violation.kind, v.violation.message});
+  for (const ExpectationResult& e : r.expectations)
+    if (!e.passed) out.push_back({"expect " + e.where, fmt::format("{} (saw {})", e.text, e.seen)});
+  for (const std::string& e : r.run_errors) out.push_back({"run error", e});
+  return out;
+}
+
 std::string PerUserLine(const RunReport& r) { return r.tables.empty() ? "{}" : PerUserLine(r.table()); }
 
 std::string PerUserLine(const TableReport& t) {

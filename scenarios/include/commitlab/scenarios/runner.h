@@ -272,6 +272,13 @@ std::string AtomicFailuresLine(const RunReport& r);
 // What made a run fail, in one line: "lost, duplicate; 2 expectation(s) failed; 1 run error(s)"
 // (the kinds of unexpected violation); "" for a run that held.
 std::string FailureSummary(const RunReport& r);
+// One thing that made a run fail: an unexpected violation (its kind, "lost"), a failed
+// expectation ("expect FILE:LINE") or a run error ("run error"), and what it said.
+struct RunFailure {
+  std::string kind = {};
+  std::string detail = {};
+};
+std::vector<RunFailure> RunFailures(const RunReport& r);
 // "{job-A=30, job-B=30}": snapshots per commit user of the first table.
 std::string PerUserLine(const RunReport& r);
 std::string PerUserLine(const TableReport& t);
