@@ -24,3 +24,19 @@ cli_source_test(explore_refuses_p_faults 2
 cli_source_test(explore_bad_bound 2 "--preemptions must be -1 \\(no bound\\) or >= 0" explore scenarios/paimon_unknown.scn --preemptions -3)
 cli_source_test(explore_missing_file 2 "missing the scenario file to explore" explore)
 cli_source_test(explore_unreadable_file 2 "commitlab explore: .*nope.scn" explore nope.scn)
+
+# commitlab shrink: a failing run reduced to a small file that shows the same violation.
+add_test(NAME cli.shrink_writes_a_file_that_run_passes
+  COMMAND sh -c "${EXPECT_RUN} 0 'before: 8 writers, 480 steps, 2 fault rules.*after: +2 writers, [24] steps, 0 fault rules.*wrote ${CMAKE_CURRENT_BINARY_DIR}/shrunk.scn' -- $<TARGET_FILE:commitlab> shrink scenarios/tests/data/shrink_check_then_put.scn --seed 3 -o '${CMAKE_CURRENT_BINARY_DIR}/shrunk.scn' && ${EXPECT_RUN} 0 'PASS .*expect invariant-violation lost .*ok: 1 of 1 expectations held' -- $<TARGET_FILE:commitlab> run '${CMAKE_CURRENT_BINARY_DIR}/shrunk.scn'"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+add_test(NAME cli.shrink_a_history
+  COMMAND sh -c "$<TARGET_FILE:commitlab> race --sched random --seed 4 --writers 4 --commits 5 --fault 'job-C:publish.after:nth=2:unknown' --idempotency-check off --trace shrink-race.jsonl >/dev/null; ${EXPECT_RUN} 0 'shrink shrink-race.jsonl \\(seed 4\\).*violation kept: (add_live|duplicate).*after: +1 writer, [24] steps, 1 fault rule.*fault job-C:publish.after:nth=1:unknown' -- $<TARGET_FILE:commitlab> shrink shrink-race.jsonl -o shrink-race.min.scn"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+cli_source_test(shrink_no_violation 2 "commitlab shrink: seed 1 shows no invariant violation: nothing to shrink"
+  shrink scenarios/paimon_race.scn -o ${CMAKE_CURRENT_BINARY_DIR}/never.scn)
+cli_source_test(shrink_bad_kind 2 "--kind bogus is not a checker violation kind"
+  shrink scenarios/object_store_check_then_put.scn --kind bogus -o ${CMAKE_CURRENT_BINARY_DIR}/never.scn)
+cli_source_test(shrink_refuses_to_overwrite_its_input 2 "--output would overwrite the input"
+  shrink scenarios/object_store_check_then_put.scn -o scenarios/object_store_check_then_put.scn)
+cli_source_test(shrink_history_with_seed 2 "a history carries its own seed and faults"
+  shrink results/golden/paimon_race.jsonl --seed 3)

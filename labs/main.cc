@@ -27,6 +27,8 @@ const std::vector<Command>& Commands() {
        commitlab::cli::RunStep},
       {"explore", "every distinct interleaving of a scenario: its outcomes, and the shortest run of each failure",
        commitlab::cli::RunExplore},
+      {"shrink", "reduce a failing run to the smallest scenario that still shows its violation",
+       commitlab::cli::RunShrink},
       {"explain", "say why a recorded run went as it did: who won each race, what a refusal met", commitlab::cli::RunExplain},
       {"writer", "one writer process on a table directory (start several; kill -9 one and restart it)", commitlab::cli::RunWriter},
       {"check", "read a table directory alone: is it sound, what is left over", commitlab::cli::RunCheck},

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <latch>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "cli.h"
@@ -124,7 +125,9 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
       if (!r.ok) {
         ++failed;
         failing.push_back({{"seed", seed}, {"failed", r.failed}, {"reproduce", reproduce}});
+        std::set<std::string> seen;  // a kind counts once a seed
         for (const scenarios::RunFailure& f : r.failures) {
+          if (!seen.insert(f.kind).second) continue;
           KindCount& k = kinds[f.kind];
           if (k.seeds++ > 0) continue;
           k.first = seed;
