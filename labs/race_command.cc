@@ -238,11 +238,12 @@ int RunRace(const std::vector<std::string>& args) {
   if (flags.seed_range) {
     SeedRangeRun how{.command = kCommand,
                      .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find"},
-                                               {"--json"}),
+                                               {"--json", "--swarm"}),
                      .json = json,
                      .settings = settings,
                      .prepare = [&store_kind](scenarios::RunOptions* o) { return PlaceTable(store_kind, ScratchDir("race"), o); }};
     how.threads = flags.threads;
+    how.swarm = flags.swarm;
     how.find = flags.query;
     return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, how);
   }

@@ -126,7 +126,7 @@ int RunScenario(const std::vector<std::string>& args) {
       return UsageError(kCommand, "--seeds runs the simulator; the scenario says sched free: add --sched random");
     SeedRangeRun how{.command = kCommand,
                      .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find"},
-                                               {"--json"}),
+                                               {"--json", "--swarm"}),
                      .json = json,
                      .settings = settings};
     if (store_kind == "dir") {
@@ -137,6 +137,7 @@ int RunScenario(const std::vector<std::string>& args) {
       };
     }
     how.threads = flags.threads;
+    how.swarm = flags.swarm;
     how.find = flags.query;
     return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, how);
   }

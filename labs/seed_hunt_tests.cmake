@@ -17,3 +17,22 @@ cli_test(threads_without_seeds 2 "--threads needs --seeds A..B" race --sched ran
 add_test(NAME cli.seeds_same_output_on_any_thread_count
   COMMAND sh -c "a=$($<TARGET_FILE:commitlab> run scenarios/paimon_race.scn --seeds 1..30 --threads 1) ; b=$($<TARGET_FILE:commitlab> run scenarios/paimon_race.scn --seeds 1..30 --threads 3); [ -n \"$a\" ] && [ \"$a\" = \"$b\" ]"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+# --swarm: each seed its own subset of faults; violations attributed to the faults that were on.
+cli_test(swarm_sound_race 0 "swarm: each seed turned on its own subset of 11 fault kinds.*no invariant violation under any of the 60 configurations"
+  race --sched random --seeds 1..60 --swarm)
+cli_test(swarm_idempotency_off 1
+  "duplicate: [0-9]+ of 60 seeds +one of these was on in every one: (publish.after:unknown, publish.after:error|publish.after:error, publish.after:unknown) .*seed [0-9]+ shows it with [0-9]+ fault kinds? on: commitlab race --sched random --idempotency-check off --fault"
+  race --sched random --seeds 1..60 --swarm --idempotency-check off)
+cli_source_test(swarm_check_then_put 0 "lost: [0-9]+ of 40 seeds +no fault kind goes with it more than chance: it does not need the faults"
+  run scenarios/object_store_check_then_put.scn --seeds 1..40 --swarm)
+cli_source_test(swarm_counter_reread_is_sound 0 "no invariant violation under any of the 200 configurations"
+  run scenarios/iceberg_counter_reread.scn --seeds 1..200 --swarm)
+cli_source_test(swarm_counter_stale_is_caught 0 "lost_update: [0-9]+ of 60 seeds"
+  run scenarios/iceberg_counter_stale.scn --seeds 1..60 --swarm)
+cli_test(swarm_without_seeds 2 "--swarm needs --seeds A..B" race --sched random --swarm)
+# The example command reproduces the violation without --swarm: the rules are on its line.
+add_test(NAME cli.swarm_example_replays
+  COMMAND sh -c "cmd=$($<TARGET_FILE:commitlab> race --sched random --seeds 1..60 --swarm --idempotency-check off | grep -m1 'shows it with' | sed 's/.*: commitlab //') && eval \"${EXPECT_RUN} 1 'invariants: VIOLATED.*duplicate' -- $<TARGET_FILE:commitlab> $cmd\"")
+add_test(NAME cli.swarm_same_output_on_any_thread_count
+  COMMAND sh -c "a=$($<TARGET_FILE:commitlab> race --sched random --seeds 1..40 --swarm --idempotency-check off --threads 1) ; b=$($<TARGET_FILE:commitlab> race --sched random --seeds 1..40 --swarm --idempotency-check off --threads 4); [ -n \"$a\" ] && [ \"$a\" = \"$b\" ]")

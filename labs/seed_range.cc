@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "commitlab/scenarios/report_json.h"
 #include "report_output.h"
+#include "swarm.h"
 #include "text_histogram.h"
 
 namespace commitlab::cli {
@@ -40,6 +41,7 @@ struct SeedResult {
   bool matched = false;
   std::string failed = {};  // FailureSummary
   std::vector<scenarios::RunFailure> failures = {};
+  std::vector<std::string> violations = {};  // every violation kind the checker found, expected or not
   sim::Json json = {};
 };
 
@@ -48,7 +50,24 @@ struct KindCount {
   int64_t seeds = 0;
   uint64_t first = 0;
   std::string detail = {};
+  std::string reproduce = {};
 };
+
+// The seed's swarm rules as `--fault` arguments.
+std::string FaultArgs(const std::vector<sim::FaultRule>& rules) {
+  std::string out;
+  for (const sim::FaultRule& r : rules) out += " --fault " + Quote(sim::FormatFaultRule(r));
+  return out;
+}
+
+// " [faults: publish.after:unknown p=0.1, ...]" after a swarm seed's line.
+std::string SwarmSummary(const std::vector<sim::FaultRule>& rules) {
+  if (rules.empty()) return " [no faults]";
+  std::string out;
+  for (const sim::FaultRule& r : rules)
+    out += fmt::format("{}{} p={}", out.empty() ? "" : ", ", SwarmKind(r), r.trigger.probability);
+  return " [" + out + "]";
+}
 
 }  // namespace
 
@@ -71,14 +90,25 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
   std::vector<std::string> kind_order;  // by first seed
   int failed = 0;
   std::optional<uint64_t> found;
+  std::map<std::string, int64_t> swarm_on;                  // fault kind -> seeds with it on
+  std::map<std::string, SwarmAttribution> attribution;      // violation kind -> its seeds' faults
+  struct Example {
+    uint64_t seed = 0;
+    size_t faults = 0;
+    std::string reproduce = {};
+  };
+  std::map<std::string, Example> swarm_first;  // violation kind -> the seed to show
 
   boost::asio::thread_pool pool(static_cast<size_t>(threads));
   for (uint64_t from = seeds.first;; from += chunk) {
     const uint64_t to = std::min(seeds.last, from + chunk - 1);
     std::vector<scenarios::RunOptions> runs;
+    std::vector<std::vector<sim::FaultRule>> swarms;
     for (uint64_t seed = from;; ++seed) {
       scenarios::RunOptions o = options;
       o.seed = seed;
+      swarms.push_back(how.swarm ? SwarmFaults(seed) : std::vector<sim::FaultRule>{});
+      o.faults.insert(o.faults.end(), swarms.back().begin(), swarms.back().end());
       if (how.prepare) {
         if (Status st = how.prepare(&o); !st.ok()) {
           pool.join();
@@ -100,9 +130,15 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
           out.tally = r->tally;
           out.latest = r->latest_snapshot();
           out.virtual_ms = r->virtual_micros / 1000;
-          out.ok = r->ok();
+          out.ok = how.swarm ? r->invariants_ok() : r->ok();
           out.failed = scenarios::FailureSummary(*r);
           out.failures = scenarios::RunFailures(*r);
+          for (const scenarios::ViolationReport& v : r->violations) out.violations.push_back(v.violation.kind);
+          if (how.swarm) {
+            std::erase_if(out.failures, [](const scenarios::RunFailure& f) { return f.kind.rfind("expect ", 0) == 0; });
+            out.failed = out.failures.empty() ? "" : out.failures.front().kind;
+            for (size_t k = 1; k < out.failures.size(); ++k) out.failed += ", " + out.failures[k].kind;
+          }
           out.matched = how.find && Matches(*how.find, *r);
           if (how.json) out.json = scenarios::RunJson(*r);
         }
@@ -121,7 +157,23 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
       lost.push_back(r.tally.atomic_failures);
       attempts.push_back(r.tally.attempts);
       times.push_back(r.virtual_ms);
-      const std::string reproduce = fmt::format("{} --seed {}", command_prefix, seed);
+      const std::string reproduce = fmt::format("{}{} --seed {}", command_prefix, FaultArgs(swarms[i]), seed);
+      if (how.swarm) {
+        for (const sim::FaultRule& f : swarms[i]) ++swarm_on[SwarmKind(f)];
+        std::set<std::string> kinds_here(r.violations.begin(), r.violations.end());
+        for (const std::string& k : kinds_here) {
+          SwarmAttribution& a = attribution[k];
+          // The example: the seed with the fewest faults on, the easiest to read.
+          if (a.seeds++ == 0 || swarms[i].size() < swarm_first[k].faults)
+            swarm_first[k] = {.seed = seed, .faults = swarms[i].size(), .reproduce = reproduce};
+          if (swarms[i].empty()) ++a.without_faults;
+          a.configurations.emplace_back();
+          for (const sim::FaultRule& f : swarms[i]) {
+            ++a.on[SwarmKind(f)];
+            a.configurations.back().push_back(SwarmKind(f));
+          }
+        }
+      }
       if (!r.ok) {
         ++failed;
         failing.push_back({{"seed", seed}, {"failed", r.failed}, {"reproduce", reproduce}});
@@ -132,14 +184,15 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
           if (k.seeds++ > 0) continue;
           k.first = seed;
           k.detail = f.detail;
+          k.reproduce = reproduce;
           kind_order.push_back(f.kind);
         }
       }
       if (how.json) {
         report["runs"].push_back(std::move(r.json));
       } else {
-        fmt::print("seed {:>6}: atomic commit failures {:>4}, latest snapshot {}, {}\n", seed, r.tally.atomic_failures,
-                   r.latest, r.ok ? "ok" : "FAILED: " + r.failed);
+        fmt::print("seed {:>6}: atomic commit failures {:>4}, latest snapshot {}, {}{}\n", seed, r.tally.atomic_failures,
+                   r.latest, r.ok ? "ok" : "FAILED: " + r.failed, how.swarm ? SwarmSummary(swarms[i]) : "");
       }
       if (r.matched) found = seed;
     }
@@ -160,7 +213,7 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
     for (const std::string& k : kind_order)
       by_kind.push_back({{"kind", k}, {"seeds", kinds[k].seeds}, {"first_seed", kinds[k].first},
                          {"detail", kinds[k].detail},
-                         {"reproduce", fmt::format("{} --seed {}", command_prefix, kinds[k].first)}});
+                         {"reproduce", kinds[k].reproduce}});
     report["summary"] = {{"seeds", {{"first", seeds.first}, {"last", seeds.last}}},
                          {"runs", lost.size()},
                          {"atomic_failures", {{"min", sorted.front()}, {"median", median}, {"max", sorted.back()}}},
@@ -170,6 +223,13 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
                          {"failed_runs", failed},
                          {"failing_seeds", failing},
                          {"failure_kinds", std::move(by_kind)}};
+    if (how.swarm) {
+      sim::Json violations = sim::Json::array();
+      for (const auto& [kind, a] : attribution)
+        violations.push_back({{"kind", kind}, {"seeds", a.seeds}, {"without_faults", a.without_faults}, {"on", a.on},
+                              {"example_seed", swarm_first[kind].seed}, {"reproduce", swarm_first[kind].reproduce}});
+      report["summary"]["swarm"] = {{"fault_kinds_on", swarm_on}, {"violations", std::move(violations)}};
+    }
     if (how.find) report["summary"]["found"] = found ? sim::Json(*found) : sim::Json(nullptr);
     report["ok"] = how.find ? found.has_value() : failed == 0;
     PrintJsonLine(report);
@@ -191,8 +251,20 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
       fmt::print("\nwhat failed, by kind:\n");
       for (const std::string& k : kind_order) {
         const KindCount& c = kinds[k];
-        fmt::print("  {}: {} of {} seeds, first seed {}\n    {}\n    reproduce: {} --seed {}\n", k, c.seeds, lost.size(),
-                   c.first, c.detail, command_prefix, c.first);
+        fmt::print("  {}: {} of {} seeds, first seed {}\n    {}\n    reproduce: {}\n", k, c.seeds, lost.size(), c.first,
+                   c.detail, c.reproduce);
+      }
+    }
+    if (how.swarm) {
+      fmt::print("\nswarm: each seed turned on its own subset of {} fault kinds, each at a rate of 0.02 to 0.2\n",
+                 SwarmFaultKinds().size());
+      if (attribution.empty()) fmt::print("no invariant violation under any of the {} configurations\n", lost.size());
+      for (const auto& [kind, a] : attribution) {
+        fmt::print("  {}: {} of {} seeds\n", kind, a.seeds, lost.size());
+        for (const std::string& line : AttributionLines(a, swarm_on, static_cast<int64_t>(lost.size())))
+          fmt::print("    {}\n", line);
+        fmt::print("    seed {} shows it with {} fault kind{} on: {}\n", swarm_first[kind].seed, swarm_first[kind].faults,
+                   swarm_first[kind].faults == 1 ? "" : "s", swarm_first[kind].reproduce);
       }
     }
     if (how.find) {

@@ -2,7 +2,8 @@
 // machine's cores; then the distribution of the tallies as histograms, and for every kind of
 // failure how many seeds showed it and one command that reproduces it. --find EXPR stops at the
 // first seed whose run matches (seed_query.h). The output is the same whatever the thread count:
-// seeds run in chunks, and each chunk is printed in seed order once it is done.
+// seeds run in chunks, and each chunk is printed in seed order once it is done. --swarm gives each
+// seed its own subset of faults (swarm.h) and attributes each violation to the faults it needs.
 #ifndef COMMITLAB_LABS_SEED_RANGE_H_
 #define COMMITLAB_LABS_SEED_RANGE_H_
 
@@ -36,6 +37,9 @@ struct SeedRangeRun {
   std::function<Status(scenarios::RunOptions*)> prepare = {};
   int threads = 0;                     // 0: one per core
   std::optional<SeedQuery> find = {};  // stop at the first seed whose run matches
+  // Each seed turns on its own random subset of fault kinds (swarm.h); violations are grouped by
+  // the faults that were on, expectations are not checked (they describe the fault-free run).
+  bool swarm = false;
 };
 
 // Exit code: 0 when every seed's run held (with --find: when a seed matched), 1 otherwise, 2 on

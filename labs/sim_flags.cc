@@ -20,6 +20,9 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
       ("seeds", po::value(&flags->seeds), "A..B: run every seed in the range and report the distribution")
       ("threads", po::value(&flags->threads)->default_value(0),
        "with --seeds: run this many seeds at once (0: one per core); the output is the same for any number")
+      ("swarm", po::bool_switch(&flags->swarm),
+       "with --seeds: each seed turns on its own random subset of fault points and effects; violations are "
+       "grouped by the faults that were on")
       ("find", po::value(&flags->find),
        "with --seeds: stop at the first seed whose run matches, e.g. atomic_failures=25 or 'gave_up>=1,committed<60'")
       ("schedule", po::value(&flags->schedule), "replay this schedule string (printed at the end of a simulated run)")
@@ -75,8 +78,10 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     if (f->explain) return Status::InvalidArgument("--seeds and --explain do not go together: explain one seed's run");
     f->seed_range = true;
   }
-  if (!f->seed_range && (vm.count("find") || !vm["threads"].defaulted()))
-    return Status::InvalidArgument(fmt::format("--{} needs --seeds A..B", vm.count("find") ? "find" : "threads"));
+  if (!f->seed_range && (vm.count("find") || !vm["threads"].defaulted() || f->swarm))
+    return Status::InvalidArgument(fmt::format("--{} needs --seeds A..B", vm.count("find")           ? "find"
+                                                                          : !vm["threads"].defaulted() ? "threads"
+                                                                                                       : "swarm"));
   if (f->threads < 0 || f->threads > 1024) return Status::InvalidArgument("--threads must be 0..1024");
   if (vm.count("find")) {
     Result<SeedQuery> q = ParseSeedQuery(f->find);

@@ -27,6 +27,7 @@ struct SimFlags {
   std::vector<std::string> fault_specs;
   std::string latency_spec;
   int threads = 0;             // --seeds: runs at once (0: one per core)
+  bool swarm = false;          // --seeds: each seed its own subset of faults (swarm.h)
   std::string find;            // --seeds: stop at the first seed whose run matches (seed_query.h)
   bool untimed = false;        // latency is ordering only, as `commitlab explore` runs
   std::string maybe = "draw";  // what the `maybe` fault rules do: draw (p = 1/2), skip or fire

@@ -135,7 +135,13 @@ Result<IncrementResult> IncrementCounter(IcebergCommitter* committer, std::strin
 }
 
 std::optional<std::string> CheckCounter(std::string_view key, int64_t initial, int64_t delta, int acknowledged,
-                                        int64_t final_value) {
+                                        int64_t final_value, int unknown) {
+  for (int landed = 1; landed <= unknown; ++landed) {
+    int64_t sum = 0, with = 0;
+    if (!__builtin_mul_overflow(delta, static_cast<int64_t>(acknowledged + landed), &sum) &&
+        !__builtin_add_overflow(initial, sum, &with) && with == final_value)
+      return std::nullopt;
+  }
   int64_t sum = 0;
   int64_t expected = 0;
   if (__builtin_mul_overflow(delta, static_cast<int64_t>(acknowledged), &sum) ||
@@ -151,9 +157,10 @@ std::optional<std::string> CheckCounter(std::string_view key, int64_t initial, i
     const int64_t n = missing / delta;
     lost = fmt::format(" ({} increment{} lost)", n, n == 1 ? "" : "s");
   }
-  return fmt::format("{}: counter {} is {}, but {} acknowledged increment{} of {} from {} make {}{}",
+  const std::string maybe = unknown == 0 ? "" : fmt::format(", or with up to {} of unknown outcome more", unknown);
+  return fmt::format("{}: counter {} is {}, but {} acknowledged increment{} of {} from {} make {}{}{}",
                      final_value < expected ? "lost update" : "duplicated update", key, final_value, acknowledged,
-                     acknowledged == 1 ? "" : "s", delta, initial, expected, lost);
+                     acknowledged == 1 ? "" : "s", delta, initial, expected, maybe, lost);
 }
 
 }  // namespace commitlab::scenarios

@@ -376,8 +376,15 @@ class IcebergWriter final : public ProtocolWriter {
       return ctx_.script_error("counter commit needs a counter read and a counter add before it");
     PendingIncrement c = *std::exchange(counter_, std::nullopt);
     const int64_t read_first = c.read_value;
+    const int64_t unknown_before = committer_.stats().unknown_outcomes;
     Result<CommitResult> committed = CommitIncrement(&committer_, &c, op.on_validation, Isolation(""));
-    if (!committed.ok()) return committed.status();
+    if (!committed.ok()) {
+      // CommitStateUnknownException, or a crash: the worker was never told, and the increment may
+      // be in the table or not.
+      if (committer_.stats().unknown_outcomes > unknown_before || committed.status().code() == Code::kCrashed)
+        table_->CounterMaybeIncrement(c.key, c.delta);
+      return committed.status();
+    }
     table_->CounterIncrement(c.key, c.delta);
     Acknowledge(*committed, r,
                 fmt::format("counter {} = {} (read {}{}, {} commit(s), on-validation={})", c.key,

@@ -52,12 +52,17 @@ void IcebergTableRun::Expired(const std::vector<int64_t>& snapshot_ids) {
 
 void IcebergTableRun::CounterInit(const std::string& key, int64_t value) {
   std::lock_guard<std::mutex> lock(mu_);
-  counters_[key] = {.initial = value, .increments = {}};
+  counters_[key] = {.initial = value, .increments = {}, .maybe = {}};
 }
 
 void IcebergTableRun::CounterIncrement(const std::string& key, int64_t delta) {
   std::lock_guard<std::mutex> lock(mu_);
   counters_[key].increments.push_back(delta);
+}
+
+void IcebergTableRun::CounterMaybeIncrement(const std::string& key, int64_t delta) {
+  std::lock_guard<std::mutex> lock(mu_);
+  counters_[key].maybe.push_back(delta);
 }
 
 bool IcebergTableRun::CounterInitialised(const std::string& key) {
@@ -142,12 +147,29 @@ void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* viol
       fits = fits && !__builtin_add_overflow(expected, d, &expected);
       same_delta = same_delta && d == c.increments.front();
     }
+    for (int64_t d : c.maybe) same_delta = same_delta && !c.increments.empty() && d == c.increments.front();
     if (!value.ok()) {
       violations->push_back({"lost_update", fmt::format("table {}: {}", table_.name, value.status().message())});
     } else if (same_delta && !c.increments.empty()) {
-      if (std::optional<std::string> lost = CheckCounter(key, c.initial, c.increments.front(),
-                                                                  static_cast<int>(c.increments.size()), final_value))
+      if (std::optional<std::string> lost =
+              CheckCounter(key, c.initial, c.increments.front(), static_cast<int>(c.increments.size()), final_value,
+                           static_cast<int>(c.maybe.size())))
         violations->push_back({"lost_update", *lost});
+    } else if (!c.maybe.empty()) {
+      // Increments of different sizes, some of unknown outcome: any subset of those may have landed.
+      bool possible = false;
+      for (uint64_t subset = 0; subset < (uint64_t{1} << std::min<size_t>(c.maybe.size(), 16)) && !possible; ++subset) {
+        int64_t v = expected;
+        bool ok = fits;
+        for (size_t i = 0; i < c.maybe.size() && i < 16; ++i)
+          if ((subset >> i) & 1) ok = ok && !__builtin_add_overflow(v, c.maybe[i], &v);
+        possible = ok && v == final_value;
+      }
+      if (!possible)
+        violations->push_back(
+            {"lost_update", fmt::format("lost update: counter {} is {}, which no subset of its {} increment(s) of "
+                                        "unknown outcome added to the {} acknowledged from {} makes",
+                                        key, final_value, c.maybe.size(), c.increments.size(), c.initial)});
     } else if (!fits) {
       violations->push_back(
           {"lost_update", fmt::format("counter {}: {} acknowledged increment(s) from {} do not fit in a 64-bit integer "

@@ -48,6 +48,8 @@ class IcebergTableRun {
   // `counter init` committed KEY = value; `counter commit` committed an increment of `delta`.
   void CounterInit(const std::string& key, int64_t value);
   void CounterIncrement(const std::string& key, int64_t delta);
+  // An increment whose commit ended with its outcome unknown: the counter may include it or not.
+  void CounterMaybeIncrement(const std::string& key, int64_t delta);
   // Whether a `counter init` of KEY has committed.
   bool CounterInitialised(const std::string& key);
 
@@ -60,6 +62,7 @@ class IcebergTableRun {
   struct Counter {
     int64_t initial = 0;
     std::vector<int64_t> increments;
+    std::vector<int64_t> maybe;  // outcome unknown
   };
 
   const Table& table_;

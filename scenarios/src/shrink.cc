@@ -150,8 +150,8 @@ class Reducer {
       changed = false;
       changed |= RemoveWriters();
       changed |= CutRepeats();
-      changed |= EarlierHits();
       changed |= RemoveLines();
+      changed |= EarlierHits();  // last: most pinned faults go with the lines
     }
   }
 

@@ -147,6 +147,18 @@ TEST(IcebergCounterCheckTest, NamesWhatWasLostOrDoubled) {
             "duplicated update: counter hits is 20, but 1 acknowledged increment of 5 from 10 make 15");
 }
 
+// An increment whose commit ended with CommitStateUnknownException may be in the table or not.
+TEST(IcebergCounterCheckTest, AnIncrementOfUnknownOutcomeMayHaveLanded) {
+  EXPECT_EQ(CheckCounter("hits", 10, 5, 1, 15, 1), std::nullopt);
+  EXPECT_EQ(CheckCounter("hits", 10, 5, 1, 20, 1), std::nullopt);
+  EXPECT_EQ(CheckCounter("hits", 10, 5, 1, 25, 1),
+            "duplicated update: counter hits is 25, but 1 acknowledged increment of 5 from 10 make 15, or with up to "
+            "1 of unknown outcome more");
+  EXPECT_EQ(CheckCounter("hits", 10, 5, 2, 15, 1),
+            "lost update: counter hits is 15, but 2 acknowledged increments of 5 from 10 make 20, or with up to 1 of "
+            "unknown outcome more (1 increment lost)");
+}
+
 TEST(IcebergCounterCheckTest, SaysSoWhenTheAcknowledgedIncrementsDoNotFitIn64Bits) {
   // initial + delta * acknowledged overflows: a clear finding, not a wrapped (undefined) sum.
   EXPECT_EQ(CheckCounter("hits", INT64_MAX, 1, 1, 0),

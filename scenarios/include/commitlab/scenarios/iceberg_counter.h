@@ -92,10 +92,12 @@ Result<IncrementResult> IncrementCounter(iceberg::IcebergCommitter* committer, s
                                          iceberg::IsolationLevel isolation = iceberg::IsolationLevel::kSerializable, int max_tries = 10);
 
 // The checker's rule: `acknowledged` successful increments of `delta` from `initial` must leave
-// initial + acknowledged * delta. nullopt when they do, else what was lost, e.g. "lost update:
-// counter hits is 15, but 2 acknowledged increments of 5 from 10 make 20 (1 increment lost)".
+// initial + acknowledged * delta, plus any number up to `unknown` more (increments whose commit
+// ended with CommitStateUnknownException: each may have landed). nullopt when they do, else what
+// was lost, e.g. "lost update: counter hits is 15, but 2 acknowledged increments of 5 from 10 make
+// 20 (1 increment lost)".
 std::optional<std::string> CheckCounter(std::string_view key, int64_t initial, int64_t delta, int acknowledged,
-                                        int64_t final_value);
+                                        int64_t final_value, int unknown = 0);
 
 }  // namespace commitlab::scenarios
 
