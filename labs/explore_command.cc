@@ -5,6 +5,7 @@
 #include <fmt/ostream.h>
 
 #include "cli.h"
+#include "run_settings.h"
 #include "commitlab/scenarios/explore.h"
 #include "commitlab/scenarios/explore_order.h"
 #include "commitlab/scenarios/parser.h"
@@ -18,15 +19,6 @@ using scenarios::ExploreFinding;
 using scenarios::ExploreReport;
 
 constexpr std::string_view kCommand = "explore";
-
-std::string ShellQuote(const std::string& arg) {
-  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,") ==
-                          std::string::npos)
-    return arg;
-  std::string out = "'";
-  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 struct Counterexample {
   const ExploreFinding* finding = nullptr;
@@ -67,8 +59,7 @@ void PrintText(const std::string& path, const ExploreReport& r, const std::vecto
                r.sleep_skipped);
   fmt::print("\nlongest execution: {} steps\n", r.max_depth);
   if (r.complete()) {
-    fmt::print("search: complete: every interleaving{} was run or shown equivalent to one that was\n",
-               r.cut_preemptions + r.cut_steps == 0 ? "" : " within the bounds");
+    fmt::print("search: complete: every interleaving was run or shown equivalent to one that was\n");
   } else {
     std::vector<std::string> why;
     if (r.stopped) why.push_back("stopped early (--max-executions or --stop-at-first)");
@@ -84,6 +75,10 @@ void PrintText(const std::string& path, const ExploreReport& r, const std::vecto
       break;
     }
     fmt::print("  {:>8}  {}{}\n", o.count, o.ok ? "" : "FAILS  ", o.key);
+  }
+  if (r.executions == 0) {
+    fmt::print("\nno execution ran to its end: nothing is known (raise --max-steps or --preemptions)\n");
+    return;
   }
   if (examples.empty()) {
     fmt::print("\nno failure in any execution: every invariant and expectation of {} held\n", path);
@@ -180,13 +175,17 @@ int RunExplore(const std::vector<std::string>& args) {
     if (!rule.ok()) return UsageError(kCommand, fmt::format("--fault: {}", rule.status().message()));
     run.faults.push_back(*rule);
   }
-  if (!json)
-    fmt::print("explore {}: seed {}, untimed (latency is ordering only), {}, preemptions {}, max {} steps\n", path,
-               seed, explore.reduce ? "sleep-set reduction" : "no reduction",
-               explore.preemptions < 0 ? std::string("unbounded") : std::to_string(explore.preemptions),
-               explore.max_steps);
   Result<ExploreReport> r = scenarios::Explore(*scenario, run, explore);
   if (!r.ok()) return UsageError(kCommand, r.status().message());
+  if (!json) {
+    const bool reduced = explore.reduce && explore.preemptions < 0;
+    fmt::print("explore {}: seed {}, untimed (latency is ordering only), {}, {}, at most {} step{} an execution\n",
+               path, seed, reduced ? "sleep-set reduction" : "no reduction",
+               explore.preemptions < 0 ? std::string("preemptions unbounded")
+                                       : fmt::format("at most {} preemption{}", explore.preemptions,
+                                                     explore.preemptions == 1 ? "" : "s"),
+               explore.max_steps, explore.max_steps == 1 ? "" : "s");
+  }
 
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
   bool has_maybe = false;
@@ -217,12 +216,13 @@ int RunExplore(const std::vector<std::string>& args) {
     doc["max_depth"] = r->max_depth;
     doc["outcomes"] = std::move(outs);
     doc["findings"] = std::move(found);
-    doc["ok"] = r->ok();
+    doc["ok"] = r->ok() && r->executions > 0;
     PrintJsonLine(doc);
   } else {
     PrintText(path, *r, examples, outcomes);
   }
-  return r->ok() ? kExitOk : kExitFailed;
+  // A search that finished no execution found nothing either way: not a pass.
+  return r->ok() && r->executions > 0 ? kExitOk : kExitFailed;
 }
 
 }  // namespace commitlab::cli

@@ -40,3 +40,13 @@ cli_source_test(shrink_refuses_to_overwrite_its_input 2 "--output would overwrit
   shrink scenarios/object_store_check_then_put.scn -o scenarios/object_store_check_then_put.scn)
 cli_source_test(shrink_history_with_seed 2 "a history carries its own seed and faults"
   shrink results/golden/paimon_race.jsonl --seed 3)
+# A search that finished no execution knows nothing: not a pass.
+cli_source_test(explore_nothing_ran 1 "executions: 0 run to the end.*no execution ran to its end: nothing is known"
+  explore scenarios/paimon_unknown.scn --max-steps 1)
+# The file's own order lines are not suggested again.
+cli_source_test(explore_keeps_the_files_order 0 "order lines: none beyond the file's own: they already force this order"
+  explore scenarios/iceberg_counter_stale.scn)
+# Every violation the small file shows is expected, so run passes (a duplicate is an add_live too).
+add_test(NAME cli.shrink_expects_every_kind_it_shows
+  COMMAND sh -c "${EXPECT_RUN} 0 'expect invariant-violation add_live expect invariant-violation duplicate' -- $<TARGET_FILE:commitlab> shrink scenarios/paimon_unknown_no_check.scn --kind add_live -o '${CMAKE_CURRENT_BINARY_DIR}/dup.min.scn' && ${EXPECT_RUN} 0 'ok: 2 of 2 expectations held' -- $<TARGET_FILE:commitlab> run '${CMAKE_CURRENT_BINARY_DIR}/dup.min.scn'"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -27,6 +27,10 @@ class RunSettings {
   std::vector<std::pair<std::string, std::string>> settings_;
 };
 
+// `arg` as a POSIX shell reads it back: as is when it holds only safe characters, else in single
+// quotes. For the commands the CLI prints to copy and paste.
+std::string ShellQuote(const std::string& arg);
+
 // Removes `--flag VALUE` and `--flag=VALUE` for each of `valued` (e.g. --trace, --dir), and each
 // of `switches`, which take no value (e.g. --json).
 std::vector<std::string> WithoutFlags(const std::vector<std::string>& args, const std::vector<std::string>& valued,

@@ -36,3 +36,11 @@ add_test(NAME cli.swarm_example_replays
   COMMAND sh -c "cmd=$($<TARGET_FILE:commitlab> race --sched random --seeds 1..60 --swarm --idempotency-check off | grep -m1 'shows it with' | sed 's/.*: commitlab //') && eval \"${EXPECT_RUN} 1 'invariants: VIOLATED.*duplicate' -- $<TARGET_FILE:commitlab> $cmd\"")
 add_test(NAME cli.swarm_same_output_on_any_thread_count
   COMMAND sh -c "a=$($<TARGET_FILE:commitlab> race --sched random --seeds 1..40 --swarm --idempotency-check off --threads 1) ; b=$($<TARGET_FILE:commitlab> race --sched random --seeds 1..40 --swarm --idempotency-check off --threads 4); [ -n \"$a\" ] && [ \"$a\" = \"$b\" ]")
+# The last seeds of the range: no wrap past 2^64 - 1.
+cli_test(seeds_at_the_top_of_the_range 0 "seed 18446744073709551615: .*6 runs: "
+  race --sched random --commits 2 --seeds 18446744073709551610..18446744073709551615)
+# --find under --swarm: the command it prints carries the seed's faults.
+cli_test(swarm_find_reproduces 0 "found: seed [0-9]+ matches violations>=1 +reproduce: commitlab race --sched random --idempotency-check off --fault '\\*:"
+  race --sched random --seeds 1..60 --swarm --idempotency-check off --find "violations>=1")
+cli_test(seeds_find_out_of_range 2 "--find: \"committed=99999999999999999999\": 99999999999999999999 is out of range"
+  race --sched random --seeds 1..3 --find committed=99999999999999999999)

@@ -39,17 +39,21 @@ Result<SeedQuery> ParseSeedQuery(std::string_view text) {
   size_t start = 0;
   do {
     const size_t comma = text.find(',', start);
-    const std::string_view part = text.substr(start, comma == std::string_view::npos ? text.size() - start : comma - start);
+    const size_t length = comma == std::string_view::npos ? text.size() - start : comma - start;
+    const std::string_view part = text.substr(start, length);
     start = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
     const size_t op = part.find_first_of("=<>");
     if (op == std::string_view::npos || op == 0)
-      return Status::InvalidArgument(fmt::format("--find: \"{}\" is not NAME=N, NAME>=N, NAME<=N, NAME>N or NAME<N", part));
+      return Status::InvalidArgument(
+          fmt::format("--find: \"{}\" is not NAME=N, NAME>=N, NAME<=N, NAME>N or NAME<N", part));
     SeedCondition c;
     c.name = std::string(part.substr(0, op));
     c.op = part.size() > op + 1 && part[op + 1] == '=' && part[op] != '=' ? std::string(part.substr(op, 2))
                                                                           : std::string(part.substr(op, 1));
     const std::string_view number = part.substr(op + c.op.size());
     auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), c.value);
+    if (ec == std::errc::result_out_of_range)
+      return Status::InvalidArgument(fmt::format("--find: \"{}\": {} is out of range", part, number));
     if (ec != std::errc() || end != number.data() + number.size() || number.empty())
       return Status::InvalidArgument(fmt::format("--find: \"{}\": expected a whole number after {}", part, c.op));
     if (!Value(c.name, scenarios::RunReport{}))

@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <latch>
 #include <map>
+#include <memory>
 #include <set>
 #include <thread>
 
 #include "cli.h"
+#include "run_settings.h"
 #include "commitlab/scenarios/report_json.h"
 #include "report_output.h"
 #include "swarm.h"
@@ -21,15 +23,6 @@
 
 namespace commitlab::cli {
 namespace {
-
-std::string Quote(const std::string& arg) {
-  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,") ==
-                          std::string::npos)
-    return arg;
-  std::string out = "'";
-  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // What a seed's run left, kept for the summary (the report itself is dropped unless --json).
 struct SeedResult {
@@ -56,7 +49,7 @@ struct KindCount {
 // The seed's swarm rules as `--fault` arguments.
 std::string FaultArgs(const std::vector<sim::FaultRule>& rules) {
   std::string out;
-  for (const sim::FaultRule& r : rules) out += " --fault " + Quote(sim::FormatFaultRule(r));
+  for (const sim::FaultRule& r : rules) out += " --fault " + ShellQuote(sim::FormatFaultRule(r));
   return out;
 }
 
@@ -82,7 +75,7 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
   const uint64_t chunk = static_cast<uint64_t>(threads) * 8;
 
   std::string command_prefix = "commitlab " + std::string(how.command);
-  for (const std::string& a : how.reproduce) command_prefix += " " + Quote(a);
+  for (const std::string& a : how.reproduce) command_prefix += " " + ShellQuote(a);
   sim::Json report = ReportEnvelope(how.command, how.settings);
   sim::Json failing = sim::Json::array();
   std::vector<int64_t> lost, attempts, times;
@@ -90,6 +83,7 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
   std::vector<std::string> kind_order;  // by first seed
   int failed = 0;
   std::optional<uint64_t> found;
+  std::string found_command;
   std::map<std::string, int64_t> swarm_on;                  // fault kind -> seeds with it on
   std::map<std::string, SwarmAttribution> attribution;      // violation kind -> its seeds' faults
   struct Example {
@@ -100,8 +94,9 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
   std::map<std::string, Example> swarm_first;  // violation kind -> the seed to show
 
   boost::asio::thread_pool pool(static_cast<size_t>(threads));
+  std::vector<std::unique_ptr<std::latch>> latches;  // alive until the pool has joined
   for (uint64_t from = seeds.first;; from += chunk) {
-    const uint64_t to = std::min(seeds.last, from + chunk - 1);
+    const uint64_t to = seeds.last - from < chunk ? seeds.last : from + chunk - 1;  // never past UINT64_MAX
     std::vector<scenarios::RunOptions> runs;
     std::vector<std::vector<sim::FaultRule>> swarms;
     for (uint64_t seed = from;; ++seed) {
@@ -119,7 +114,8 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
       if (seed == to) break;
     }
     std::vector<SeedResult> results(runs.size());
-    std::latch done(static_cast<std::ptrdiff_t>(runs.size()));
+    latches.push_back(std::make_unique<std::latch>(static_cast<std::ptrdiff_t>(runs.size())));
+    std::latch& done = *latches.back();
     for (size_t i = 0; i < runs.size(); ++i) {
       boost::asio::post(pool, [&, i] {
         SeedResult& out = results[i];
@@ -194,7 +190,10 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
         fmt::print("seed {:>6}: atomic commit failures {:>4}, latest snapshot {}, {}{}\n", seed, r.tally.atomic_failures,
                    r.latest, r.ok ? "ok" : "FAILED: " + r.failed, how.swarm ? SwarmSummary(swarms[i]) : "");
       }
-      if (r.matched) found = seed;
+      if (r.matched) {
+        found = seed;
+        found_command = reproduce;
+      }
     }
     if (found || to == seeds.last) break;
   }
@@ -269,8 +268,7 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
     }
     if (how.find) {
       if (found) {
-        fmt::print("\nfound: seed {} matches {}\n  reproduce: {} --seed {}\n", *found, how.find->text, command_prefix,
-                   *found);
+        fmt::print("\nfound: seed {} matches {}\n  reproduce: {}\n", *found, how.find->text, found_command);
       } else {
         fmt::print("\nnot found: no seed of {}..{} matches {}\n", seeds.first, seeds.last, how.find->text);
       }

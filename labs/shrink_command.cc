@@ -142,7 +142,13 @@ int RunShrink(const std::vector<std::string>& args) {
   fmt::print("the small file shows it on {} of seeds 1..{}{}\n", r->failing_seeds, r->checked_seeds,
              r->pinned_seed ? ": it carries a seed line that does" : "");
   if (Status st = WriteFileAtomically(output, r->text); !st.ok()) return UsageError(kCommand, st.message());
-  fmt::print("wrote {} (commitlab run {} passes while the violation happens)\n\n{}", output, output, r->text);
+  if (r->passes) {
+    fmt::print("wrote {} (commitlab run {} passes while the violation happens)\n\n{}", output, output, r->text);
+  } else {
+    fmt::print("wrote {}; note: commitlab run {} does not pass as written (its run differs on the seed it "
+               "would use)\n\n{}",
+               output, output, r->text);
+  }
   return kExitOk;
 }
 

@@ -71,6 +71,10 @@ class Search {
   // The best default at a new scheduling point, or nullopt (and stop_ set) when there is none.
   std::optional<int> DefaultPick(const Node& n);
   int PathPreemptions() const;
+  // Sleep sets and a preemption bound together can cut an order the bound allows (Coons,
+  // Musuvathi and McKinley, "Bounded Partial-Order Reduction", OOPSLA 2013): a bounded search
+  // runs without them.
+  bool reducing() const { return options_.reduce && options_.preemptions < 0; }
   // The run asked for another decision than the one it asked for at this point before.
   Status Diverged() {
     if (error_.ok())
@@ -154,7 +158,7 @@ Result<int> Search::Pick(const sim::SchedulePoint& p) {
   n.free_switch = n.last < 0 || !Contains(n.runnable, n.last) ||
                   n.access[static_cast<size_t>(n.last)] == sim::StepAccess::kWait;
   n.preemptions = PathPreemptions();
-  if (options_.reduce) {
+  if (reducing()) {
     // Asleep here: whoever was asleep at the parent, or explored there before the chosen step, and
     // commutes with the chosen step.
     for (size_t i = cursor_; i-- > 0;) {
@@ -224,6 +228,7 @@ Status Search::Execute() {
     case Stop::kNone: break;
   }
   if (!r.ok()) return r.status();
+  if (cursor_ < prefix_) return Diverged();  // it ended before the choices it made last time
   ++report_.executions;
   Record(*r, static_cast<int64_t>(cursor_));
   return Status::OK();
@@ -241,20 +246,13 @@ void Search::Record(const RunReport& r, int64_t decisions) {
     o.key = OutcomeKey(r);
     o.ok = r.ok();
   }
-  std::vector<std::pair<std::string, std::string>> kinds;  // kind, detail
-  std::vector<bool> expected;
+  // What failed, and the violations the file expects: "can this happen?" is the question here.
+  std::vector<RunFailure> kinds = RunFailures(r);
+  std::vector<bool> expected(kinds.size(), false);
   for (const ViolationReport& v : r.violations) {
-    kinds.emplace_back(v.violation.kind, v.violation.message);
-    expected.push_back(v.expected);
-  }
-  for (const ExpectationResult& e : r.expectations) {
-    if (e.passed) continue;
-    kinds.emplace_back("expect " + e.where, fmt::format("{} (saw {})", e.text, e.seen));
-    expected.push_back(false);
-  }
-  for (const std::string& e : r.run_errors) {
-    kinds.emplace_back("run error", e);
-    expected.push_back(false);
+    if (!v.expected) continue;
+    kinds.push_back({v.violation.kind, v.violation.message});
+    expected.push_back(true);
   }
   std::vector<int> path;
   for (size_t i = 0; i < static_cast<size_t>(decisions) && i < stack_.size(); ++i) path.push_back(stack_[i].chosen);
@@ -273,12 +271,12 @@ void Search::Record(const RunReport& r, int64_t decisions) {
     if (maybe) fired.push_back(std::string(f).replace(hit + 1, 3, "nth"));
   }
   for (size_t i = 0; i < kinds.size(); ++i) {
-    ExploreFinding& f = findings_[kinds[i].first];
+    ExploreFinding& f = findings_[kinds[i].kind];
     // The shortest: fewest context switches (the easiest to read), then fewest steps.
     if (f.executions++ == 0 || std::pair(switches, steps) < std::pair(f.switches, f.steps)) {
       f.switches = switches;
-      f.kind = kinds[i].first;
-      f.detail = kinds[i].second;
+      f.kind = kinds[i].kind;
+      f.detail = kinds[i].detail;
       f.expected = expected[i];
       f.steps = steps;
       f.schedule = r.schedule;
@@ -339,7 +337,8 @@ Result<ExploreReport> Search::Run() {
     COMMITLAB_RETURN_IF_ERROR(Execute());
     if (options_.progress) options_.progress(report_.executions);
     const bool failed = std::any_of(findings_.begin(), findings_.end(), [](const auto& f) { return !f.second.expected; });
-    if ((options_.stop_at_first && failed) || report_.executions >= options_.max_executions) {
+    const int64_t runs = report_.executions + report_.sleep_blocked + report_.cut_steps;
+    if ((options_.stop_at_first && failed) || runs >= options_.max_executions) {
       report_.stopped = Backtrack();  // more to explore?
       break;
     }

@@ -46,9 +46,11 @@ std::vector<std::vector<Span>> LineSpans(const Scenario& s, const sim::History& 
     const int file_line = static_cast<int>(sim::IntField(e, "line", 0));
     std::vector<Span>& mine = spans[w->second];
     if (type == "step_start") {
-      // The steps of one line run back to back: a line of several steps is one span.
-      if (mine.empty() || mine.back().file_line != file_line) mine.push_back({.file_line = file_line, .start = pick});
-      if (mine.back().label.empty()) mine.back().label = sim::StringField(e, "label");
+      // The steps of one line run back to back: a line of several steps is one span. Each pass of
+      // a repeat starts a new one: its first step carries the pass's label ("c[2]").
+      const std::string label = sim::StringField(e, "label");
+      if (mine.empty() || mine.back().file_line != file_line || !label.empty())
+        mine.push_back({.file_line = file_line, .label = label, .start = pick});
     }
     if (!mine.empty()) mine.back().end = pick;
   }
@@ -61,11 +63,14 @@ const Span* SpanAt(std::vector<Span>& spans, int64_t pick) {
   return nullptr;
 }
 
-// A point in a writer's run of its lines: a line's start, its publish point, its end.
+// A point in a writer's run of its lines, in the order it passes them. An order line's source is
+// where the writer has got to (`W.x.publish`: arrived at the point; `W.x`: the line's end), its
+// target where the other writer waits (`W.y`: the line's start; `W.y.publish`: leaving the point).
+enum Phase { kStart = 0, kArrive = 1, kLeave = 2, kEnd = 3 };
 struct Pos {
   size_t writer = 0;
   size_t span = 0;
-  int phase = 0;  // 0 start, 1 publish point, 2 end
+  int phase = kStart;
 
   bool operator==(const Pos&) const = default;
   bool NotAfter(const Pos& o) const { return writer == o.writer && std::pair(span, phase) <= std::pair(o.span, o.phase); }
@@ -85,14 +90,33 @@ size_t SpanIndex(const Effect& e, const std::vector<std::vector<Span>>& spans) {
 // at or after the point is certainly over once the line is.
 Pos FromPos(const Effect& e, const std::vector<std::vector<Span>>& spans) {
   const bool before_point = e.span->first_publish && e.pick < *e.span->first_publish;
-  return {e.writer, SpanIndex(e, spans), before_point ? 1 : 2};
+  return {e.writer, SpanIndex(e, spans), before_point ? kArrive : kEnd};
 }
 
 // A step before the publish point waits if the line does not start; one at or after it waits at
 // the point.
 Pos ToPos(const Effect& e, const std::vector<std::vector<Span>>& spans) {
   const bool at_or_after_point = e.span->first_publish && e.pick >= *e.span->first_publish;
-  return {e.writer, SpanIndex(e, spans), at_or_after_point ? 1 : 0};
+  return {e.writer, SpanIndex(e, spans), at_or_after_point ? kLeave : kStart};
+}
+
+// The file's own order lines, between the spans the run had: they need not be said again.
+std::vector<Edge> GivenEdges(const Scenario& s, const std::vector<std::vector<Span>>& spans) {
+  auto find = [&](const StepRef& ref, int phase) -> std::optional<Pos> {
+    const std::vector<Step>& steps = s.writers[ref.writer].steps;
+    size_t first = ref.step;  // the labelled step that starts the line
+    while (first > 0 && steps[first].label.empty() && steps[first - 1].pos.line == steps[ref.step].pos.line) --first;
+    for (size_t i = 0; i < spans[ref.writer].size(); ++i)
+      if (!steps[first].label.empty() && spans[ref.writer][i].label == steps[first].label) return Pos{ref.writer, i, phase};
+    return std::nullopt;
+  };
+  std::vector<Edge> given;
+  for (const OrderEdge& o : s.order) {
+    const std::optional<Pos> from = find(o.before, o.before_publish ? kArrive : kEnd);
+    const std::optional<Pos> to = find(o.after, o.after_publish ? kLeave : kStart);
+    if (from && to) given.push_back({*from, *to});
+  }
+  return given;
 }
 
 // `to` follows `from` by the writers' own order and the edges.
@@ -113,7 +137,8 @@ bool Reaches(const Pos& from, const Pos& to, const std::vector<Edge>& edges) {
 }
 
 std::string PosRef(const Scenario& s, const std::vector<std::vector<Span>>& spans, const Pos& p) {
-  return fmt::format("{}.{}{}", s.writers[p.writer].name, spans[p.writer][p.span].label, p.phase == 1 ? ".publish" : "");
+  const bool point = p.phase == kArrive || p.phase == kLeave;
+  return fmt::format("{}.{}{}", s.writers[p.writer].name, spans[p.writer][p.span].label, point ? ".publish" : "");
 }
 
 }  // namespace
@@ -168,11 +193,15 @@ Result<OrderLines> CounterexampleOrderLines(const Scenario& scenario, const RunO
       if (std::find(edges.begin(), edges.end(), e) == edges.end()) edges.push_back(e);
     }
   }
-  // Keep an edge only when the others and each writer's own order do not already imply it.
+  // Keep an edge only when the file's order lines, the others and each writer's own order do not
+  // already imply it.
+  const std::vector<Edge> given = GivenEdges(scenario, spans);
   for (size_t i = edges.size(); i-- > 0;) {
     const Edge e = edges[i];
     edges.erase(edges.begin() + static_cast<std::ptrdiff_t>(i));
-    if (!Reaches(e.from, e.to, edges)) edges.insert(edges.begin() + static_cast<std::ptrdiff_t>(i), e);
+    std::vector<Edge> others = edges;
+    others.insert(others.end(), given.begin(), given.end());
+    if (!Reaches(e.from, e.to, others)) edges.insert(edges.begin() + static_cast<std::ptrdiff_t>(i), e);
   }
   std::set<std::string> unlabelled;
   std::vector<std::string> lines;
@@ -185,7 +214,8 @@ Result<OrderLines> CounterexampleOrderLines(const Scenario& scenario, const RunO
   }
   OrderLines out;
   if (lines.empty()) {
-    out.note = "none needed: no read or publish of one writer met another's";
+    out.note = given.empty() ? "none needed: no read or publish of one writer met another's"
+                             : "none beyond the file's own: they already force this order";
     return out;
   }
   if (!unlabelled.empty()) {

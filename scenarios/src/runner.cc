@@ -35,7 +35,8 @@ Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, con
   if (options.effect_gate != nullptr) options.effect_gate->Attach(&scheduler);
   if (options.history != nullptr) options.history->set_step_source([&scheduler] { return scheduler.steps(); });
   auto drawn = [&scheduler] { return scheduler.strategy().DrawnSettings(); };
-  world.set_mark_opaque([&scheduler](bool on) { scheduler.set_opaque(on); });
+  world.set_opaque_hooks([&scheduler](sim::StepAccess a) { scheduler.OpaqueStep(a); },
+                         [&scheduler](bool on) { scheduler.set_opaque(on); });
   for (sim::RealEnv::Writer& w : world.Writers(&env, gates.get(), drawn))
     scheduler.AddWriter(std::move(w.name), std::move(w.body));
   const Status status = scheduler.Run();

@@ -334,10 +334,12 @@ class IcebergWriter final : public ProtocolWriter {
         if (!f.ok()) return f.status();
         COMMITLAB_RETURN_IF_ERROR(Commit(iceberg::NewAppend(**base, {*f}), r,
                                          fmt::format("counter {} = {} in {}", op.key, op.value, (*f)->path())));
+        if (ctx_.opaque_step) ctx_.opaque_step(sim::StepAccess::kNoteWrite);  // reads check for it
         table_->CounterInit(op.key, op.value);
         return Status::OK();
       }
       case CounterOp::Action::kRead: {
+        if (ctx_.opaque_step) ctx_.opaque_step(sim::StepAccess::kNoteRead);
         if (!table_->CounterInitialised(op.key)) {
           return ctx_.script_error(fmt::format("counter read: counter {} is not initialised (no counter init of it "
                                                "has committed yet; an order line can make one go first)",
@@ -379,9 +381,9 @@ class IcebergWriter final : public ProtocolWriter {
     const int64_t unknown_before = committer_.stats().unknown_outcomes;
     Result<CommitResult> committed = CommitIncrement(&committer_, &c, op.on_validation, Isolation(""));
     if (!committed.ok()) {
-      // CommitStateUnknownException, or a crash: the worker was never told, and the increment may
-      // be in the table or not.
-      if (committer_.stats().unknown_outcomes > unknown_before || committed.status().code() == Code::kCrashed)
+      // CommitStateUnknownException, or a crash after the swap: the worker was never told, and the
+      // increment may be in the table.
+      if (committer_.stats().unknown_outcomes > unknown_before || committer_.crashed_after_swap())
         table_->CounterMaybeIncrement(c.key, c.delta);
       return committed.status();
     }

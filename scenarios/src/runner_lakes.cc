@@ -156,14 +156,22 @@ void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* viol
                            static_cast<int>(c.maybe.size())))
         violations->push_back({"lost_update", *lost});
     } else if (!c.maybe.empty()) {
-      // Increments of different sizes, some of unknown outcome: any subset of those may have landed.
+      // Increments of different sizes, some of unknown outcome: any subset of those may have
+      // landed. Up to 16 every subset is tried; beyond, only the range they span.
       bool possible = false;
-      for (uint64_t subset = 0; subset < (uint64_t{1} << std::min<size_t>(c.maybe.size(), 16)) && !possible; ++subset) {
-        int64_t v = expected;
+      if (c.maybe.size() <= 16) {
+        for (uint64_t subset = 0; subset < (uint64_t{1} << c.maybe.size()) && !possible; ++subset) {
+          int64_t v = expected;
+          bool ok = fits;
+          for (size_t i = 0; i < c.maybe.size(); ++i)
+            if ((subset >> i) & 1) ok = ok && !__builtin_add_overflow(v, c.maybe[i], &v);
+          possible = ok && v == final_value;
+        }
+      } else {
+        int64_t lo = expected, hi = expected;
         bool ok = fits;
-        for (size_t i = 0; i < c.maybe.size() && i < 16; ++i)
-          if ((subset >> i) & 1) ok = ok && !__builtin_add_overflow(v, c.maybe[i], &v);
-        possible = ok && v == final_value;
+        for (int64_t d : c.maybe) ok = ok && !__builtin_add_overflow(d < 0 ? lo : hi, d, d < 0 ? &lo : &hi);
+        possible = !ok || (lo <= final_value && final_value <= hi);
       }
       if (!possible)
         violations->push_back(

@@ -19,6 +19,7 @@
 #include "commitlab/core/status.h"
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
+#include "commitlab/sim/step_access.h"
 
 namespace commitlab::scenarios::internal {
 
@@ -52,6 +53,9 @@ struct ProtocolContext {
   SnapshotStore* store = nullptr;
   Checkpoints* checkpoints = nullptr;
   std::function<Status(std::string)> script_error = {};
+  // Before touching state shared with other writers outside the storage brackets (which Iceberg
+  // counters are initialised): Scheduler::OpaqueStep in a simulated run; may be empty.
+  std::function<void(sim::StepAccess)> opaque_step = {};
 };
 
 class ProtocolWriter {

@@ -156,6 +156,7 @@ std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::fu
                  .history = histories_.empty() ? nullptr : histories_[i].get(),
                  .iceberg = iceberg_[table].get(),
                  .delta = delta_[table].get(),
+                 .opaque_step = opaque_step_,
                  .mark_opaque = mark_opaque_,
                  .on_start = [this] { OnStart(); },
                  .on_step = [this](size_t w, size_t step, const StepResult& r) { OnStep(w, step, r); }};

@@ -22,6 +22,7 @@
 #include "commitlab/sim/checker.h"
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/real_env.h"
+#include "commitlab/sim/step_access.h"
 #include "runner_gates.h"
 #include "runner_history.h"
 #include "runner_lakes.h"
@@ -44,9 +45,13 @@ class World {
   // Builds each writer on `env` and returns the bodies to run, in writer order. `drawn` tells
   // what the strategy drew (asked once the run has started).
   std::vector<sim::RealEnv::Writer> Writers(Env* env, Gates* gates, std::function<std::string()> drawn);
-  // Simulated runs: marks the running writer's steps opaque (sim/step_access.h) while it runs a
-  // line that works outside the engine's storage brackets. Set before Writers().
-  void set_mark_opaque(std::function<void(bool)> mark) { mark_opaque_ = std::move(mark); }
+  // Simulated runs: the scheduler's hooks for lines that touch state shared outside the engine's
+  // storage brackets (sim/step_access.h): `opaque_step` before such a line, `mark_opaque` around
+  // one that does so throughout. Set before Writers().
+  void set_opaque_hooks(std::function<void(sim::StepAccess)> opaque_step, std::function<void(bool)> mark_opaque) {
+    opaque_step_ = std::move(opaque_step);
+    mark_opaque_ = std::move(mark_opaque);
+  }
 
   // After every writer has finished: the report, with expectations evaluated.
   RunReport Finish();
@@ -71,6 +76,7 @@ class World {
   std::vector<std::unique_ptr<IcebergTableRun>> iceberg_;
   std::vector<std::unique_ptr<DeltaTableRun>> delta_;
   sim::ScriptedFaultPlan fault_plan_;
+  std::function<void(sim::StepAccess)> opaque_step_;
   std::function<void(bool)> mark_opaque_;
   std::vector<std::unique_ptr<sim::OutcomeRecorder>> recorders_;  // per table
   std::vector<std::unique_ptr<PublishWatcher>> watchers_;         // per table, with an observer

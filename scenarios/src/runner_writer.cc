@@ -44,10 +44,11 @@ std::optional<Committable> Checkpoints::Get(const std::string& name) const {
 
 namespace {
 
-// Lines that touch state shared between writers outside the engine's storage brackets: the
-// checkpoints other writers save and restore, and files removed by expiry, orphan removal or a
-// cleanup. The explorer must not reorder them past anything.
-bool WorksOutsideTheEngine(const Op& op) {
+// Lines that touch state shared between writers outside the engine's storage brackets, which the
+// explorer must not reorder past anything: the checkpoints other writers save and restore, and
+// files removed by expiry, orphan removal or a cleanup. (An Iceberg counter marks its own two
+// moments: ProtocolContext::opaque_step.)
+bool SharesStateOutsideTheEngine(const Op& op) {
   if (const auto* commit = std::get_if<CommitOp>(&op)) return !commit->checkpoint.empty();
   return std::holds_alternative<CheckpointOp>(op) || std::holds_alternative<FilterAndCommitOp>(op) ||
          std::holds_alternative<DeleteDataFilesOp>(op) || std::holds_alternative<RestartOp>(op) ||
@@ -81,7 +82,8 @@ WriterRun::WriterRun(size_t index, SnapshotStore* table_store, WriterEnv env)
                       .idempotency_check = env_.plan->idempotency_check,
                       .store = &store_,
                       .checkpoints = env_.checkpoints,
-                      .script_error = [this](std::string m) { return ScriptError(std::move(m)); }};
+                      .script_error = [this](std::string m) { return ScriptError(std::move(m)); },
+                      .opaque_step = env_.opaque_step};
   if (env_.iceberg != nullptr) {
     protocol_ = MakeIcebergWriter(std::move(ctx), env_.iceberg);
   } else if (env_.delta != nullptr) {
@@ -110,10 +112,14 @@ void WriterRun::Run() {
     script_error_ = false;
     (void)events_.TakeSawError();
     if (env_.history != nullptr) env_.history->StepStart(steps[i]);
-    const bool opaque = env_.mark_opaque && WorksOutsideTheEngine(steps[i].op);
-    if (opaque) env_.mark_opaque(true);
+    // The line's first step too: it starts before the next scheduling point.
+    const bool shared = env_.opaque_step && SharesStateOutsideTheEngine(steps[i].op);
+    if (shared) {
+      env_.opaque_step(sim::StepAccess::kOpaque);
+      env_.mark_opaque(true);
+    }
     Status st = RunStep(steps[i], &r);
-    if (opaque) env_.mark_opaque(false);
+    if (shared) env_.mark_opaque(false);
     r.status = st.ok() ? StepStatus::kOk : StepStatus::kFailed;
     if (!st.ok()) {
       // A script error is a refusal even when it stopped an engine the way a crash does.

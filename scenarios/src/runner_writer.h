@@ -19,6 +19,7 @@
 #include "commitlab/core/events.h"
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
+#include "commitlab/sim/step_access.h"
 #include "runner_gates.h"
 #include "runner_history.h"
 #include "runner_point_env.h"
@@ -58,7 +59,8 @@ struct WriterEnv {
   // The writer's table when it is an Iceberg or a Delta table (else the store WriterRun gets).
   IcebergTableRun* iceberg = nullptr;
   DeltaTableRun* delta = nullptr;
-  // May be empty: see World::set_mark_opaque.
+  // May be empty: see World::set_opaque_hooks.
+  std::function<void(sim::StepAccess)> opaque_step = {};
   std::function<void(bool)> mark_opaque = {};
   // Called first thing in the writer's body, and after every step that ran.
   std::function<void()> on_start = {};

@@ -104,7 +104,11 @@ TEST(ExploreTest, ReductionFindsTheUnreducedOutcomesInFewerExecutions) {
     int preemptions;
     bool all;  // the bounded unreduced search reaches every outcome
   };
-  for (const Case& c : {Case{Race(2, 1), 3, true}, Case{kCounter, 2, true}, Case{Race(3, 1), 2, false}}) {
+  // Without its order lines the counter's reads may come before the init: run errors, 9 outcomes.
+  std::string open_counter = kCounter;
+  open_counter.erase(open_counter.find("order setup.s"));
+  for (const Case& c : {Case{Race(2, 1), 3, true}, Case{kCounter, 2, true}, Case{open_counter, 2, true},
+                        Case{Race(3, 1), 2, false}}) {
     const Scenario s = Parse(c.text);
     const ExploreReport reduced = MustExplore(s);
     const ExploreReport full = MustExplore(s, {.preemptions = c.preemptions, .reduce = false});

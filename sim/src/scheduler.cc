@@ -110,6 +110,12 @@ void Scheduler::set_opaque(bool on) {
   if (on) w.next = StepAccess::kOpaque;
 }
 
+void Scheduler::OpaqueStep(StepAccess access) {
+  if (current_ < 0) return;
+  set_next_access(access);
+  if (untimed_) Yield();
+}
+
 void Scheduler::Unblock(int writer) {
   if (writer < 0 || writer >= num_writers()) return;
   Writer& w = writers_[static_cast<size_t>(writer)];

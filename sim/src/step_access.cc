@@ -10,6 +10,8 @@ std::string_view StepAccessName(StepAccess a) {
     case StepAccess::kWriteFile: return "write-file";
     case StepAccess::kRead: return "read";
     case StepAccess::kPublish: return "publish";
+    case StepAccess::kNoteRead: return "note-read";
+    case StepAccess::kNoteWrite: return "note-write";
     case StepAccess::kOpaque: return "opaque";
   }
   return "?";

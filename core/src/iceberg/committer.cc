@@ -104,6 +104,7 @@ void IcebergCommitter::CleanAll(const CommitState& state) {
 }
 
 Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
+  crashed_after_swap_ = false;
   CommitState state;
   for (const FileRef& f : op.files_to_add) state.plan.push_back({ChangeKind::kAdd, f->file});
   for (const FileRef& f : op.deletes_to_add) state.plan.push_back({ChangeKind::kAdd, f->file});
@@ -299,7 +300,10 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
     }
     if (cas.outcome == CasOutcome::kSwapped) {
       if (Status after = env_->FaultPoint(fault::kPublishAfter); !after.ok()) {
-        if (after.code() == Code::kCrashed) return crashed(std::move(after));
+        if (after.code() == Code::kCrashed) {
+          crashed_after_swap_ = true;
+          return crashed(std::move(after));
+        }
         cas = {CasOutcome::kUnknown, after.message()};
       }
     }

@@ -14,9 +14,10 @@
 // every runnable writer is asleep is stopped: it is equivalent to one already run.
 //
 // Bounds: `preemptions` (CHESS): switching away from a writer that could go on, at a point that is
-// not a wait, is a preemption; executions needing more are cut. `max_steps`: an execution longer
-// than this is cut (a writer spinning on a lock could run forever). A cut makes the search
-// incomplete, and the report says so.
+// not a wait, is a preemption; executions needing more are cut. A bounded search runs without
+// sleep sets, which could otherwise cut an order the bound allows. `max_steps`: an execution
+// longer than this is cut (a writer spinning on a lock could run forever). A cut makes the search
+// incomplete, and the report says so. `max_executions` counts every execution started.
 #ifndef COMMITLAB_SCENARIOS_EXPLORE_H_
 #define COMMITLAB_SCENARIOS_EXPLORE_H_
 
@@ -36,7 +37,7 @@ struct ExploreOptions {
   int preemptions = -1;           // -1: unbounded
   int64_t max_steps = 10'000;     // per execution
   int64_t max_executions = 1'000'000;
-  bool reduce = true;             // sleep sets; off explores every order (for comparison)
+  bool reduce = true;             // sleep sets (unbounded searches only); off explores every order
   bool stop_at_first = false;     // stop at the first execution that fails
   // Called after each execution with the number run so far (progress); may be empty.
   std::function<void(int64_t executions)> progress = {};

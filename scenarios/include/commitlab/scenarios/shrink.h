@@ -13,8 +13,8 @@
 // A candidate still fails when a run on the failing seed, or on one of a few others, shows the
 // violation kind. Then the explorer finds the shortest interleaving showing it in the small file,
 // and when order lines can force that interleaving they are added (every step line gets a label
-// for them), so the file fails on every seed; the file ends with `expect invariant-violation KIND`,
-// so `commitlab run` passes exactly when the violation still happens.
+// for them), so the file fails on every seed; the file ends with `expect invariant-violation KIND`
+// (and a line for each other kind its run shows), so `commitlab run` passes while it happens.
 #ifndef COMMITLAB_SCENARIOS_SHRINK_H_
 #define COMMITLAB_SCENARIOS_SHRINK_H_
 
@@ -60,6 +60,7 @@ struct ShrinkResult {
   uint64_t failing_seeds = 0;          // of 1..check_seeds, with the minimal file as written
   uint64_t checked_seeds = 0;
   bool pinned_seed = false;            // the file carries a `seed` line: it fails on that one
+  bool passes = false;                 // `commitlab run` of the file as written passes
 };
 
 // The scenario's text is the starting point; `base` adds its command-line faults and latency

@@ -93,6 +93,11 @@ class Scheduler {
   // declared. Outside a writer both do nothing.
   void set_next_access(StepAccess access);
   void set_opaque(bool on);
+  // The running writer is about to touch state shared outside the storage brackets: its next
+  // step is `access` (opaque unless the caller knows better), and in an untimed run (where the
+  // explorer chooses) it yields first, so that step is one the strategy saw coming. A timed run
+  // keeps its schedule as it was.
+  void OpaqueStep(StepAccess access = StepAccess::kOpaque);
   StepAccess next_access(int writer) const { return writers_[static_cast<size_t>(writer)].next; }
 
   // Untimed: latency is ordering only. A sleep does not move the clock and leaves the writer

@@ -26,6 +26,8 @@ enum class StepAccess : uint8_t {
   kWriteFile,   // writes a new data file or manifest under a fresh name
   kRead,        // reads the table's latest pointer or a committed snapshot
   kPublish,     // the atomic step (rename, compare-and-swap, put-if-absent) or a store's check
+  kNoteRead,    // reads what the run notes beside the tables (which Iceberg counters exist)
+  kNoteWrite,   // writes it (a counter's init)
   kOpaque,      // anything: commutes with nothing
 };
 
@@ -36,6 +38,8 @@ constexpr bool Commute(StepAccess a, StepAccess b) {
   if (a == StepAccess::kOpaque || b == StepAccess::kOpaque) return false;
   auto either = [&](StepAccess x, StepAccess y) { return (a == x && b == y) || (a == y && b == x); };
   if (either(StepAccess::kPublish, StepAccess::kPublish) || either(StepAccess::kPublish, StepAccess::kRead)) return false;
+  if (either(StepAccess::kNoteWrite, StepAccess::kNoteWrite) || either(StepAccess::kNoteWrite, StepAccess::kNoteRead))
+    return false;
   // A lock spin (kWait) races with another spin and with the holder's release inside its publish.
   if (either(StepAccess::kWait, StepAccess::kWait) || either(StepAccess::kWait, StepAccess::kPublish)) return false;
   return true;

@@ -72,6 +72,8 @@ class IcebergCommitter {
   // attempts, snapshots, atomic_failures (lost swaps), unknown_outcomes, conflicts (validation
   // failures), gave_up, manifests_written (manifests and manifest lists); as the Paimon committer.
   const CommitStats& stats() const { return stats_; }
+  // The last Commit crashed after its swap took effect: the table has it, its writer was not told.
+  bool crashed_after_swap() const { return crashed_after_swap_; }
   const IcebergCommitOptions& options() const { return options_; }
   Env* env() const { return env_; }
   IcebergCatalog* catalog() const { return catalog_; }
@@ -107,6 +109,7 @@ class IcebergCommitter {
   FileIO* io_;
   EventSink* events_;
   CommitStats stats_;
+  bool crashed_after_swap_ = false;
   std::string name_prefix_;  // per-writer random part of data file names
   int64_t name_counter_ = 0;
 };
