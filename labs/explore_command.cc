@@ -51,8 +51,20 @@ sim::Json FindingJson(const Counterexample& c) {
           {"order_note", c.order.note}};
 }
 
+// What cut the search, naming the flag that would let it go further.
+std::vector<std::string> Cuts(const ExploreReport& r, const scenarios::ExploreOptions& o) {
+  std::vector<std::string> why;
+  if (r.stopped)
+    why.push_back(o.stop_at_first ? "stopped at the first failure (--stop-at-first)"
+                                  : fmt::format("stopped after --max-executions {}", o.max_executions));
+  if (r.cut_preemptions > 0)
+    why.push_back(fmt::format("{} cut by --preemptions {}", r.cut_preemptions, o.preemptions));
+  if (r.cut_steps > 0) why.push_back(fmt::format("{} cut at --max-steps {}", r.cut_steps, o.max_steps));
+  return why;
+}
+
 void PrintText(const std::string& path, const ExploreReport& r, const std::vector<Counterexample>& examples,
-               int64_t shown_outcomes) {
+               int64_t shown_outcomes, const scenarios::ExploreOptions& options) {
   fmt::print("executions: {} run to the end", r.executions);
   if (r.sleep_blocked + r.sleep_skipped > 0)
     fmt::print("; pruned as equivalent to one run: {} stopped early, {} never started", r.sleep_blocked,
@@ -61,11 +73,7 @@ void PrintText(const std::string& path, const ExploreReport& r, const std::vecto
   if (r.complete()) {
     fmt::print("search: complete: every interleaving was run or shown equivalent to one that was\n");
   } else {
-    std::vector<std::string> why;
-    if (r.stopped) why.push_back("stopped early (--max-executions or --stop-at-first)");
-    if (r.cut_preemptions > 0) why.push_back(fmt::format("{} cut by --preemptions", r.cut_preemptions));
-    if (r.cut_steps > 0) why.push_back(fmt::format("{} cut at --max-steps", r.cut_steps));
-    fmt::print("search: INCOMPLETE: {}\n", fmt::join(why, "; "));
+    fmt::print("search: INCOMPLETE: {}\n", fmt::join(Cuts(r, options), "; "));
   }
   fmt::print("\ndistinct outcomes: {}\n", r.outcomes.size());
   int64_t shown = 0;
@@ -77,11 +85,16 @@ void PrintText(const std::string& path, const ExploreReport& r, const std::vecto
     fmt::print("  {:>8}  {}{}\n", o.count, o.ok ? "" : "FAILS  ", o.key);
   }
   if (r.executions == 0) {
-    fmt::print("\nno execution ran to its end: nothing is known (raise --max-steps or --preemptions)\n");
+    fmt::print("\nno execution ran to its end: nothing is known ({})\n", fmt::join(Cuts(r, options), "; "));
     return;
   }
   if (examples.empty()) {
-    fmt::print("\nno failure in any execution: every invariant and expectation of {} held\n", path);
+    if (r.complete()) {
+      fmt::print("\nno failure in any execution: every invariant and expectation of {} held\n", path);
+    } else {
+      fmt::print("\nno failure in the {} executions run; the search is incomplete, so others may fail\n",
+                 r.executions);
+    }
     return;
   }
   // Findings often share their shortest execution: each is printed once, numbered.
@@ -161,6 +174,10 @@ int RunExplore(const std::vector<std::string>& args) {
   if (explore.max_executions < 1) return UsageError(kCommand, "--max-executions must be >= 1");
   if (outcomes < 0) return UsageError(kCommand, "--outcomes must be >= 0");
   explore.reduce = vm.count("no-reduction") == 0;
+  // A long search says it is alive, on stderr (the report stays on stdout).
+  explore.progress = [](int64_t executions) {
+    if (executions % 100'000 == 0) fmt::print(stderr, "explore: {} executions run to the end so far\n", executions);
+  };
   explore.stop_at_first = vm.count("stop-at-first") > 0;
   const bool ignore_order = vm.count("ignore-order") > 0;
   const bool json = vm.count("json") > 0;
@@ -169,12 +186,14 @@ int RunExplore(const std::vector<std::string>& args) {
   if (scenario.ok() && ignore_order) scenario = scenarios::WithoutOrderLines(*scenario);
   if (!scenario.ok()) return UsageError(kCommand, scenario.status().message());
   scenarios::RunOptions run;
-  run.seed = seed;
+  // The file's `seed` line decides unless --seed is given, as for `commitlab run`.
+  if (!vm["seed"].defaulted() || !scenario->seed) run.seed = seed;
   for (const std::string& spec : fault_specs) {
     Result<sim::FaultRule> rule = sim::ParseFaultRule(spec);
     if (!rule.ok()) return UsageError(kCommand, fmt::format("--fault: {}", rule.status().message()));
     run.faults.push_back(*rule);
   }
+  seed = run.seed.value_or(scenario->seed.value_or(scenarios::kDefaultSeed));
   Result<ExploreReport> r = scenarios::Explore(*scenario, run, explore);
   if (!r.ok()) return UsageError(kCommand, r.status().message());
   if (!json) {
@@ -219,7 +238,7 @@ int RunExplore(const std::vector<std::string>& args) {
     doc["ok"] = r->ok() && r->executions > 0;
     PrintJsonLine(doc);
   } else {
-    PrintText(path, *r, examples, outcomes);
+    PrintText(path, *r, examples, outcomes, explore);
   }
   // A search that finished no execution found nothing either way: not a pass.
   return r->ok() && r->executions > 0 ? kExitOk : kExitFailed;

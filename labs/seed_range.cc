@@ -233,7 +233,8 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
     report["ok"] = how.find ? found.has_value() : failed == 0;
     PrintJsonLine(report);
   } else {
-    fmt::print("\n{} runs: atomic commit failures min {} / median {} / max {}; runs that failed: {}\n", lost.size(),
+    fmt::print("\n{} run{}: atomic commit failures min {} / median {} / max {}; runs that failed: {}\n", lost.size(),
+               lost.size() == 1 ? "" : "s",
                sorted.front(), median, sorted.back(), failed);
     struct Shown {
       const char* title;

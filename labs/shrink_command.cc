@@ -68,7 +68,8 @@ int RunShrink(const std::vector<std::string>& args) {
   options.add_options()
       ("help,h", "show this help")
       ("input", po::value(&path), "a scenario file, or a history written with --trace")
-      ("seed", po::value(&seed)->default_value(scenarios::kDefaultSeed), "the failing run's seed (a scenario file)")
+      ("seed", po::value(&seed)->default_value(scenarios::kDefaultSeed),
+       "the failing run's seed (a scenario file; default: its seed line, else 1)")
       ("fault", po::value(&fault_specs)->composing(), "WRITER:POINT:TRIGGER:EFFECT added to the file's (repeatable)")
       ("kind", po::value(&kind), "the violation to keep (lost, duplicate, lost_update, ...); default: the run's first")
       ("output,o", po::value(&output), "where to write the small scenario (default: INPUT-STEM.min.scn here)")
@@ -122,6 +123,8 @@ int RunShrink(const std::vector<std::string>& args) {
   std::error_code ec;
   if (fs::equivalent(output, path, ec)) return UsageError(kCommand, "--output would overwrite the input");
 
+  // The file's `seed` line decides unless --seed is given, as for `commitlab run`.
+  if (vm["seed"].defaulted() && scenario.seed && !IsHistory(path)) seed = *scenario.seed;
   shrink.seed = seed;
   shrink.kind = kind;
   if (!vm.count("quiet")) shrink.progress = [](const std::string& what) { WriteText(stdout, "  " + what + "\n"); };
@@ -142,12 +145,14 @@ int RunShrink(const std::vector<std::string>& args) {
   fmt::print("the small file shows it on {} of seeds 1..{}{}\n", r->failing_seeds, r->checked_seeds,
              r->pinned_seed ? ": it carries a seed line that does" : "");
   if (Status st = WriteFileAtomically(output, r->text); !st.ok()) return UsageError(kCommand, st.message());
+  if (r->tests >= shrink.max_tests)
+    fmt::print("stopped after --max-tests {}: the file may shrink further with more\n", shrink.max_tests);
   if (r->passes) {
-    fmt::print("wrote {} (commitlab run {} passes while the violation happens)\n\n{}", output, output, r->text);
+    fmt::print("wrote {} (commitlab run {} passes while the violation happens)\n", output, output);
   } else {
     fmt::print("wrote {}; note: commitlab run {} does not pass as written (its run differs on the seed it "
-               "would use)\n\n{}",
-               output, output, r->text);
+               "would use)\n",
+               output, output);
   }
   return kExitOk;
 }

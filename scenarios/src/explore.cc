@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "commitlab/sim/fault_spec.h"
@@ -85,7 +86,8 @@ class Search {
     stop_ = Stop::kSteps;
     return error_;
   }
-  void Record(const RunReport& r, int64_t steps);
+  // `decisions`: how many of stack_ this execution made.
+  void Record(const RunReport& r, int64_t decisions);
 
   const Scenario& scenario_;
   RunOptions base_;
@@ -270,7 +272,9 @@ void Search::Record(const RunReport& r, int64_t decisions) {
                         (rule.writer == "*" || rule.writer == writer));
     if (maybe) fired.push_back(std::string(f).replace(hit + 1, 3, "nth"));
   }
+  std::set<std::string> counted;  // an execution counts once for each kind it shows
   for (size_t i = 0; i < kinds.size(); ++i) {
+    if (!counted.insert(kinds[i].kind).second) continue;
     ExploreFinding& f = findings_[kinds[i].kind];
     // The shortest: fewest context switches (the easiest to read), then fewest steps.
     if (f.executions++ == 0 || std::pair(switches, steps) < std::pair(f.switches, f.steps)) {

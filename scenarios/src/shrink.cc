@@ -359,7 +359,8 @@ Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, c
       const size_t hit = f.find(":hit=");
       if (hit != std::string::npos) pinned.push_back("fault " + f.replace(hit + 1, 3, "nth"));
     }
-    reducer.Try(std::move(pinned), fmt::format("pinned the faults to the {} hits that fired", failing->fired_faults.size()));
+    const size_t fired = failing->fired_faults.size();
+    reducer.Try(std::move(pinned), fmt::format("pinned the faults to the {} hit{} that fired", fired, fired == 1 ? "" : "s"));
   }
   {
     Lines quiet_lines;
@@ -418,10 +419,13 @@ Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, c
   }
   Lines text = {fmt::format("# Shrunk by `commitlab shrink` (seed {}) from", options.seed),
                 fmt::format("#   {}", scenario.file_name),
-                fmt::format("# the smallest run found that still shows a {} violation; `commitlab run` passes", kind),
-                "# while the violation happens."};
+                fmt::format("# the smallest run found that still shows the {} violation; `commitlab run`", kind),
+                "# passes while the violation happens."};
+  // The old title describes the big run: the new one says what is left.
+  const size_t writers_left = left.size();
   for (std::string l : best) {
-    if (FirstWordIs(l, "title") && l.rfind('"') != std::string::npos) l.insert(l.rfind('"'), " (shrunk)");
+    if (FirstWordIs(l, "title"))
+      l = fmt::format("title \"{} violation with {} writer{} (shrunk)\"", kind, writers_left, writers_left == 1 ? "" : "s");
     if (!l.empty() || !text.back().empty()) text.push_back(l);
   }
   while (!text.empty() && text.back().empty()) text.pop_back();
