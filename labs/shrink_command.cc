@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "cli.h"
+#include "commitlab/report/replace_files.h"
 #include "commitlab/scenarios/parser.h"
 #include "commitlab/scenarios/replay.h"
 #include "commitlab/scenarios/shrink.h"
@@ -33,28 +34,6 @@ bool IsHistory(const std::string& path) {
   char head[16] = {};
   in.read(head, sizeof head);
   return std::string_view(head, static_cast<size_t>(in.gcount())).rfind("{\"type\":\"header\"", 0) == 0;
-}
-
-// Writes next to the target and renames: a failure leaves no half-written file.
-Status WriteFileAtomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      return Status::IOError(fmt::format("cannot write {}", path));
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return Status::IOError(fmt::format("cannot write {}: {}", path, ec.message()));
-  }
-  return Status::OK();
 }
 
 }  // namespace
@@ -144,7 +123,8 @@ int RunShrink(const std::vector<std::string>& args) {
   }
   fmt::print("the small file shows it on {} of seeds 1..{}{}\n", r->failing_seeds, r->checked_seeds,
              r->pinned_seed ? ": it carries a seed line that does" : "");
-  if (Status st = WriteFileAtomically(output, r->text); !st.ok()) return UsageError(kCommand, st.message());
+  const report::FileText file{output, r->text};
+  if (Status st = report::ReplaceFiles({&file, 1}); !st.ok()) return UsageError(kCommand, st.message());
   if (r->tests >= shrink.max_tests)
     fmt::print("stopped after --max-tests {}: the file may shrink further with more\n", shrink.max_tests);
   if (r->passes) {
