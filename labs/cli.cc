@@ -27,6 +27,34 @@ int UsageError(std::string_view command, std::string_view message) {
   return kExitUsage;
 }
 
+namespace {
+
+template <typename T>
+bool IsTyped(const po::value_semantic* s) {
+  return dynamic_cast<const po::typed_value<T>*>(s) != nullptr;
+}
+
+// Boost reads an unsigned option with lexical_cast, which turns "-1" into 2^64-1: a negative seed
+// would run as a different, huge one. Refused here once for every unsigned option of every command.
+bool RefuseNegativeUnsigned(std::string_view command, const po::parsed_options& parsed,
+                            const po::options_description& options) {
+  for (const po::option& o : parsed.options) {
+    const po::option_description* d = options.find_nothrow(o.string_key, false);
+    if (d == nullptr) continue;
+    const po::value_semantic* s = d->semantic().get();
+    if (!IsTyped<unsigned long>(s) && !IsTyped<unsigned long long>(s) && !IsTyped<unsigned>(s)) continue;
+    for (const std::string& v : o.value) {
+      if (v.find('-') == std::string::npos) continue;
+      UsageError(command, fmt::format("the argument ('{}') for option '--{}' is invalid: expected a whole number >= 0",
+                                      v, o.string_key));
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
                const po::options_description& options, const po::positional_options_description* positional,
                po::variables_map* vm) {
@@ -47,7 +75,9 @@ bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
     parser.style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
     parser.options(all);
     parser.positional(positional != nullptr ? *positional : strays);
-    po::store(parser.run(), *vm);
+    const po::parsed_options parsed = parser.run();
+    if (!RefuseNegativeUnsigned(command, parsed, all)) return false;
+    po::store(parsed, *vm);
     if (vm->count(kStray)) {
       UsageError(command, fmt::format("unexpected argument '{}'", (*vm)[kStray].as<std::vector<std::string>>().front()));
       return false;

@@ -10,13 +10,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli.h"
+#include "commitlab/core/file_read.h"
 #include "commitlab/scenarios/parser.h"
 #include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
@@ -123,11 +122,9 @@ Result<fs::path> FindScenarioDir() {
 
 Result<scenarios::Scenario> LoadScenario(const fs::path& dir, const std::string& file) {
   const std::string shown = "scenarios/" + file;  // as the project names it, not this machine
-  std::ifstream in(dir / file, std::ios::binary);
-  if (!in) return Status::InvalidArgument(fmt::format("cannot open scenario file {}", shown));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return scenarios::ParseScenario(text.str(), shown);
+  Result<std::string> text = ReadRegularFile((dir / file).string(), scenarios::kMaxFileBytes);
+  if (!text.ok()) return Status::InvalidArgument(fmt::format("cannot read scenario file {}", shown));
+  return scenarios::ParseScenario(*text, shown);
 }
 
 // Narrates a scripted run: what each step did, each Paimon snapshot as it lands, a refusal (its

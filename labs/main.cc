@@ -4,6 +4,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <filesystem>
+#include <new>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -14,6 +17,7 @@
 namespace {
 
 using commitlab::cli::Command;
+using commitlab::cli::WriteText;
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
@@ -45,20 +49,40 @@ void PrintUsage(std::FILE* out) {
   for (const Command& c : Commands()) fmt::print(out, "  {:<8} {}\n", c.name, c.summary);
 }
 
+// Writes to stderr without throwing: the report of a failure must not fail in turn.
+void Complain(std::string_view command, std::string_view why) {
+  WriteText(stderr, fmt::format("commitlab {}: {}\n", command, why));
+}
+
 // Runs a command and makes sure what it printed reached standard output: a report that could not
 // be written (a full disk, a closed pipe) is exit 2 with the reason, never a short file and exit 0.
+// Every error the environment raises past the command (no memory, no threads, a directory it may
+// not read) is exit 2 with what failed, never an abort.
 int RunCommand(const Command& c, const std::vector<std::string>& args) {
   int code = commitlab::cli::kExitUsage;
   try {
     code = c.run(args);
-  } catch (const std::system_error& e) {  // fmt::print reports a failed write by throwing
-    fmt::print(stderr, "commitlab {}: writing to standard output failed: {}\n", c.name, e.code().message());
+  } catch (const std::filesystem::filesystem_error& e) {
+    Complain(c.name, e.what());
+    return commitlab::cli::kExitUsage;
+  } catch (const std::system_error& e) {
+    if (std::ferror(stdout)) {  // fmt::print reports a failed write by throwing
+      Complain(c.name, fmt::format("writing to standard output failed: {}", e.code().message()));
+    } else {
+      Complain(c.name, e.what());
+    }
+    return commitlab::cli::kExitUsage;
+  } catch (const std::bad_alloc&) {
+    Complain(c.name, "out of memory (is the run larger than this machine, or limited by ulimit -v?)");
+    return commitlab::cli::kExitUsage;
+  } catch (const std::exception& e) {
+    Complain(c.name, fmt::format("stopped by an unexpected error: {}", e.what()));
     return commitlab::cli::kExitUsage;
   }
   errno = 0;
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    fmt::print(stderr, "commitlab {}: writing to standard output failed: {}\n", c.name,
-               errno != 0 ? std::strerror(errno) : "the stream failed");
+    Complain(c.name, fmt::format("writing to standard output failed: {}",
+                                 errno != 0 ? std::strerror(errno) : "the stream failed"));
     return commitlab::cli::kExitUsage;
   }
   return code;

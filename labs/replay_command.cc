@@ -6,10 +6,10 @@
 #include <fmt/ostream.h>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "cli.h"
+#include "commitlab/core/file_read.h"
 #include "commitlab/scenarios/parser.h"
 #include "history_file.h"
 #include "commitlab/scenarios/replay.h"
@@ -26,9 +26,9 @@ constexpr size_t kContext = 3;
 // "scenarios/x.scn changed since the recording": the file on disk is not the text that ran.
 void WarnIfChanged(const sim::Json& scenario, bool using_file) {
   const std::string file = scenario["file"].get<std::string>();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Result<std::string> read = ReadRegularFile(file, scenarios::kMaxFileBytes);
+  if (!read.ok()) return;
+  const std::string& text = *read;
   const std::string now = sim::Sha256Hex(text);
   // A run with --ignore-order recorded the text without its order lines.
   auto unordered = [&] {
@@ -83,9 +83,13 @@ int RunReplay(const std::vector<std::string>& args) {
   scenarios::ReplayOptions replay;
   if (vm.count("use-file")) {
     const std::string file = recorded_scenario["file"].get<std::string>();
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return UsageError(kCommand, fmt::format("--use-file: cannot open {}", file));
-    replay.scenario_text = std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Result<std::string> text = ReadRegularFile(file, scenarios::kMaxFileBytes);
+    if (!text.ok()) {
+      return UsageError(kCommand, fmt::format("--use-file: cannot read {}", text.status().code() == Code::kNotFound
+                                                                               ? file + ": no such file"
+                                                                               : text.status().message()));
+    }
+    replay.scenario_text = std::move(*text);
   }
   WarnIfChanged(recorded_scenario, vm.count("use-file") > 0);
   Result<scenarios::ReplayOutcome> r = scenarios::ReplayHistory(*lines, replay);

@@ -5,9 +5,9 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "cli.h"
+#include "commitlab/core/file_read.h"
 #include "commitlab/report/replace_files.h"
 #include "commitlab/scenarios/parser.h"
 #include "commitlab/scenarios/replay.h"
@@ -30,10 +30,8 @@ std::string Size(const scenarios::ShrinkSize& s) {
 }
 
 bool IsHistory(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char head[16] = {};
-  in.read(head, sizeof head);
-  return std::string_view(head, static_cast<size_t>(in.gcount())).rfind("{\"type\":\"header\"", 0) == 0;
+  Result<std::string> head = ReadRegularFilePrefix(path, 16);
+  return head.ok() && head->starts_with("{\"type\":\"header\"");
 }
 
 }  // namespace

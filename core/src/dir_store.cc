@@ -19,6 +19,7 @@
 #include <system_error>
 #include <utility>
 
+#include "commitlab/core/file_read.h"
 #include "commitlab/core/snapshot_codec.h"
 #include "json_write.h"
 
@@ -34,20 +35,6 @@ constexpr std::string_view kLatestHint = "LATEST";
 constexpr size_t kMaxSnapshotBytes = size_t{1} << 20;
 constexpr size_t kMaxManifestBytes = size_t{256} << 20;
 constexpr size_t kMaxHintBytes = 64;
-
-// strerror_r comes in a GNU flavour (returns the text) and an XSI one (fills the buffer); these
-// overloads accept either. strerror itself is not thread-safe.
-[[maybe_unused]] const char* StrerrorText(const char* text, const char*) { return text; }
-[[maybe_unused]] const char* StrerrorText(int rc, const char* buf) { return rc == 0 ? buf : "unknown error"; }
-
-std::string ErrnoText(int err) {
-  char buf[256] = {};
-  return StrerrorText(strerror_r(err, buf, sizeof(buf)), buf);
-}
-
-Status IoError(std::string_view what, std::string_view path, int err) {
-  return Status::IOError(fmt::format("cannot {} {}: {}", what, path, ErrnoText(err)));
-}
 
 std::string JoinPath(std::string_view dir, std::string_view name) {
   if (dir.empty() || dir.back() == '/') return fmt::format("{}{}", dir, name);
@@ -266,40 +253,6 @@ Status OverwriteInPlace(const std::string& dir, const std::string& name, std::st
   return st;
 }
 
-// The whole file; NotFound (message: the path) when it does not exist, Corruption when it is not a
-// regular file or is larger than `limit`, IOError for other failures.
-Result<std::string> ReadFile(const std::string& path, size_t limit) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return Status::NotFound(path);
-    return IoError("open", path, errno);
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return Status::Corruption(fmt::format("{}: not a regular file", path));
-  }
-  std::string data;
-  char buf[16384];
-  while (true) {
-    const ssize_t n = ::read(fd, buf, sizeof(buf));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      ::close(fd);
-      return IoError("read", path, err);
-    }
-    if (n == 0) break;
-    if (data.size() + static_cast<size_t>(n) > limit) {
-      ::close(fd);
-      return Status::Corruption(fmt::format("{}: file is larger than {} bytes", path, limit));
-    }
-    data.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return data;
-}
-
 std::string DataFileLine(const DataFile& f) {
   const nlohmann::ordered_json v = {
       {"fileName", f.name}, {"partition", f.partition}, {"bucket", f.bucket}, {"level", f.level},
@@ -398,13 +351,13 @@ std::string DirStore::DataFilePath(const DataFile& f) const { return JoinPath(Bu
 // Reading
 
 std::optional<int64_t> DirStore::ReadLatestHint() const {
-  Result<std::string> text = ReadFile(LatestHintPath(), kMaxHintBytes);
+  Result<std::string> text = ReadRegularFile(LatestHintPath(), kMaxHintBytes);
   if (!text.ok()) return std::nullopt;
   std::string_view digits = *text;
   while (!digits.empty() && (digits.back() == '\n' || digits.back() == '\r' || digits.back() == ' '))
     digits.remove_suffix(1);
   std::optional<int64_t> id = ParseId(digits);
-  if (id && *id == std::numeric_limits<int64_t>::max()) return std::nullopt;  // hint + 1 must not overflow
+  if (id && *id > kMaxSnapshotId) return std::nullopt;  // not a hint we wrote: fall back to listing
   return id;
 }
 
@@ -415,13 +368,19 @@ Result<int64_t> DirStore::FindLatestId() const {
   constexpr int kForwardProbes = 8;
   if (std::optional<int64_t> hint = ReadLatestHint(); hint && IsRegularFile(SnapshotPath(*hint))) {
     int64_t id = *hint;
-    for (int probe = 0; probe <= kForwardProbes && id < std::numeric_limits<int64_t>::max(); ++probe) {
+    for (int probe = 0; probe <= kForwardProbes; ++probe) {
       if (!MayExist(SnapshotPath(id + 1))) return id;
       if (!IsRegularFile(SnapshotPath(id + 1))) break;
       ++id;
     }
   }
-  return ListLatestId();
+  Result<int64_t> listed = ListLatestId();
+  if (listed.ok() && *listed > kMaxSnapshotId) {
+    return Status::Corruption(fmt::format("{}: snapshot id {} is past the largest a table can reach ({}): a damaged "
+                                          "or foreign file",
+                                          SnapshotPath(*listed), *listed, kMaxSnapshotId));
+  }
+  return listed;
 }
 
 Result<std::vector<int64_t>> DirStore::ListSnapshotIds() const {
@@ -472,7 +431,7 @@ Result<Snapshot> DirStore::ReadSnapshot(int64_t id) {
 Result<Snapshot> DirStore::ReadSnapshotFile(int64_t id) const {
   const std::string path = SnapshotPath(id);
   if (id < 1) return Status::NotFound(fmt::format("Snapshot file {} does not exist.", path));
-  Result<std::string> text = ReadFile(path, kMaxSnapshotBytes);
+  Result<std::string> text = ReadRegularFile(path, kMaxSnapshotBytes);
   if (!text.ok()) {
     if (text.status().code() == Code::kNotFound)
       return Status::NotFound(fmt::format("Snapshot file {} does not exist.", path));
@@ -491,7 +450,7 @@ Result<std::vector<FileChange>> DirStore::ReadManifest(const std::string& name,
         fmt::format("{}: field \"deltaManifestList\" is not a manifest file name: {}", referenced_by, json_io::Quote(name)));
   }
   const std::string path = ManifestPath(name);
-  Result<std::string> text = ReadFile(path, kMaxManifestBytes);
+  Result<std::string> text = ReadRegularFile(path, kMaxManifestBytes);
   if (!text.ok()) {
     if (text.status().code() == Code::kNotFound)
       return Status::Corruption(fmt::format("{}: manifest {} does not exist", referenced_by, path));
@@ -563,7 +522,7 @@ bool DirStore::SyncedBefore(const std::string& dir) {
 
 Status DirStore::VerifyDataFile(const DataFile& f) const {
   const std::string path = DataFilePath(f);
-  Result<std::string> text = ReadFile(path, kMaxSnapshotBytes);
+  Result<std::string> text = ReadRegularFile(path, kMaxSnapshotBytes);
   if (!text.ok()) return text.status();
   if (*text != DataFileLine(f)) {
     return Status::Corruption(fmt::format("{}: does not hold the file its manifest describes ({} bytes, expected {})",

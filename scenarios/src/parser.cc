@@ -8,9 +8,8 @@
 #include <filesystem>
 #include <limits>
 #include <span>
-#include <fstream>
-#include <system_error>
 
+#include "commitlab/core/file_read.h"
 #include "parser_impl.h"
 
 namespace commitlab::scenarios {
@@ -432,22 +431,21 @@ Result<Scenario> WithoutOrderLines(const Scenario& scenario) {
 }
 
 Result<Scenario> LoadScenarioFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    return Status::InvalidArgument(fmt::format("cannot read scenario file \"{}\" (a directory)", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::InvalidArgument(fmt::format("cannot open scenario file \"{}\"", path));
-  std::string text;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(in.gcount()));
-    if (text.size() > kMaxFileBytes) {
-      return Status::InvalidArgument(
-          fmt::format("scenario file \"{}\" is larger than {} bytes", path, kMaxFileBytes));
+  Result<std::string> text = ReadRegularFile(path, kMaxFileBytes);
+  if (!text.ok()) {
+    std::error_code ec;
+    switch (text.status().code()) {
+      case Code::kNotFound: return Status::InvalidArgument(fmt::format("cannot open scenario file \"{}\"", path));
+      case Code::kCorruption:  // a FIFO would block, a device never end: only a regular file is read
+        if (std::filesystem::is_directory(path, ec))
+          return Status::InvalidArgument(fmt::format("cannot read scenario file \"{}\" (a directory)", path));
+        if (std::filesystem::is_regular_file(path, ec))
+          return Status::InvalidArgument(fmt::format("scenario file \"{}\" is larger than {} bytes", path, kMaxFileBytes));
+        return Status::InvalidArgument(fmt::format("cannot read scenario file \"{}\" (not a regular file)", path));
+      default: return Status::InvalidArgument(fmt::format("scenario file: {}", text.status().message()));
     }
   }
-  if (in.bad()) return Status::InvalidArgument(fmt::format("cannot read scenario file \"{}\"", path));
-  return ParseScenario(text, path);
+  return ParseScenario(*text, path);
 }
 
 }  // namespace commitlab::scenarios

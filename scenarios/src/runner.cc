@@ -16,10 +16,10 @@
 namespace commitlab::scenarios {
 namespace {
 
-RunReport RunOnThreads(const Scenario& s, const RunPlan& plan, internal::World& world) {
+Result<RunReport> RunOnThreads(const Scenario& s, const RunPlan& plan, internal::World& world) {
   sim::RealEnv env(plan.seed, world.faults(), plan.latency);
   std::unique_ptr<internal::Gates> gates = internal::MakeThreadGates(s);
-  env.RunThreads(world.Writers(&env, gates.get(), {}));
+  if (Status st = env.RunThreads(world.Writers(&env, gates.get(), {})); !st.ok()) return st;
   return world.Finish();
 }
 

@@ -1,8 +1,11 @@
 #include "commitlab/sim/real_env.h"
 
+#include <fmt/format.h>
+
 #include <latch>
 #include <memory>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 namespace commitlab::sim {
@@ -49,21 +52,33 @@ Status RealEnv::FaultPoint(std::string_view name) {
   return d.status;
 }
 
-void RealEnv::RunThreads(std::vector<Writer> writers) {
+Status RealEnv::RunThreads(std::vector<Writer> writers) {
   std::latch start(static_cast<std::ptrdiff_t>(writers.size()));
+  std::atomic<bool> abandoned{false};
   std::vector<std::thread> threads;
   threads.reserve(writers.size());
+  Status status;
   for (size_t i = 0; i < writers.size(); ++i) {
-    threads.emplace_back([this, &start, &w = writers[i], i] {
-      t_writer.env = this;
-      t_writer.name = w.name;
-      t_writer.rng.emplace(DeriveSeed(seed_, i));
-      start.arrive_and_wait();  // release all writers at once so that they race
-      w.body();
-      t_writer = ThreadWriter();
-    });
+    try {
+      threads.emplace_back([this, &start, &abandoned, &w = writers[i], i] {
+        t_writer.env = this;
+        t_writer.name = w.name;
+        t_writer.rng.emplace(DeriveSeed(seed_, i));
+        start.arrive_and_wait();  // release all writers at once so that they race
+        if (!abandoned.load()) w.body();
+        t_writer = ThreadWriter();
+      });
+    } catch (const std::system_error& e) {
+      // The OS refused a thread (ulimit -u or -v): release the ones waiting, run none of them.
+      status = Status::IOError(fmt::format("cannot start a thread for writer {} ({} of {}): {}", writers[i].name, i + 1,
+                                           writers.size(), e.code().message()));
+      abandoned = true;
+      start.count_down(static_cast<std::ptrdiff_t>(writers.size() - i));
+      break;
+    }
   }
   for (std::thread& t : threads) t.join();
+  return status;
 }
 
 }  // namespace commitlab::sim

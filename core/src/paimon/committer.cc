@@ -215,6 +215,13 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
                                                   const std::optional<int64_t>& failed_base_id, int attempt,
                                                   int64_t start_micros) {
   const int64_t latest_id = latest ? latest->id : 0;
+  if (latest_id < 0 || latest_id >= kMaxSnapshotId) {  // a store that returned it is damaged; id + 1 must not overflow
+    Status st = Status::Corruption(fmt::format("The latest snapshot id {} is outside 0..{}: the table is damaged.",
+                                               latest_id, kMaxSnapshotId - 1));
+    Emit({.type = EventType::kError, .level = Level::kError, .identifier = identifier, .kind = kind,
+          .attempt = attempt, .message = st.message()});
+    return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
+  }
   const int64_t new_id = latest_id + 1;
   const std::string_view kind_name = CommitKindName(kind);
   auto fatal = [&](EventType type, Status st) {

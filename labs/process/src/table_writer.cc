@@ -139,7 +139,7 @@ Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options, cons
   std::string file_stem = "data-";
   AppendRandomUuid(env.rng(), &file_stem);
   Status stopped;
-  real.RunThreads({{options.user, [&] {
+  const Status started = real.RunThreads({{options.user, [&] {
                       for (int64_t id = *newest + 1; id <= last && stopped.ok(); ++id) {
                         const DataFile f{.name = fmt::format("{}-{}.parquet", file_stem, id),
                                          .min_key = id, .max_key = id, .row_count = 1};
@@ -149,6 +149,7 @@ Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options, cons
                         if (!committed.ok()) stopped = committed.status();
                       }
                     }}});
+  if (!started.ok()) stopped = started;
   result.stats = committer.stats();
   result.records = outcomes.records();
   for (const sim::CommitRecord& r : result.records) {

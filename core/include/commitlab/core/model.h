@@ -45,6 +45,11 @@ struct FileChange {
 // Lecture style: {kind=ADD, partition=, bucket=0, level=5, fileName=data-...-0.parquet, ...}
 std::string FormatChange(const FileChange& c);
 
+// The largest snapshot id a table may hold: far past any real table (a commit a microsecond for
+// 146,000 years), and far enough below INT64_MAX that `id + n` never overflows. A stored id above
+// it is a damaged or foreign file, reported as corruption rather than committed past.
+inline constexpr int64_t kMaxSnapshotId = int64_t{1} << 62;
+
 // One published snapshot. `changes` is the delta this snapshot applied to its parent.
 struct Snapshot {
   int64_t id = 0;         // from 1

@@ -30,12 +30,13 @@ class RealEnv : public Env {
   Status FaultPoint(std::string_view name) override;
 
   // Runs each body on its own OS thread, released together, and joins them all. Inside a body,
-  // rng() and fault plans see the writer's name and index.
+  // rng() and fault plans see the writer's name and index. If the OS refuses a thread, no body
+  // runs and the error names the writer.
   struct Writer {
     std::string name;
     std::function<void()> body;
   };
-  void RunThreads(std::vector<Writer> writers);
+  Status RunThreads(std::vector<Writer> writers);
 
  private:
   const uint64_t seed_;
