@@ -5,18 +5,28 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 namespace commitlab::cli {
 
 namespace po = boost::program_options;
 
-std::string ScratchDir(std::string_view prefix) {
+Result<std::string> ScratchDir(std::string_view prefix) {
   namespace fs = std::filesystem;
   const auto stamp = std::chrono::system_clock::now().time_since_epoch().count();
   std::error_code ec;
-  const fs::path parent =
-      fs::is_directory("results", ec) ? fs::path("results/tmp") : fs::temp_directory_path(ec) / "commitlab";
+  fs::path parent = "results/tmp";
+  if (!fs::is_directory("results", ec)) {
+    const fs::path temp = fs::temp_directory_path(ec);
+    if (ec) {
+      const char* tmpdir = std::getenv("TMPDIR");
+      return Status::InvalidArgument(fmt::format(
+          "no directory for scratch tables: TMPDIR={} is not a directory ({}); set TMPDIR to a directory, or pass --dir for a single run",
+          tmpdir != nullptr ? tmpdir : "", ec.message()));
+    }
+    parent = temp / "commitlab";
+  }
   return (parent / fmt::format("{}-{}-{}", prefix, getpid(), stamp % 1'000'000)).string();
 }
 

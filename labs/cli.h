@@ -3,6 +3,8 @@
 #define COMMITLAB_LABS_CLI_H_
 
 #include <boost/program_options.hpp>
+
+#include "commitlab/core/status.h"
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -34,8 +36,9 @@ bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
 void WriteText(std::FILE* out, std::string_view text);
 
 // A fresh directory for scratch tables, named PREFIX-<pid>-<n>: under results/tmp when run from
-// the project (ignored by git), else under the system's temp directory. Not created.
-std::string ScratchDir(std::string_view prefix);
+// the project (ignored by git), else under the system's temp directory ($TMPDIR, else /tmp). Not
+// created. InvalidArgument when $TMPDIR names no directory.
+Result<std::string> ScratchDir(std::string_view prefix);
 
 // Prints "commitlab NAME: message" and a hint to stderr; returns kExitUsage.
 int UsageError(std::string_view command, std::string_view message);

@@ -48,7 +48,7 @@ void PrintSummary(const RunReport& r) {
   fmt::print("failed jobs: {}\n", failed_jobs);
   fmt::print("latest snapshot id: {}\n", r.latest_snapshot());
   fmt::print("snapshots per commit user: {}\n", scenarios::PerUserLine(r));
-  for (const std::string& f : r.fired_faults) fmt::print("fault fired: {}\n", f);
+  PrintFiredFaults(r);
   for (const std::string& line : scenarios::InvariantLines(r)) fmt::print("{}\n", line);
   for (const std::string& e : r.run_errors) fmt::print("ERROR {}\n", e);
   if (!r.schedule.empty()) {
@@ -90,7 +90,11 @@ int RunRaceProcesses(const po::variables_map& vm, const ProcessFlags& pf, const 
   if (pf.processes < 1 || pf.processes > 64) return UsageError(kCommand, fmt::format("--processes {} is out of range 1..64", pf.processes));
   if (pf.kills < 0) return UsageError(kCommand, "--kills must not be negative");
   if (!ParseFsync(pf.fsync)) return UsageError(kCommand, fmt::format("--fsync '{}' is not one of off, data, all", pf.fsync));
-  if (dir.empty()) dir = ScratchDir("race");
+  if (dir.empty()) {
+    Result<std::string> scratch = ScratchDir("race");
+    if (!scratch.ok()) return UsageError(kCommand, scratch.status().message());
+    dir = *scratch;
+  }
   if (std::error_code ec; std::filesystem::exists(std::filesystem::path(dir) / "snapshot", ec)) {
     return UsageError(kCommand, fmt::format("{} already holds a table; use an empty directory (`commitlab writer` "
                                             "joins an existing table)", dir));
@@ -222,8 +226,9 @@ int RunRace(const std::vector<std::string>& args) {
   run.schedule = flags.schedule;
   run.untimed = flags.untimed;
   run.choose_fault = scenarios::MaybeFaultChooser(flags.maybe);
+  ApplyBudgets(flags, &run);
   sim::Json faults = spec.faults;
-  const sim::Json settings = {{"writers", writers},
+  sim::Json settings = {{"writers", writers},
                               {"commits", commits},
                               {"store", store_kind},
                               {"policy", spec.policy},
@@ -235,20 +240,33 @@ int RunRace(const std::vector<std::string>& args) {
                               {"schedule", flags.schedule.empty() ? sim::Json(nullptr) : sim::Json(flags.schedule)},
                               {"untimed", flags.untimed},
                               {"maybe_faults", flags.maybe}};
+  AddBudgetSettings(flags, &settings);
   if (flags.seed_range) {
     SeedRangeRun how{.command = kCommand,
                      .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find"},
-                                               {"--json", "--swarm"}),
+                                               {"--json", "--swarm", "--keep"}),
                      .json = json,
                      .settings = settings,
-                     .prepare = [&store_kind](scenarios::RunOptions* o) { return PlaceTable(store_kind, ScratchDir("race"), o); }};
+                     .prepare = [&store_kind](scenarios::RunOptions* o) { return PlaceTable(store_kind, o->dir, o); }};
+    if (store_kind == "dir") {
+      Result<std::string> tables = ScratchDir("race-seeds");
+      if (!tables.ok()) return UsageError(kCommand, tables.status().message());
+      how.tables = *tables;
+      how.keep_tables = flags.keep;
+    } else if (flags.keep) {
+      return UsageError(kCommand, "--keep is for --store dir: other stores keep nothing on disk");
+    }
     how.threads = flags.threads;
     how.swarm = flags.swarm;
     how.find = flags.query;
     return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, how);
   }
 
-  if (store_kind == "dir" && dir.empty()) dir = ScratchDir("race");
+  if (store_kind == "dir" && dir.empty()) {
+    Result<std::string> scratch = ScratchDir("race");
+    if (!scratch.ok()) return UsageError(kCommand, scratch.status().message());
+    dir = *scratch;
+  }
   if (Status st = PlaceTable(store_kind, dir, &run); !st.ok()) return UsageError(kCommand, st.message());
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
   if (!plan.ok()) return UsageError(kCommand, plan.status().message());

@@ -27,6 +27,12 @@ void PrintJsonLine(const sim::Json& j) {
   fmt::print("{}\n", j.dump(-1, ' ', false, sim::Json::error_handler_t::replace));
 }
 
+void PrintFiredFaults(const scenarios::RunReport& r) {
+  for (const std::string& f : r.fired_faults) fmt::print("fault fired: {}\n", f);
+  const int64_t more = r.fired_faults_total - static_cast<int64_t>(r.fired_faults.size());
+  if (more > 0) fmt::print("fault fired: ... and {} more ({} in all; the first {} are listed)\n", more, r.fired_faults_total, r.fired_faults.size());
+}
+
 void PrintRunReport(std::string_view command, const sim::Json& settings, const scenarios::RunReport& r) {
   sim::Json out = ReportEnvelope(command, settings);
   out["runs"].push_back(scenarios::RunJson(r));

@@ -20,6 +20,8 @@ sim::Json ReportEnvelope(std::string_view command, sim::Json settings);
 void PrintJsonLine(const sim::Json& j);
 // The report of one run (`run`, `race`).
 void PrintRunReport(std::string_view command, const sim::Json& settings, const scenarios::RunReport& r);
+// The text form's "fault fired: ..." lines, and how many more fired than the report lists.
+void PrintFiredFaults(const scenarios::RunReport& r);
 
 }  // namespace commitlab::cli
 

@@ -41,7 +41,7 @@ void PrintReport(const RunReport& r) {
   fmt::print("\n");
   for (const scenarios::ExpectationResult& e : r.expectations) fmt::print("{}\n", scenarios::ExpectationLine(e));
   for (const std::string& e : r.run_errors) fmt::print("ERROR {}\n", e);
-  for (const std::string& f : r.fired_faults) fmt::print("fault fired: {}\n", f);
+  PrintFiredFaults(r);
   for (const std::string& line : scenarios::InvariantLines(r)) fmt::print("{}\n", line);
   fmt::print("latest snapshot id: {}; snapshots per commit user: {}\n", r.latest_snapshot(), scenarios::PerUserLine(r));
   fmt::print("{}: {} of {} expectations held{}\n", r.ok() ? "ok" : "FAILED", r.expectations_passed(),
@@ -118,7 +118,9 @@ int RunScenario(const std::vector<std::string>& args) {
   run.faults = flags.faults;
   run.untimed = flags.untimed;
   run.choose_fault = scenarios::MaybeFaultChooser(flags.maybe);
-  const sim::Json settings = Settings(path, run, store_kind, flags);
+  ApplyBudgets(flags, &run);
+  sim::Json settings = Settings(path, run, store_kind, flags);
+  AddBudgetSettings(flags, &settings);
   if (flags.seed_range) {
     if (store_kind == "dir" && vm.count("dir"))
       return UsageError(kCommand, "--dir and --seeds do not go together: each seed needs its own tables");
@@ -126,15 +128,20 @@ int RunScenario(const std::vector<std::string>& args) {
       return UsageError(kCommand, "--seeds runs the simulator; the scenario says sched free: add --sched random");
     SeedRangeRun how{.command = kCommand,
                      .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find"},
-                                               {"--json", "--swarm"}),
+                                               {"--json", "--swarm", "--keep"}),
                      .json = json,
                      .settings = settings};
     if (store_kind == "dir") {
+      Result<std::string> tables = ScratchDir("run-seeds");
+      if (!tables.ok()) return UsageError(kCommand, tables.status().message());
+      how.tables = *tables;
+      how.keep_tables = flags.keep;
       how.prepare = [](scenarios::RunOptions* o) {
         o->store = scenarios::StoreKind::kDir;
-        o->dir = ScratchDir("run");
         return Status::OK();
       };
+    } else if (flags.keep) {
+      return UsageError(kCommand, "--keep is for --store dir: other stores keep nothing on disk");
     }
     how.threads = flags.threads;
     how.swarm = flags.swarm;
@@ -143,7 +150,12 @@ int RunScenario(const std::vector<std::string>& args) {
   }
   if (store_kind == "dir") {
     run.store = scenarios::StoreKind::kDir;
-    run.dir = dir.empty() ? ScratchDir("run") : dir;
+    if (dir.empty()) {
+      Result<std::string> scratch = ScratchDir("run");
+      if (!scratch.ok()) return UsageError(kCommand, scratch.status().message());
+      dir = *scratch;
+    }
+    run.dir = dir;
   }
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
   if (!plan.ok()) {

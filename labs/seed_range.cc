@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <latch>
 #include <map>
 #include <memory>
@@ -62,10 +63,8 @@ std::string SwarmSummary(const std::vector<sim::FaultRule>& rules) {
   return " [" + out + "]";
 }
 
-}  // namespace
-
-int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions options, const SeedRange& seeds,
-                 const SeedRangeRun& how) {
+int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options, const SeedRange& seeds,
+             const SeedRangeRun& how) {
   NullEventSink quiet;
   options.events = &quiet;
   options.history = nullptr;
@@ -104,6 +103,7 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
       o.seed = seed;
       swarms.push_back(how.swarm ? SwarmFaults(seed) : std::vector<sim::FaultRule>{});
       o.faults.insert(o.faults.end(), swarms.back().begin(), swarms.back().end());
+      if (!how.tables.empty()) o.dir = (std::filesystem::path(how.tables) / fmt::format("seed-{}", seed)).string();
       if (how.prepare) {
         if (Status st = how.prepare(&o); !st.ok()) {
           pool.join();
@@ -142,6 +142,12 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
       });
     }
     done.wait();
+    if (!how.tables.empty() && !how.keep_tables) {
+      for (const scenarios::RunOptions& o : runs) {
+        std::error_code ec;
+        std::filesystem::remove_all(o.dir, ec);  // best effort: the parent's removal reports a failure
+      }
+    }
 
     for (size_t i = 0; i < results.size() && !found; ++i) {
       SeedResult& r = results[i];
@@ -277,6 +283,27 @@ int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions opti
   }
   if (how.find) return found ? kExitOk : kExitFailed;
   return failed == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions options, const SeedRange& seeds,
+                 const SeedRangeRun& how) {
+  namespace fs = std::filesystem;
+  if (how.tables.empty()) return RunSeeds(scenario, std::move(options), seeds, how);
+  std::error_code ec;
+  if (fs::exists(how.tables, ec) || !fs::create_directories(how.tables, ec)) {
+    return UsageError(how.command, fmt::format("cannot create the directory for the seeds' tables {}: {}", how.tables,
+                                               ec ? ec.message() : "it already exists"));
+  }
+  const int code = RunSeeds(scenario, std::move(options), seeds, how);
+  if (how.keep_tables) {
+    fmt::print(stderr, "commitlab {}: the seeds' tables are in {}/seed-N\n", how.command, how.tables);
+  } else if (fs::remove_all(how.tables, ec); ec) {
+    fmt::print(stderr, "commitlab {}: could not remove {}: {}\n", how.command, how.tables, ec.message());
+    return code == kExitOk ? kExitUsage : code;
+  }
+  return code;
 }
 
 }  // namespace commitlab::cli

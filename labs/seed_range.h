@@ -35,6 +35,11 @@ struct SeedRangeRun {
   // Called before each seed's run, on the calling thread and in seed order (a race on a directory
   // needs a fresh one); an error stops the range.
   std::function<Status(scenarios::RunOptions*)> prepare = {};
+  // Not empty: each seed's tables live in TABLES/seed-N (RunOptions::dir, set before prepare), a
+  // directory this invocation creates and removes, each chunk's as soon as it has run, unless
+  // keep_tables (then the report says where they are).
+  std::string tables = {};
+  bool keep_tables = false;
   int threads = 0;                     // 0: one per core
   std::optional<SeedQuery> find = {};  // stop at the first seed whose run matches
   // Each seed turns on its own random subset of fault kinds (swarm.h); violations are grouped by

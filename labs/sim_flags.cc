@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <tuple>
 
+#include "commitlab/core/retry_policy.h"
 #include "commitlab/sim/strategy.h"
 #include "timeline_output.h"
 
@@ -25,6 +27,8 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
        "grouped by the faults that were on")
       ("find", po::value(&flags->find),
        "with --seeds: stop at the first seed whose run matches, e.g. atomic_failures=25 or 'gave_up>=1,committed<60'")
+      ("keep", po::bool_switch(&flags->keep),
+       "with --seeds and --store dir: keep each seed's tables (else each is removed once its seed has run)")
       ("schedule", po::value(&flags->schedule), "replay this schedule string (printed at the end of a simulated run)")
       ("fault", po::value(&flags->fault_specs)->composing(),
        "WRITER:POINT:TRIGGER:EFFECT, e.g. job-B:publish.after:nth=1:unknown (repeatable)")
@@ -38,7 +42,15 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
       ("untimed", po::bool_switch(&flags->untimed),
        "latency is ordering only: sleeps do not move the clock (how commitlab explore runs; replays its schedules)")
       ("maybe-faults", po::value(&flags->maybe)->default_value("draw"),
-       "what the `maybe` fault rules do: draw (fire with p = 1/2), skip or fire");
+       "what the `maybe` fault rules do: draw (fire with p = 1/2), skip or fire")
+      ("max-steps", po::value(&flags->max_steps)->default_value(scenarios::kDefaultMaxSteps),
+       "simulated runs: stop a run that has taken this many steps (a writer retrying without end), exit 1")
+      ("max-virtual-time", po::value(&flags->max_virtual_time)->default_value(
+                               FormatDurationMicros(scenarios::kDefaultMaxVirtualMicros)),
+       "simulated runs: stop a run whose clock passes this (e.g. 1h, 7d), exit 1")
+      ("max-wall-time", po::value(&flags->max_wall_time)->default_value(
+                            FormatDurationMicros(scenarios::kDefaultMaxWallMicros)),
+       "--sched free: stop a run that has taken this much real time (e.g. 30s, 10min), exit 1");
 }
 
 namespace {
@@ -78,6 +90,7 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     if (f->explain) return Status::InvalidArgument("--seeds and --explain do not go together: explain one seed's run");
     f->seed_range = true;
   }
+  if (!f->seed_range && f->keep) return Status::InvalidArgument("--keep needs --seeds A..B and --store dir");
   if (!f->seed_range && (vm.count("find") || !vm["threads"].defaulted() || f->swarm))
     return Status::InvalidArgument(fmt::format("--{} needs --seeds A..B", vm.count("find")           ? "find"
                                                                           : !vm["threads"].defaulted() ? "threads"
@@ -98,10 +111,30 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
   if (f->maybe != "draw" && f->maybe != "skip" && f->maybe != "fire")
     return Status::InvalidArgument(fmt::format("--maybe-faults '{}' is not one of draw, skip, fire", f->maybe));
   if (f->untimed && !simulated) return Status::InvalidArgument("--untimed is for simulated runs; it needs --sched other than free");
+  if (f->max_steps < 1) return Status::InvalidArgument(fmt::format("--max-steps {} must be >= 1", f->max_steps));
+  for (auto [flag, text, out] : {std::tuple("--max-virtual-time", &f->max_virtual_time, &f->max_virtual_micros),
+                                 std::tuple("--max-wall-time", &f->max_wall_time, &f->max_wall_micros)}) {
+    Result<int64_t> d = ParseDurationMicros(*text);
+    if (!d.ok() || *d <= 0)
+      return Status::InvalidArgument(fmt::format("{} '{}' is not a positive duration (e.g. 30s, 10min, 7d)", flag, *text));
+    *out = *d;
+  }
   Result<sim::LatencyModel> latency = sim::ParseLatencyModel(f->latency_spec);
   if (!latency.ok()) return Status::InvalidArgument(fmt::format("--latency: {}", latency.status().message()));
   f->latency = *latency;
   return Status::OK();
+}
+
+void ApplyBudgets(const SimFlags& flags, scenarios::RunOptions* run) {
+  run->max_steps = flags.max_steps;
+  run->max_virtual_micros = flags.max_virtual_micros;
+  run->max_wall_micros = flags.max_wall_micros;
+}
+
+void AddBudgetSettings(const SimFlags& flags, sim::Json* settings) {
+  (*settings)["max_steps"] = flags.max_steps;
+  (*settings)["max_virtual_micros"] = flags.max_virtual_micros;
+  (*settings)["max_wall_micros"] = flags.max_wall_micros;
 }
 
 }  // namespace commitlab::cli

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "commitlab/core/status.h"
+#include "commitlab/scenarios/runner.h"
+#include "commitlab/sim/history.h"
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/latency.h"
 #include "seed_query.h"
@@ -29,8 +31,12 @@ struct SimFlags {
   int threads = 0;             // --seeds: runs at once (0: one per core)
   bool swarm = false;          // --seeds: each seed its own subset of faults (swarm.h)
   std::string find;            // --seeds: stop at the first seed whose run matches (seed_query.h)
+  bool keep = false;           // --seeds --store dir: keep each seed's tables
   bool untimed = false;        // latency is ordering only, as `commitlab explore` runs
   std::string maybe = "draw";  // what the `maybe` fault rules do: draw (p = 1/2), skip or fire
+  int64_t max_steps = 0;       // simulated runs: stop after this many steps
+  std::string max_virtual_time;  // simulated runs: stop once the clock passes this duration
+  std::string max_wall_time;     // OS-thread runs: stop once this much real time has passed
 
   // Filled by Validate().
   std::string strategy;  // what the simulator runs: sched, or replay:<schedule>
@@ -39,6 +45,8 @@ struct SimFlags {
   uint64_t first_seed = 0, last_seed = 0;
   bool seed_range = false;
   std::optional<SeedQuery> query;  // --find
+  int64_t max_virtual_micros = 0;
+  int64_t max_wall_micros = 0;
 };
 
 void AddSimOptions(boost::program_options::options_description* options, SimFlags* flags,
@@ -46,6 +54,11 @@ void AddSimOptions(boost::program_options::options_description* options, SimFlag
 
 // Checks the flags' values and combinations; InvalidArgument names the flag and why.
 Status Validate(const boost::program_options::variables_map& vm, SimFlags* flags);
+
+// The run budgets (--max-steps, --max-virtual-time, --max-wall-time) into a run's options, and
+// into the settings a history header records (so that a replay stops where the run stopped).
+void ApplyBudgets(const SimFlags& flags, scenarios::RunOptions* run);
+void AddBudgetSettings(const SimFlags& flags, sim::Json* settings);
 
 }  // namespace commitlab::cli
 

@@ -410,7 +410,7 @@ Result<int64_t> DirStore::ListLatestId() const {
   return latest;
 }
 
-Result<std::optional<Snapshot>> DirStore::LatestSnapshot() {
+Result<std::optional<Snapshot>> DirStore::LatestSnapshotImpl() {
   Result<int64_t> id = FindLatestId();
   if (!id.ok()) return id.status();
   if (*id == 0) return std::optional<Snapshot>();
@@ -419,7 +419,7 @@ Result<std::optional<Snapshot>> DirStore::LatestSnapshot() {
   return std::optional<Snapshot>(std::move(s).value());
 }
 
-Result<Snapshot> DirStore::ReadSnapshot(int64_t id) {
+Result<Snapshot> DirStore::ReadSnapshotImpl(int64_t id) {
   Result<Snapshot> s = ReadSnapshotFile(id);
   if (!s.ok()) return s.status();
   Result<std::vector<FileChange>> changes = ReadManifest(s->delta_manifest, SnapshotPath(id));
@@ -462,7 +462,7 @@ Result<std::vector<FileChange>> DirStore::ReadManifest(const std::string& name,
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-Status DirStore::WriteManifest(const std::string& name, const std::vector<FileChange>& changes) {
+Status DirStore::WriteManifestImpl(const std::string& name, const std::vector<FileChange>& changes) {
   if (!IsSafeName(name)) return Status::InvalidArgument(fmt::format("invalid manifest name {}", json_io::Quote(name)));
   Result<CreateOutcome> r = CreateNoReplace(manifest_dir_, name, EncodeManifest(changes), options_);
   if (!r.ok()) return r.status();
@@ -481,7 +481,7 @@ Status DirStore::CheckPublishable(const Snapshot& s) const {
   return Status::OK();
 }
 
-PublishResult DirStore::Publish(const Snapshot& s) {
+PublishResult DirStore::PublishImpl(const Snapshot& s) {
   if (Status st = CheckPublishable(s); !st.ok()) return {PublishOutcome::kError, std::move(st)};
   Result<CreateOutcome> r = CreateNoReplace(snapshot_dir_, fmt::format("{}{}", kSnapshotPrefix, s.id),
                                             EncodeSnapshot(s), options_);
@@ -502,7 +502,7 @@ void DirStore::WriteLatestHint(int64_t id) const {
   }
 }
 
-Status DirStore::WriteDataFile(const DataFile& f) {
+Status DirStore::WriteDataFileImpl(const DataFile& f) {
   if (!IsSafeName(f.name) || !IsSafePartition(f.partition)) {
     return Status::InvalidArgument(
         fmt::format("invalid data file path: partition {}, name {}", json_io::Quote(f.partition), json_io::Quote(f.name)));
@@ -535,7 +535,7 @@ bool DirStore::DataFileExists(const DataFile& f) {
   return IsSafeName(f.name) && IsSafePartition(f.partition) && IsRegularFile(DataFilePath(f));
 }
 
-Status DirStore::DeleteDataFile(const DataFile& f) {
+Status DirStore::DeleteDataFileImpl(const DataFile& f) {
   if (!DataFileExists(f)) return Status::NotFound(fmt::format("{} does not exist", DataFilePath(f)));
   std::error_code ec;
   if (!fs::remove(DataFilePath(f), ec) || ec)
@@ -561,6 +561,56 @@ std::vector<std::string> DirStore::ListDataFiles() {
     }
   }
   return {names.begin(), names.end()};
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine's entry points, each noting the first failure the OS reported
+
+void DirStore::NoteIoError(const Status& st) const {
+  if (st.code() != Code::kIOError) return;
+  std::lock_guard<std::mutex> lock(io_mu_);
+  if (!first_io_error_) first_io_error_ = st.message();
+}
+
+std::optional<std::string> DirStore::first_io_error() const {
+  std::lock_guard<std::mutex> lock(io_mu_);
+  return first_io_error_;
+}
+
+Result<std::optional<Snapshot>> DirStore::LatestSnapshot() {
+  Result<std::optional<Snapshot>> r = LatestSnapshotImpl();
+  if (!r.ok()) NoteIoError(r.status());
+  return r;
+}
+
+Result<Snapshot> DirStore::ReadSnapshot(int64_t id) {
+  Result<Snapshot> r = ReadSnapshotImpl(id);
+  if (!r.ok()) NoteIoError(r.status());
+  return r;
+}
+
+Status DirStore::WriteManifest(const std::string& name, const std::vector<FileChange>& changes) {
+  Status st = WriteManifestImpl(name, changes);
+  NoteIoError(st);
+  return st;
+}
+
+PublishResult DirStore::Publish(const Snapshot& s) {
+  PublishResult r = PublishImpl(s);
+  NoteIoError(r.error);
+  return r;
+}
+
+Status DirStore::WriteDataFile(const DataFile& f) {
+  Status st = WriteDataFileImpl(f);
+  NoteIoError(st);
+  return st;
+}
+
+Status DirStore::DeleteDataFile(const DataFile& f) {
+  Status st = DeleteDataFileImpl(f);
+  NoteIoError(st);
+  return st;
 }
 
 }  // namespace commitlab

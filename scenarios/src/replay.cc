@@ -60,6 +60,13 @@ Result<RunOptions> RecordedRunOptions(const Json& header) {
     if (!untimed->is_boolean()) return bad("untimed");
     o.untimed = untimed->get<bool>();
   }
+  for (auto [key, out] : {std::pair("max_steps", &o.max_steps), std::pair("max_virtual_micros", &o.max_virtual_micros),
+                          std::pair("max_wall_micros", &o.max_wall_micros)}) {
+    if (const Json* budget = optional(key)) {
+      if (!budget->is_number_integer() || budget->get<int64_t>() < 1) return bad(key);
+      *out = budget->get<int64_t>();
+    }
+  }
   if (const Json* maybe = optional("maybe_faults")) {
     if (!maybe->is_string()) return bad("maybe_faults");
     o.choose_fault = MaybeFaultChooser(maybe->get<std::string>());

@@ -91,12 +91,21 @@ Json VerdictsJson(const RunReport& r) {
           {"run_errors", r.run_errors}};
 }
 
+namespace {
+
+// A run whose faults fired more often than the report lists says how often in all.
+void AddFiredTotal(const RunReport& r, Json* out) {
+  if (r.fired_faults_total > static_cast<int64_t>(r.fired_faults.size())) (*out)["faults_fired_total"] = r.fired_faults_total;
+}
+
+}  // namespace
+
 Json RunJson(const RunReport& r) {
   Json tables = Json::array();
   for (const TableReport& t : r.tables) tables.push_back(TableJson(t));
   Json writers = Json::array();
   for (const WriterReport& w : r.writers) writers.push_back(WriterJson(w));
-  return {{"scenario", r.scenario},
+  Json out = {{"scenario", r.scenario},
           {"title", r.title},
           {"seed", r.plan.seed},
           {"sched", r.plan.strategy},
@@ -108,15 +117,19 @@ Json RunJson(const RunReport& r) {
           {"faults_fired", r.fired_faults},
           {"schedule", r.schedule.empty() ? Json(nullptr) : Json(r.schedule)},
           {"virtual_us", r.plan.free ? Json(nullptr) : Json(r.virtual_micros)}};
+  AddFiredTotal(r, &out);
+  return out;
 }
 
 Json HistoryFooter(const RunReport& r) {
-  return {{"schedule", r.schedule.empty() ? Json(nullptr) : Json(r.schedule)},
+  Json out = {{"schedule", r.schedule.empty() ? Json(nullptr) : Json(r.schedule)},
           {"virtual_us", r.plan.free ? Json(nullptr) : Json(r.virtual_micros)},
           {"latest_snapshot", r.latest_snapshot()},
           {"tally", CountersJson(r.tally)},
           {"faults_fired", r.fired_faults},
           {"verdicts", VerdictsJson(r)}};
+  AddFiredTotal(r, &out);
+  return out;
 }
 
 }  // namespace commitlab::scenarios

@@ -2,9 +2,13 @@
 // threads (RealEnv), runs every writer to the end, and returns the report.
 #include "commitlab/scenarios/runner.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <memory>
 #include <utility>
 
+#include "commitlab/core/retry_policy.h"
 #include "commitlab/sim/real_env.h"
 #include "commitlab/sim/scheduler.h"
 #include "commitlab/sim/sim_env.h"
@@ -16,11 +20,39 @@
 namespace commitlab::scenarios {
 namespace {
 
-Result<RunReport> RunOnThreads(const Scenario& s, const RunPlan& plan, internal::World& world) {
+// "gave up after ...: still running then: job-A (1234 attempts, 30 committed)": what a budget
+// stopped, with what each writer still running had done, so a reader sees who would not end.
+std::string BudgetVerdict(const std::string& what, const RunReport& report, const std::vector<std::string>& running) {
+  constexpr size_t kNamed = 5;
+  std::string out = what + ": still running then:";
+  for (size_t i = 0; i < running.size() && i < kNamed; ++i) {
+    const auto w = std::find_if(report.writers.begin(), report.writers.end(),
+                                [&](const WriterReport& r) { return r.name == running[i]; });
+    out += fmt::format("{} {}", i == 0 ? "" : ",", running[i]);
+    if (w != report.writers.end())
+      out += fmt::format(" ({} attempts, {} committed)", w->counters.attempts, w->counters.committed);
+  }
+  if (running.size() > kNamed) out += fmt::format(" and {} more", running.size() - kNamed);
+  return out;
+}
+
+Result<RunReport> RunOnThreads(const Scenario& s, const RunOptions& options, const RunPlan& plan,
+                               internal::World& world) {
   sim::RealEnv env(plan.seed, world.faults(), plan.latency);
+  env.set_max_wall_micros(options.max_wall_micros);
   std::unique_ptr<internal::Gates> gates = internal::MakeThreadGates(s);
   if (Status st = env.RunThreads(world.Writers(&env, gates.get(), {})); !st.ok()) return st;
-  return world.Finish();
+  RunReport report = world.Finish();
+  if (env.over_budget()) {
+    std::vector<std::string> running;  // on threads, whoever did not reach the end of its script
+    for (const WriterReport& w : report.writers)
+      if (w.outcome != Outcome::kOk) running.push_back(w.name);
+    report.run_errors.push_back(BudgetVerdict(
+        fmt::format("gave up after {} of wall-clock time (the --max-wall-time budget)",
+                    FormatDurationMicros(options.max_wall_micros)),
+        report, running));
+  }
+  return report;
 }
 
 Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, const RunPlan& plan,
@@ -30,6 +62,7 @@ Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, con
   if (options.wrap_strategy) *strategy = options.wrap_strategy(std::move(*strategy));
   sim::Scheduler scheduler(std::move(*strategy), plan.seed);
   scheduler.set_untimed(options.untimed);
+  scheduler.set_budget(options.max_steps, options.max_virtual_micros);
   sim::SimEnv env(&scheduler, plan.latency, world.faults());
   std::unique_ptr<internal::Gates> gates = internal::MakeSimGates(s, &scheduler);
   if (options.effect_gate != nullptr) options.effect_gate->Attach(&scheduler);
@@ -48,6 +81,11 @@ Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, con
   report.schedule = scheduler.ScheduleString();
   report.drawn_settings = scheduler.strategy().DrawnSettings();
   report.virtual_micros = scheduler.now_micros();
+  if (scheduler.over_budget()) {
+    std::vector<std::string> running;
+    for (int w : scheduler.over_budget_running()) running.push_back(scheduler.writer_name(w));
+    report.run_errors.push_back(BudgetVerdict(scheduler.budget_verdict(), report, running));
+  }
   return report;
 }
 
@@ -114,7 +152,7 @@ Result<RunReport> RunScenario(const Scenario& scenario, const RunOptions& option
   if (!plan.ok()) return plan.status();
   internal::World world(scenario, options, *plan);
   COMMITLAB_RETURN_IF_ERROR(world.Open());
-  if (plan->free) return RunOnThreads(scenario, *plan, world);
+  if (plan->free) return RunOnThreads(scenario, options, *plan, world);
   return RunSimulated(scenario, options, *plan, world);
 }
 

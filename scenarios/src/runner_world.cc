@@ -218,6 +218,12 @@ RunReport World::Finish() {
       r.tables.push_back(std::move(table));
       continue;
     }
+    if (const auto* dir = dynamic_cast<const DirStore*>(stores_[t].get()); dir != nullptr) {
+      // The engine answered it as upstream does (an unknown outcome, a failed commit), but the run
+      // did not test the protocol: it ran out of disk, or could not write where it had to.
+      if (std::optional<std::string> io = dir->first_io_error())
+        r.run_errors.push_back(fmt::format("table {}: the file system failed the run: {}", table.name, *io));
+    }
     if (Status read = ReadChain(stores_[t].get(), &table.chain); !read.ok()) {
       r.run_errors.push_back(
           fmt::format("table {}: cannot read the snapshot chain back: {}", table.name, read.message()));
@@ -244,6 +250,7 @@ RunReport World::Finish() {
     r.writers.push_back(std::move(w));
   }
   for (const sim::FiredFault& f : fault_plan_.fired()) r.fired_faults.push_back(sim::FormatFiredFault(f));
+  r.fired_faults_total = fault_plan_.fired_total();
   EvaluateExpectations(s_, &r);
   return r;
 }

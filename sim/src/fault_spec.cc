@@ -249,7 +249,7 @@ void ScriptedFaultPlan::AddRule(FaultRule rule) {
 FaultDecision ScriptedFaultPlan::Check(std::string_view writer, std::string_view point, Rng& rng) {
   std::unique_lock<std::mutex> lock(mu_);
   FaultDecision decision;
-  const size_t first_fired = fired_.size();
+  std::vector<FiredFault> now_fired;  // this hit's, one per firing rule
   for (size_t i = 0; i < rules_.size(); ++i) {
     const FaultRule& rule = rules_[i];
     if (rule.point != point || (rule.writer != "*" && rule.writer != writer)) continue;
@@ -282,11 +282,14 @@ FaultDecision ScriptedFaultPlan::Check(std::string_view writer, std::string_view
     } else {
       continue;  // suppressed: an earlier rule already failed this hit
     }
-    fired_.push_back(FiredFault{std::string(writer), std::string(point), hit, i, e});
+    now_fired.push_back(FiredFault{std::string(writer), std::string(point), hit, i, e});
   }
-  if (on_fire_ && fired_.size() > first_fired) {
+  fired_total_ += static_cast<int64_t>(now_fired.size());
+  for (const FiredFault& f : now_fired)
+    if (fired_.size() < kMaxFiredKept) fired_.push_back(f);
+  if (on_fire_ && !now_fired.empty()) {
     std::vector<std::pair<FiredFault, FaultRule>> now;
-    for (size_t k = first_fired; k < fired_.size(); ++k) now.emplace_back(fired_[k], rules_[fired_[k].rule]);
+    for (const FiredFault& f : now_fired) now.emplace_back(f, rules_[f.rule]);
     const FireListener listener = on_fire_;
     lock.unlock();  // the listener records elsewhere; it must not wait on this plan
     for (const auto& [fired, rule] : now) listener(fired, rule);
@@ -312,6 +315,11 @@ std::vector<FaultRule> ScriptedFaultPlan::rules() const {
 std::vector<FiredFault> ScriptedFaultPlan::fired() const {
   std::lock_guard<std::mutex> lock(mu_);
   return fired_;
+}
+
+int64_t ScriptedFaultPlan::fired_total() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return fired_total_;
 }
 
 }  // namespace commitlab::sim

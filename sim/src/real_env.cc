@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <latch>
 #include <memory>
 #include <optional>
 #include <system_error>
 #include <thread>
+
+#include "commitlab/core/retry_policy.h"
 
 namespace commitlab::sim {
 namespace {
@@ -33,6 +36,8 @@ int64_t RealEnv::NowMicros() {
 }
 
 void RealEnv::SleepMicros(int64_t micros) {
+  if (micros <= 0) return;
+  if (max_wall_micros_ > 0) micros = std::min(micros, std::max<int64_t>(0, max_wall_micros_ - NowMicros()));
   if (micros > 0) std::this_thread::sleep_for(std::chrono::microseconds(micros));
 }
 
@@ -46,6 +51,10 @@ Rng& RealEnv::rng() {
 }
 
 Status RealEnv::FaultPoint(std::string_view name) {
+  if (over_budget()) {
+    return Status::Crashed(fmt::format("stopped: the run gave up after {} of wall-clock time (the --max-wall-time budget)",
+                                       FormatDurationMicros(max_wall_micros_)));
+  }
   if (faults_ == nullptr) return Status::OK();
   FaultDecision d = faults_->Check(t_writer.env == this ? t_writer.name : std::string(), name, rng());
   SleepMicros(d.delay_micros);

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "commitlab/core/retry_policy.h"
 #include "commitlab/sim/fiber.h"
 
 namespace commitlab::sim {
@@ -199,7 +200,21 @@ int Scheduler::NextWriter() {
   if (record_schedule_) schedule_.Append(pick);
   ++steps_;
   last_ = pick;
+  if (budget_verdict_.empty() && (max_steps_ > 0 || max_virtual_micros_ > 0)) CheckBudget();
   return pick;
+}
+
+void Scheduler::CheckBudget() {
+  if (max_steps_ > 0 && steps_ > max_steps_) {
+    budget_verdict_ = fmt::format("gave up after {} steps (the --max-steps budget)", max_steps_);
+  } else if (max_virtual_micros_ > 0 && now_ > max_virtual_micros_) {
+    budget_verdict_ = fmt::format("gave up after {} of virtual time (the --max-virtual-time budget)",
+                                  FormatDurationMicros(max_virtual_micros_));
+  } else {
+    return;
+  }
+  for (int i = 0; i < num_writers(); ++i)
+    if (!writers_[static_cast<size_t>(i)].done) over_budget_running_.push_back(i);
 }
 
 }  // namespace commitlab::sim

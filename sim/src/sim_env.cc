@@ -1,5 +1,7 @@
 #include "commitlab/sim/sim_env.h"
 
+#include <fmt/format.h>
+
 #include <utility>
 
 namespace commitlab::sim {
@@ -35,6 +37,9 @@ void SimEnv::EndStorageOp(StorageOp op) {
 Status SimEnv::FaultPoint(std::string_view name) {
   scheduler_->set_next_access(StepAccess::kFault);
   scheduler_->Yield();
+  if (scheduler_->over_budget()) {  // the run will not end by itself: stop here, as a crash would
+    return Status::Crashed(fmt::format("stopped: the run {}", scheduler_->budget_verdict()));
+  }
   if (faults_ == nullptr) return Status::OK();
   FaultDecision d = faults_->Check(scheduler_->current_name(), name, rng());
   if (d.delay_micros > 0) SleepMicros(d.delay_micros);

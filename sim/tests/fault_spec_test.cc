@@ -1,5 +1,6 @@
 #include "commitlab/sim/fault_spec.h"
 
+#include <algorithm>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -260,9 +261,24 @@ TEST(FaultPlanTest, CountsHitsExactlyUnderConcurrentWriters) {
     });
   }
   for (std::thread& th : threads) th.join();
+  EXPECT_EQ(plan.fired_total(), kThreads * kHits / 2);
   std::vector<FiredFault> fired = plan.fired();
-  EXPECT_EQ(fired.size(), static_cast<size_t>(kThreads * kHits / 2));
+  EXPECT_EQ(fired.size(), std::min<size_t>(ScriptedFaultPlan::kMaxFiredKept, kThreads * kHits / 2));
   for (const FiredFault& f : fired) EXPECT_EQ(f.hit % 2, 0);
+}
+
+// A rule that fires on every hit of a run retrying for millions of steps must not keep a record
+// per hit: the plan lists the first kMaxFiredKept and counts the rest.
+TEST(FaultPlanTest, KeepsTheFirstFiredFaultsAndCountsTheRest) {
+  ScriptedFaultPlan plan = PlanOf("w:publish.before:always:error");
+  Rng rng(1);
+  const int64_t hits = static_cast<int64_t>(ScriptedFaultPlan::kMaxFiredKept) * 3;
+  for (int64_t i = 0; i < hits; ++i) ASSERT_FALSE(plan.Check("w", fault::kPublishBefore, rng).status.ok());
+  EXPECT_EQ(plan.fired_total(), hits);
+  const std::vector<FiredFault> fired = plan.fired();
+  ASSERT_EQ(fired.size(), ScriptedFaultPlan::kMaxFiredKept);
+  EXPECT_EQ(fired.front().hit, 1);
+  EXPECT_EQ(fired.back().hit, static_cast<int64_t>(ScriptedFaultPlan::kMaxFiredKept));
 }
 
 

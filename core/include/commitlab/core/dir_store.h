@@ -105,6 +105,11 @@ class DirStore : public SnapshotStore {
   // OK when `f`'s file holds what WriteDataFile wrote for it; NotFound or Corruption naming the path.
   Status VerifyDataFile(const DataFile& f) const;
 
+  // The first failure the OS reported to one of the engine's calls above (a full disk, a read-only
+  // or unreadable directory), or nullopt. The engine treats such a failure as upstream does (an
+  // unknown outcome, a failed commit); a run that met one did not test the protocol, and says so.
+  std::optional<std::string> first_io_error() const;
+
   const std::string& root() const { return root_; }
   const std::string& snapshot_dir() const { return snapshot_dir_; }  // <root>/snapshot
   const std::string& manifest_dir() const { return manifest_dir_; }  // <root>/manifest
@@ -116,6 +121,14 @@ class DirStore : public SnapshotStore {
 
  private:
   DirStore(std::string root, DirStoreOptions options);
+
+  Result<std::optional<Snapshot>> LatestSnapshotImpl();
+  Result<Snapshot> ReadSnapshotImpl(int64_t id);
+  Status WriteManifestImpl(const std::string& name, const std::vector<FileChange>& changes);
+  PublishResult PublishImpl(const Snapshot& s);
+  Status WriteDataFileImpl(const DataFile& f);
+  Status DeleteDataFileImpl(const DataFile& f);
+  void NoteIoError(const Status& st) const;
 
   // The newest snapshot id (0 for none) by the hint, else by listing.
   Result<int64_t> FindLatestId() const;
@@ -131,6 +144,8 @@ class DirStore : public SnapshotStore {
   const DirStoreOptions options_;
   std::mutex synced_mu_;
   std::set<std::string> synced_dirs_;  // guarded by synced_mu_
+  mutable std::mutex io_mu_;
+  mutable std::optional<std::string> first_io_error_;  // guarded by io_mu_
 };
 
 }  // namespace commitlab

@@ -43,6 +43,12 @@ namespace commitlab::scenarios {
 
 inline constexpr uint64_t kDefaultSeed = 1;
 inline constexpr char kDefaultSched[] = "random";
+// Budgets that end a run which would not end by itself (a writer retrying without limit against a
+// fault that always fires). Ten million steps take about 5-10 s and at most ~0.5 GB here (README,
+// "Limits"); the lectures' runs take a few thousand.
+inline constexpr int64_t kDefaultMaxSteps = 10'000'000;
+inline constexpr int64_t kDefaultMaxVirtualMicros = int64_t{7} * 24 * 3600 * 1'000'000;  // 7 days
+inline constexpr int64_t kDefaultMaxWallMicros = int64_t{10} * 60 * 1'000'000;           // 10 minutes
 
 // kDir: each table in <dir>/<table name>. kTableDir: `dir` is the one table (a scenario with a
 // single Paimon table, as `commitlab race --dir D` puts it).
@@ -82,6 +88,12 @@ struct RunOptions {
   bool untimed = false;
   // May be empty. Decides each hit of a `maybe` fault rule (else a draw with p = 1/2).
   sim::ScriptedFaultPlan::Chooser choose_fault = {};
+  // Simulated runs: the step and virtual-time budget (Scheduler::set_budget); OS-thread runs: the
+  // wall-clock budget (RealEnv::set_max_wall_micros). <= 0: no limit. A run that passes one is
+  // stopped and reports it in run_errors ("gave up after N steps ...: still running: job-A ...").
+  int64_t max_steps = kDefaultMaxSteps;
+  int64_t max_virtual_micros = kDefaultMaxVirtualMicros;
+  int64_t max_wall_micros = kDefaultMaxWallMicros;
   // May be empty; simulated runs only. Wraps the strategy the plan names (the stepper drives a
   // run through one that follows the picks made so far and then pauses).
   std::function<std::unique_ptr<sim::Strategy>(std::unique_ptr<sim::Strategy>)> wrap_strategy = {};
@@ -198,7 +210,8 @@ struct RunReport {
   // The script could not go on as written: an order gate that can never open, a deadlock, a
   // checkpoint not saved yet, a compaction of files that do not exist. Each fails the run.
   std::vector<std::string> run_errors = {};
-  std::vector<std::string> fired_faults = {};
+  std::vector<std::string> fired_faults = {};  // the first ScriptedFaultPlan::kMaxFiredKept
+  int64_t fired_faults_total = 0;              // all of them
   std::string schedule = {};        // simulated runs: the schedule string to replay
   std::string drawn_settings = {};  // what the strategy drew when the run started ("" if nothing)
   int64_t virtual_micros = 0;       // simulated runs: when the last writer finished

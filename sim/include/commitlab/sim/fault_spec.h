@@ -96,8 +96,12 @@ class ScriptedFaultPlan : public FaultPlan {
   FaultDecision Check(std::string_view writer, std::string_view point, Rng& rng) override;
 
   std::vector<FaultRule> rules() const;
-  // Every fault that took effect, in firing order.
+  // The faults that took effect, in firing order: the first kMaxFiredKept of them, so that a rule
+  // firing on every hit of a run that retries for millions of steps does not hold them all.
+  static constexpr size_t kMaxFiredKept = 1000;
   std::vector<FiredFault> fired() const;
+  // How many took effect in all (fired() may list fewer).
+  int64_t fired_total() const;
 
   // Called for each fault as it fires, on the writer's own thread or fiber, after the plan has
   // released its lock (a history records it there, with the writer's time).
@@ -121,6 +125,7 @@ class ScriptedFaultPlan : public FaultPlan {
   // Guarded by mu_: hits_[i] maps a writer to its hits of rule i's point, and how many fired.
   std::vector<std::map<std::string, HitCount, std::less<>>> hits_;
   std::vector<FiredFault> fired_;  // guarded by mu_
+  int64_t fired_total_ = 0;        // guarded by mu_
 };
 
 // Checks a rule built in code: the point exists, the trigger and effect parameters are in range

@@ -38,12 +38,20 @@ class RealEnv : public Env {
   };
   Status RunThreads(std::vector<Writer> writers);
 
+  // A wall-clock budget for runs that might not end (unbounded retries against a fault that
+  // always fires, a latency of days): no sleep lasts past `micros` from the env's creation, and
+  // once it has passed every fault point fails as a crash would, so the writers wind down.
+  // <= 0: no limit. Set before RunThreads.
+  void set_max_wall_micros(int64_t micros) { max_wall_micros_ = micros; }
+  bool over_budget() { return max_wall_micros_ > 0 && NowMicros() >= max_wall_micros_; }
+
  private:
   const uint64_t seed_;
   FaultPlan* const faults_;  // may be null; must be thread-safe
   const LatencyModel latency_;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::atomic<uint64_t> next_stream_{0};
+  int64_t max_wall_micros_ = 0;
 };
 
 }  // namespace commitlab::sim

@@ -106,6 +106,20 @@ class Scheduler {
   void set_untimed(bool on) { untimed_ = on; }
   bool untimed() const { return untimed_; }
 
+  // A budget for runs that might not end (a writer retrying without limit against a fault that
+  // always fires): once the run has taken more than `max_steps` steps or its clock has passed
+  // `max_virtual_micros` (<= 0: no limit), over_budget() is true and stays so. The scheduler does
+  // not stop writers itself: the Env fails their next fault point (SimEnv::FaultPoint) and they
+  // wind down. budget_verdict() then says what ran out ("gave up after N steps (the --max-steps
+  // budget)"), and over_budget_running() lists who had not finished. Set before Run().
+  void set_budget(int64_t max_steps, int64_t max_virtual_micros) {
+    max_steps_ = max_steps;
+    max_virtual_micros_ = max_virtual_micros;
+  }
+  bool over_budget() const { return !budget_verdict_.empty(); }
+  const std::string& budget_verdict() const { return budget_verdict_; }
+  const std::vector<int>& over_budget_running() const { return over_budget_running_; }
+
   Rng& rng() { return rng_; }
   uint64_t seed() const { return seed_; }
   int num_writers() const { return static_cast<int>(writers_.size()); }
@@ -132,6 +146,8 @@ class Scheduler {
   void BreakDeadlock();
   // At a scheduling point of the current writer: lets the picked writer run, if it is another.
   void Reschedule();
+  // After a step: records the budget's verdict the first time the run passes it.
+  void CheckBudget();
 
   const uint64_t seed_;
   Rng rng_;
@@ -153,6 +169,10 @@ class Scheduler {
   bool ran_ = false;
   bool record_schedule_ = true;
   bool untimed_ = false;
+  int64_t max_steps_ = 0;
+  int64_t max_virtual_micros_ = 0;
+  std::string budget_verdict_;  // "" while within budget
+  std::vector<int> over_budget_running_;
 };
 
 }  // namespace commitlab::sim
