@@ -8,6 +8,8 @@
 #   ./run.sh bench      the retry-policy sweep (results/retry-sweep/), then Google Benchmark (JSON into results/bench/)
 #   ./run.sh asan       build with ASan+UBSan into build/asan and run the tests there
 #   ./run.sh tsan       build with TSan into build/tsan and run the tests there
+#   ./run.sh fuzz [S]   build the libFuzzer targets with clang into build/fuzz and mutate each one's
+#                       corpus for S seconds (default 10); `test` runs this too, for 10 s each
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -15,8 +17,10 @@ cd "$(dirname "$0")"
 # fresh machine. python3-jsonschema validates histories and reports against docs/*.schema.json.
 PACKAGES=(libboost-program-options-dev libboost-context-dev libfmt-dev nlohmann-json3-dev cmake g++
           libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema)
-# The tests also open timeline pages in headless chromium and render their SVG with rsvg-convert.
-TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin)
+# The tests also open timeline pages in headless chromium and render their SVG with rsvg-convert,
+# and fuzz each parser with clang's libFuzzer (libclang-rt-14-dev holds its runtime).
+FUZZ_PACKAGES=(clang libclang-rt-14-dev)
+TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin "${FUZZ_PACKAGES[@]}")
 
 install_missing() {
   local missing=() pkg
@@ -39,6 +43,14 @@ build() {  # build PRESET
 
 run_tests() {  # run_tests PRESET
   ctest --preset "$1" -j "$(nproc)"
+}
+
+# Each fuzz target mutates its corpus (scenarios/fuzz/corpus, the example scenarios) for SECONDS;
+# a crash, sanitizer report, leak or timeout fails its test and leaves the input in build/fuzz.
+fuzz_smoke() {  # fuzz_smoke SECONDS
+  cmake --preset fuzz -DCOMMITLAB_FUZZ_SECONDS="$1" >/dev/null
+  cmake --build --preset fuzz -j "$(nproc)"
+  ctest --preset fuzz -j "$(nproc)"
 }
 
 # The history of every scenario file for its own seed, simulated, into results/golden/NAME.jsonl;
@@ -101,6 +113,11 @@ case "$cmd" in
     install_missing "${TEST_PACKAGES[@]}"
     build release
     run_tests release
+    fuzz_smoke 10
+    ;;
+  fuzz)
+    install_missing "${PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+    fuzz_smoke "${2:-10}"
     ;;
   bench)
     install_missing "${PACKAGES[@]}"
@@ -127,7 +144,7 @@ case "$cmd" in
     run_tests "$cmd"
     ;;
   *)
-    echo "run.sh: unknown command '$cmd' (expected one of lab, test, golden, bench, screenshot, asan, tsan)" >&2
+    echo "run.sh: unknown command '$cmd' (expected one of lab, test, golden, bench, screenshot, asan, tsan, fuzz)" >&2
     exit 2
     ;;
 esac

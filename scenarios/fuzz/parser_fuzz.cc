@@ -6,18 +6,16 @@
 #include <string_view>
 
 #include "commitlab/scenarios/parser.h"
+#include "fuzz_check.h"
 
 namespace {
 
+using commitlab::fuzz::Check;
 using commitlab::scenarios::Scenario;
 using commitlab::scenarios::StepRef;
 
 bool Valid(const Scenario& s, const StepRef& r) {
   return r.writer < s.writers.size() && r.step < s.writers[r.writer].steps.size();
-}
-
-void Check(bool ok) {
-  if (!ok) __builtin_trap();
 }
 
 }  // namespace

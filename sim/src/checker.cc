@@ -149,8 +149,9 @@ void OutcomeRecorder::OnEvent(const Event& e) {
   if (e.type == EventType::kFiltered) return;  // names the newest committed identifier, not a commit
   std::lock_guard<std::mutex> lock(mu_);
   Key key(std::string(e.user), e.identifier, e.kind);
-  auto [it, inserted] = open_.try_emplace(key);
-  if (inserted) it->second.order = next_order_++;
+  const auto emplaced = open_.try_emplace(key);
+  const auto it = emplaced.first;  // a named variable: clang 14 cannot capture a structured binding
+  if (emplaced.second) it->second.order = next_order_++;
   Open& open = it->second;
   auto close = [&](CommitOutcome outcome, int64_t snapshot_id) {
     closed_.push_back({std::move(std::get<0>(key)), e.identifier, e.kind, outcome, snapshot_id});

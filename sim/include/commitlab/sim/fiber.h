@@ -64,7 +64,7 @@ class Fiber {
   bool finished_ = false;
   boost::context::fiber self_;           // this fiber, while suspended
   boost::context::stack_context stack_;  // where our stack lies (for ASan)
-  void* tsan_fiber_ = nullptr;           // TSan's context for this fiber; unused in plain builds
+  [[maybe_unused]] void* tsan_fiber_ = nullptr;  // TSan's context for this fiber; unused in plain builds
 };
 
 }  // namespace commitlab::sim
