@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "commitlab/scenarios/report_json.h"
@@ -28,9 +29,13 @@ void PrintJsonLine(const sim::Json& j) {
 }
 
 void PrintFiredFaults(const scenarios::RunReport& r) {
-  for (const std::string& f : r.fired_faults) fmt::print("fault fired: {}\n", f);
-  const int64_t more = r.fired_faults_total - static_cast<int64_t>(r.fired_faults.size());
-  if (more > 0) fmt::print("fault fired: ... and {} more ({} in all; the first {} are listed)\n", more, r.fired_faults_total, r.fired_faults.size());
+  constexpr size_t kShown = 20;  // a rule that fires on every hit would bury the summary
+  const size_t shown = std::min(kShown, r.fired_faults.size());
+  for (size_t i = 0; i < shown; ++i) fmt::print("fault fired: {}\n", r.fired_faults[i]);
+  const int64_t total = std::max(r.fired_faults_total, static_cast<int64_t>(r.fired_faults.size()));
+  if (total > static_cast<int64_t>(shown))
+    fmt::print("fault fired: ... and {} more ({} in all; --json lists the first {})\n", total - static_cast<int64_t>(shown),
+               total, r.fired_faults.size());
 }
 
 void PrintRunReport(std::string_view command, const sim::Json& settings, const scenarios::RunReport& r) {
