@@ -737,5 +737,15 @@ TEST(ParserRobustnessTest, MutatedExamplesNeverCrash) {
   EXPECT_GT(ok, 0);  // some mutations (comments, spaces) still parse
 }
 
+// The documented maximum finishes (race's --writers bound): one writer more is refused where it
+// is declared, before anything runs.
+TEST(ParserLimitsTest, WritersPastTheLimitAreRefusedAtTheirLine) {
+  std::string text = "title \"many\"\ntable name=t protocol=paimon\n";
+  for (int i = 0; i <= 1000; ++i) text += "writer name=w" + std::to_string(i) + "\n";
+  Result<Scenario> r = Parse(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "t.scn:1003:1: too many writers (at most 1000)");
+}
+
 }  // namespace
 }  // namespace commitlab::scenarios

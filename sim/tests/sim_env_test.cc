@@ -19,6 +19,8 @@
 namespace commitlab::sim {
 namespace {
 
+using ::testing::HasSubstr;
+
 std::unique_ptr<Strategy> Make(std::string_view spec) {
   Result<std::unique_ptr<Strategy>> s = MakeStrategy(spec);
   EXPECT_TRUE(s.ok()) << s.status().ToString();
@@ -49,6 +51,68 @@ TEST(SimEnvTest, NowIsTheVirtualClockAndSleepsAreSchedulingPoints) {
   ASSERT_TRUE(sched.Run().ok());
   EXPECT_EQ(seen, (std::vector<int64_t>{0, 0, 1500, 1500, 3}));
   EXPECT_EQ(&env.rng(), &sched.rng());
+}
+
+// A writer that would loop forever (a fault that always fires, retried without limit) is stopped
+// at its next fault point once the step budget is spent, as a crash would stop it; the other
+// writer finishes, and the verdict names who was still running.
+TEST(SimEnvTest, TheStepBudgetStopsAWriterThatWouldNeverEnd) {
+  Scheduler sched(MakeRandomStrategy(), 1);
+  sched.set_budget(/*max_steps=*/500, /*max_virtual_micros=*/0);
+  SimEnv env(&sched);
+  Status stopped;
+  bool other_done = false;
+  sched.AddWriter("looper", [&] {
+    while (stopped.ok()) stopped = env.FaultPoint("publish.before");
+  });
+  sched.AddWriter("other", [&] {
+    for (int i = 0; i < 3; ++i) EXPECT_TRUE(env.FaultPoint("manifest.before").ok());
+    other_done = true;
+  });
+  ASSERT_TRUE(sched.Run().ok());
+  EXPECT_TRUE(other_done);
+  EXPECT_EQ(stopped.code(), Code::kCrashed);
+  EXPECT_THAT(stopped.message(), HasSubstr("gave up after 500 steps (the --max-steps budget)"));
+  EXPECT_TRUE(sched.over_budget());
+  EXPECT_EQ(sched.budget_verdict(), "gave up after 500 steps (the --max-steps budget)");
+  ASSERT_EQ(sched.over_budget_running().size(), 1u);
+  EXPECT_EQ(sched.writer_name(sched.over_budget_running()[0]), "looper");
+  EXPECT_LE(sched.steps(), 502);
+}
+
+TEST(SimEnvTest, TheVirtualTimeBudgetStopsARunWhoseClockRunsAway) {
+  Scheduler sched(MakeRandomStrategy(), 1);
+  sched.set_budget(/*max_steps=*/0, /*max_virtual_micros=*/1'000'000);
+  SimEnv env(&sched);
+  int64_t sleeps = 0;
+  sched.AddWriter("sleeper", [&] {
+    while (env.FaultPoint("read-latest.before").ok()) {
+      env.SleepMicros(60'000);
+      ++sleeps;
+    }
+  });
+  ASSERT_TRUE(sched.Run().ok());
+  EXPECT_EQ(sched.budget_verdict(), "gave up after 1s of virtual time (the --max-virtual-time budget)");
+  EXPECT_GE(sleeps, 16);  // 17 sleeps of 60 ms pass 1 s
+  EXPECT_LE(sleeps, 18);
+}
+
+// Within budget nothing changes: the same run, the same steps.
+TEST(SimEnvTest, ABudgetTheRunStaysWithinChangesNothing) {
+  auto run = [](int64_t budget) {
+    Scheduler sched(MakeRandomStrategy(), 7);
+    sched.set_budget(budget, budget);
+    SimEnv env(&sched);
+    for (const char* name : {"a", "b"}) {
+      sched.AddWriter(name, [&env] {
+        for (int i = 0; i < 20; ++i) EXPECT_TRUE(env.FaultPoint("publish.before").ok());
+      });
+    }
+    EXPECT_TRUE(sched.Run().ok());
+    EXPECT_FALSE(sched.over_budget());
+    return sched.ScheduleString();
+  };
+  EXPECT_EQ(run(0), run(1'000'000));
 }
 
 TEST(SimEnvTest, StorageOpsSleepTheirRequestAndResponseHops) {
