@@ -20,7 +20,27 @@ Status ErrorAt(const Scenario& s, SourcePos pos, std::string_view message) {
   return Status::InvalidArgument(fmt::format("{}: {}", s.Where(pos), message));
 }
 
-// The `fault` lines, each at its own position; a writer must be declared (or `*`).
+// The fault points each engine's commit passes (core/src/*/: the env_->FaultPoint calls): Delta
+// writes no manifest before its commit (the log entry is the commit).
+bool HasFaultPoint(Protocol p, std::string_view point) {
+  if (p == Protocol::kDelta) return point != fault::kManifestBefore;
+  return true;
+}
+
+// "" when `rule` can fire in `s`: its writer is declared (or `*`) and a writer it names commits
+// through its point; else why it never could.
+std::string WhyNeverFires(const Scenario& s, const sim::FaultRule& rule) {
+  if (rule.writer != "*" && !s.FindWriter(rule.writer))
+    return fmt::format("writer \"{}\" is not declared (expected a writer name or *)", rule.writer);
+  for (const Writer& w : s.writers) {
+    if ((rule.writer == "*" || w.name == rule.writer) && HasFaultPoint(s.tables[w.table].protocol, rule.point))
+      return "";
+  }
+  return fmt::format("{} commits have no {} point (a Delta commit writes no manifest first): the rule could never fire",
+                     rule.writer == "*" ? "the writers'" : fmt::format("writer {}'s delta", rule.writer), rule.point);
+}
+
+// The `fault` lines, each at its own position; a writer must be declared (or `*`) and pass the point.
 Status PlanFaults(const Scenario& s, std::vector<sim::FaultRule>* out) {
   for (const SpecString& spec : s.faults) {
     size_t column = 0;
@@ -28,11 +48,8 @@ Status PlanFaults(const Scenario& s, std::vector<sim::FaultRule>* out) {
     if (!rule.ok()) {
       return ErrorAt(s, {spec.pos.line, spec.pos.col + static_cast<int>(column)}, rule.status().message());
     }
-    if (rule->writer != "*" && !s.FindWriter(rule->writer)) {
-      return ErrorAt(s, spec.pos,
-                     fmt::format("fault \"{}\": writer \"{}\" is not declared (expected a writer name or *)", spec.text,
-                                 rule->writer));
-    }
+    if (const std::string why = WhyNeverFires(s, *rule); !why.empty())
+      return ErrorAt(s, spec.pos, fmt::format("fault \"{}\": {}", spec.text, why));
     out->push_back(std::move(*rule));
   }
   return Status::OK();
@@ -85,6 +102,8 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
   COMMITLAB_RETURN_IF_ERROR(PlanFaults(scenario, &plan.faults));
   for (const sim::FaultRule& rule : options.faults) {
     COMMITLAB_RETURN_IF_ERROR(sim::ValidateFaultRule(rule));
+    if (const std::string why = WhyNeverFires(scenario, rule); !why.empty())
+      return Status::InvalidArgument(fmt::format("--fault {}: {}", sim::FormatFaultRule(rule), why));
     plan.faults.push_back(rule);
   }
   if (options.latency) {

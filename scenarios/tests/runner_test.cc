@@ -11,6 +11,7 @@
 
 #include "commitlab/scenarios/parser.h"
 #include "commitlab/scenarios/report_json.h"
+#include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/schedule.h"
 
 namespace commitlab::scenarios {
@@ -418,6 +419,25 @@ TEST(RunnerTest, BadFaultAndLatencyLinesAreInputErrorsAtTheirPosition) {
   EXPECT_EQ(st.message(),
             "t.scn:2:1: table t: a directory store holds paimon tables only, not protocol iceberg (run it on the "
             "memory store)");
+}
+
+// A rule that could never fire is a mistake, not a quiet no-op: a writer nobody declared, or a
+// point the writer's engine never passes (Delta writes no manifest before its commit).
+TEST(RunnerTest, AFaultRuleThatCouldNeverFireIsAnInputError) {
+  const std::string delta = "title \"x\"\ntable name=t protocol=delta\nwriter name=a\na: begin; add rows=1; commit\n";
+  EXPECT_THAT(PlanError(delta + "fault a:manifest.before:nth=1:error\n").message(),
+              AllOf(StartsWith("t.scn:5:"), HasSubstr("writer a's delta commits have no manifest.before point")));
+  EXPECT_TRUE(PlanError(delta + "fault a:publish.before:nth=1:error\n").ok());
+  RunOptions options;
+  options.faults = {*sim::ParseFaultRule("nobody:publish.before:nth=1:error")};
+  EXPECT_EQ(PlanError(delta, options).message(),
+            "--fault nobody:publish.before:nth=1:error: writer \"nobody\" is not declared (expected a writer name or *)");
+  options.faults = {*sim::ParseFaultRule("*:manifest.before:always:error")};
+  EXPECT_THAT(PlanError(delta, options).message(), HasSubstr("the writers' commits have no manifest.before point"));
+  // `*` over a Paimon and a Delta writer: the Paimon writer passes the point.
+  const std::string mixed = "title \"x\"\ntable name=p protocol=paimon\ntable name=d protocol=delta\n"
+                            "writer name=a table=p\nwriter name=b table=d\na: write rows=1; commit\nb: begin; add rows=1; commit\n";
+  EXPECT_TRUE(PlanError(mixed, options).ok());
 }
 
 TEST(RunnerTest, OptionsWinOverTheScenarioDefaults) {
