@@ -17,10 +17,19 @@ using sim::Json;
 
 Status Bad(std::string_view what) { return Status::InvalidArgument(fmt::format("line 1: {}", what)); }
 
+// A member of the wrong JSON type that a check above missed: nlohmann throws, the reader says so.
+Status Malformed(const std::exception& e) {
+  return Bad(fmt::format("the header is malformed ({})", e.what()));
+}
+
 }  // namespace
 
-Status CheckHistoryHeader(const Json& h) {
-  if (!h.is_object() || h.value("type", "") != "header" || h.value("format", "") != sim::kHistoryFormat)
+Status CheckHistoryHeader(const Json& h) try {
+  auto string_member = [&h](const char* key) {
+    const auto it = h.find(key);
+    return it != h.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  if (!h.is_object() || string_member("type") != "header" || string_member("format") != sim::kHistoryFormat)
     return Bad(fmt::format("not a commitlab history (no {} header)", sim::kHistoryFormat));
   if (!h.contains("version") || !h["version"].is_number_integer() || h["version"] != sim::kHistoryVersion) {
     return Bad(fmt::format("history format version {} is not one this build reads ({})",
@@ -34,9 +43,11 @@ Status CheckHistoryHeader(const Json& h) {
       !(*s)["file"].is_string())
     return Bad("the header's scenario has no text");
   return Status::OK();
+} catch (const Json::exception& e) {
+  return Malformed(e);
 }
 
-Result<RunOptions> RecordedRunOptions(const Json& header) {
+Result<RunOptions> RecordedRunOptions(const Json& header) try {
   const Json& settings = header["settings"];
   RunOptions o;
   auto bad = [](std::string_view key) { return Bad(fmt::format("settings.{} has the wrong type", key)); };
@@ -90,18 +101,22 @@ Result<RunOptions> RecordedRunOptions(const Json& header) {
     }
   }
   return o;
+} catch (const Json::exception& e) {
+  return Malformed(e);
 }
 
-Result<Scenario> RecordedScenario(const Json& header, const std::optional<std::string>& text) {
+Result<Scenario> RecordedScenario(const Json& header, const std::optional<std::string>& text) try {
   const Json& s = header["scenario"];
   // A generated race may hold more steps than a file a person writes.
   Result<Scenario> parsed = ParseScenario(text ? *text : s["text"].get<std::string>(), s["file"].get<std::string>(),
                                           {.max_steps = std::numeric_limits<size_t>::max() / 8});
   if (!parsed.ok()) return Status::InvalidArgument(fmt::format("the recorded scenario: {}", parsed.status().message()));
   return parsed;
+} catch (const Json::exception& e) {
+  return Malformed(e);
 }
 
-Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const ReplayOptions& options) {
+Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const ReplayOptions& options) try {
   if (lines.empty()) return Bad("empty history");
   const Json& header = lines.front();
   COMMITLAB_RETURN_IF_ERROR(CheckHistoryHeader(header));
@@ -145,6 +160,8 @@ Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const Replay
     out.difference = sim::FirstDifference(out.recorded, out.replayed);
   }
   return out;
+} catch (const Json::exception& e) {
+  return Malformed(e);
 }
 
 }  // namespace commitlab::scenarios

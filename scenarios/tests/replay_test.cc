@@ -175,6 +175,12 @@ TEST(ReplayTest, RefusesWhatIsNotAHistoryItCanRead) {
                   R"({"type":"header","format":"commitlab-history","version":1,"command":"run","settings":{},"plan":{}})"))
                   .message(),
               HasSubstr("the header's scenario has no text"));
+  // Found by history_fuzz: a repeated key whose last value is not a string made the reader throw.
+  EXPECT_THAT(CheckHistoryHeader(Json::parse(R"({"type":"header","type":["x"],"format":"commitlab-history"})")).message(),
+              HasSubstr("line 1: not a commitlab history"));
+  const Json wrong_sched = Json::parse(R"({"type":"header","format":"commitlab-history","version":1,"command":"run",
+      "settings":{},"plan":{"sched":7},"scenario":{"file":"x.scn","text":"title \"x\"\ntable name=t protocol=paimon\nwriter name=a\na: write rows=1; commit\n"}})");
+  EXPECT_THAT(ReplayHistory({wrong_sched}).status().message(), HasSubstr("line 1: the header is malformed"));
 }
 
 }  // namespace
