@@ -22,7 +22,7 @@ struct Case {
   int64_t unknown_outcomes;
   int64_t idempotent_matches;
   int64_t latest;       // what the table holds after the run
-  bool fires = true;    // false: the engine has no such point
+  bool fires = true;    // false: the engine has no such point, and the rule is refused before the run
 };
 
 std::string_view StepsOf(std::string_view protocol) {
@@ -73,6 +73,13 @@ TEST_P(FaultEffectsTest, EachEngineReadsTheEffectAsUpstreamDoes) {
                                        c.protocol, point, effect, StepsOf(c.protocol));
   Result<Scenario> s = ParseScenario(text, "t.scn");
   ASSERT_TRUE(s.ok()) << s.status().message();
+  if (!c.fires) {
+    Result<RunReport> r = RunScenario(*s, {});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
+    EXPECT_NE(r.status().message().find("the rule could never fire"), std::string::npos) << r.status().message();
+    return;
+  }
   for (bool threads : {false, true}) {
     SCOPED_TRACE(threads ? "threads" : "simulated");
     RunOptions options;
