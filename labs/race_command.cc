@@ -80,7 +80,7 @@ struct ProcessFlags {
 // --processes: the writers are `commitlab writer` processes on one directory.
 int RunRaceProcesses(const po::variables_map& vm, const ProcessFlags& pf, const scenarios::RaceSpec& spec,
                      const SimFlags& flags, std::string dir, const std::vector<std::string>& args) {
-  for (const char* flag : {"writers", "seeds", "schedule", "trace", "verbose"}) {
+  for (const char* flag : {"writers", "seeds", "schedule", "trace", "verbose", "max-steps", "max-virtual-time", "max-wall-time"}) {
     if (vm.count(flag) && !vm[flag].defaulted())
       return UsageError(kCommand, fmt::format("--{} does not go with --processes", flag));
   }

@@ -43,14 +43,14 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
        "latency is ordering only: sleeps do not move the clock (how commitlab explore runs; replays its schedules)")
       ("maybe-faults", po::value(&flags->maybe)->default_value("draw"),
        "what the `maybe` fault rules do: draw (fire with p = 1/2), skip or fire")
-      ("max-steps", po::value(&flags->max_steps)->default_value(scenarios::kDefaultMaxSteps),
-       "simulated runs: stop a run that has taken this many steps (a writer retrying without end), exit 1")
-      ("max-virtual-time", po::value(&flags->max_virtual_time)->default_value(
-                               FormatDurationMicros(scenarios::kDefaultMaxVirtualMicros)),
-       "simulated runs: stop a run whose clock passes this (e.g. 1h, 7d), exit 1")
-      ("max-wall-time", po::value(&flags->max_wall_time)->default_value(
-                            FormatDurationMicros(scenarios::kDefaultMaxWallMicros)),
-       "--sched free: stop a run that has taken this much real time (e.g. 30s, 10min), exit 1");
+      ("max-steps", po::value(&flags->max_steps)->default_value("auto"),
+       "simulated runs: stop a run that has taken this many steps (a writer retrying without end), exit 1; "
+       "auto: 10,000,000 + 200 per scripted step; 0: never")
+      ("max-virtual-time", po::value(&flags->max_virtual_time)->default_value("auto"),
+       "simulated runs: stop a run whose clock passes this (e.g. 1h), exit 1; auto: 7d; 0: never")
+      ("max-wall-time", po::value(&flags->max_wall_time)->default_value("auto"),
+       "--sched free: stop a run that has taken this much real time (e.g. 30s), exit 1; "
+       "auto: 10min + 50ms per scripted step; 0: never");
 }
 
 namespace {
@@ -111,12 +111,18 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
   if (f->maybe != "draw" && f->maybe != "skip" && f->maybe != "fire")
     return Status::InvalidArgument(fmt::format("--maybe-faults '{}' is not one of draw, skip, fire", f->maybe));
   if (f->untimed && !simulated) return Status::InvalidArgument("--untimed is for simulated runs; it needs --sched other than free");
-  if (f->max_steps < 1) return Status::InvalidArgument(fmt::format("--max-steps {} must be >= 1", f->max_steps));
+  if (f->max_steps != "auto") {
+    uint64_t n = 0;
+    if (!ParseU64(f->max_steps, &n) || n > static_cast<uint64_t>(INT64_MAX))
+      return Status::InvalidArgument(fmt::format("--max-steps '{}' is not auto or a number of steps (0: no limit)", f->max_steps));
+    f->max_steps_n = static_cast<int64_t>(n);
+  }
   for (auto [flag, text, out] : {std::tuple("--max-virtual-time", &f->max_virtual_time, &f->max_virtual_micros),
                                  std::tuple("--max-wall-time", &f->max_wall_time, &f->max_wall_micros)}) {
-    Result<int64_t> d = ParseDurationMicros(*text);
-    if (!d.ok() || *d <= 0)
-      return Status::InvalidArgument(fmt::format("{} '{}' is not a positive duration (e.g. 30s, 10min, 7d)", flag, *text));
+    if (*text == "auto") continue;
+    Result<int64_t> d = *text == "0" ? Result<int64_t>(int64_t{0}) : ParseDurationMicros(*text);
+    if (!d.ok())
+      return Status::InvalidArgument(fmt::format("{} '{}' is not auto, 0 (no limit) or a duration (e.g. 30s, 10min, 7d)", flag, *text));
     *out = *d;
   }
   Result<sim::LatencyModel> latency = sim::ParseLatencyModel(f->latency_spec);
@@ -126,15 +132,16 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
 }
 
 void ApplyBudgets(const SimFlags& flags, scenarios::RunOptions* run) {
-  run->max_steps = flags.max_steps;
+  run->max_steps = flags.max_steps_n;
   run->max_virtual_micros = flags.max_virtual_micros;
   run->max_wall_micros = flags.max_wall_micros;
 }
 
 void AddBudgetSettings(const SimFlags& flags, sim::Json* settings) {
-  (*settings)["max_steps"] = flags.max_steps;
-  (*settings)["max_virtual_micros"] = flags.max_virtual_micros;
-  (*settings)["max_wall_micros"] = flags.max_wall_micros;
+  auto value = [](const std::optional<int64_t>& v) { return v ? sim::Json(*v) : sim::Json(nullptr); };
+  (*settings)["max_steps"] = value(flags.max_steps_n);  // null: auto, which the replay computes alike
+  (*settings)["max_virtual_micros"] = value(flags.max_virtual_micros);
+  (*settings)["max_wall_micros"] = value(flags.max_wall_micros);
 }
 
 }  // namespace commitlab::cli

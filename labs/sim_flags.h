@@ -34,9 +34,9 @@ struct SimFlags {
   bool keep = false;           // --seeds --store dir: keep each seed's tables
   bool untimed = false;        // latency is ordering only, as `commitlab explore` runs
   std::string maybe = "draw";  // what the `maybe` fault rules do: draw (p = 1/2), skip or fire
-  int64_t max_steps = 0;       // simulated runs: stop after this many steps
-  std::string max_virtual_time;  // simulated runs: stop once the clock passes this duration
-  std::string max_wall_time;     // OS-thread runs: stop once this much real time has passed
+  std::string max_steps = "auto";         // simulated runs: stop after this many steps (0: never)
+  std::string max_virtual_time = "auto";  // simulated runs: stop once the clock passes this (0: never)
+  std::string max_wall_time = "auto";     // OS-thread runs: stop once this much real time has passed
 
   // Filled by Validate().
   std::string strategy;  // what the simulator runs: sched, or replay:<schedule>
@@ -45,8 +45,9 @@ struct SimFlags {
   uint64_t first_seed = 0, last_seed = 0;
   bool seed_range = false;
   std::optional<SeedQuery> query;  // --find
-  int64_t max_virtual_micros = 0;
-  int64_t max_wall_micros = 0;
+  std::optional<int64_t> max_steps_n;  // unset: auto (scenarios::DefaultBudgets)
+  std::optional<int64_t> max_virtual_micros;
+  std::optional<int64_t> max_wall_micros;
 };
 
 void AddSimOptions(boost::program_options::options_description* options, SimFlags* flags,

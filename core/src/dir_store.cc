@@ -538,8 +538,10 @@ bool DirStore::DataFileExists(const DataFile& f) {
 Status DirStore::DeleteDataFileImpl(const DataFile& f) {
   if (!DataFileExists(f)) return Status::NotFound(fmt::format("{} does not exist", DataFilePath(f)));
   std::error_code ec;
-  if (!fs::remove(DataFilePath(f), ec) || ec)
-    return Status::IOError(fmt::format("cannot remove {}: {}", DataFilePath(f), ec.message()));
+  const bool removed = fs::remove(DataFilePath(f), ec);
+  if (ec) return Status::IOError(fmt::format("cannot remove {}: {}", DataFilePath(f), ec.message()));
+  // Gone between the check and the removal: another writer deleted it first.
+  if (!removed) return Status::NotFound(fmt::format("{} does not exist", DataFilePath(f)));
   return Status::OK();
 }
 

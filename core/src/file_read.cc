@@ -26,7 +26,12 @@ Result<std::string> Read(const std::string& path, size_t limit, bool over_limit_
     return IoError("open", path, errno);
   }
   struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return IoError("stat", path, err);
+  }
+  if (!S_ISREG(st.st_mode)) {
     ::close(fd);
     return Status::Corruption(fmt::format("{}: not a regular file", path));
   }

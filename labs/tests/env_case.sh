@@ -46,6 +46,9 @@ case "$case" in
     ;;
   stdout_closed)
     expect 2 "commitlab race: writing to standard output failed" -- sh -c "exec '$commitlab' race >&-"
+    # A reader that goes away: EPIPE, reported, instead of a silent death by SIGPIPE (exit 141).
+    expect 2 "commitlab race: writing to standard output failed: Broken pipe" -- \
+      bash -c "'$commitlab' race --commits 200 --sched random 2>err.txt | head -c 1 >/dev/null; r=\${PIPESTATUS[0]}; cat err.txt; exit \$r"
     ;;
   trace_full)
     expect 2 "commitlab race: --trace: writing /dev/full failed: No space left on device" -- \
@@ -106,11 +109,11 @@ case "$case" in
   two_fault_rules_replay)  # repeated settings are arrays: the header stays readable
     "$commitlab" race --sched random --fault 'job-A:publish.before:nth=1:error' \
       --fault 'job-B:publish.before:nth=1:error' --trace t.jsonl > /dev/null || fail "could not record t.jsonl"
-    expect 0 "" -- "$commitlab" replay t.jsonl
+    expect 0 "replay identical: [0-9]+ events" -- "$commitlab" replay t.jsonl
     ;;
   seed_tables_removed)  # --seeds --store dir: one directory per invocation, gone afterwards unless --keep
     mkdir tmp
-    expect 0 "" -- env TMPDIR="$work/tmp" "$commitlab" race --seeds 1..40 --store dir --sched random --commits 2
+    expect 0 "40 runs: atomic commit failures" -- env TMPDIR="$work/tmp" "$commitlab" race --seeds 1..40 --store dir --sched random --commits 2
     [ -z "$(find tmp -mindepth 2 -print -quit)" ] || fail "tables left behind: $(find tmp -mindepth 1 | head -3)"
     expect 0 "the seeds' tables are in .*/seed-N" -- \
       env TMPDIR="$work/tmp" "$commitlab" race --seeds 1..3 --store dir --sched random --commits 2 --keep
@@ -123,8 +126,12 @@ case "$case" in
       "$commitlab" race --sched random --policy fixed:base=1s --fault 'job-A:publish.before:always:error' \
       --commits 2 --max-virtual-time 1h
     # Real threads sleeping 1000 s per publish: the wall-clock budget ends the run, not the sleep.
-    expect 1 "gave up after 2s of wall-clock time \\(the --max-wall-time budget\\)" -- \
+    expect 1 "gave up after 2s of wall-clock time \\(the --max-wall-time budget\\): still running then: job-A" -- \
       "$commitlab" race --latency 'publish=uniform:1000000,1000000' --commits 1 --max-wall-time 2s
+    # Writer processes are not budgeted: the flags are refused rather than ignored.
+    expect 2 "--max-wall-time does not go with --processes" -- "$commitlab" race --processes 2 --max-wall-time 2s
+    # 0 is no limit; a budget the run stays within changes nothing.
+    expect 0 "invariants: ok" -- "$commitlab" race --sched random --commits 5 --max-steps 0 --max-virtual-time 0
     ;;
   *)
     fail "unknown case"

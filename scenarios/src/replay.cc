@@ -74,7 +74,7 @@ Result<RunOptions> RecordedRunOptions(const Json& header) try {
   for (auto [key, out] : {std::pair("max_steps", &o.max_steps), std::pair("max_virtual_micros", &o.max_virtual_micros),
                           std::pair("max_wall_micros", &o.max_wall_micros)}) {
     if (const Json* budget = optional(key)) {
-      if (!budget->is_number_integer() || budget->get<int64_t>() < 1) return bad(key);
+      if (!budget->is_number_integer() || budget->get<int64_t>() < 0) return bad(key);
       *out = budget->get<int64_t>();
     }
   }
@@ -107,9 +107,10 @@ Result<RunOptions> RecordedRunOptions(const Json& header) try {
 
 Result<Scenario> RecordedScenario(const Json& header, const std::optional<std::string>& text) try {
   const Json& s = header["scenario"];
-  // A generated race may hold more steps than a file a person writes.
+  // A generated race may hold more steps than a file a person writes (race's largest: 1,000,000
+  // commits of two steps each), but no more: a history is input like any other.
   Result<Scenario> parsed = ParseScenario(text ? *text : s["text"].get<std::string>(), s["file"].get<std::string>(),
-                                          {.max_steps = std::numeric_limits<size_t>::max() / 8});
+                                          {.max_steps = 4'000'000});
   if (!parsed.ok()) return Status::InvalidArgument(fmt::format("the recorded scenario: {}", parsed.status().message()));
   return parsed;
 } catch (const Json::exception& e) {

@@ -39,18 +39,18 @@ std::string BudgetVerdict(const std::string& what, const RunReport& report, cons
 Result<RunReport> RunOnThreads(const Scenario& s, const RunOptions& options, const RunPlan& plan,
                                internal::World& world) {
   sim::RealEnv env(plan.seed, world.faults(), plan.latency);
-  env.set_max_wall_micros(options.max_wall_micros);
+  const int64_t max_wall = options.max_wall_micros.value_or(DefaultBudgets(s).max_wall_micros);
+  env.set_max_wall_micros(max_wall);
   std::unique_ptr<internal::Gates> gates = internal::MakeThreadGates(s);
   if (Status st = env.RunThreads(world.Writers(&env, gates.get(), {})); !st.ok()) return st;
   RunReport report = world.Finish();
-  if (env.over_budget()) {
-    std::vector<std::string> running;  // on threads, whoever did not reach the end of its script
+  if (const std::vector<std::string> names = env.stopped_by_budget(); !names.empty()) {
+    std::vector<std::string> stopped;  // in the scenario's order: which thread stopped first is chance
     for (const WriterReport& w : report.writers)
-      if (w.outcome != Outcome::kOk) running.push_back(w.name);
+      if (std::find(names.begin(), names.end(), w.name) != names.end()) stopped.push_back(w.name);
     report.run_errors.push_back(BudgetVerdict(
-        fmt::format("gave up after {} of wall-clock time (the --max-wall-time budget)",
-                    FormatDurationMicros(options.max_wall_micros)),
-        report, running));
+        fmt::format("gave up after {} of wall-clock time (the --max-wall-time budget)", FormatDurationMicros(max_wall)),
+        report, stopped));
   }
   return report;
 }
@@ -62,7 +62,9 @@ Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, con
   if (options.wrap_strategy) *strategy = options.wrap_strategy(std::move(*strategy));
   sim::Scheduler scheduler(std::move(*strategy), plan.seed);
   scheduler.set_untimed(options.untimed);
-  scheduler.set_budget(options.max_steps, options.max_virtual_micros);
+  const RunBudgets defaults = DefaultBudgets(s);
+  scheduler.set_budget(options.max_steps.value_or(defaults.max_steps),
+                       options.max_virtual_micros.value_or(defaults.max_virtual_micros));
   sim::SimEnv env(&scheduler, plan.latency, world.faults());
   std::unique_ptr<internal::Gates> gates = internal::MakeSimGates(s, &scheduler);
   if (options.effect_gate != nullptr) options.effect_gate->Attach(&scheduler);
@@ -90,6 +92,13 @@ Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, con
 }
 
 }  // namespace
+
+RunBudgets DefaultBudgets(const Scenario& scenario) {
+  const int64_t steps = static_cast<int64_t>(scenario.TotalSteps());
+  return {.max_steps = 10'000'000 + 200 * steps,
+          .max_virtual_micros = int64_t{7} * 24 * 3600 * 1'000'000,
+          .max_wall_micros = int64_t{10} * 60 * 1'000'000 + 50'000 * steps};
+}
 
 std::string_view StepStatusName(StepStatus s) {
   switch (s) {

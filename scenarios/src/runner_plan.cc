@@ -72,6 +72,8 @@ Status PlanLatency(const Scenario& s, sim::LatencyModel* out) {
 
 }  // namespace
 
+bool FaultCanFire(const Scenario& scenario, const sim::FaultRule& rule) { return WhyNeverFires(scenario, rule).empty(); }
+
 Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
   RunPlan plan;
   if (scenario.tables.empty() || scenario.writers.empty())

@@ -6,6 +6,7 @@
 #include <latch>
 #include <memory>
 #include <optional>
+#include <exception>
 #include <system_error>
 #include <thread>
 
@@ -52,6 +53,10 @@ Rng& RealEnv::rng() {
 
 Status RealEnv::FaultPoint(std::string_view name) {
   if (over_budget()) {
+    if (t_writer.env == this) {
+      std::lock_guard<std::mutex> lock(stopped_mu_);
+      if (std::find(stopped_.begin(), stopped_.end(), t_writer.name) == stopped_.end()) stopped_.push_back(t_writer.name);
+    }
     return Status::Crashed(fmt::format("stopped: the run gave up after {} of wall-clock time (the --max-wall-time budget)",
                                        FormatDurationMicros(max_wall_micros_)));
   }
@@ -59,6 +64,11 @@ Status RealEnv::FaultPoint(std::string_view name) {
   FaultDecision d = faults_->Check(t_writer.env == this ? t_writer.name : std::string(), name, rng());
   SleepMicros(d.delay_micros);
   return d.status;
+}
+
+std::vector<std::string> RealEnv::stopped_by_budget() const {
+  std::lock_guard<std::mutex> lock(stopped_mu_);
+  return stopped_;
 }
 
 Status RealEnv::RunThreads(std::vector<Writer> writers) {
@@ -77,10 +87,12 @@ Status RealEnv::RunThreads(std::vector<Writer> writers) {
         if (!abandoned.load()) w.body();
         t_writer = ThreadWriter();
       });
-    } catch (const std::system_error& e) {
-      // The OS refused a thread (ulimit -u or -v): release the ones waiting, run none of them.
+    } catch (const std::exception& e) {
+      // The OS refused a thread (ulimit -u or -v; system_error) or its stack (bad_alloc): release
+      // the ones waiting, run none of them.
+      const auto* sys = dynamic_cast<const std::system_error*>(&e);
       status = Status::IOError(fmt::format("cannot start a thread for writer {} ({} of {}): {}", writers[i].name, i + 1,
-                                           writers.size(), e.code().message()));
+                                           writers.size(), sys != nullptr ? sys->code().message() : e.what()));
       abandoned = true;
       start.count_down(static_cast<std::ptrdiff_t>(writers.size() - i));
       break;

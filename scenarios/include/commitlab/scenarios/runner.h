@@ -44,11 +44,20 @@ namespace commitlab::scenarios {
 inline constexpr uint64_t kDefaultSeed = 1;
 inline constexpr char kDefaultSched[] = "random";
 // Budgets that end a run which would not end by itself (a writer retrying without limit against a
-// fault that always fires). Ten million steps take about 5-10 s and at most ~0.5 GB here (README,
-// "Limits"); the lectures' runs take a few thousand.
-inline constexpr int64_t kDefaultMaxSteps = 10'000'000;
-inline constexpr int64_t kDefaultMaxVirtualMicros = int64_t{7} * 24 * 3600 * 1'000'000;  // 7 days
-inline constexpr int64_t kDefaultMaxWallMicros = int64_t{10} * 60 * 1'000'000;           // 10 minutes
+// fault that always fires). The defaults grow with the script, so that no run the limits allow
+// is cut: 10,000,000 steps plus 200 per scripted step (a commit takes about 12 uncontended);
+// 7 days of virtual time; on OS threads 10 minutes plus 50 ms per scripted step (a commit with
+// the default latency takes about 24 ms). README, "Limits, budgets and a hostile machine".
+struct RunBudgets {
+  int64_t max_steps = 0;           // 0: no limit
+  int64_t max_virtual_micros = 0;  // 0: no limit
+  int64_t max_wall_micros = 0;     // 0: no limit
+};
+RunBudgets DefaultBudgets(const Scenario& scenario);
+
+// False when `rule` could never fire in `scenario`: its writer is not declared, or no writer it
+// names passes its point (a Delta commit has no manifest.before). PlanRun refuses such a rule.
+bool FaultCanFire(const Scenario& scenario, const sim::FaultRule& rule);
 
 // kDir: each table in <dir>/<table name>. kTableDir: `dir` is the one table (a scenario with a
 // single Paimon table, as `commitlab race --dir D` puts it).
@@ -89,11 +98,12 @@ struct RunOptions {
   // May be empty. Decides each hit of a `maybe` fault rule (else a draw with p = 1/2).
   sim::ScriptedFaultPlan::Chooser choose_fault = {};
   // Simulated runs: the step and virtual-time budget (Scheduler::set_budget); OS-thread runs: the
-  // wall-clock budget (RealEnv::set_max_wall_micros). <= 0: no limit. A run that passes one is
-  // stopped and reports it in run_errors ("gave up after N steps ...: still running: job-A ...").
-  int64_t max_steps = kDefaultMaxSteps;
-  int64_t max_virtual_micros = kDefaultMaxVirtualMicros;
-  int64_t max_wall_micros = kDefaultMaxWallMicros;
+  // wall-clock budget (RealEnv::set_max_wall_micros). Unset: DefaultBudgets(scenario); 0: no
+  // limit. A run that passes one is stopped and reports it in run_errors ("gave up after N steps
+  // ...: still running then: job-A ...").
+  std::optional<int64_t> max_steps = {};
+  std::optional<int64_t> max_virtual_micros = {};
+  std::optional<int64_t> max_wall_micros = {};
   // May be empty; simulated runs only. Wraps the strategy the plan names (the stepper drives a
   // run through one that follows the picks made so far and then pauses).
   std::function<std::unique_ptr<sim::Strategy>(std::unique_ptr<sim::Strategy>)> wrap_strategy = {};

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,8 @@ class RealEnv : public Env {
   // <= 0: no limit. Set before RunThreads.
   void set_max_wall_micros(int64_t micros) { max_wall_micros_ = micros; }
   bool over_budget() { return max_wall_micros_ > 0 && NowMicros() >= max_wall_micros_; }
+  // The writers a fault point stopped because the budget had run out, in the order they stopped.
+  std::vector<std::string> stopped_by_budget() const;
 
  private:
   const uint64_t seed_;
@@ -51,7 +54,9 @@ class RealEnv : public Env {
   const LatencyModel latency_;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::atomic<uint64_t> next_stream_{0};
-  int64_t max_wall_micros_ = 0;
+  int64_t max_wall_micros_ = 0;  // set before the threads start
+  mutable std::mutex stopped_mu_;
+  std::vector<std::string> stopped_;  // guarded by stopped_mu_
 };
 
 }  // namespace commitlab::sim
