@@ -26,6 +26,14 @@ expect() {
   printf '%s' "$out" | tr '\n' ' ' | grep -Eq -- "$regex" || fail "output of $* does not match /$regex/: $(printf '%s' "$out" | tail -5)"
 }
 
+# The binary as an unprivileged user can run it: the build tree may sit where `nobody` cannot go
+# (under /root, say), the scratch directory never does.
+user_commitlab=$commitlab
+if [ "$(id -u)" -eq 0 ]; then
+  user_commitlab=$work/commitlab
+  cp "$commitlab" "$user_commitlab" && chmod 755 "$user_commitlab" || fail "cannot copy $commitlab for nobody"
+fi
+
 # Runs COMMAND as an unprivileged user: root reads and writes everything, so permission and
 # process-limit cases need someone else.
 as_user() {
@@ -66,14 +74,14 @@ case "$case" in
   unreadable_dir)  # a table under a folder the user may not enter
     mkdir -p locked/inner && chmod 000 locked
     expect 2 "cannot create directory locked/inner/t: Permission denied" -- \
-      as_user "$commitlab" race --store dir --dir locked/inner/t --commits 1
-    expect 2 "commitlab check: cannot read locked/inner/t: Permission denied" -- as_user "$commitlab" check locked/inner/t
+      as_user "$user_commitlab" race --store dir --dir locked/inner/t --commits 1
+    expect 2 "commitlab check: cannot read locked/inner/t: Permission denied" -- as_user "$user_commitlab" check locked/inner/t
     ;;
   readonly_snapshot)  # snapshot/ cannot be written: the run fails and names the OS's reason
     mkdir -p ro/snapshot ro/manifest && chmod 555 ro/snapshot
     [ "$(id -u)" -eq 0 ] && chown -R nobody ro && chmod 555 ro/snapshot
     expect 1 "ERROR table race_log: the file system failed the run: cannot create ro/snapshot/.*Permission denied" -- \
-      as_user "$commitlab" race --store dir --dir ro --commits 2 --sched random
+      as_user "$user_commitlab" race --store dir --dir ro --commits 2 --sched random
     ;;
   disk_full)  # a 256 KiB tmpfs fills up mid-race
     [ "$(id -u)" -eq 0 ] || fail "needs root to mount a small tmpfs (run the suite as root, as CI does)"
@@ -84,7 +92,7 @@ case "$case" in
     ;;
   thread_limit)  # the OS refuses threads: no abort, the writer that could not start is named
     expect 2 "commitlab race: cannot start a thread for writer job-[^ ]+ \\([0-9]+ of 200\\): Resource temporarily unavailable" -- \
-      as_user bash -c "ulimit -u 8 && exec '$commitlab' race --writers 200 --commits 1 --latency ''"
+      as_user bash -c "ulimit -u 8 && exec '$user_commitlab' race --writers 200 --commits 1 --latency ''"
     ;;
   device_input)  # /dev/zero never ends and a FIFO blocks: only regular files are read
     expect 2 "commitlab replay: /dev/zero is not a regular file" -- "$commitlab" replay /dev/zero
