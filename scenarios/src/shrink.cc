@@ -350,8 +350,10 @@ Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, c
   out.kind = kind;
   out.before = SizeOf(*start);
   Reducer reducer(options, &oracle, lines, writers);
-  // Faults that fired, as nth= rules: the run no longer tosses coins for them.
-  if (!failing->fired_faults.empty() || !start->faults.empty()) {
+  // Faults that fired, as nth= rules: the run no longer tosses coins for them. Not when more fired
+  // than the report lists (ScriptedFaultPlan::kMaxFiredKept): pins for only some would change the run.
+  const bool listed_all = failing->fired_faults_total <= static_cast<int64_t>(failing->fired_faults.size());
+  if (listed_all && (!failing->fired_faults.empty() || !start->faults.empty())) {
     Lines pinned;
     for (const std::string& l : lines)
       if (!FirstWordIs(l, "fault")) pinned.push_back(l);
