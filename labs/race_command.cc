@@ -242,24 +242,11 @@ int RunRace(const std::vector<std::string>& args) {
                               {"maybe_faults", flags.maybe}};
   AddBudgetSettings(flags, &settings);
   if (flags.seed_range) {
-    SeedRangeRun how{.command = kCommand,
-                     .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find"},
-                                               {"--json", "--swarm", "--keep"}),
-                     .json = json,
-                     .settings = settings,
-                     .prepare = [&store_kind](scenarios::RunOptions* o) { return PlaceTable(store_kind, o->dir, o); }};
-    if (store_kind == "dir") {
-      Result<std::string> tables = ScratchDir("race-seeds");
-      if (!tables.ok()) return UsageError(kCommand, tables.status().message());
-      how.tables = *tables;
-      how.keep_tables = flags.keep;
-    } else if (flags.keep) {
-      return UsageError(kCommand, "--keep is for --store dir: other stores keep nothing on disk");
-    }
-    how.threads = flags.threads;
-    how.swarm = flags.swarm;
-    how.find = flags.query;
-    return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, how);
+    Result<SeedRangeRun> how =
+        SeedRangeFromFlags(kCommand, args, json, settings, flags, store_kind == "dir", "race-seeds");
+    if (!how.ok()) return UsageError(kCommand, how.status().message());
+    how->prepare = [&store_kind](scenarios::RunOptions* o) { return PlaceTable(store_kind, o->dir, o); };
+    return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, *how);
   }
 
   if (store_kind == "dir" && dir.empty()) {

@@ -126,27 +126,16 @@ int RunScenario(const std::vector<std::string>& args) {
       return UsageError(kCommand, "--dir and --seeds do not go together: each seed needs its own tables");
     if (!run.sched && scenario->sched && scenario->sched->kind == scenarios::SchedKind::kFree)
       return UsageError(kCommand, "--seeds runs the simulator; the scenario says sched free: add --sched random");
-    SeedRangeRun how{.command = kCommand,
-                     .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find"},
-                                               {"--json", "--swarm", "--keep"}),
-                     .json = json,
-                     .settings = settings};
+    Result<SeedRangeRun> how =
+        SeedRangeFromFlags(kCommand, args, json, settings, flags, store_kind == "dir", "run-seeds");
+    if (!how.ok()) return UsageError(kCommand, how.status().message());
     if (store_kind == "dir") {
-      Result<std::string> tables = ScratchDir("run-seeds");
-      if (!tables.ok()) return UsageError(kCommand, tables.status().message());
-      how.tables = *tables;
-      how.keep_tables = flags.keep;
-      how.prepare = [](scenarios::RunOptions* o) {
+      how->prepare = [](scenarios::RunOptions* o) {
         o->store = scenarios::StoreKind::kDir;
         return Status::OK();
       };
-    } else if (flags.keep) {
-      return UsageError(kCommand, "--keep is for --store dir: other stores keep nothing on disk");
     }
-    how.threads = flags.threads;
-    how.swarm = flags.swarm;
-    how.find = flags.query;
-    return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, how);
+    return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, *how);
   }
   if (store_kind == "dir") {
     run.store = scenarios::StoreKind::kDir;

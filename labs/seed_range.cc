@@ -289,6 +289,28 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
 
 }  // namespace
 
+Result<SeedRangeRun> SeedRangeFromFlags(std::string_view command, const std::vector<std::string>& args, bool json,
+                                        sim::Json settings, const SimFlags& flags, bool on_disk,
+                                        std::string_view prefix) {
+  SeedRangeRun how{.command = command,
+                   .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find"},
+                                             {"--json", "--swarm", "--keep"}),
+                   .json = json,
+                   .settings = std::move(settings)};
+  how.threads = flags.threads;
+  how.swarm = flags.swarm;
+  how.find = flags.query;
+  if (!on_disk) {
+    if (flags.keep) return Status::InvalidArgument("--keep is for --store dir: other stores keep nothing on disk");
+    return how;
+  }
+  Result<std::string> tables = ScratchDir(prefix);
+  if (!tables.ok()) return tables.status();
+  how.tables = *tables;
+  how.keep_tables = flags.keep;
+  return how;
+}
+
 int RunSeedRange(const scenarios::Scenario& scenario, scenarios::RunOptions options, const SeedRange& seeds,
                  const SeedRangeRun& how) {
   namespace fs = std::filesystem;

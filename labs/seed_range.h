@@ -19,6 +19,7 @@
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/history.h"
 #include "seed_query.h"
+#include "sim_flags.h"
 
 namespace commitlab::cli {
 
@@ -46,6 +47,14 @@ struct SeedRangeRun {
   // the faults that were on, expectations are not checked (they describe the fault-free run).
   bool swarm = false;
 };
+
+// The range a command runs from its flags: the reproduce line (the command's arguments without the
+// range's own flags), --threads, --swarm, --find; with `on_disk`, every seed's tables under a fresh
+// scratch directory (ScratchDir(PREFIX)), removed unless --keep. InvalidArgument: no scratch
+// directory, or --keep without `on_disk`.
+Result<SeedRangeRun> SeedRangeFromFlags(std::string_view command, const std::vector<std::string>& args, bool json,
+                                        sim::Json settings, const SimFlags& flags, bool on_disk,
+                                        std::string_view prefix);
 
 // Exit code: 0 when every seed's run held (with --find: when a seed matched), 1 otherwise, 2 on
 // an input error.

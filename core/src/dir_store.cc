@@ -568,10 +568,17 @@ std::vector<std::string> DirStore::ListDataFiles() {
 // ---------------------------------------------------------------------------------------------
 // The engine's entry points, each noting the first failure the OS reported
 
-void DirStore::NoteIoError(const Status& st) const {
-  if (st.code() != Code::kIOError) return;
-  std::lock_guard<std::mutex> lock(io_mu_);
-  if (!first_io_error_) first_io_error_ = st.message();
+Status DirStore::Noted(Status st) const {
+  if (st.code() == Code::kIOError) {
+    std::lock_guard<std::mutex> lock(io_mu_);
+    if (!first_io_error_) first_io_error_ = st.message();
+  }
+  return st;
+}
+
+PublishResult DirStore::Noted(PublishResult r) const {
+  (void)Noted(r.error);
+  return r;
 }
 
 std::optional<std::string> DirStore::first_io_error() const {
@@ -579,40 +586,13 @@ std::optional<std::string> DirStore::first_io_error() const {
   return first_io_error_;
 }
 
-Result<std::optional<Snapshot>> DirStore::LatestSnapshot() {
-  Result<std::optional<Snapshot>> r = LatestSnapshotImpl();
-  if (!r.ok()) NoteIoError(r.status());
-  return r;
-}
-
-Result<Snapshot> DirStore::ReadSnapshot(int64_t id) {
-  Result<Snapshot> r = ReadSnapshotImpl(id);
-  if (!r.ok()) NoteIoError(r.status());
-  return r;
-}
-
+Result<std::optional<Snapshot>> DirStore::LatestSnapshot() { return Noted(LatestSnapshotImpl()); }
+Result<Snapshot> DirStore::ReadSnapshot(int64_t id) { return Noted(ReadSnapshotImpl(id)); }
 Status DirStore::WriteManifest(const std::string& name, const std::vector<FileChange>& changes) {
-  Status st = WriteManifestImpl(name, changes);
-  NoteIoError(st);
-  return st;
+  return Noted(WriteManifestImpl(name, changes));
 }
-
-PublishResult DirStore::Publish(const Snapshot& s) {
-  PublishResult r = PublishImpl(s);
-  NoteIoError(r.error);
-  return r;
-}
-
-Status DirStore::WriteDataFile(const DataFile& f) {
-  Status st = WriteDataFileImpl(f);
-  NoteIoError(st);
-  return st;
-}
-
-Status DirStore::DeleteDataFile(const DataFile& f) {
-  Status st = DeleteDataFileImpl(f);
-  NoteIoError(st);
-  return st;
-}
+PublishResult DirStore::Publish(const Snapshot& s) { return Noted(PublishImpl(s)); }
+Status DirStore::WriteDataFile(const DataFile& f) { return Noted(WriteDataFileImpl(f)); }
+Status DirStore::DeleteDataFile(const DataFile& f) { return Noted(DeleteDataFileImpl(f)); }
 
 }  // namespace commitlab

@@ -22,17 +22,17 @@ namespace {
 
 // "gave up after ...: still running then: job-A (1234 attempts, 30 committed)": what a budget
 // stopped, with what each writer still running had done, so a reader sees who would not end.
+// Writers are named in the scenario's order (on threads, which stopped first is chance).
 std::string BudgetVerdict(const std::string& what, const RunReport& report, const std::vector<std::string>& running) {
   constexpr size_t kNamed = 5;
   std::string out = what + ": still running then:";
-  for (size_t i = 0; i < running.size() && i < kNamed; ++i) {
-    const auto w = std::find_if(report.writers.begin(), report.writers.end(),
-                                [&](const WriterReport& r) { return r.name == running[i]; });
-    out += fmt::format("{} {}", i == 0 ? "" : ",", running[i]);
-    if (w != report.writers.end())
-      out += fmt::format(" ({} attempts, {} committed)", w->counters.attempts, w->counters.committed);
+  size_t named = 0;
+  for (const WriterReport& w : report.writers) {
+    if (std::find(running.begin(), running.end(), w.name) == running.end() || named == kNamed) continue;
+    out += fmt::format("{} {} ({} attempts, {} committed)", named++ == 0 ? "" : ",", w.name, w.counters.attempts,
+                       w.counters.committed);
   }
-  if (running.size() > kNamed) out += fmt::format(" and {} more", running.size() - kNamed);
+  if (running.size() > named) out += fmt::format(" and {} more", running.size() - named);
   return out;
 }
 
@@ -44,10 +44,7 @@ Result<RunReport> RunOnThreads(const Scenario& s, const RunOptions& options, con
   std::unique_ptr<internal::Gates> gates = internal::MakeThreadGates(s);
   if (Status st = env.RunThreads(world.Writers(&env, gates.get(), {})); !st.ok()) return st;
   RunReport report = world.Finish();
-  if (const std::vector<std::string> names = env.stopped_by_budget(); !names.empty()) {
-    std::vector<std::string> stopped;  // in the scenario's order: which thread stopped first is chance
-    for (const WriterReport& w : report.writers)
-      if (std::find(names.begin(), names.end(), w.name) != names.end()) stopped.push_back(w.name);
+  if (const std::vector<std::string> stopped = env.stopped_by_budget(); !stopped.empty()) {
     report.run_errors.push_back(BudgetVerdict(
         fmt::format("gave up after {} of wall-clock time (the --max-wall-time budget)", FormatDurationMicros(max_wall)),
         report, stopped));

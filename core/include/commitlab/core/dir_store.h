@@ -128,7 +128,14 @@ class DirStore : public SnapshotStore {
   PublishResult PublishImpl(const Snapshot& s);
   Status WriteDataFileImpl(const DataFile& f);
   Status DeleteDataFileImpl(const DataFile& f);
-  void NoteIoError(const Status& st) const;
+  // Returns its argument, noting an IOError in it as first_io_error() when it is the first.
+  Status Noted(Status st) const;
+  PublishResult Noted(PublishResult r) const;
+  template <typename T>
+  Result<T> Noted(Result<T> r) const {
+    if (!r.ok()) (void)Noted(r.status());
+    return r;
+  }
 
   // The newest snapshot id (0 for none) by the hint, else by listing.
   Result<int64_t> FindLatestId() const;
