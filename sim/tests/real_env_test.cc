@@ -1,0 +1,97 @@
+#include "commitlab/sim/real_env.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace commitlab::sim {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAre;
+
+// Records which writer reached which point; never fails.
+class RecordingPlan : public FaultPlan {
+ public:
+  FaultDecision Check(std::string_view writer, std::string_view point, Rng&) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    seen_.push_back(std::string(writer) + "@" + std::string(point));
+    return {};
+  }
+  std::vector<std::string> seen() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return seen_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::string> seen_;
+};
+
+TEST(RealEnvTest, FaultPlansSeeTheWriterOfTheCallingThread) {
+  RecordingPlan plan;
+  RealEnv env(7, &plan);
+  Status a, b;
+  ASSERT_TRUE(env.RunThreads({{"job-A", [&] { a = env.FaultPoint("publish.before"); }},
+                              {"job-B", [&] { b = env.FaultPoint("manifest.after"); }}})
+                  .ok());
+  EXPECT_TRUE(a.ok());
+  EXPECT_TRUE(b.ok());
+  EXPECT_THAT(plan.seen(), UnorderedElementsAre("job-A@publish.before", "job-B@manifest.after"));
+  // Outside RunThreads a thread has no writer name.
+  ASSERT_TRUE(env.FaultPoint("commit.before").ok());
+  EXPECT_EQ(plan.seen().back(), "@commit.before");
+}
+
+TEST(RealEnvTest, EachWriterDrawsFromAStreamDerivedFromTheSeedAndItsIndex) {
+  auto first_draws = [](uint64_t seed) {
+    RealEnv env(seed);
+    std::vector<uint64_t> draws(3);
+    EXPECT_TRUE(env.RunThreads({{"job-A", [&] { draws[0] = env.rng().Next(); }},
+                                {"job-B", [&] { draws[1] = env.rng().Next(); }},
+                                {"job-C", [&] { draws[2] = env.rng().Next(); }}})
+                    .ok());
+    return draws;
+  };
+  const std::vector<uint64_t> one = first_draws(42);
+  EXPECT_EQ(one, first_draws(42));  // whatever order the OS runs the threads in
+  EXPECT_NE(one, first_draws(43));
+  EXPECT_EQ(one[1], Rng(DeriveSeed(42, 1)).Next());
+}
+
+// A writer that retries without end (every fault point passes) stops only because the budget runs
+// out: the loop below would never end otherwise, and ctest's timeout would fail the test.
+TEST(RealEnvTest, TheWallClockBudgetStopsWritersThatWouldRunForever) {
+  RealEnv env(1);
+  env.set_max_wall_micros(20'000);
+  Status last_a, last_b;
+  auto forever = [&env](Status* last) {
+    while ((*last = env.FaultPoint("publish.before")).ok()) env.SleepMicros(1'000);
+  };
+  ASSERT_TRUE(env.RunThreads({{"job-A", [&] { forever(&last_a); }}, {"job-B", [&] { forever(&last_b); }}}).ok());
+  EXPECT_TRUE(last_a.code() == Code::kCrashed) << last_a.ToString();
+  EXPECT_THAT(last_b.ToString(), HasSubstr("the --max-wall-time budget"));
+  EXPECT_THAT(env.stopped_by_budget(), UnorderedElementsAre("job-A", "job-B"));
+}
+
+TEST(RealEnvTest, NoSleepOutlastsTheBudget) {
+  RealEnv env(1);
+  env.set_max_wall_micros(10'000);
+  env.SleepMicros(int64_t{3600} * 1'000'000);  // an hour, cut to what is left of 10 ms
+  EXPECT_TRUE(env.over_budget());
+  // The main thread is no writer: it is not listed as stopped.
+  EXPECT_TRUE(env.FaultPoint("publish.before").code() == Code::kCrashed);
+  EXPECT_TRUE(env.stopped_by_budget().empty());
+}
+
+TEST(RealEnvTest, WithoutABudgetNothingIsStopped) {
+  RealEnv env(1);
+  EXPECT_FALSE(env.over_budget());
+  EXPECT_TRUE(env.FaultPoint("publish.before").ok());
+}
+
+}  // namespace
+}  // namespace commitlab::sim
