@@ -9,6 +9,7 @@ std::string_view StorageOpName(StorageOp op) {
     case StorageOp::kWriteManifest: return "write-manifest";
     case StorageOp::kPublish: return "publish";
     case StorageOp::kWriteData: return "write-data";
+    case StorageOp::kCheckData: return "check-data";
   }
   return "?";
 }

@@ -3,8 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cassert>
 #include <memory>
+
+#include "commitlab/core/check.h"
 
 namespace commitlab {
 
@@ -53,7 +54,7 @@ PublishResult MemoryStore::Publish(const Snapshot& s) {
 
 void MemoryStore::PutLocked(const Snapshot& s) {
   const auto index = static_cast<size_t>(s.id - 1);
-  assert(s.id >= 1 && index <= snapshots_.size());
+  COMMITLAB_CHECK(s.id >= 1 && index <= snapshots_.size(), "snapshots are stored in id order, without gaps");
   auto stored = std::make_shared<const Snapshot>(s);
   if (index < snapshots_.size()) {
     snapshots_[index] = std::move(stored);

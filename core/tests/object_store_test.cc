@@ -65,7 +65,7 @@ TEST(ObjectStoreTest, CheckThenPutLetsTwoWritersWinTheSameSnapshot) {
   HookEnv env;
   ObjectStore store(&env, {.mode = PublishMode::kCheckThenPut});
   PublishResult b;
-  Result<SnapshotRef> seen = Status::OK();  // what a reader held before A's PUT replaced B's
+  Result<SnapshotRef> seen = Status::NotFound("not read yet");  // what a reader held before A's PUT replaced B's
   env.on_end_publish = [&] {                // inside A's gap
     b = store.Publish(SnapshotBy("B", 1));
     seen = store.LatestSnapshotRef();
@@ -188,7 +188,7 @@ class ObjectStoreCommitTest : public ::testing::Test {
 
 TEST_F(ObjectStoreCommitTest, CheckThenPutLosesAnAcknowledgedCommit) {
   ObjectStore store(&env_, {.mode = PublishMode::kCheckThenPut});
-  Result<int> b = Status::OK();
+  Result<int> b = Status::NotFound("job-B has not committed yet");
   env_.on_end_publish = [&] { b = CommitB(store); };  // B's whole commit runs in A's gap
   Result<int> a = CommitA(store);
   ASSERT_TRUE(a.ok()) << a.status().ToString();
@@ -207,7 +207,7 @@ TEST_F(ObjectStoreCommitTest, CheckThenPutLosesAnAcknowledgedCommit) {
 
 TEST_F(ObjectStoreCommitTest, LockedLosesNothing) {
   ObjectStore store(&env_, {.mode = PublishMode::kLocked, .lock_retry_micros = 100, .lock_timeout_micros = 1000});
-  Result<int> b = Status::OK();
+  Result<int> b = Status::NotFound("job-B has not committed yet");
   // Single-threaded, B cannot wait for A to finish: each of its publishes times out on the lock
   // and it ends with an error. What matters: no writer is told it committed a snapshot that is gone.
   paimon::CommitOptions few;
@@ -226,7 +226,7 @@ TEST_F(ObjectStoreCommitTest, LockedLosesNothing) {
 
 TEST_F(ObjectStoreCommitTest, ConditionalPutLosesNothing) {
   ObjectStore store(&env_, {.mode = PublishMode::kConditionalPut});
-  Result<int> b = Status::OK();
+  Result<int> b = Status::NotFound("job-B has not committed yet");
   // The last moment before A's PUT takes effect: B commits in full there.
   env_.on_begin_publish = [&] { b = CommitB(store); };
   Result<int> a = CommitA(store);

@@ -56,5 +56,15 @@ TEST(StatusTest, ResultHoldsAValueOrAnError) {
   EXPECT_EQ(error.status().message(), "bad");
 }
 
+// Misuse of a Result is a bug in commitlab, caught where it happens in every build.
+TEST(ResultDeathTest, AnOkStatusWithoutAValueIsRefused) {
+  EXPECT_DEATH({ [[maybe_unused]] Result<int> r = Status::OK(); }, "a Result made from a Status needs an error");
+}
+
+TEST(ResultDeathTest, TheValueOfAFailedResultIsRefused) {
+  Result<int> r = Status::NotFound("no such snapshot");
+  EXPECT_DEATH({ [[maybe_unused]] int v = *r; }, "read the value of a failed Result; test ok\\(\\) first");
+}
+
 }  // namespace
 }  // namespace commitlab

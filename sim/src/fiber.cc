@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/check.h"
+
 #if defined(COMMITLAB_ASAN_FIBERS)
 #include <sanitizer/common_interface_defs.h>
 #endif
@@ -110,6 +112,10 @@ const void* StackBottom(const boost::context::stack_context& s) { return static_
 
 Fiber::Fiber(std::function<void()> body, size_t stack_size) : body_(std::move(body)), stack_size_(stack_size) {}
 
+Fiber::~Fiber() {
+  COMMITLAB_CHECK(!started_ || finished_, "a suspended fiber would have its stack unwound by an exception");
+}
+
 Fiber* Fiber::last_returned() { return t_switch.returned; }
 
 void Fiber::Create() {
@@ -141,6 +147,7 @@ void Fiber::Arrived(void* fake_stack, boost::context::fiber&& from) {
 }
 
 void Fiber::Resume() {
+  COMMITLAB_CHECK(!finished_, "a finished fiber is not resumed");
   if (!started_) Create();
   ThreadSwitch& t = t_switch;
   // Called from inside a fiber (a run within a run), the outer run's home is kept for later.
@@ -158,6 +165,7 @@ void Fiber::Resume() {
   boost::context::fiber back = std::move(self_).resume();
   FinishSwitch(fake_stack, nullptr, nullptr);
   Fiber* const came_back = t.from;  // this fiber or one it handed over to; it suspended or finished
+  COMMITLAB_CHECK(came_back != nullptr, "control comes home only from a fiber");
   t.returned = came_back;
   if (came_back->finished_) {
 #if defined(COMMITLAB_TSAN_FIBERS)
@@ -186,6 +194,7 @@ void Fiber::Suspend() {
 }
 
 void Fiber::SwitchTo(Fiber& next) {
+  COMMITLAB_CHECK(&next != this && !next.finished_, "a fiber hands over to another that has not finished");
   if (!next.started_) next.Create();
   t_switch.from = this;
   void* fake_stack = nullptr;

@@ -101,7 +101,7 @@ Result<LatencyModel> ParseLatencyModel(std::string_view spec) {
         if (StorageOpName(static_cast<StorageOp>(i)) == op_name) op = i;
       if (op < 0)
         return error(fmt::format(
-            "unknown operation \"{}\"; expected read-latest, read-snapshot, write-manifest, publish, write-data or *", op_name));
+            "unknown operation \"{}\"; expected read-latest, read-snapshot, write-manifest, publish, write-data, check-data or *", op_name));
     }
     bool hops[2] = {true, true};  // request, response
     if (const std::optional<std::string_view> hop_name = op_and_hop.tail) {

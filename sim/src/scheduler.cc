@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cassert>
 #include <functional>
 #include <string>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/sim/fiber.h"
 
@@ -47,7 +47,9 @@ Status Scheduler::Run() {
     writers_[static_cast<size_t>(next)].fiber->Resume();
     const int finished = current_;
     Writer& w = writers_[static_cast<size_t>(finished)];
-    assert(w.fiber->finished() && Fiber::last_returned() == w.fiber.get());
+    COMMITLAB_CHECK(w.fiber->finished() && Fiber::last_returned() == w.fiber.get(),
+                    "control returns to Run() only when the running writer's fiber has finished");
+    COMMITLAB_CHECK(!w.blocked, "a finished writer is not blocked");
     w.done = true;
     w.fiber.reset();
     RemoveReady(finished);
@@ -126,6 +128,7 @@ void Scheduler::Unblock(int writer) {
 }
 
 void Scheduler::AddReady(int writer) {
+  COMMITLAB_DCHECK(!std::binary_search(ready_.begin(), ready_.end(), writer), "a writer is in the ready list once");
   if (ready_.empty() || ready_.back() < writer) {
     ready_.push_back(writer);
   } else {
@@ -135,10 +138,12 @@ void Scheduler::AddReady(int writer) {
 
 void Scheduler::RemoveReady(int writer) {
   if (ready_.size() == 1) {
-    assert(ready_.front() == writer);
+    COMMITLAB_CHECK(ready_.front() == writer, "only a runnable writer leaves the ready list");
     ready_.clear();  // it was the one: a large sweep's usual case, without a search
   } else {
-    ready_.erase(std::lower_bound(ready_.begin(), ready_.end(), writer));
+    const auto it = std::lower_bound(ready_.begin(), ready_.end(), writer);
+    COMMITLAB_CHECK(it != ready_.end() && *it == writer, "only a runnable writer leaves the ready list");
+    ready_.erase(it);
   }
 }
 
@@ -156,7 +161,9 @@ void Scheduler::BreakDeadlock() {
 
 void Scheduler::Reschedule() {
   const int self = current_;
+  COMMITLAB_CHECK(self >= 0, "a scheduling point is reached only from inside a writer");
   const int next = NextWriter();
+  COMMITLAB_CHECK(next >= 0, "a writer that has not finished keeps the run going");
   if (next == self) return;  // keeps running: no switch at all
   current_ = next;
   // Straight to the next writer's stack: one switch, not two through Run().
@@ -169,6 +176,8 @@ int Scheduler::NextWriter() {
   if (ready_.empty() && !sleepers_.empty()) now_ = std::max(now_, sleepers_.earliest().wake_micros);
   while (!sleepers_.empty() && sleepers_.earliest().wake_micros <= now_) {
     const int w = sleepers_.earliest().writer;
+    COMMITLAB_DCHECK(!writers_[static_cast<size_t>(w)].done && !writers_[static_cast<size_t>(w)].blocked,
+                     "a sleeper is neither finished nor blocked");
     sleepers_.PopEarliest();
     AddReady(w);
   }
@@ -196,6 +205,7 @@ int Scheduler::NextWriter() {
     if (!diverged_.ok()) fallback_ = MakeRoundRobinStrategy();
   }
   if (pick < 0) pick = *fallback_->Pick(point);
+  COMMITLAB_DCHECK(std::binary_search(runnable.begin(), runnable.end(), pick), "the picked writer can run");
 
   if (record_schedule_) schedule_.Append(pick);
   ++steps_;

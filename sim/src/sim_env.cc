@@ -18,6 +18,7 @@ StepAccess AccessOf(StorageOp op) {
     case StorageOp::kWriteManifest:
     case StorageOp::kWriteData: return StepAccess::kWriteFile;
     case StorageOp::kPublish: return StepAccess::kPublish;
+    case StorageOp::kCheckData: return StepAccess::kCheckFile;
   }
   return StepAccess::kOpaque;
 }

@@ -8,6 +8,7 @@ std::string_view StepAccessName(StepAccess a) {
     case StepAccess::kFault: return "fault";
     case StepAccess::kWait: return "wait";
     case StepAccess::kWriteFile: return "write-file";
+    case StepAccess::kCheckFile: return "check-file";
     case StepAccess::kRead: return "read";
     case StepAccess::kPublish: return "publish";
     case StepAccess::kNoteRead: return "note-read";

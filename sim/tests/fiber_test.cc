@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -177,6 +178,27 @@ TEST(FiberTest, HandOversInsideANestedRunReturnToTheOuterFiber) {
   EXPECT_TRUE(fa.finished());
   EXPECT_TRUE(fo.finished());
   EXPECT_EQ(Fiber::last_returned(), &fo);
+}
+
+// Destroying a suspended fiber would unwind its stack with an exception through the engine: the
+// scheduler never does, and a check says so if anyone does.
+TEST(FiberDeathTest, ASuspendedFiberIsNotDestroyed) {
+  EXPECT_DEATH(
+      {
+        Fiber* self = nullptr;
+        auto f = std::make_unique<Fiber>([&] { self->Suspend(); });
+        self = f.get();
+        f->Resume();
+        f.reset();
+      },
+      "a suspended fiber would have its stack unwound");
+}
+
+TEST(FiberDeathTest, AFinishedFiberIsNotResumed) {
+  Fiber f([] {});
+  f.Resume();
+  ASSERT_TRUE(f.finished());
+  EXPECT_DEATH(f.Resume(), "a finished fiber is not resumed");
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ TEST(LatencyTest, MostSpecificKeyWinsWhateverTheOrder) {
 
   EXPECT_EQ(FormatLatencyModel(*m),
             "read-latest=const:1;read-snapshot=uniform:0,2;write-manifest=uniform:0,2;"
-            "publish.request=normal:10,2;publish.response=const:7;write-data=uniform:0,2");
+            "publish.request=normal:10,2;publish.response=const:7;write-data=uniform:0,2;check-data=uniform:0,2");
   Result<LatencyModel> again = ParseLatencyModel(FormatLatencyModel(*m));
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, *m);

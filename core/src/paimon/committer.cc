@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <cassert>
 #include <cmath>
 #include <limits>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/paimon/conflict_detection.h"
 
 namespace commitlab::paimon {
@@ -58,7 +58,7 @@ void Committer::NextManifestName() {
     name += '-';
     manifest_stem_size_ = name.size();
   }
-  assert(name.size() >= manifest_stem_size_);  // nothing else writes attempt_.delta_manifest
+  COMMITLAB_CHECK(name.size() >= manifest_stem_size_, "nothing else writes attempt_.delta_manifest");
   name.resize(manifest_stem_size_);
   AppendDecimal(name_counter_++, &name);
 }
@@ -459,6 +459,13 @@ Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_
   return std::string();
 }
 
+bool Committer::DataFileExists(const DataFile& f) {
+  env_->BeginStorageOp(StorageOp::kCheckData);
+  const bool exists = store_->DataFileExists(f);
+  env_->EndStorageOp(StorageOp::kCheckData);
+  return exists;
+}
+
 Result<int> Committer::FilterAndCommit(std::vector<Committable> committables) {
   Result<std::vector<Committable>> kept = FilterCommitted(std::move(committables));
   if (!kept.ok()) return kept.status();
@@ -466,9 +473,9 @@ Result<int> Committer::FilterAndCommit(std::vector<Committable> committables) {
   std::vector<std::string> missing;
   for (const Committable& c : *kept) {
     for (const FileChange& ch : c.append_changes)
-      if (ch.kind == ChangeKind::kAdd && !store_->DataFileExists(ch.file)) missing.push_back(ch.file.name);
+      if (ch.kind == ChangeKind::kAdd && !DataFileExists(ch.file)) missing.push_back(ch.file.name);
     for (const FileChange& ch : c.compact_changes)
-      if (!store_->DataFileExists(ch.file)) missing.push_back(ch.file.name);
+      if (!DataFileExists(ch.file)) missing.push_back(ch.file.name);
   }
   if (!missing.empty()) {
     std::string names;

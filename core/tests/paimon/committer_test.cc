@@ -398,6 +398,13 @@ TEST_F(CommitterTest, FilterAndCommitRefusesMissingFiles) {
               HasSubstr("some files in the snapshot that need to be resubmitted have been deleted:\n    never-written\n"));
 }
 
+// Every store call is a storage operation the Env brackets, so a simulator schedules around it.
+TEST_F(CommitterTest, FilterAndCommitChecksEachFileInsideAStorageOperation) {
+  Committer x = Make("job-X");
+  ASSERT_EQ(*x.FilterAndCommit({AppendOf(1, {Add(NewFile(1)), Add(NewFile(2))}), AppendOf(2, {Add(NewFile(3))})}), 2);
+  EXPECT_EQ(env_.ops(StorageOp::kCheckData), 3);
+}
+
 TEST_F(CommitterTest, StrictModeChecksFromTheSnapshotItLastBuiltOn) {
   Committer other = Make("job-O");
   Committer strict = Make("job-S", {.strict_mode_last_safe_snapshot = -1});

@@ -16,10 +16,12 @@
 namespace commitlab {
 
 // kWriteData is a writer writing a data file before it commits (not part of the commit itself):
-// the time it takes is what leaves gaps between one writer's commit attempts.
-enum class StorageOp { kReadLatest, kReadSnapshot, kWriteManifest, kPublish, kWriteData };
-inline constexpr int kStorageOpCount = 5;
-std::string_view StorageOpName(StorageOp op);  // "read-latest", "read-snapshot", ..., "write-data"
+// the time it takes is what leaves gaps between one writer's commit attempts. kCheckData asks
+// whether a data file exists (a stat or HEAD), as a restarted Paimon job does for the files of
+// the checkpoint it replays.
+enum class StorageOp { kReadLatest, kReadSnapshot, kWriteManifest, kPublish, kWriteData, kCheckData };
+inline constexpr int kStorageOpCount = 6;
+std::string_view StorageOpName(StorageOp op);  // "read-latest", "read-snapshot", ..., "check-data"
 
 // Names of the fault points in the engine. A fault plan selects them by these strings.
 namespace fault {

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab {
 
 enum class Code {
@@ -66,23 +68,36 @@ class [[nodiscard]] Status {
 
 std::string_view CodeName(Code c);
 
-// Result<T>: a value or a non-OK Status.
+// Result<T>: a value or a non-OK Status. Made from a Status, that status must be an error (an OK
+// status with no value is a bug at the return site); the value may be read only when ok(). Both
+// are checked in every build.
 template <typename T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Status status) : status_(std::move(status)) {}  // NOLINT
+  Result(Status status) : status_(std::move(status)) {  // NOLINT
+    COMMITLAB_CHECK(!status_.ok(), "a Result made from a Status needs an error; return the value instead");
+  }
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
-  T& value() & { return *value_; }
-  const T& value() const& { return *value_; }
-  T&& value() && { return std::move(*value_); }
-  T* operator->() { return &*value_; }
-  const T* operator->() const { return &*value_; }
-  T& operator*() { return *value_; }
-  const T& operator*() const { return *value_; }
+  T& value() & { return checked(); }
+  const T& value() const& { return checked(); }
+  T&& value() && { return std::move(checked()); }
+  T* operator->() { return &checked(); }
+  const T* operator->() const { return &checked(); }
+  T& operator*() { return checked(); }
+  const T& operator*() const { return checked(); }
 
  private:
+  T& checked() {
+    COMMITLAB_CHECK(value_.has_value(), "read the value of a failed Result; test ok() first");
+    return *value_;
+  }
+  const T& checked() const {
+    COMMITLAB_CHECK(value_.has_value(), "read the value of a failed Result; test ok() first");
+    return *value_;
+  }
+
   Status status_;
   std::optional<T> value_;
 };

@@ -30,7 +30,7 @@ class Fiber {
 
   // The stack is allocated on the first Resume(), so a fiber that never runs costs nothing.
   explicit Fiber(std::function<void()> body, size_t stack_size = kDefaultStackSize);
-  ~Fiber() = default;
+  ~Fiber();  // REQUIRES: never started, or finished
   Fiber(const Fiber&) = delete;
   Fiber& operator=(const Fiber&) = delete;
 

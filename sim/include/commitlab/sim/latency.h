@@ -6,7 +6,7 @@
 //
 // Spec: pieces separated by ';', each KEY=DIST.
 //   KEY  = OP | OP.request | OP.response        OP = read-latest | read-snapshot | write-manifest |
-//                                                    publish | write-data | * (every operation)
+//                                                    publish | write-data | check-data | * (every operation)
 //   DIST = const:MS | uniform:LO,HI | normal:MEAN,SD (folded at 0: |x|) | exp:MEAN
 // A key without a hop sets both hops. The most specific key wins whatever the order:
 // OP.hop > OP > *.hop > *. Example: "publish=normal:10,2;read-latest=const:1;*=uniform:0,2".

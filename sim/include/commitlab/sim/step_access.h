@@ -24,6 +24,7 @@ enum class StepAccess : uint8_t {
   kFault,       // the fault plan's per-writer decision, then the writer's own computation
   kWait,        // after a sleep: a retry's next move, or a spin on an object store's lock flag
   kWriteFile,   // writes a new data file or manifest under a fresh name
+  kCheckFile,   // asks whether a data file exists
   kRead,        // reads the table's latest pointer or a committed snapshot
   kPublish,     // the atomic step (rename, compare-and-swap, put-if-absent) or a store's check
   kNoteRead,    // reads what the run notes beside the tables (which Iceberg counters exist)
@@ -40,6 +41,8 @@ constexpr bool Commute(StepAccess a, StepAccess b) {
   if (either(StepAccess::kPublish, StepAccess::kPublish) || either(StepAccess::kPublish, StepAccess::kRead)) return false;
   if (either(StepAccess::kNoteWrite, StepAccess::kNoteWrite) || either(StepAccess::kNoteWrite, StepAccess::kNoteRead))
     return false;
+  // Names are fresh, but a scenario may name a data file itself: a check races with its write.
+  if (either(StepAccess::kCheckFile, StepAccess::kWriteFile)) return false;
   // A lock spin (kWait) races with another spin and with the holder's release inside its publish.
   if (either(StepAccess::kWait, StepAccess::kWait) || either(StepAccess::kWait, StepAccess::kPublish)) return false;
   return true;

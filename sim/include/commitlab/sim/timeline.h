@@ -27,7 +27,7 @@ struct TimelineSpan {
   size_t lane = 0;
   double x0 = 0;
   double x1 = 0;
-  std::string kind = {};     // read-latest, read-snapshot, write-data, write-manifest, publish, wait,
+  std::string kind = {};     // read-latest, read-snapshot, write-data, check-data, write-manifest, publish, wait,
                              // gate (held at an `order` line)
   std::string outcome = {};  // publish: published, lost, unknown; any: unfinished (no op_end)
   std::string label = {};    // drawn inside: "saw 4", "#5", "11 ms"

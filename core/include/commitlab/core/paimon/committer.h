@@ -83,6 +83,8 @@ class Committer {
 
  private:
   struct AttemptResult;
+  // The store's answer, bracketed as a storage operation (kCheckData) like every other.
+  bool DataFileExists(const DataFile& f);
   Result<int64_t> TryCommit(const std::vector<FileChange>& changes, int64_t identifier,
                             CommitKind kind, bool detect_conflicts);
   AttemptResult TryCommitOnce(const std::vector<FileChange>& changes, int64_t identifier,
