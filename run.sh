@@ -2,7 +2,8 @@
 # commitlab's one entry point. On a fresh Debian 12 machine it installs what is missing, builds
 # Release into build/, and then:
 #   ./run.sh            run the labs (the CLI is build/commitlab): lab paimon, iceberg, delta
-#   ./run.sh test       run the whole test suite with ctest
+#   ./run.sh test       run the whole test suite with ctest, then the unit, scenario and golden tests
+#                       again in build/debug, where every assert and COMMITLAB_DCHECK is live
 #   ./run.sh golden     regenerate results/golden/*.jsonl (each scenario's trace) and say which changed
 #   ./run.sh screenshot  retake results/timeline/paimon_conflict.png (the README's timeline) in headless chromium
 #   ./run.sh bench      the retry-policy sweep (results/retry-sweep/), then Google Benchmark (JSON into results/bench/)
@@ -113,6 +114,8 @@ case "$cmd" in
     install_missing "${TEST_PACKAGES[@]}"
     build release
     run_tests release
+    build debug
+    run_tests checked
     fuzz_smoke 10
     ;;
   fuzz)

@@ -8,7 +8,7 @@ target_compile_definitions(timeline_browser_test PRIVATE COMMITLAB_BINARY="$<TAR
                            COMMITLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 add_dependencies(timeline_browser_test commitlab)
 # One browser at a time: each test starts its own, and two at once on two cores only slow each other.
-gtest_discover_tests(timeline_browser_test DISCOVERY_MODE PRE_TEST PROPERTIES RESOURCE_LOCK chromium TIMEOUT 180)
+gtest_discover_tests(timeline_browser_test DISCOVERY_MODE PRE_TEST PROPERTIES RESOURCE_LOCK chromium LABELS browser TIMEOUT 180)
 
 # `commitlab step` through a pseudo-terminal (forkpty).
 add_executable(step_pty_test tests/step_pty_test.cc)
@@ -16,4 +16,4 @@ target_link_libraries(step_pty_test PRIVATE util GTest::gtest_main commitlab_war
 target_compile_definitions(step_pty_test PRIVATE COMMITLAB_BINARY="$<TARGET_FILE:commitlab>"
                            COMMITLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 add_dependencies(step_pty_test commitlab)
-gtest_discover_tests(step_pty_test DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 120)
+gtest_discover_tests(step_pty_test DISCOVERY_MODE PRE_TEST PROPERTIES LABELS browser TIMEOUT 120)

@@ -23,7 +23,7 @@
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/snapshot_codec.h"
-#include "test_env.h"
+#include "commitlab/testing/test_env.h"
 
 namespace commitlab {
 namespace {

@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "commitlab/core/paimon/committer.h"
-#include "test_env.h"
-#include "test_util.h"
+#include "commitlab/testing/test_env.h"
+#include "commitlab/testing/test_util.h"
 
 namespace commitlab {
 namespace {

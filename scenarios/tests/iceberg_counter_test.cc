@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "commitlab/core/iceberg/maintenance.h"
-#include "iceberg/iceberg_test_util.h"
+#include "commitlab/testing/iceberg_test_util.h"
 
 namespace commitlab::scenarios {
 namespace {

@@ -13,7 +13,7 @@
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/operation.h"
 #include "runner_lakes.h"
-#include "test_env.h"  // core/tests: the deterministic Env of core's tests
+#include "commitlab/testing/test_env.h"
 
 namespace commitlab::scenarios::internal {
 namespace {

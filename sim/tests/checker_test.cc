@@ -7,6 +7,7 @@
 #include "commitlab/core/env.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/sim/fault_spec.h"
+#include "commitlab/testing/test_env.h"
 
 namespace commitlab::sim {
 namespace {
@@ -208,29 +209,22 @@ TEST(OutcomeRecorderTest, ClassifiesWhatTheWriterWasTold) {
 
 // --- End to end: the engine, a fault plan and the checker ------------------------------------
 
-// A single-threaded Env in virtual time that asks a FaultPlan at every fault point. Writers run
-// one after another; set_writer says whose turn it is.
-class FaultEnv : public Env {
+// The tests' TestEnv, asking a FaultPlan at every fault point. Writers run one after another;
+// set_writer says whose turn it is.
+class FaultEnv : public testing::TestEnv {
  public:
   explicit FaultEnv(FaultPlan* plan) : plan_(plan) {}
   void set_writer(std::string writer) { writer_ = std::move(writer); }
 
-  int64_t NowMicros() override { return now_; }
-  void SleepMicros(int64_t micros) override { now_ += micros; }
-  Rng& rng() override { return rng_; }
-  void BeginStorageOp(StorageOp) override {}
-  void EndStorageOp(StorageOp) override {}
   Status FaultPoint(std::string_view name) override {
-    FaultDecision d = plan_->Check(writer_, name, rng_);
-    now_ += d.delay_micros;
+    FaultDecision d = plan_->Check(writer_, name, rng());
+    SleepMicros(d.delay_micros);
     return d.status;
   }
 
  private:
   FaultPlan* plan_;
   std::string writer_;
-  int64_t now_ = 0;
-  Rng rng_{1};
 };
 
 // "user:event" for every event, in order.

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "commitlab/core/delta/snapshot.h"
-#include "../test_env.h"
+#include "commitlab/testing/test_env.h"
 
 namespace commitlab::delta {
 namespace {

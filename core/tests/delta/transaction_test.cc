@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "../test_env.h"
-#include "../test_util.h"
+#include "commitlab/testing/test_env.h"
+#include "commitlab/testing/test_util.h"
 
 namespace commitlab::delta {
 namespace {

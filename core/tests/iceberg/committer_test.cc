@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "commitlab/core/iceberg/maintenance.h"
-#include "iceberg_test_util.h"
+#include "commitlab/testing/iceberg_test_util.h"
 
 namespace commitlab::iceberg {
 namespace {

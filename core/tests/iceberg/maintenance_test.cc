@@ -8,7 +8,7 @@
 
 #include "commitlab/core/iceberg/apply.h"
 #include "commitlab/core/iceberg/reader.h"
-#include "iceberg_test_util.h"
+#include "commitlab/testing/iceberg_test_util.h"
 
 namespace commitlab::iceberg {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
-#include "../test_env.h"
-#include "../test_util.h"
+#include "commitlab/testing/test_env.h"
+#include "commitlab/testing/test_util.h"
 #include "commitlab/core/iceberg/catalog.h"
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/file_io.h"

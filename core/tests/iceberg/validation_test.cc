@@ -8,7 +8,7 @@
 
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/maintenance.h"
-#include "iceberg_test_util.h"
+#include "commitlab/testing/iceberg_test_util.h"
 
 namespace commitlab::iceberg {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "commitlab/core/env_wrapper.h"
 #include "commitlab/core/memory_store.h"
-#include "../test_env.h"
-#include "../test_util.h"
+#include "commitlab/testing/test_env.h"
+#include "commitlab/testing/test_util.h"
 
 namespace commitlab::paimon {
 namespace {

@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "../test_util.h"
+#include "commitlab/testing/test_util.h"
 
 namespace commitlab::paimon {
 namespace {

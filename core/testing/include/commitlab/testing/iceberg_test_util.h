@@ -1,8 +1,8 @@
 // Helpers for the Iceberg tests: a catalog with a hook just before each swap (after HookedStore in
-// core/tests/committer_test.cc), and a fixture with one table, the deterministic TestEnv of
-// core/tests/test_env.h and the RecordingSink of core/tests/test_util.h.
-#ifndef COMMITLAB_CORE_TESTS_ICEBERG_ICEBERG_TEST_UTIL_H_
-#define COMMITLAB_CORE_TESTS_ICEBERG_ICEBERG_TEST_UTIL_H_
+// core/tests/paimon/committer_test.cc), and a fixture with one table, the deterministic TestEnv
+// (test_env.h) and the RecordingSink (test_util.h).
+#ifndef COMMITLAB_TESTING_ICEBERG_TEST_UTIL_H_
+#define COMMITLAB_TESTING_ICEBERG_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "../test_env.h"
-#include "../test_util.h"
+#include "commitlab/testing/test_env.h"
+#include "commitlab/testing/test_util.h"
 #include "commitlab/core/iceberg/catalog.h"
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/file_io.h"
@@ -93,4 +93,4 @@ class IcebergFixture : public ::testing::Test {
 
 }  // namespace commitlab::iceberg::testing
 
-#endif  // COMMITLAB_CORE_TESTS_ICEBERG_ICEBERG_TEST_UTIL_H_
+#endif  // COMMITLAB_TESTING_ICEBERG_TEST_UTIL_H_

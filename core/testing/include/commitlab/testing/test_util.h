@@ -1,6 +1,6 @@
 // Builders shared by core tests: files, committables and a recording event sink.
-#ifndef COMMITLAB_CORE_TESTS_TEST_UTIL_H_
-#define COMMITLAB_CORE_TESTS_TEST_UTIL_H_
+#ifndef COMMITLAB_TESTING_TEST_UTIL_H_
+#define COMMITLAB_TESTING_TEST_UTIL_H_
 
 #include <string>
 #include <vector>
@@ -54,4 +54,4 @@ class RecordingSink : public EventSink {
 
 }  // namespace commitlab::testing
 
-#endif  // COMMITLAB_CORE_TESTS_TEST_UTIL_H_
+#endif  // COMMITLAB_TESTING_TEST_UTIL_H_

@@ -1,7 +1,10 @@
-// TestEnv: a deterministic Env for single-threaded core tests. Time advances only by sleeps; a test
-// may script fault-point results by name.
-#ifndef COMMITLAB_CORE_TESTS_TEST_ENV_H_
-#define COMMITLAB_CORE_TESTS_TEST_ENV_H_
+// TestEnv: the one deterministic Env of the tests (core, sim and scenarios link commitlab_testing).
+// A virtual clock that advances only by sleeps, a fixed seed, a count of storage operations, and
+// fault-point results a test scripts by name. A test that needs one behaviour more overrides that
+// one method (as LevelDB's tests override one method of EnvWrapper); a test that wraps a real Env
+// uses EnvWrapper (commitlab/core/env_wrapper.h).
+#ifndef COMMITLAB_TESTING_TEST_ENV_H_
+#define COMMITLAB_TESTING_TEST_ENV_H_
 
 #include <deque>
 #include <map>
@@ -74,4 +77,4 @@ class TestEnv : public Env {
 
 }  // namespace commitlab::testing
 
-#endif  // COMMITLAB_CORE_TESTS_TEST_ENV_H_
+#endif  // COMMITLAB_TESTING_TEST_ENV_H_

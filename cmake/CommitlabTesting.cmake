@@ -1,0 +1,47 @@
+# How the suite is labelled, so `ctest -L unit` (or -LE long) picks a part of it:
+#   unit      GoogleTest binaries of the libraries and the CLI's pieces
+#   scenario  the scenario language's tests (parser, runner, upstream cases, explorer)
+#   golden    each scenario's recorded history replayed, and the histories' schema
+#   cli       the commitlab binary run as a user would (commands, labs, reports, schemas)
+#   browser   timeline pages in headless chromium, the stepper on a pseudo-terminal
+#   bench     each Google Benchmark binary for a moment (it still runs; timings are not judged)
+#   long      minutes each: the 100,000-seed explorations, kill -9 races
+#   env, fuzz, fuzz-smoke: set where those tests are made
+# Every test has a timeout: 300 s unless its family sets one.
+
+# commitlab_discover_tests(TARGET LABEL [LONG gtest-filter]): registers a GoogleTest binary's tests
+# under LABEL; those matching LONG are labelled long instead, with a longer timeout.
+function(commitlab_discover_tests target label)
+  cmake_parse_arguments(ARG "" "LONG" "" ${ARGN})
+  if(ARG_LONG)
+    gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST TEST_FILTER "-${ARG_LONG}"
+                         PROPERTIES LABELS ${label} TIMEOUT 300)
+    gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST TEST_FILTER "${ARG_LONG}"
+                         PROPERTIES LABELS long TIMEOUT 1200)
+  else()
+    gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS ${label} TIMEOUT 300)
+  endif()
+endfunction()
+
+# commitlab_label_tests(): called at the end of a directory's CMakeLists (CMake sets a test's
+# properties only where add_test made it). Its tests without a label get one by name
+# (scenario.golden.* and schema.golden_* are golden, the rest cli) and the default timeout.
+function(commitlab_label_tests)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(test ${tests})
+    get_test_property(${test} LABELS labels)
+    if(labels)
+      continue()
+    endif()
+    if(test MATCHES "^(scenario|schema)\\.golden")
+      set(label golden)
+    else()
+      set(label cli)
+    endif()
+    get_test_property(${test} TIMEOUT timeout)
+    if(NOT timeout)
+      set(timeout 300)
+    endif()
+    set_tests_properties(${test} PROPERTIES LABELS ${label} TIMEOUT ${timeout})
+  endforeach()
+endfunction()
