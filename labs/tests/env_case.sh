@@ -55,8 +55,9 @@ case "$case" in
   stdout_closed)
     expect 2 "commitlab race: writing to standard output failed" -- sh -c "exec '$commitlab' race >&-"
     # A reader that goes away: EPIPE, reported, instead of a silent death by SIGPIPE (exit 141).
+    # 2000 commits print ~280 KB: more than a pipe holds (64 KiB), so the writer must outlive head.
     expect 2 "commitlab race: writing to standard output failed: Broken pipe" -- \
-      bash -c "'$commitlab' race --commits 200 --sched random 2>err.txt | head -c 1 >/dev/null; r=\${PIPESTATUS[0]}; cat err.txt; exit \$r"
+      bash -c "'$commitlab' race --commits 2000 --sched random 2>err.txt | head -c 1 >/dev/null; r=\${PIPESTATUS[0]}; cat err.txt; exit \$r"
     ;;
   trace_full)
     expect 2 "commitlab race: --trace: writing /dev/full failed: No space left on device" -- \
