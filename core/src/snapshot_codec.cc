@@ -168,7 +168,9 @@ std::string EncodeManifest(const std::vector<FileChange>& changes) {
         {"partition", f.partition},
         {"bucket", f.bucket},
     };
-    if (f.total_buckets > 0) entry["totalBuckets"] = f.total_buckets;  // after _BUCKET, as Paimon's schema
+    // After _BUCKET, as in Paimon's schema. 0 is unknown and not written; a negative count (Paimon's
+    // -1 dynamic and -2 postpone bucket modes) is kept, so a manifest reads back as it was written.
+    if (f.total_buckets != 0) entry["totalBuckets"] = f.total_buckets;
     entry["level"] = f.level;
     entry["fileName"] = f.name;
     entry["minKey"] = f.min_key;

@@ -200,6 +200,17 @@ TEST(SnapshotManifestCodecTest, RoundTrip) {
   EXPECT_TRUE(DecodeManifest("[]", "t/manifest/m")->empty());
 }
 
+// Found by the manifest fuzzer: "totalBuckets": -1 decoded, was not written back, and read as 0.
+TEST(SnapshotManifestCodecTest, RoundTripsEveryBucketCount) {
+  for (const int32_t total : {-2, -1, 0, 1, 4}) {
+    std::vector<FileChange> changes = SampleChanges();
+    changes[0].file.total_buckets = total;
+    Result<std::vector<FileChange>> back = DecodeManifest(EncodeManifest(changes), "t/manifest/m");
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    EXPECT_EQ(*back, changes) << "totalBuckets " << total;
+  }
+}
+
 TEST(SnapshotManifestCodecTest, OneEntryALine) {
   EXPECT_EQ(EncodeManifest({SampleChanges()[0]}),
             "[\n"
