@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -118,6 +119,61 @@ TEST(RngTest, DeriveSeedSeparatesLabels) {
   EXPECT_EQ(DeriveSeed(1, 2, 3, 4), DeriveSeed(1, 2, 3, 4));
   EXPECT_NE(DeriveSeed(1, 2, 3, 4), DeriveSeed(1, 2, 4, 3));
   EXPECT_NE(DeriveSeed(1, 2), DeriveSeed(2, 2));
+}
+
+// Known answers for every distribution. Histories, golden traces and the checked-in sweep results
+// depend on these exact values. Unit, Between, Below and Chance use integer arithmetic and exact
+// IEEE operations only, so they hold on any platform (Unit's first value is brooker's first word
+// above, 0x6d335627880c16b6, over 2^64). Normal and Exponential also call libm (exp, log, sqrt)
+// for the ziggurat's table, its slow path and the exponential: these values are x86-64 glibc's,
+// and a port whose libm rounds differently fails here at once rather than in a golden diff.
+// The library is built with -ffp-contract=off, so no compiler fuses their multiply-adds.
+uint64_t HashBits(uint64_t h, double d) {  // FNV-1a over the double's bytes
+  const auto bits = std::bit_cast<uint64_t>(d);
+  for (int i = 0; i < 8; ++i) {
+    h ^= (bits >> (8 * i)) & 0xff;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+TEST(RngKnownAnswerTest, UnitBetweenBelowAndChance) {
+  Rng unit(2015);
+  EXPECT_EQ(unit.Unit(), 0x1.b4cd589e20304p-2);
+  EXPECT_EQ(unit.Unit(), 0x1.4929f16cb91f8p-3);
+  EXPECT_EQ(unit.Unit(), 0x1.00b95c36a9156p-1);
+  Rng between(2015);
+  std::vector<int64_t> b;
+  for (int i = 0; i < 5; ++i) b.push_back(between.Between(-3, 3));
+  EXPECT_EQ(b, (std::vector<int64_t>{3, 0, -2, 2, -1}));
+  Rng below(2015);
+  std::vector<uint64_t> w;
+  for (int i = 0; i < 5; ++i) w.push_back(below.Below(1000));
+  EXPECT_EQ(w, (std::vector<uint64_t>{382, 377, 364, 730, 167}));
+  Rng chance(2015);
+  std::vector<bool> c;
+  for (int i = 0; i < 8; ++i) c.push_back(chance.Chance(0.3));
+  EXPECT_EQ(c, (std::vector<bool>{false, true, false, true, true, true, false, false}));
+}
+
+TEST(RngKnownAnswerTest, NormalAndExponential) {
+  Rng normal(2015);
+  EXPECT_EQ(normal.Normal(10, 2), 0x1.125a3ea65784bp+3);
+  EXPECT_EQ(normal.Normal(10, 2), 0x1.317a2e9cf6624p+3);
+  EXPECT_EQ(normal.Normal(10, 2), 0x1.30adc4596fda3p+3);
+  Rng exponential(2015);
+  EXPECT_EQ(exponential.Exponential(10), 0x1.10a324b7a2952p+3);
+  EXPECT_EQ(exponential.Exponential(10), 0x1.247d79b628d41p+4);
+  EXPECT_EQ(exponential.Exponential(10), 0x1.b9ce7cd61895p+2);
+  // 100,000 draws reach the ziggurat's wedges and tail, where libm decides.
+  Rng n(7), e(7);
+  uint64_t hn = 0xcbf29ce484222325ULL, he = hn;
+  for (int i = 0; i < 100000; ++i) {
+    hn = HashBits(hn, n.Normal(0, 1));
+    he = HashBits(he, e.Exponential(1));
+  }
+  EXPECT_EQ(hn, 0xbd0d51892cbbe82fULL);
+  EXPECT_EQ(he, 0x87929e2465eaeabcULL);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // Rng: the seeded random stream. The generator is xoshiro256++ (Blackman and Vigna, 2019), its
 // state filled from the seed by SplitMix64 as its authors advise; every distribution here is our
-// own too, so the same seed gives the same draws with any compiler and standard library. It
-// replaced std::mt19937_64, whose draws cost about 40 instructions each against about 12: a
-// simulated sweep makes some 7 draws per commit attempt.
+// own too, so the same seed gives the same draws with any compiler and standard library. Normal and
+// Exponential still call libm (exp, log, sqrt); the known-answer tests in core/tests/rng_test.cc
+// show at once a platform whose libm rounds differently. It replaced std::mt19937_64, whose draws
+// cost about 40 instructions each against about 12: a simulated sweep makes some 7 draws per
+// commit attempt.
 #ifndef COMMITLAB_CORE_RNG_H_
 #define COMMITLAB_CORE_RNG_H_
 
