@@ -21,7 +21,8 @@ std::string ShortNumbers(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
     size_t j = i;
     while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-    // Long.MAX_VALUE stays whole: the lecture quotes "Commit failed after 9223372036854775807 millis".
+    // Long.MAX_VALUE stays whole: Paimon's FileStoreCommitImpl.tryCommit prints "Commit failed after
+    // 9223372036854775807 millis" when commit.timeout is unset.
     if (j - i >= 10 && text.substr(i, j - i) != "9223372036854775807") {
       out.append(text.substr(i, 4)).append("…");
       i = j;

@@ -6,7 +6,7 @@ function(cli_test name code regex)
   add_test(NAME cli.${name} COMMAND ${EXPECT_RUN} ${code} ${regex} -- $<TARGET_FILE:commitlab> ${ARGN})
 endfunction()
 
-cli_test(help 0 "Commands:.*race.*lab +the lectures' experiments, narrated: lab paimon \\| iceberg \\| delta" --help)
+cli_test(help 0 "Commands:.*race.*lab +the source lectures' experiments \\(docs/lectures\\.md\\), narrated: lab paimon \\| iceberg \\| delta" --help)
 # --version: project(commitlab VERSION ...) and the commit the build came from.
 string(REPLACE "." "\\." VERSION_REGEX ${PROJECT_VERSION})
 cli_test(version 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\)$" --version)

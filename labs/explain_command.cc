@@ -28,7 +28,7 @@ int RunExplain(const std::vector<std::string>& args) {
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
   if (vm.count("help")) {
     fmt::print("{}\n\nEach lost race: who won it, what the loser had built on, and its wait by the policy's formula.\n"
-               "Each refusal: a Paimon file-deletion conflict as the lecture's merge table with who removed the\n"
+               "Each refusal: a Paimon file-deletion conflict as S2 第 5 讲's merge table with who removed the\n"
                "file; an LSM conflict's levels and key ranges; the commit an Iceberg or Delta refusal met.\n"
                "A give-up, an unknown outcome, and a lost update's stale read.\n",
                fmt::streamed(options));

@@ -1,10 +1,10 @@
-// `commitlab lab paimon | iceberg | delta`: the lectures' experiments, narrated. Every section runs
-// scenario files (scenarios/*.scn) and tells them the same way: the source passage and the claim
-// the file carries, the writers' log lines in the format's own words, what each scripted step did,
-// a Paimon table's snapshots as they land and an Iceberg or Delta table's chain at the end, a
-// refusal's first lines, the summary, and a verdict computed from the file's expect lines: AGREES
-// when the run shows what the source says, DIFFERS otherwise. The experiments live in the files;
-// this file only says which files make up each lab.
+// `commitlab lab paimon | iceberg | delta`: the experiments of the source lectures (docs/lectures.md), narrated.
+// Every section runs scenario files (scenarios/*.scn) and tells them the same way: the source passage
+// and the claim the file carries, the writers' log lines in the format's own words, what each scripted
+// step did, a Paimon table's snapshots as they land and an Iceberg or Delta table's chain at the end, a
+// refusal's first lines, the summary, and a verdict computed from the file's expect lines: AGREES when
+// the run shows what the source says, DIFFERS otherwise. The experiments live in the files; this file
+// only says which files make up each lab.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -41,7 +41,7 @@ constexpr std::string_view kCommand = "lab";
 struct LabSection {
   std::string key;                 // --experiment
   std::vector<std::string> files;  // under scenarios/
-  bool on_threads = false;         // by default on OS threads, as the lecture ran it
+  bool on_threads = false;         // by default on OS threads, as S2 第 5 讲 ran it
   bool matrix = false;             // narrated as the Delta conflict matrix
 };
 
@@ -191,8 +191,8 @@ void PrintSummary(const RunReport& r, bool matrix, const LabWords& words) {
   fmt::print("{}\n", Say(words.expectations, r.expectations_passed(), r.expectations.size(), r.scenario));
 }
 
-// The lecture's three runs of the race (第 1 次 25, 第 2 次 18, run-all.sh's 11 lost races), each a
-// seed of scenarios/paimon_race.scn simulated that loses as many races, 60 of 60 landing.
+// S2 第 5 讲's three runs of the race (docs/lectures.md#s2-5-race: 第 1 次 25, 第 2 次 18, run-all.sh's 11 lost
+// races), each a seed of scenarios/paimon_race.scn simulated that loses as many races, 60 of 60 landing.
 struct LectureRun {
   int lost_races;
   uint64_t seed;
@@ -208,7 +208,7 @@ struct LabFlags {
   std::string timeline_ext = "html";
   bool explain = true;              // say why after each run (--no-explain: not)
   const LabWords* words = nullptr;  // --lang
-  int lecture_run = 0;              // 1..3: the race as the lecture's run N went
+  int lecture_run = 0;              // 1..3: the race as S2 第 5 讲's run N went
   std::vector<std::string> argv;    // the command line, for the histories' headers
 };
 
@@ -226,7 +226,7 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
   scenarios::RunOptions options;
   options.seed = flags.seed;
   options.sched = flags.sched;
-  // As the lecture ran it, unless a seed asks for a reproducible run.
+  // As S2 第 5 讲 ran it, unless a seed asks for a reproducible run.
   if (!flags.sched && section.on_threads) options.sched = flags.seed ? "random" : "free";
   if (flags.lecture_run > 0 && section.on_threads) {
     options.sched = "random";
@@ -332,7 +332,7 @@ int RunLab(const std::vector<std::string>& args) {
       ("lang", po::value<std::string>()->default_value("en"),
        "en or zh: the language of the lab's own words (log lines stay in the engines' English)")
       ("lecture-run", po::value(&flags.lecture_run),
-       "1, 2 or 3: the Paimon race as the lecture's run 1, 2 or 3 went (25, 18, 11 lost races), simulated");
+       "1, 2 or 3: the Paimon race as S2 第 5 讲's run 1, 2 or 3 went (25, 18, 11 lost races), simulated");
   po::positional_options_description positional;
   positional.add("lab", 1);
   po::variables_map vm;
@@ -368,7 +368,7 @@ int RunLab(const std::vector<std::string>& args) {
   if (vm.count("lecture-run")) {
     if (flags.lecture_run < 1 || flags.lecture_run > 3)
       return UsageError(kCommand, fmt::format("--lecture-run {} is not one of 1, 2, 3", flags.lecture_run));
-    if (lab_name != "paimon") return UsageError(kCommand, "--lecture-run is for lab paimon (the lecture's race)");
+    if (lab_name != "paimon") return UsageError(kCommand, "--lecture-run is for lab paimon (S2 第 5 讲's race)");
     if (vm.count("sched") || vm.count("seed"))
       return UsageError(kCommand, "--lecture-run chooses the seed: leave out --sched and --seed");
   }

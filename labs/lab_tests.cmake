@@ -19,7 +19,7 @@ lab_test(paimon_conflict 0
 lab_test(paimon_race_simulated 0
   "== 1\\. race: Two jobs append concurrently and race for snapshot ids ==.*simulated, seed=3 sched=random.*WARN  \\[job-[AB]\\] Atomic commit failed for snapshot #.*failed jobs: 0 latest snapshot id: 60 snapshots per commit user: \\{job-A=30, job-B=30\\}.*1\\. race +AGREES"
   lab paimon --experiment race --sched random --seed 3)
-lab_test(paimon_race_on_threads 0 "OS threads and the real clock, as the lecture ran it.*1\\. race +AGREES"
+lab_test(paimon_race_on_threads 0 "OS threads and the real clock, as S2 第 5 讲 ran it.*1\\. race +AGREES"
   lab paimon --experiment race)
 lab_test(paimon_all 0
   "1\\. race +AGREES.*2\\. excerpt +AGREES.*3\\. conflict +AGREES.*4\\. failover +AGREES.*5\\. dedicated +AGREES.*6\\. lsm +AGREES +scenarios/paimon_lsm\\.scn.*6\\. lsm +AGREES +scenarios/paimon_lsm_disjoint\\.scn.*7\\. idempotent +AGREES.*8\\. unknown +AGREES +scenarios/paimon_unknown\\.scn.*8\\. unknown +AGREES +scenarios/paimon_unknown_no_check\\.scn.*9\\. retries +AGREES.*10\\. crash +AGREES"
@@ -83,8 +83,9 @@ add_test(NAME lab.refusal_is_short_by_default
   COMMAND sh -c "! $<TARGET_FILE:commitlab> lab paimon --experiment conflict | grep -q 'Don.t panic'"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
-# The lecture's runs, pinned: 25, 18 and 11 lost races, 60 of 60 landing; and its excerpt of run 2.
-lab_test(lecture_run_1 0 "the lecture's run 1 lost 25 races: seed 12.*atomic commit failures: 25 .*snapshots per commit user: \\{job-A=30, job-B=30\\}.*1\\. race +AGREES"
+# S2 第 5 讲's runs (docs/lectures.md#s2-5-race), pinned: 25, 18 and 11 lost races, 60 of 60 landing;
+# and its excerpt of run 2.
+lab_test(lecture_run_1 0 "S2 第 5 讲's run 1 lost 25 races: seed 12.*atomic commit failures: 25 .*snapshots per commit user: \\{job-A=30, job-B=30\\}.*1\\. race +AGREES"
   lab paimon --experiment race --lecture-run 1)
 lab_test(lecture_run_2 0 "atomic commit failures: 18 .*1\\. race +AGREES" lab paimon --experiment race --lecture-run 2)
 lab_test(lecture_run_3 0 "atomic commit failures: 11 .*1\\. race +AGREES" lab paimon --experiment race --lecture-run 3)
@@ -94,7 +95,7 @@ lab_test(lecture_run_with_seed 2 "--lecture-run chooses the seed" lab paimon --l
 lab_test(lecture_excerpt 0 "WARN  \\[job-B\\] Atomic commit failed for snapshot #1 by user job-B with identifier 1.*WARN  \\[job-B\\] Atomic commit failed for snapshot #2 by user job-B with identifier 1.*WARN  \\[job-B\\] Atomic commit failed for snapshot #4 by user job-B with identifier 1.*INFO  \\[job-B\\] Successfully commit snapshot 9 to table race_log by user job-B with identifier 1.*2\\. excerpt +AGREES"
   lab paimon --experiment excerpt)
 
-# Where the lectures disagree, one line with the run's evidence.
+# Where the lectures (docs/lectures.md) disagree, one line with the run's evidence.
 lab_test(lecture_notes_iceberg 0 "race.*lectures: 「04 事务与并发控制」 3\\.3 tells Delta apart by every writer racing for one log version.*this run lost 1 race\\(s\\).*isolation.*lectures: 「04 事务与并发控制」 gives Iceberg Snapshot Isolation only.*This run: the DELETE under serializable was refused, under snapshot committed\\."
   lab iceberg)
 lab_test(lecture_notes_delta 0 "lectures: 「04 事务与并发控制」 3\\.3 calls WriteSerializable Delta's default.*This matrix: [1-9][0-9]* of its 25 cells refused under Serializable, [1-9][0-9]* under WriteSerializable\\."

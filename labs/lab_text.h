@@ -19,8 +19,9 @@ std::vector<std::string> FirstLines(std::string_view text, size_t n);
 // Cuts every UUID (8-4-4-4-12 hex digits) in `text` to its first 8 digits and "…":
 // metadata/00002-cb41eecb-51a9-6e38-3834-e6ccbeef326c.metadata.json stays recognizable.
 std::string AbbreviateUuids(std::string_view text);
-// A refusal as the lectures quote it: the headline paragraph, then from "Base commit user is" on
-// (Paimon's base entries, changes and cause), without the advice in between; each line indented.
+// A refusal as S2 第 5 讲 quotes it (docs/lectures.md#s2-5-conflict): the headline paragraph, then from
+// "Base commit user is" on (Paimon's base entries, changes and cause), without the advice in between;
+// each line indented.
 std::vector<std::string> RefusalLines(std::string_view message);
 // "v3  operation=append  user=writer-b  parent=2  total=3": a table's chain, one line a snapshot,
 // for the tables the log does not narrate snapshot by snapshot (Iceberg's and Delta's).

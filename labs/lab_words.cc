@@ -7,8 +7,8 @@ constexpr LabWords kEnglish = {
     .language = sim::Language::kEnglish,
     .source = "source: {0}",
     .claim = "claim:  {0}",
-    .lecture_run = "the lecture's run {0} lost {1} races: seed {2} simulated loses as many",
-    .on_threads = "OS threads and the real clock, as the lecture ran it",
+    .lecture_run = "S2 第 5 讲's run {0} lost {1} races: seed {2} simulated loses as many",
+    .on_threads = "OS threads and the real clock, as S2 第 5 讲 ran it",
     .simulated = "simulated, seed={0} sched={1}",
     .atomic_failures = "atomic commit failures: {0} ({1})",
     .tally = "conflicts: {0}; unknown outcomes: {1}; idempotent matches: {2}",
@@ -27,13 +27,13 @@ constexpr LabWords kEnglish = {
     .verdicts_heading = "== Verdicts ==",
 };
 
-// The lecture's own words where it has them: "Atomic commit failed 共 25 次；失败的作业数 = 0；最新快照 id = 60".
+// S2 第 5 讲's own words where it has them: "Atomic commit failed 共 25 次；失败的作业数 = 0；最新快照 id = 60".
 constexpr LabWords kChinese = {
     .language = sim::Language::kChinese,
     .source = "出处：{0}",
     .claim = "断言：{0}",
-    .lecture_run = "讲义第 {0} 次运行抢号失败 {1} 次：seed {2} 的模拟运行失败同样多次",
-    .on_threads = "操作系统线程和真实时钟，与讲义的实验一样",
+    .lecture_run = "S2 第 5 讲第 {0} 次运行抢号失败 {1} 次：seed {2} 的模拟运行失败同样多次",
+    .on_threads = "操作系统线程和真实时钟，与 S2 第 5 讲的实验一样",
     .simulated = "模拟运行，seed={0} sched={1}",
     .atomic_failures = "Atomic commit failed 共 {0} 次（{1}）",
     .tally = "冲突 {0} 次；结果未知 {1} 次；幂等命中 {2} 次",

@@ -1,6 +1,7 @@
-// Where the lectures disagree with each other or with upstream, said in one line at the lab
-// section whose run shows it, with that run's evidence: Iceberg's isolation levels, appends racing
-// in Iceberg as in Delta, Delta's default isolation level, and what jitter does for two writers.
+// Where the lectures (docs/lectures.md) disagree with each other or with upstream, said in one line
+// at the lab section whose run shows it, with that run's evidence: Iceberg's isolation levels,
+// appends racing in Iceberg as in Delta, Delta's default isolation level, and what jitter does for
+// two writers.
 #ifndef COMMITLAB_LABS_LECTURE_NOTES_H_
 #define COMMITLAB_LABS_LECTURE_NOTES_H_
 

@@ -1,4 +1,5 @@
-// LogPrinter: prints engine events as log lines in the format's own words, lecture style:
+// LogPrinter: prints engine events as log lines in the format's own words, as S2 第 5 讲
+// (docs/lectures.md#s2-5-race) quotes them:
 //   "   0.045 WARN  [job-B] Atomic commit failed for snapshot #1 by user job-B ..."
 // Thread-safe: writers on OS threads print through one mutex so lines never interleave.
 #ifndef COMMITLAB_LABS_LOG_PRINTER_H_

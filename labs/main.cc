@@ -22,8 +22,9 @@ using commitlab::cli::WriteText;
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
-      {"race", "N writers race for snapshot ids (the lecture's scenario 1), on threads or simulated", commitlab::cli::RunRace},
-      {"lab", "the lectures' experiments, narrated: lab paimon | iceberg | delta", commitlab::cli::RunLab},
+      {"race", "N writers race for snapshot ids (S2 第 5 讲, scenario 1), on threads or simulated", commitlab::cli::RunRace},
+      {"lab", "the source lectures' experiments (docs/lectures.md), narrated: lab paimon | iceberg | delta",
+       commitlab::cli::RunLab},
       {"run", "run one scenario file and check its expectations", commitlab::cli::RunScenario},
       {"sweep", "benchmark retry policies: Brooker's experiment and a table-format sweep", commitlab::cli::RunSweep},
       {"replay", "re-run a recorded history and say where the new run departs from it", commitlab::cli::RunReplay},

@@ -1,7 +1,7 @@
-// `commitlab race`: the lecture's scenario 1. N writers append M commits each to one table and
-// race for snapshot ids; every commit must land exactly once. On OS threads (--sched free, the
-// default, like the lecture's Java run), in virtual time under a seeded scheduler, or as N
-// processes on one table directory (--processes, race_processes.h).
+// `commitlab race`: S2 第 5 讲's scenario 1 (docs/lectures.md#s2-5-race). N writers append M commits
+// each to one table and race for snapshot ids; every commit must land exactly once. On OS threads
+// (--sched free, the default, like S2 第 5 讲's Java run), in virtual time under a seeded
+// scheduler, or as N processes on one table directory (--processes, race_processes.h).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 

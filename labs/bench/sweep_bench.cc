@@ -37,7 +37,7 @@ void BM_BrookerRun(benchmark::State& state, std::string_view policy_name) {
   state.counters["calls/s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
 }
 
-// One formats run: 16 appenders x 30 commits, the lecture latency.
+// One formats run: 16 appenders x 30 commits, the race's latency (sim::kLectureLatencySpec).
 void BM_AppendersRun(benchmark::State& state, std::string_view policy_name) {
   TuneAllocatorForSweeps();
   const RetryPolicy policy = PolicyNamed(policy_name);

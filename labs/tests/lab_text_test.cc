@@ -1,4 +1,4 @@
-// The labs' text helpers: first lines, UUIDs cut short, a refusal as the lecture quotes it, a
+// The labs' text helpers: first lines, UUIDs cut short, a refusal as S2 第 5 讲 quotes it, a
 // table's chain, and the Delta conflict matrix laid out from a run.
 #include "lab_text.h"
 

@@ -31,7 +31,7 @@ Result<std::string> RaceScenarioText(const RaceSpec& spec) {
                                                kMaxRaceTotalCommits));
   }
   std::string text = fmt::format(
-      "# Built by `commitlab race`: the Paimon lecture's scenario 1, {} writers x {} commits.\n"
+      "# Built by `commitlab race`: S2 第 5 讲's scenario 1 (docs/lectures.md#s2-5-race), {} writers x {} commits.\n"
       "title \"Race: {} writers x {} commits\"\n\n",
       spec.writers, spec.commits, spec.writers, spec.commits);
   if (!spec.object_store.empty()) text += fmt::format("store object:{}\n", spec.object_store);

@@ -16,7 +16,7 @@
 namespace commitlab::scenarios::internal {
 namespace {
 
-// "data-7382d1e7…-0", as the lecture abbreviates file names.
+// "data-7382d1e7…-0", as S2 第 5 讲 abbreviates file names.
 std::string ShortName(const std::string& name) {
   const size_t last_dash = name.rfind('-');
   if (!name.starts_with("data-") || name.size() < 13 || last_dash < 13) return name;

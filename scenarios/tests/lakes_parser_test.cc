@@ -122,10 +122,10 @@ TEST(LakesParserTest, DeltaAppIdTransactions) {
 
 TEST(LakesParserTest, ClaimAndSourceAreKeptForTheLab) {
   const Scenario s = MustParse(
-      "title \"t\"\nclaim \"appends never conflict\"\nsource \"the lecture, part 2\"\n"
+      "title \"t\"\nclaim \"appends never conflict\"\nsource \"S2 第 5 讲, scenario 2\"\n"
       "table name=T protocol=paimon\nwriter name=w\nw: write\n");
   EXPECT_EQ(s.claim, "appends never conflict");
-  EXPECT_EQ(s.source, "the lecture, part 2");
+  EXPECT_EQ(s.source, "S2 第 5 讲, scenario 2");
 }
 
 TEST(LakesParserTest, ExpectationsNameTheirTableAndFiltersTakeNegativeIntegers) {

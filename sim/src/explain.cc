@@ -371,8 +371,9 @@ class Explainer {
                                                                                : T("the files will not come back", "要删的文件不会回来")));
   }
 
-  // The lecture's merge: the latest snapshot's files (base) with the changes, an ADD cancelling a
-  // DELETE of the same file; a DELETE left over is a file someone else removed.
+  // S2 第 5 讲's merge (docs/lectures.md#s2-5-conflict): the latest snapshot's files (base) with
+  // the changes, an ADD cancelling a DELETE of the same file; a DELETE left over is a file someone
+  // else removed.
   void MergeTable(Explanation& x, const Attempt& a, const std::vector<std::string>& conflicting) {
     x.lines.push_back(T("merging the base's files with its changes (ConflictDetection: FileEntry.mergeEntries(base ++ changes)):",
                         "把 base 的文件和它的变更合并（ConflictDetection：FileEntry.mergeEntries(base ++ changes)）："));

@@ -65,8 +65,8 @@ TEST(ExplainTest, AnInjectedLossHasNoWinner) {
             "job-B's publish of snapshot #1 was refused by an injected `lost` fault: nobody took it");
 }
 
-// The lecture's scenario 2: compact-job-1's COMPACT removed the L0 files; compact-job-2's own
-// empty APPEND is the latest snapshot when its COMPACT is refused.
+// S2 第 5 讲, scenario 2 (docs/lectures.md#s2-5-conflict): compact-job-1's COMPACT removed the L0
+// files; compact-job-2's own empty APPEND is the latest snapshot when its COMPACT is refused.
 std::vector<Json> FileDeletion() {
   auto attempt = [](std::string w, int64_t snapshot, std::string kind, int64_t base, Json add, Json del) {
     return Json{{"type", "attempt"}, {"t_us", 0}, {"writer", w}, {"kind", kind}, {"attempt", 1}, {"snapshot", snapshot},
@@ -139,7 +139,8 @@ TEST(ExplainTest, AGiveUpAfterLongMaxMillisSaysTheTimeoutWasUnset) {
                       "alone ended the commit (FileStoreCommitImpl.tryCommit)");
 }
 
-// The lecture's counter: both read 10; worker-a commits 15; worker-b re-commits its stale 15.
+// 无锁并发写入's counter (docs/lectures.md#lock-free-counter): both read 10; worker-a commits 15;
+// worker-b re-commits its stale 15.
 TEST(ExplainTest, ALostUpdateNamesTheStaleReadAndTheCommitItOverwrote) {
   auto commit = [](std::string w, int64_t version, int64_t read_at) {
     return std::vector<Json>{

@@ -288,8 +288,8 @@ TEST(SchedulerTest, PctDepthOneNeverPreemptsAndDepthDPreemptsAtMostDMinusOneTime
   EXPECT_GE(orders.size(), 10u);  // the priorities are random: so is the order
 }
 
-// The lecture's lost update: read, (yield), write back read+1. A bug of depth 2: it needs one
-// preemption between one writer's read and its write.
+// 无锁并发写入's lost update (docs/lectures.md#lock-free-counter): read, (yield), write back
+// read+1. A bug of depth 2: it needs one preemption between one writer's read and its write.
 bool LosesAnUpdate(std::unique_ptr<Strategy> strategy, uint64_t seed) {
   Scheduler s(std::move(strategy), seed);
   int counter = 0;

@@ -184,7 +184,7 @@ TEST_F(CommitterTest, ConflictIsNeverRetried) {
   EXPECT_EQ(env_.slept_micros(), 0);
 }
 
-// The lecture's scenario 2, end to end on one thread.
+// S2 第 5 讲, scenario 2 (docs/lectures.md#s2-5-conflict), end to end on one thread.
 TEST_F(CommitterTest, TwoCompactorsOfTheSameL0FilesReproduceTheLecture) {
   Committer writer = Make("writer");
   std::vector<DataFile> l0;
@@ -376,7 +376,7 @@ TEST_F(CommitterTest, FilterCommittedRejectsUnsortedInput) {
             "Committables must be sorted according to identifiers before filtering. This is unexpected.");
 }
 
-// The lecture's scenario 3: a restart replays checkpoint 5.
+// S2 第 5 讲, scenario 3 (docs/lectures.md#s2-5-restart): a restart replays checkpoint 5.
 TEST_F(CommitterTest, RestartReplayIsFilteredByUserAndIdentifier) {
   DataFile f = NewFile(1);
   Committer x = Make("job-X");

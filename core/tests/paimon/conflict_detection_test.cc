@@ -29,7 +29,7 @@ TEST(ConflictDetectionTest, DeletingLiveFilesPasses) {
 }
 
 TEST(ConflictDetectionTest, DeletingAFileAnotherJobDeletedIsAFileDeletionConflict) {
-  // The lecture's scenario 2: job-1 already replaced the L0 files with its L5 file.
+  // S2 第 5 讲, scenario 2 (docs/lectures.md#s2-5-conflict): job-1 already replaced the L0 files with its L5 file.
   TableState base = StateWith({File("data-l5-job1", 5, 1, 3, 3)});
   Status st = CheckConflicts(base, {Del(File("data-0", 0)), Add(File("data-l5-job2", 5, 1, 3, 3))}, Ctx());
   ASSERT_EQ(st.code(), Code::kConflict);
@@ -133,7 +133,8 @@ TEST(ConflictDetectionTest, RepeatedDeletesFollowMergeEntries) {
 }
 
 TEST(ConflictDetectionTest, LsmOverlapInTheSameLevelConflicts) {
-  // The lecture's self-test: job-1 put [1,20] into L5; job-2 compacts file 2 into L5 as [15,30].
+  // S2 第 5 讲's self-test (docs/lectures.md#s2-5-self-test): job-1 put [1,20] into L5; job-2 compacts file 2
+  // into L5 as [15,30].
   TableState base = StateWith({File("l5-job1", 5, 1, 20), File("l0-2", 0, 15, 30)});
   Status st = CheckConflicts(base, {Del(File("l0-2", 0, 15, 30)), Add(File("l5-job2", 5, 15, 30))}, Ctx());
   ASSERT_EQ(st.code(), Code::kConflict);

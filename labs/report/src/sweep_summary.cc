@@ -179,9 +179,9 @@ void FormatsSection(const SweepResult& r, std::string* out) {
   const Table t = Index(r);
   *out += fmt::format(
       "## Table-format sweep\n\n"
-      "The lecture's race scaled: W appenders x {} commits each (write a data file, then commit it) through the "
+      "S2 第 5 讲's race scaled: W appenders x {} commits each (write a data file, then commit it) through the "
       "Paimon committer with its defaults (idempotency scan on); a writer stops at its first failed commit. "
-      "Latency: the race's lecture latency `{}`. {} runs per point, seed {}. commits/s = landed commits per "
+      "Latency: the race's latency `{}`. {} runs per point, seed {}. commits/s = landed commits per "
       "simulated second until the last writer stopped; attempts per commit = publish attempts per landed commit; "
       "latency per commit, from Commit() to success.\n\n",
       r.config.commits, sim::FormatLatencyModel(r.config.latency), r.config.runs, r.config.seed);

@@ -42,7 +42,8 @@ struct FileChange {
   bool operator==(const FileChange&) const = default;
 };
 
-// Lecture style: {kind=ADD, partition=, bucket=0, level=5, fileName=data-...-0.parquet, ...}
+// As S2 第 5 讲 quotes Paimon's conflict message (docs/lectures.md#s2-5-conflict):
+// {kind=ADD, partition=, bucket=0, level=5, fileName=data-...-0.parquet, ...}
 std::string FormatChange(const FileChange& c);
 
 // The largest snapshot id a table may hold: far past any real table (a commit a microsecond for

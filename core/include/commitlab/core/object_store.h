@@ -4,7 +4,8 @@
 //                    atomic: two writers can both see N absent and both PUT; the second PUT
 //                    silently replaces the first, both writers are told they published N, and one
 //                    commit is gone. This is Paimon's RenamingSnapshotCommit on S3/OSS without a
-//                    lock (the lecture's warning; issues #5762 and #8226).
+//                    lock (S2 第 5 讲's warning, docs/lectures.md#s2-5-details; Paimon issues #5762
+//                    and #8226).
 //   kLocked          the same HEAD and PUT with a table lock held across both (Paimon's
 //                    lock.enabled with a Hive or JDBC catalog lock): the second writer's HEAD
 //                    sees N and it loses the race.

@@ -1,4 +1,4 @@
-// The race of the Paimon lecture's scenario 1 ("S2 第 5 讲：并发提交——乐观锁、冲突检测、重试") as a
+// The race of "S2 第 5 讲：并发提交——乐观锁、冲突检测、重试", scenario 1 (docs/lectures.md#s2-5-race), as a
 // scenario built from `commitlab race`'s flags: N writers (sim::WriterName: job-A, job-B, ...) each append M
 // single-file commits to table race_log and race for snapshot ids. The text is an ordinary
 // scenario (one `repeat` line per writer), so the race runs through the one scenario runner and its

@@ -47,7 +47,8 @@ struct Table {
   std::vector<std::string> partition_keys;  // empty: unpartitioned
   int32_t buckets = 1;
   int32_t levels = 6;  // L0 .. L(levels-1), Paimon's default num-levels
-  // Paimon's StreamWriteBuilder commits with ignoreEmptyCommit(false), the API the lecture uses.
+  // Paimon's StreamWriteBuilder commits with ignoreEmptyCommit(false), the API S2 第 5 讲 uses
+  // (docs/lectures.md#s2-5-details).
   bool ignore_empty_commit = false;
   // Iceberg: "serializable" or "snapshot" (the default level of overwrite and delete steps);
   // Delta: "Serializable" or "WriteSerializable" (delta.isolationLevel). "" for Paimon.

@@ -1,9 +1,10 @@
 // Why a run went as it did, read from its history (docs/history.md), after Elle's anomaly
-// explanations: each lost race says who won it, what the loser had built on and how long it
-// waits by the policy's own formula; a file-deletion conflict is the lecture's merge table with
-// the snapshot and writer that removed the file; an LSM conflict gives both files' levels and key
-// ranges; a give-up after Long.MAX_VALUE millis says commit.timeout was unset; a lost update
-// names the stale read and the commit it overwrote; any other invariant violation is the checker's.
+// explanations: each lost race says who won it, what the loser had built on and how long it waits
+// by the policy's own formula; a file-deletion conflict is S2 第 5 讲's merge table
+// (docs/lectures.md#s2-5-conflict) with the snapshot and writer that removed the file; an LSM
+// conflict gives both files' levels and key ranges; a give-up after Long.MAX_VALUE millis says
+// commit.timeout was unset; a lost update names the stale read and the commit it overwrote; any
+// other invariant violation is the checker's.
 #ifndef COMMITLAB_SIM_EXPLAIN_H_
 #define COMMITLAB_SIM_EXPLAIN_H_
 

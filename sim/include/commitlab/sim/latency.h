@@ -26,9 +26,9 @@
 
 namespace commitlab::sim {
 
-// Storage latency that makes a write-and-commit cycle take about as long as the Paimon lecture's
-// Java job (writing a Parquet file, then a few milliseconds of manifests and the rename), so that
-// writers contend as they did there: `commitlab race` and the formats sweep run it.
+// Storage latency that makes a write-and-commit cycle (a Parquet file, then a few milliseconds of
+// manifests and the rename) take about as long as S2 第 5 讲's Java job (docs/lectures.md#s2-5-race),
+// so that writers contend as they did there: `commitlab race` and the formats sweep run it.
 inline constexpr std::string_view kLectureLatencySpec =
     "read-latest=uniform:0.2,1;read-snapshot=uniform:0.2,1;write-manifest=uniform:1,4;publish=uniform:0.5,2;"
     "write-data=uniform:4,10";

@@ -1,8 +1,8 @@
-// RealEnv: the wall clock, real sleeps and OS threads. Nondeterministic by design, like the
-// lecture's Java run; TSan keeps it honest. Each writer thread registers its name so that fault
-// plans can select it, and gets its own random stream derived from the run's seed. A latency
-// model, if given, is slept for real around each storage operation: a teacher can make in-memory
-// commits take as long as the lecture's Java commits did.
+// RealEnv: the wall clock, real sleeps and OS threads. Nondeterministic by design, like the Java
+// run of S2 第 5 讲 (docs/lectures.md#s2-5-race); TSan keeps it honest. Each writer thread registers
+// its name so that fault plans can select it, and gets its own random stream derived from the
+// run's seed. A latency model, if given, is slept for real around each storage operation: a
+// teacher can make in-memory commits take as long as that lecture's Java commits did.
 #ifndef COMMITLAB_SIM_REAL_ENV_H_
 #define COMMITLAB_SIM_REAL_ENV_H_
 

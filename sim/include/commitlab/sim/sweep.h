@@ -10,8 +10,8 @@
 //            zero latency and its idempotency scan is off, so no other store call costs time or
 //            happens at all. After a failed publish the wait uses failures = 1 first (10 ms for
 //            plain exponential with base 5 ms) and comes before the retry's read request hop.
-//   formats  The lecture's race scaled: W appenders x M commits each (a data file write, then a
-//            commit), committer defaults (idempotency scan on), lecture latency.
+//   formats  S2 第 5 讲's race scaled: W appenders x M commits each (a data file write, then a
+//            commit), committer defaults (idempotency scan on), the race's latency (kLectureLatencySpec).
 //
 // Every run is single-threaded and self-contained (its own scheduler, store and committers); its
 // seed is DeriveSeed(base seed, experiment, N, policy, run index) and its result lands in a slot

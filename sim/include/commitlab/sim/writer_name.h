@@ -1,4 +1,4 @@
-// The lecture's writer names, shared by the race and the sweeps.
+// S2 第 5 讲's writer names (job-A, job-B, ...), shared by the race and the sweeps.
 #ifndef COMMITLAB_SIM_WRITER_NAME_H_
 #define COMMITLAB_SIM_WRITER_NAME_H_
 
