@@ -7,19 +7,25 @@
 #   bench     each Google Benchmark binary for a moment (it still runs; timings are not judged)
 #   long      minutes each: the 100,000-seed explorations, kill -9 races
 #   env, fuzz, fuzz-smoke: set where those tests are made
-# Every test has a timeout: 300 s unless its family sets one.
+# Every test has a timeout: 300 s unless its family sets one. The scenario tests get 900 s: in the
+# debug build (build/debug, no optimisation) the thousand-seed replay and determinism tests take
+# minutes where Release takes seconds.
 
-# commitlab_discover_tests(TARGET LABEL [LONG gtest-filter]): registers a GoogleTest binary's tests
-# under LABEL; those matching LONG are labelled long instead, with a longer timeout.
+# commitlab_discover_tests(TARGET LABEL [TIMEOUT s] [LONG gtest-filter]): registers a GoogleTest
+# binary's tests under LABEL with TIMEOUT (300 s by default); those matching LONG are labelled long
+# instead, with 1200 s.
 function(commitlab_discover_tests target label)
-  cmake_parse_arguments(ARG "" "LONG" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "LONG;TIMEOUT" "" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
   if(ARG_LONG)
     gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST TEST_FILTER "-${ARG_LONG}"
-                         PROPERTIES LABELS ${label} TIMEOUT 300)
+                         PROPERTIES LABELS ${label} TIMEOUT ${ARG_TIMEOUT})
     gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST TEST_FILTER "${ARG_LONG}"
                          PROPERTIES LABELS long TIMEOUT 1200)
   else()
-    gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS ${label} TIMEOUT 300)
+    gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS ${label} TIMEOUT ${ARG_TIMEOUT})
   endif()
 endfunction()
 
