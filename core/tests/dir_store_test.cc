@@ -314,7 +314,7 @@ TEST_F(DirStoreTest, EveryFsyncSettingCommitsAndReadsBack) {
         OpenStore({.fsync = fsync, .on_fsync = [&synced](const std::string& path) { synced.push_back(path); }});
     ASSERT_NE(store, nullptr);
     const size_t synced_at_open = synced.size();
-    testing::TestEnv env;
+    test::TestEnv env;
     NullEventSink sink;
     paimon::Committer c("u", {}, &env, store.get(), &sink);
     for (int64_t id = 1; id <= 3; ++id) {
@@ -681,7 +681,7 @@ INSTANTIATE_TEST_SUITE_P(DirStorePublish, DirStoreRaceTest, ::testing::Values(tr
                          });
 
 TEST_F(DirStoreTest, CommitterEndToEnd) {
-  testing::TestEnv env;
+  test::TestEnv env;
   NullEventSink events;
   paimon::Committer writer("writer-1", paimon::CommitOptions{}, &env, store_.get(), &events);
   for (int64_t i = 1; i <= 20; ++i) {

@@ -15,16 +15,16 @@
 namespace commitlab {
 namespace {
 
-using ::commitlab::testing::Add;
-using ::commitlab::testing::AppendOf;
-using ::commitlab::testing::File;
-using ::commitlab::testing::RecordingSink;
+using ::commitlab::test::Add;
+using ::commitlab::test::AppendOf;
+using ::commitlab::test::File;
+using ::commitlab::test::RecordingSink;
 using ::testing::HasSubstr;
 
 // A TestEnv that runs a one-shot hook at the first publish hop of a given kind, so that a test can
 // put a competing writer exactly there: in the gap between HEAD and PUT (end of the first hop) or
 // just before a conditional PUT takes effect (start of the hop).
-class HookEnv : public testing::TestEnv {
+class HookEnv : public test::TestEnv {
  public:
   void BeginStorageOp(StorageOp op) override {
     TestEnv::BeginStorageOp(op);

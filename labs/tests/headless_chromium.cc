@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace commitlab::testing {
+namespace commitlab::test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -260,4 +260,4 @@ void HeadlessChromium::Click(double x, double y) {
     Call("Input.dispatchMouseEvent", {{"type", type}, {"x", x}, {"y", y}, {"button", "left"}, {"clickCount", 1}});
 }
 
-}  // namespace commitlab::testing
+}  // namespace commitlab::test

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace commitlab::testing {
+namespace commitlab::test {
 
 class HeadlessChromium {
  public:
@@ -65,6 +65,6 @@ class HeadlessChromium {
   std::vector<std::string> problems_;
 };
 
-}  // namespace commitlab::testing
+}  // namespace commitlab::test
 
 #endif  // COMMITLAB_LABS_TESTS_HEADLESS_CHROMIUM_H_

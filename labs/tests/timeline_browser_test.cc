@@ -17,7 +17,7 @@
 
 #include "headless_chromium.h"
 
-namespace commitlab::testing {
+namespace commitlab::test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -277,4 +277,4 @@ TEST_F(TimelineBrowserTest, TheSvgRendersInTheBrowserAndInLibrsvg) {
 }
 
 }  // namespace
-}  // namespace commitlab::testing
+}  // namespace commitlab::test

@@ -15,7 +15,7 @@ namespace {
 
 using namespace ::commitlab::iceberg;  // NOLINT: the Iceberg engine's vocabulary, throughout
 
-using ::commitlab::iceberg::testing::IcebergFixture;
+using ::commitlab::iceberg::test::IcebergFixture;
 using ::testing::ElementsAre;
 using ::testing::MatchesRegex;
 

@@ -58,7 +58,7 @@ class IcebergChecksTest : public ::testing::Test {
     return found;
   }
 
-  testing::TestEnv env_;
+  test::TestEnv env_;
   NullEventSink events_;
   Table table_;
   IcebergTableRun run_;

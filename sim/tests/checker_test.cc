@@ -211,7 +211,7 @@ TEST(OutcomeRecorderTest, ClassifiesWhatTheWriterWasTold) {
 
 // The tests' TestEnv, asking a FaultPlan at every fault point. Writers run one after another;
 // set_writer says whose turn it is.
-class FaultEnv : public testing::TestEnv {
+class FaultEnv : public test::TestEnv {
  public:
   explicit FaultEnv(FaultPlan* plan) : plan_(plan) {}
   void set_writer(std::string writer) { writer_ = std::move(writer); }

@@ -54,7 +54,7 @@ TEST(DeltaLogStoreTest, SnapshotReplaysAddsRemovesAndTxns) {
   v1.txns.push_back({"app", 7});
   ASSERT_EQ(log.WriteIfAbsent(1, v1).outcome, WriteOutcome::kWritten);
 
-  testing::TestEnv env;
+  test::TestEnv env;
   TableSnapshot s;
   ASSERT_TRUE(AdvanceSnapshot(s, log, env, 1).ok());
   EXPECT_EQ(s.version(), 1);

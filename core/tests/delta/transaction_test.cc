@@ -9,8 +9,8 @@
 namespace commitlab::delta {
 namespace {
 
-using ::commitlab::testing::RecordingSink;
-using ::commitlab::testing::TestEnv;
+using ::commitlab::test::RecordingSink;
+using ::commitlab::test::TestEnv;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 

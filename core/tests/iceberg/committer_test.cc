@@ -12,8 +12,8 @@
 namespace commitlab::iceberg {
 namespace {
 
-using ::commitlab::iceberg::testing::AlwaysLosingCatalog;
-using ::commitlab::iceberg::testing::IcebergFixture;
+using ::commitlab::iceberg::test::AlwaysLosingCatalog;
+using ::commitlab::iceberg::test::IcebergFixture;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;

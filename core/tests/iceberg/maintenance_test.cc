@@ -13,7 +13,7 @@
 namespace commitlab::iceberg {
 namespace {
 
-using ::commitlab::iceberg::testing::IcebergFixture;
+using ::commitlab::iceberg::test::IcebergFixture;
 using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;

@@ -32,10 +32,10 @@ class RestCatalogTest : public ::testing::Test {
   }
   MetadataRef Current() { return *catalog_.Current(); }
 
-  ::commitlab::testing::TestEnv env_;
+  ::commitlab::test::TestEnv env_;
   InMemoryFileIO io_;
   InMemoryRestCatalog catalog_{"db.tbl"};
-  ::commitlab::testing::RecordingSink sink_;
+  ::commitlab::test::RecordingSink sink_;
 };
 
 TEST_F(RestCatalogTest, ASecondSchemaChangeFailsItsRequirement) {

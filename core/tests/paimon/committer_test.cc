@@ -16,13 +16,13 @@
 namespace commitlab::paimon {
 namespace {
 
-using ::commitlab::testing::Add;
-using ::commitlab::testing::AppendOf;
-using ::commitlab::testing::CompactOf;
-using ::commitlab::testing::Del;
-using ::commitlab::testing::File;
-using ::commitlab::testing::RecordingSink;
-using ::commitlab::testing::TestEnv;
+using ::commitlab::test::Add;
+using ::commitlab::test::AppendOf;
+using ::commitlab::test::CompactOf;
+using ::commitlab::test::Del;
+using ::commitlab::test::File;
+using ::commitlab::test::RecordingSink;
+using ::commitlab::test::TestEnv;
 using ::testing::HasSubstr;
 
 // A memory store that runs a hook just before each publish, so a test can slip a competing
@@ -446,21 +446,21 @@ TEST_F(CommitterTest, StoreRefusesAnExistingSnapshot) {
 }
 
 TEST(CommitterBudgetTest, EmptyBudgetStopsRetriesAndSuccessRefunds) {
-  testing::TestEnv env;
+  test::TestEnv env;
   AlwaysLosingStore losing;
   RetryBudget budget(RetryBudgetOptions{.tokens = 2, .retry_cost = 1, .success_refund = 0.5});
   CommitOptions o;
   o.budget = &budget;
-  testing::RecordingSink sink;
+  test::RecordingSink sink;
   Committer c("job-A", o, &env, &losing, &sink);
-  Result<int> r = c.Commit(testing::AppendOf(1, {testing::Add(testing::File("f"))}));
+  Result<int> r = c.Commit(test::AppendOf(1, {test::Add(test::File("f"))}));
   ASSERT_EQ(r.status().code(), Code::kRetriesExhausted);
   EXPECT_EQ(r.status().message(), "Commit failed after 2 retries: the retry budget is empty, giving up.");
   EXPECT_EQ(c.stats().attempts, 3);
 
   MemoryStore ok_store;
   Committer d("job-B", o, &env, &ok_store, &sink);
-  ASSERT_TRUE(d.Commit(testing::AppendOf(1, {testing::Add(testing::File("g"))})).ok());
+  ASSERT_TRUE(d.Commit(test::AppendOf(1, {test::Add(test::File("g"))})).ok());
   EXPECT_DOUBLE_EQ(budget.tokens(), 0.5);
 }
 

@@ -8,9 +8,9 @@
 namespace commitlab::paimon {
 namespace {
 
-using ::commitlab::testing::Add;
-using ::commitlab::testing::Del;
-using ::commitlab::testing::File;
+using ::commitlab::test::Add;
+using ::commitlab::test::Del;
+using ::commitlab::test::File;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;

@@ -14,7 +14,7 @@
 #include "commitlab/process/process_race.h"
 #include "commitlab_binary.h"
 
-namespace commitlab::process::testing {
+namespace commitlab::process::test {
 
 // The problems found; empty when the table holds exactly what was acknowledged.
 inline std::vector<std::string> AuditAcks(const std::string& dir, const ProcessRaceResult& race, int64_t commits) {
@@ -43,6 +43,6 @@ inline std::vector<std::string> AuditAcks(const std::string& dir, const ProcessR
   return problems;
 }
 
-}  // namespace commitlab::process::testing
+}  // namespace commitlab::process::test
 
 #endif  // COMMITLAB_PROCESS_TESTS_ACK_AUDIT_H_

@@ -11,7 +11,7 @@
 
 #include "commitlab/sim/history.h"
 
-namespace commitlab::process::testing {
+namespace commitlab::process::test {
 
 inline const char* CommitlabBinary() { return COMMITLAB_BINARY; }
 
@@ -43,6 +43,6 @@ inline sim::Json CheckJson(const std::string& dir, std::vector<std::string> extr
   return sim::Json::parse(r.out, nullptr, false);
 }
 
-}  // namespace commitlab::process::testing
+}  // namespace commitlab::process::test
 
 #endif  // COMMITLAB_PROCESS_TESTS_COMMITLAB_BINARY_H_

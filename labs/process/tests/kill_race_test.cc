@@ -20,10 +20,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::IsEmpty;
-using testing::AuditAcks;
-using testing::CheckJson;
-using testing::CommitlabBinary;
-using testing::RunCommitlab;
+using test::AuditAcks;
+using test::CheckJson;
+using test::CommitlabBinary;
+using test::RunCommitlab;
 
 constexpr int kWantedKills = 200;
 
@@ -44,7 +44,7 @@ TEST(KillRaceTest, EveryAcknowledgedCommitSurvivesTwoHundredKills) {
     ASSERT_THAT(AuditAcks(o.dir, *race, o.commits), IsEmpty());
 
     // Writable afterwards: a restarted job-A goes on from identifier 81.
-    testing::CommandOutput more = RunCommitlab({"writer", "--dir", o.dir, "--user", "job-A", "--commits", "2"});
+    test::CommandOutput more = RunCommitlab({"writer", "--dir", o.dir, "--user", "job-A", "--commits", "2"});
     ASSERT_EQ(more.exit_code, 0) << more.out;
     EXPECT_THAT(more.out, ::testing::HasSubstr("ack job-A identifier 82 snapshot 322"));
 

@@ -23,10 +23,10 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-using testing::AuditAcks;
-using testing::CheckJson;
-using testing::CommitlabBinary;
-using testing::RunCommitlab;
+using test::AuditAcks;
+using test::CheckJson;
+using test::CommitlabBinary;
+using test::RunCommitlab;
 
 class ProcessRaceTest : public ::testing::Test {
  protected:
@@ -117,7 +117,7 @@ TEST_F(ProcessRaceTest, AWriterThatCannotStartIsReported) {
 
 TEST_F(ProcessRaceTest, CheckSeesTheTableTheWritersLeft) {
   const std::string dir = tmp_ + "/t";
-  testing::CommandOutput w = RunCommitlab({"writer", "--dir", dir, "--user", "job-A", "--commits", "3"});
+  test::CommandOutput w = RunCommitlab({"writer", "--dir", dir, "--user", "job-A", "--commits", "3"});
   ASSERT_EQ(w.exit_code, 0) << w.out;
   EXPECT_THAT(w.out, ::testing::StartsWith("ack job-A identifier 1 snapshot 1\nack job-A identifier 2 snapshot 2\n"));
   int code = -1;

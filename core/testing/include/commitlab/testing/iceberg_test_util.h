@@ -20,7 +20,7 @@
 #include "commitlab/core/iceberg/model.h"
 #include "commitlab/core/iceberg/reader.h"
 
-namespace commitlab::iceberg::testing {
+namespace commitlab::iceberg::test {
 
 // Runs `before_cas` just before each swap, so a test can slip a competing commit in between a
 // writer's refresh and its swap.
@@ -85,12 +85,12 @@ class IcebergFixture : public ::testing::Test {
     return rows.ok() ? *rows : std::vector<Row>{};
   }
 
-  ::commitlab::testing::TestEnv env_;
+  ::commitlab::test::TestEnv env_;
   InMemoryFileIO io_;
   HookedCatalog catalog_{"db.tbl"};
-  ::commitlab::testing::RecordingSink sink_;
+  ::commitlab::test::RecordingSink sink_;
 };
 
-}  // namespace commitlab::iceberg::testing
+}  // namespace commitlab::iceberg::test
 
 #endif  // COMMITLAB_TESTING_ICEBERG_TEST_UTIL_H_

@@ -14,7 +14,7 @@
 
 #include "commitlab/core/env.h"
 
-namespace commitlab::testing {
+namespace commitlab::test {
 
 class TestEnv : public Env {
  public:
@@ -75,6 +75,6 @@ class TestEnv : public Env {
   Rng rng_;
 };
 
-}  // namespace commitlab::testing
+}  // namespace commitlab::test
 
 #endif  // COMMITLAB_TESTING_TEST_ENV_H_

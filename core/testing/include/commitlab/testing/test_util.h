@@ -8,7 +8,7 @@
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
 
-namespace commitlab::testing {
+namespace commitlab::test {
 
 inline DataFile File(std::string name, int32_t level = 0, int64_t min_key = 0, int64_t max_key = 0,
                      int64_t rows = 1, int32_t bucket = 0, std::string partition = "") {
@@ -52,6 +52,6 @@ class RecordingSink : public EventSink {
   std::vector<RecordedEvent> events;
 };
 
-}  // namespace commitlab::testing
+}  // namespace commitlab::test
 
 #endif  // COMMITLAB_TESTING_TEST_UTIL_H_
