@@ -10,14 +10,15 @@
 # Every test has a timeout: 300 s unless its family sets one. The scenario tests get 900 s: in the
 # debug build (build/debug, no optimisation) the thousand-seed replay and determinism tests take
 # minutes where Release takes seconds.
+set(COMMITLAB_TEST_TIMEOUT 300)
 
 # commitlab_discover_tests(TARGET LABEL [TIMEOUT s] [LONG gtest-filter]): registers a GoogleTest
-# binary's tests under LABEL with TIMEOUT (300 s by default); those matching LONG are labelled long
-# instead, with 1200 s.
+# binary's tests under LABEL with TIMEOUT (COMMITLAB_TEST_TIMEOUT by default); those matching LONG
+# are labelled long instead, with 1200 s.
 function(commitlab_discover_tests target label)
   cmake_parse_arguments(ARG "" "LONG;TIMEOUT" "" ${ARGN})
   if(NOT ARG_TIMEOUT)
-    set(ARG_TIMEOUT 300)
+    set(ARG_TIMEOUT ${COMMITLAB_TEST_TIMEOUT})
   endif()
   if(ARG_LONG)
     gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST TEST_FILTER "-${ARG_LONG}"
@@ -31,23 +32,22 @@ endfunction()
 
 # commitlab_label_tests(): called at the end of a directory's CMakeLists (CMake sets a test's
 # properties only where add_test made it). Its tests without a label get one by name
-# (scenario.golden.* and schema.golden_* are golden, the rest cli) and the default timeout.
+# (scenario.golden.* and schema.golden_* are golden, the rest cli), and those without a timeout
+# COMMITLAB_TEST_TIMEOUT.
 function(commitlab_label_tests)
   get_property(tests DIRECTORY PROPERTY TESTS)
   foreach(test ${tests})
     get_test_property(${test} LABELS labels)
-    if(labels)
-      continue()
-    endif()
-    if(test MATCHES "^(scenario|schema)\\.golden")
-      set(label golden)
-    else()
-      set(label cli)
+    if(NOT labels)
+      if(test MATCHES "^(scenario|schema)\\.golden")
+        set_tests_properties(${test} PROPERTIES LABELS golden)
+      else()
+        set_tests_properties(${test} PROPERTIES LABELS cli)
+      endif()
     endif()
     get_test_property(${test} TIMEOUT timeout)
     if(NOT timeout)
-      set(timeout 300)
+      set_tests_properties(${test} PROPERTIES TIMEOUT ${COMMITLAB_TEST_TIMEOUT})
     endif()
-    set_tests_properties(${test} PROPERTIES LABELS ${label} TIMEOUT ${timeout})
   endforeach()
 endfunction()

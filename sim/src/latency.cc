@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "commitlab/core/spec_parse.h"
@@ -99,9 +100,11 @@ Result<LatencyModel> ParseLatencyModel(std::string_view spec) {
     if (op_name != "*") {
       for (int i = 0; i < kStorageOpCount; ++i)
         if (StorageOpName(static_cast<StorageOp>(i)) == op_name) op = i;
-      if (op < 0)
-        return error(fmt::format(
-            "unknown operation \"{}\"; expected read-latest, read-snapshot, write-manifest, publish, write-data, check-data or *", op_name));
+      if (op < 0) {
+        std::string ops;
+        for (int i = 0; i < kStorageOpCount; ++i) ops += fmt::format("{}, ", StorageOpName(static_cast<StorageOp>(i)));
+        return error(fmt::format("unknown operation \"{}\"; expected {}or *", op_name, ops));
+      }
     }
     bool hops[2] = {true, true};  // request, response
     if (const std::optional<std::string_view> hop_name = op_and_hop.tail) {
