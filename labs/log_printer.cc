@@ -16,7 +16,7 @@ void LogPrinter::OnEvent(const Event& e) {
   first = first.substr(0, first.find('\n'));
   const std::string line = fmt::format("{:8.3f} {:<5} [{}] {}\n", static_cast<double>(e.time_micros) / 1e6,
                                        LevelName(e.level), e.user, first);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   WriteText(out_, line);
 }
 

@@ -6,9 +6,9 @@
 #define COMMITLAB_LABS_LOG_PRINTER_H_
 
 #include <cstdio>
-#include <mutex>
 
 #include "commitlab/core/events.h"
+#include "commitlab/core/mutex.h"
 
 namespace commitlab::cli {
 
@@ -18,7 +18,7 @@ class LogPrinter : public EventSink {
   void OnEvent(const Event& e) override;
 
  private:
-  std::mutex mu_;
+  Mutex mu_;
   std::FILE* const out_;
   const bool verbose_;  // also print attempts and retry waits
 };

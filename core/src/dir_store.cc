@@ -516,7 +516,7 @@ Status DirStore::WriteDataFileImpl(const DataFile& f) {
 }
 
 bool DirStore::SyncedBefore(const std::string& dir) {
-  std::lock_guard<std::mutex> lock(synced_mu_);
+  MutexLock lock(&synced_mu_);
   return !synced_dirs_.insert(dir).second;
 }
 
@@ -570,7 +570,7 @@ std::vector<std::string> DirStore::ListDataFiles() {
 
 Status DirStore::Noted(Status st) const {
   if (st.code() == Code::kIOError) {
-    std::lock_guard<std::mutex> lock(io_mu_);
+    MutexLock lock(&io_mu_);
     if (!first_io_error_) first_io_error_ = st.message();
   }
   return st;
@@ -582,7 +582,7 @@ PublishResult DirStore::Noted(PublishResult r) const {
 }
 
 std::optional<std::string> DirStore::first_io_error() const {
-  std::lock_guard<std::mutex> lock(io_mu_);
+  MutexLock lock(&io_mu_);
   return first_io_error_;
 }
 

@@ -17,20 +17,20 @@ Result<std::optional<Snapshot>> MemoryStore::LatestSnapshot() {
 }
 
 Result<SnapshotRef> MemoryStore::LatestSnapshotRef() {
-  const auto lock = Lock();
+  MaybeMutexLock lock(&mu_, locking_);
   if (snapshots_.empty()) return SnapshotRef();
   return snapshots_.back();
 }
 
 Result<Snapshot> MemoryStore::ReadSnapshot(int64_t id) {
-  const auto lock = Lock();
+  MaybeMutexLock lock(&mu_, locking_);
   if (id < 1 || id > static_cast<int64_t>(snapshots_.size()))
     return Status::NotFound(fmt::format("Snapshot file snapshot-{} does not exist.", id));
   return *snapshots_[static_cast<size_t>(id - 1)];
 }
 
 Status MemoryStore::WriteManifest(const std::string& name, const std::vector<FileChange>&) {
-  const auto lock = Lock();
+  MaybeMutexLock lock(&mu_, locking_);
   const size_t needed = name.size() + 1;
   if (manifest_names_.empty() || manifest_names_.back().capacity() - manifest_names_.back().size() < needed) {
     constexpr size_t kMinChunk = 4 << 10, kMaxChunk = 64 << 10;
@@ -42,7 +42,7 @@ Status MemoryStore::WriteManifest(const std::string& name, const std::vector<Fil
 }
 
 PublishResult MemoryStore::Publish(const Snapshot& s) {
-  const auto lock = Lock();
+  MaybeMutexLock lock(&mu_, locking_);
   const auto next = static_cast<int64_t>(snapshots_.size()) + 1;
   if (s.id < next) return {PublishOutcome::kAlreadyExists, Status::OK()};
   if (s.id > next)
@@ -64,18 +64,18 @@ void MemoryStore::PutLocked(const Snapshot& s) {
 }
 
 Status MemoryStore::WriteDataFile(const DataFile& f) {
-  const auto lock = Lock();
+  MaybeMutexLock lock(&mu_, locking_);
   data_files_.insert(f.name);
   return Status::OK();
 }
 
 bool MemoryStore::DataFileExists(const DataFile& f) {
-  const auto lock = Lock();
+  MaybeMutexLock lock(&mu_, locking_);
   return data_files_.count(f.name) > 0;
 }
 
 Status MemoryStore::DeleteDataFile(const DataFile& f) {
-  const auto lock = Lock();
+  MaybeMutexLock lock(&mu_, locking_);
   if (data_files_.erase(f.name) == 0) return Status::NotFound(fmt::format("data file {} does not exist", f.name));
   return Status::OK();
 }
@@ -83,7 +83,7 @@ Status MemoryStore::DeleteDataFile(const DataFile& f) {
 std::vector<std::string> MemoryStore::ListManifests() {
   std::vector<std::string> names;
   {
-    const auto lock = Lock();
+    MaybeMutexLock lock(&mu_, locking_);
     for (const std::string& chunk : manifest_names_) {
       for (size_t at = 0, end; at < chunk.size(); at = end + 1) {
         end = chunk.find('\0', at);
@@ -97,7 +97,7 @@ std::vector<std::string> MemoryStore::ListManifests() {
 }
 
 std::vector<std::string> MemoryStore::ListDataFiles() {
-  const auto lock = Lock();
+  MaybeMutexLock lock(&mu_, locking_);
   return {data_files_.begin(), data_files_.end()};
 }
 

@@ -43,7 +43,7 @@ PublishResult ObjectStore::Publish(const Snapshot& s) {
 
 PublishResult ObjectStore::CheckThenPut(const Snapshot& s) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     const auto next = static_cast<int64_t>(snapshots_.size()) + 1;
     if (s.id < next) return {PublishOutcome::kAlreadyExists, Status::OK()};
     if (s.id > next)
@@ -53,7 +53,7 @@ PublishResult ObjectStore::CheckThenPut(const Snapshot& s) {
   // HEAD answered "absent"; the PUT is a new request, and anything may happen in between.
   env_->EndStorageOp(StorageOp::kPublish);
   env_->BeginStorageOp(StorageOp::kPublish);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const auto size = static_cast<int64_t>(snapshots_.size());
   if (s.id <= size) overwritten_.push_back(*snapshots_[static_cast<size_t>(s.id - 1)]);
   PutLocked(s);
@@ -74,7 +74,7 @@ bool ObjectStore::AcquireLock() {
 void ObjectStore::ReleaseLock() { locked_.store(false, std::memory_order_release); }
 
 std::vector<Snapshot> ObjectStore::Overwritten() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return overwritten_;
 }
 

@@ -92,19 +92,19 @@ RetryBudget::RetryBudget(const RetryBudgetOptions& options)
       balance_(capacity_) {}
 
 bool RetryBudget::TryAcquireRetry() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (balance_ < cost_) return false;
   balance_ -= cost_;
   return true;
 }
 
 void RetryBudget::OnSuccess() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   balance_ = std::min(capacity_, balance_ + refund_);
 }
 
 double RetryBudget::tokens() const {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return static_cast<double>(balance_) / kGrain;
 }
 

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <condition_variable>
-#include <mutex>
 #include <optional>
 #include <set>
+
+#include "commitlab/core/mutex.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -138,15 +138,15 @@ class ThreadGates final : public Gates {
   explicit ThreadGates(const Scenario& s) : book_(s), unfinished_(s.writers.size()) {}
 
   Status WaitToStart(size_t writer, size_t step) override {
-    std::unique_lock<std::mutex> lock(mu_);
-    return Wait(lock, writer, step, false);
+    MutexLock lock(&mu_);
+    return Wait(writer, step, false);
   }
   Status WaitAtPublish(size_t writer, size_t step) override {
-    std::unique_lock<std::mutex> lock(mu_);
-    if (book_.Arrived(writer, step)) cv_.notify_all();
-    return Wait(lock, writer, step, true);
+    MutexLock lock(&mu_);
+    if (book_.Arrived(writer, step)) cv_.SignalAll();
+    return Wait(writer, step, true);
   }
-  Status Wait(std::unique_lock<std::mutex>& lock, size_t writer, size_t step, bool publish) {
+  Status Wait(size_t writer, size_t step, bool publish) REQUIRES(mu_) {
     const OrderEdge* waited = nullptr;
     for (;;) {
       const GateBook::Verdict v = book_.Check(writer, step, publish);
@@ -166,63 +166,63 @@ class ThreadGates final : public Gates {
       }
       if (v.state == GateBook::State::kBroken) return Status::InvalidArgument(book_.BrokenMessage(*v.edge));
       waiting_[writer] = {step, publish};
-      cv_.wait(lock);
+      cv_.Wait(&mu_);
       waiting_.erase(writer);
     }
   }
   void Finished(size_t writer, size_t step) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     book_.Finished(writer, step);
-    cv_.notify_all();
+    cv_.SignalAll();
   }
   void Skipped(size_t writer, size_t step) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     book_.Skipped(writer, step);
-    cv_.notify_all();
+    cv_.SignalAll();
   }
   void Stopped(size_t writer, std::string why) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     book_.Stopped(writer, std::move(why));
     --unfinished_;
     if (deadlock_.empty() && !waiting_.empty() && waiting_.size() == unfinished_ && AllStillWait()) {
       DeclareDeadlock(std::nullopt);
     }
-    cv_.notify_all();
+    cv_.SignalAll();
   }
   bool deadlocked() const override {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     return !deadlock_.empty();
   }
 
  private:
-  // REQUIRES: mu_ held. Every other unfinished writer waits at a gate that is still closed (a
-  // waiter whose gate just opened has been notified and is about to go on).
-  bool EveryoneElseWaits(size_t writer) const {
+  // Every other unfinished writer waits at a gate that is still closed (a waiter whose gate just
+  // opened has been notified and is about to go on).
+  bool EveryoneElseWaits(size_t writer) const REQUIRES(mu_) {
     return waiting_.count(writer) == 0 && waiting_.size() + 1 == unfinished_ && AllStillWait();
   }
-  bool AllStillWait() const {
+  bool AllStillWait() const REQUIRES(mu_) {
     for (const auto& [w, at] : waiting_)
       if (book_.Check(w, at.first, at.second).state != GateBook::State::kWait) return false;
     return true;
   }
-  // REQUIRES: mu_ held. `self` is the writer that found the deadlock, if any.
-  void DeclareDeadlock(std::optional<size_t> self) {
+  // `self` is the writer that found the deadlock, if any.
+  void DeclareDeadlock(std::optional<size_t> self) REQUIRES(mu_) {
     std::set<size_t> writers;
     for (const auto& [w, at] : waiting_) writers.insert(w);
     if (self) writers.insert(*self);
     std::string names;
     for (size_t w : writers) names += (names.empty() ? "" : ", ") + book_.writer_name(w);
     deadlock_ = "deadlock: every unfinished writer is blocked waiting for another: " + names;
-    cv_.notify_all();
+    cv_.SignalAll();
   }
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  GateBook book_;                     // guarded by mu_
-  // guarded by mu_: writer -> the step it waits at, and whether at its publish point
-  std::map<size_t, std::pair<size_t, bool>> waiting_;
-  size_t unfinished_;                 // guarded by mu_
-  std::string deadlock_;              // guarded by mu_
+  mutable Mutex mu_;
+  CondVar cv_;
+  GateBook book_ GUARDED_BY(mu_);
+  // writer -> the step it waits at, and whether at its publish point
+  std::map<size_t, std::pair<size_t, bool>> waiting_ GUARDED_BY(mu_);
+  size_t unfinished_ GUARDED_BY(mu_);
+  std::string deadlock_ GUARDED_BY(mu_);
 };
 
 }  // namespace

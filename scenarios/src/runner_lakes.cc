@@ -41,38 +41,38 @@ int64_t SummaryInt(const std::map<std::string, std::string>& summary, const std:
 }  // namespace
 
 void IcebergTableRun::Acknowledged(int64_t snapshot_id, int64_t sequence_number) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   acknowledged_[snapshot_id] = sequence_number;
 }
 
 void IcebergTableRun::Expired(const std::vector<int64_t>& snapshot_ids) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   expired_.insert(snapshot_ids.begin(), snapshot_ids.end());
 }
 
 void IcebergTableRun::CounterInit(const std::string& key, int64_t value) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   counters_[key] = {.initial = value, .increments = {}, .maybe = {}};
 }
 
 void IcebergTableRun::CounterIncrement(const std::string& key, int64_t delta) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   counters_[key].increments.push_back(delta);
 }
 
 void IcebergTableRun::CounterMaybeIncrement(const std::string& key, int64_t delta) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   counters_[key].maybe.push_back(delta);
 }
 
 bool IcebergTableRun::CounterInitialised(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return counters_.count(key) != 0;
 }
 
 void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* violations,
                              std::map<std::string, int64_t>* orphans_by_user) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Result<iceberg::MetadataRef> current = catalog_->Current();
   if (!current.ok()) return;  // the in-memory catalog never fails
   const iceberg::TableMetadata& m = **current;
@@ -213,12 +213,12 @@ Status DeltaTableRun::Create() {
 }
 
 void DeltaTableRun::Acknowledged(const std::string& user, int64_t version) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   acknowledged_.emplace_back(user, version);
 }
 
 void DeltaTableRun::Report(TableReport* out, std::vector<sim::Violation>* violations) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Result<int64_t> latest = log_.LatestVersion();
   if (!latest.ok()) return;
   std::map<std::string, int64_t> live;  // file -> rows

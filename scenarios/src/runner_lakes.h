@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -24,6 +23,7 @@
 #include "commitlab/core/delta/log_store.h"
 #include "commitlab/core/iceberg/catalog.h"
 #include "commitlab/core/iceberg/file_io.h"
+#include "commitlab/core/mutex.h"
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/checker.h"
@@ -68,10 +68,10 @@ class IcebergTableRun {
   const Table& table_;
   const std::unique_ptr<iceberg::InMemoryCatalog> catalog_;
   iceberg::InMemoryFileIO io_;
-  std::mutex mu_;
-  std::map<int64_t, int64_t> acknowledged_;  // guarded by mu_: snapshot id -> sequence number
-  std::set<int64_t> expired_;                // guarded by mu_
-  std::map<std::string, Counter> counters_;  // guarded by mu_
+  Mutex mu_;
+  std::map<int64_t, int64_t> acknowledged_ GUARDED_BY(mu_);  // snapshot id -> sequence number
+  std::set<int64_t> expired_ GUARDED_BY(mu_);
+  std::map<std::string, Counter> counters_ GUARDED_BY(mu_);
 };
 
 class DeltaTableRun {
@@ -88,8 +88,8 @@ class DeltaTableRun {
  private:
   const Table& table_;
   delta::MemoryDeltaLog log_;
-  std::mutex mu_;
-  std::vector<std::pair<std::string, int64_t>> acknowledged_;  // guarded by mu_
+  Mutex mu_;
+  std::vector<std::pair<std::string, int64_t>> acknowledged_ GUARDED_BY(mu_);
 };
 
 }  // namespace commitlab::scenarios::internal

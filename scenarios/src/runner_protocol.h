@@ -6,7 +6,6 @@
 
 #include <functional>
 #include <map>
-#include <mutex>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +13,7 @@
 #include "commitlab/core/commit_stats.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/core/store.h"
 #include "commitlab/core/status.h"
@@ -35,8 +35,8 @@ class Checkpoints {
   std::optional<Committable> Get(const std::string& name) const;
 
  private:
-  mutable std::mutex mu_;
-  std::map<std::string, Committable> saved_;  // guarded by mu_
+  mutable Mutex mu_;
+  std::map<std::string, Committable> saved_ GUARDED_BY(mu_);
 };
 
 // What a protocol writer is given. `script_error` turns a mistake of the script that only a run

@@ -168,7 +168,7 @@ std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::fu
 }
 
 void World::OnStart() {
-  std::lock_guard<std::mutex> lock(observer_mu_);
+  MutexLock lock(&observer_mu_);
   if (started_) return;
   started_ = true;
   if (options_.observer != nullptr) options_.observer->OnStart(plan_, drawn_ ? drawn_() : std::string());
@@ -177,13 +177,13 @@ void World::OnStart() {
 void World::OnStep(size_t writer, size_t step, const StepResult& r) {
   if (options_.observer == nullptr) return;
   if (options_.observer->wants_snapshots()) ShowSnapshots(s_.writers[writer].table, std::nullopt);
-  std::lock_guard<std::mutex> lock(observer_mu_);
+  MutexLock lock(&observer_mu_);
   const Writer& w = s_.writers[writer];
   options_.observer->OnStep(w, w.steps[step], r);
 }
 
 void World::ShowSnapshots(size_t table, std::optional<int64_t> id) {
-  std::lock_guard<std::mutex> lock(observer_mu_);
+  MutexLock lock(&observer_mu_);
   SnapshotStore* store = stores_[table].get();
   if (store == nullptr) return;  // Iceberg and Delta tables are not narrated snapshot by snapshot
   // Read directly, not through the Env: looking on is not part of the run.

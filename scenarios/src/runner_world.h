@@ -7,7 +7,6 @@
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "commitlab/core/dir_store.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/store.h"
 #include "commitlab/core/user_claim.h"
 #include "commitlab/scenarios/runner.h"
@@ -87,9 +87,9 @@ class World {
   std::vector<std::unique_ptr<WriterRun>> writers_;
   std::function<std::string()> drawn_;
 
-  std::mutex observer_mu_;      // serializes the observer's calls
-  bool started_ = false;        // guarded by observer_mu_
-  std::vector<int64_t> shown_;  // guarded by observer_mu_: per table, the newest snapshot reported
+  Mutex observer_mu_;      // serializes the observer's calls
+  bool started_ GUARDED_BY(observer_mu_) = false;
+  std::vector<int64_t> shown_ GUARDED_BY(observer_mu_);  // per table, the newest snapshot reported
 };
 
 }  // namespace commitlab::scenarios::internal

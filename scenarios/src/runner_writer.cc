@@ -31,12 +31,12 @@ std::string StoppedWhy(Outcome o) {
 }  // namespace
 
 void Checkpoints::Save(const std::string& name, Committable c) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   saved_[name] = std::move(c);
 }
 
 std::optional<Committable> Checkpoints::Get(const std::string& name) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = saved_.find(name);
   if (it == saved_.end()) return std::nullopt;
   return it->second;

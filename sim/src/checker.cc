@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "commitlab/core/table_state.h"
@@ -147,16 +148,13 @@ std::vector<Violation> CheckInvariants(const std::vector<Snapshot>& chain, const
 
 void OutcomeRecorder::OnEvent(const Event& e) {
   if (e.type == EventType::kFiltered) return;  // names the newest committed identifier, not a commit
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Key key(std::string(e.user), e.identifier, e.kind);
-  const auto emplaced = open_.try_emplace(key);
-  const auto it = emplaced.first;  // a named variable: clang 14 cannot capture a structured binding
-  if (emplaced.second) it->second.order = next_order_++;
+  const auto [it, inserted] = open_.try_emplace(key);
+  if (inserted) it->second.order = next_order_++;
   Open& open = it->second;
-  auto close = [&](CommitOutcome outcome, int64_t snapshot_id) {
-    closed_.push_back({std::move(std::get<0>(key)), e.identifier, e.kind, outcome, snapshot_id});
-    open_.erase(it);
-  };
+  std::optional<CommitOutcome> closed;  // set: the commit ended, with this outcome
+  int64_t snapshot_id = 0;
   switch (e.type) {
     case EventType::kAttempt:
       open.in_attempt = true;
@@ -173,21 +171,26 @@ void OutcomeRecorder::OnEvent(const Event& e) {
       break;
     case EventType::kPublished:
     case EventType::kIdempotentMatch:
-      close(CommitOutcome::kAcknowledged, e.snapshot_id);
+      closed = CommitOutcome::kAcknowledged;
+      snapshot_id = e.snapshot_id;
       break;
     case EventType::kConflict:
     case EventType::kError:
     case EventType::kGaveUp:
-      close(open.maybe_published ? CommitOutcome::kUnknown : CommitOutcome::kFailed, 0);
+      closed = open.maybe_published ? CommitOutcome::kUnknown : CommitOutcome::kFailed;
       break;
     case EventType::kCrashed:  // the event does not say whether it stopped before or after publish
-      close(open.maybe_published || open.in_attempt ? CommitOutcome::kUnknown : CommitOutcome::kFailed, 0);
+      closed = open.maybe_published || open.in_attempt ? CommitOutcome::kUnknown : CommitOutcome::kFailed;
       break;
+  }
+  if (closed) {
+    closed_.push_back({std::move(std::get<0>(key)), e.identifier, e.kind, *closed, snapshot_id});
+    open_.erase(it);
   }
 }
 
 std::vector<CommitRecord> OutcomeRecorder::records() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   std::vector<CommitRecord> out = closed_;
   std::vector<std::pair<size_t, CommitRecord>> still_open;
   for (const auto& [key, open] : open_) {

@@ -241,84 +241,87 @@ ScriptedFaultPlan::ScriptedFaultPlan(std::vector<FaultRule> rules)
     : rules_(std::move(rules)), hits_(rules_.size()) {}
 
 void ScriptedFaultPlan::AddRule(FaultRule rule) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   rules_.push_back(std::move(rule));
   hits_.emplace_back();
 }
 
 FaultDecision ScriptedFaultPlan::Check(std::string_view writer, std::string_view point, Rng& rng) {
-  std::unique_lock<std::mutex> lock(mu_);
   FaultDecision decision;
-  std::vector<FiredFault> now_fired;  // this hit's, one per firing rule
-  for (size_t i = 0; i < rules_.size(); ++i) {
-    const FaultRule& rule = rules_[i];
-    if (rule.point != point || (rule.writer != "*" && rule.writer != writer)) continue;
-    auto it = hits_[i].find(writer);
-    if (it == hits_[i].end()) it = hits_[i].emplace(std::string(writer), HitCount{}).first;
-    const int64_t hit = ++it->second.hits;
-    bool fires = false;
-    if (rule.trigger.kind != FaultTrigger::Kind::kMaybe) {
-      fires = Fires(rule.trigger, hit, rng);
-    } else if (it->second.fired == 0) {  // a maybe fires at most once per writer
-      fires = chooser_ ? chooser_(rule, writer, hit) : Fires(rule.trigger, hit, rng);
-    }
-    if (!fires) continue;
-    ++it->second.fired;
-    const FaultEffect& e = rule.effect;
-    if (e.kind == FaultEffect::Kind::kDelay) {
-      decision.delay_micros += e.delay_micros;
-    } else if (decision.status.ok()) {
-      if (e.kind == FaultEffect::Kind::kCrash) {
-        decision.status = Status::Crashed(fmt::format("simulated crash at {} of {}", point, writer));
-      } else if (e.kind == FaultEffect::Kind::kLost) {
-        decision.status = Status::LostRace(
-            fmt::format("simulated lost race at {} of {}: the store refused the publish", point, writer));
-      } else if (e.kind == FaultEffect::Kind::kUnknown) {
-        decision.status = Status::IOError(
-            fmt::format("simulated unknown outcome at {} of {}: the publish took effect", point, writer));
-      } else {
-        decision.status = Status::IOError(fmt::format("simulated error at {} of {}", point, writer));
+  std::vector<std::pair<FiredFault, FaultRule>> now;  // this hit's, one per firing rule
+  FireListener listener;
+  {
+    MutexLock lock(&mu_);
+    std::vector<FiredFault> now_fired;
+    for (size_t i = 0; i < rules_.size(); ++i) {
+      const FaultRule& rule = rules_[i];
+      if (rule.point != point || (rule.writer != "*" && rule.writer != writer)) continue;
+      auto it = hits_[i].find(writer);
+      if (it == hits_[i].end()) it = hits_[i].emplace(std::string(writer), HitCount{}).first;
+      const int64_t hit = ++it->second.hits;
+      bool fires = false;
+      if (rule.trigger.kind != FaultTrigger::Kind::kMaybe) {
+        fires = Fires(rule.trigger, hit, rng);
+      } else if (it->second.fired == 0) {  // a maybe fires at most once per writer
+        fires = chooser_ ? chooser_(rule, writer, hit) : Fires(rule.trigger, hit, rng);
       }
-    } else {
-      continue;  // suppressed: an earlier rule already failed this hit
+      if (!fires) continue;
+      ++it->second.fired;
+      const FaultEffect& e = rule.effect;
+      if (e.kind == FaultEffect::Kind::kDelay) {
+        decision.delay_micros += e.delay_micros;
+      } else if (decision.status.ok()) {
+        if (e.kind == FaultEffect::Kind::kCrash) {
+          decision.status = Status::Crashed(fmt::format("simulated crash at {} of {}", point, writer));
+        } else if (e.kind == FaultEffect::Kind::kLost) {
+          decision.status = Status::LostRace(
+              fmt::format("simulated lost race at {} of {}: the store refused the publish", point, writer));
+        } else if (e.kind == FaultEffect::Kind::kUnknown) {
+          decision.status = Status::IOError(
+              fmt::format("simulated unknown outcome at {} of {}: the publish took effect", point, writer));
+        } else {
+          decision.status = Status::IOError(fmt::format("simulated error at {} of {}", point, writer));
+        }
+      } else {
+        continue;  // suppressed: an earlier rule already failed this hit
+      }
+      now_fired.push_back(FiredFault{std::string(writer), std::string(point), hit, i, e});
     }
-    now_fired.push_back(FiredFault{std::string(writer), std::string(point), hit, i, e});
+    fired_total_ += static_cast<int64_t>(now_fired.size());
+    for (const FiredFault& f : now_fired)
+      if (fired_.size() < kMaxFiredKept) fired_.push_back(f);
+    if (on_fire_ && !now_fired.empty()) {
+      for (const FiredFault& f : now_fired) now.emplace_back(f, rules_[f.rule]);
+      listener = on_fire_;
+    }
   }
-  fired_total_ += static_cast<int64_t>(now_fired.size());
-  for (const FiredFault& f : now_fired)
-    if (fired_.size() < kMaxFiredKept) fired_.push_back(f);
-  if (on_fire_ && !now_fired.empty()) {
-    std::vector<std::pair<FiredFault, FaultRule>> now;
-    for (const FiredFault& f : now_fired) now.emplace_back(f, rules_[f.rule]);
-    const FireListener listener = on_fire_;
-    lock.unlock();  // the listener records elsewhere; it must not wait on this plan
-    for (const auto& [fired, rule] : now) listener(fired, rule);
-  }
+  // Outside the lock: the listener records elsewhere and must not wait on this plan.
+  for (const auto& [fired, rule] : now) listener(fired, rule);
   return decision;
 }
 
 void ScriptedFaultPlan::set_on_fire(FireListener listener) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   on_fire_ = std::move(listener);
 }
 
 void ScriptedFaultPlan::set_chooser(Chooser chooser) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   chooser_ = std::move(chooser);
 }
 
 std::vector<FaultRule> ScriptedFaultPlan::rules() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return rules_;
 }
 
 std::vector<FiredFault> ScriptedFaultPlan::fired() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return fired_;
 }
 
 int64_t ScriptedFaultPlan::fired_total() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return fired_total_;
 }
 

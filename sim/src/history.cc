@@ -19,40 +19,40 @@ Json FileNames(const std::vector<FileChange>& changes, ChangeKind kind) {
 History::History(std::ostream* out) : out_(out) {}
 
 void History::set_step_source(StepSource step) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   step_ = std::move(step);
 }
 
 void History::Header(const Json& fields) {
   Json line = {{"type", "header"}, {"format", kHistoryFormat}, {"version", kHistoryVersion}};
   for (const auto& [key, value] : fields.items()) line[key] = value;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   WriteLocked(line);
 }
 
 void History::Footer(const Json& fields) {
   Json line = {{"type", "footer"}};
   for (const auto& [key, value] : fields.items()) line[key] = value;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   WriteLocked(line);
 }
 
 void History::Record(std::string_view type, int64_t t_us, std::string_view writer, const Json& fields) {
   Json line = {{"type", type}, {"t_us", t_us}, {"step", nullptr}, {"writer", writer}};
   for (const auto& [key, value] : fields.items()) line[key] = value;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   // Read under the lock: on OS threads there is no step, and in the simulator one writer runs.
   if (step_) line["step"] = step_();
   WriteLocked(line);
 }
 
 std::vector<std::string> History::lines() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return lines_;
 }
 
 Status History::status() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (failed_) return Status::IOError("writing the history failed");
   return Status::OK();
 }

@@ -54,7 +54,7 @@ Rng& RealEnv::rng() {
 Status RealEnv::FaultPoint(std::string_view name) {
   if (over_budget()) {
     if (t_writer.env == this) {
-      std::lock_guard<std::mutex> lock(stopped_mu_);
+      MutexLock lock(&stopped_mu_);
       if (std::find(stopped_.begin(), stopped_.end(), t_writer.name) == stopped_.end()) stopped_.push_back(t_writer.name);
     }
     return Status::Crashed(fmt::format("stopped: the run gave up after {} of wall-clock time (the --max-wall-time budget)",
@@ -67,7 +67,7 @@ Status RealEnv::FaultPoint(std::string_view name) {
 }
 
 std::vector<std::string> RealEnv::stopped_by_budget() const {
-  std::lock_guard<std::mutex> lock(stopped_mu_);
+  MutexLock lock(&stopped_mu_);
   return stopped_;
 }
 

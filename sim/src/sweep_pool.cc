@@ -8,10 +8,10 @@
 #include <malloc.h>
 
 #include <algorithm>
-#include <mutex>
 #include <thread>
 #include <vector>
 
+#include "commitlab/core/mutex.h"
 #include "commitlab/sim/sweep.h"
 
 namespace commitlab::sim {
@@ -28,7 +28,7 @@ SweepResult RunSweep(const SweepConfig& config) {
 
   int threads = config.threads;
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  std::mutex progress_mu;
+  Mutex progress_mu;
   int64_t done = 0;  // guarded by progress_mu
   {
     boost::asio::thread_pool pool(static_cast<size_t>(threads));
@@ -45,7 +45,7 @@ SweepResult RunSweep(const SweepConfig& config) {
                         ? RunBrookerOnce(writers, policy, seed, config.latency)
                         : RunAppendersOnce(writers, config.commits, policy, seed, config.latency);
             if (config.progress) {
-              std::lock_guard<std::mutex> lock(progress_mu);
+              MutexLock lock(&progress_mu);
               config.progress(++done, total);
             }
           });

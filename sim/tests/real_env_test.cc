@@ -3,9 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <mutex>
 #include <string>
 #include <vector>
+
+#include "commitlab/core/mutex.h"
 
 namespace commitlab::sim {
 namespace {
@@ -17,18 +18,18 @@ using ::testing::UnorderedElementsAre;
 class RecordingPlan : public FaultPlan {
  public:
   FaultDecision Check(std::string_view writer, std::string_view point, Rng&) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     seen_.push_back(std::string(writer) + "@" + std::string(point));
     return {};
   }
   std::vector<std::string> seen() {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     return seen_;
   }
 
  private:
-  std::mutex mu_;
-  std::vector<std::string> seen_;
+  Mutex mu_;
+  std::vector<std::string> seen_ GUARDED_BY(mu_);
 };
 
 TEST(RealEnvTest, FaultPlansSeeTheWriterOfTheCallingThread) {

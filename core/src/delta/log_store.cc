@@ -5,19 +5,19 @@
 namespace commitlab::delta {
 
 Result<int64_t> MemoryDeltaLog::LatestVersion() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return static_cast<int64_t>(commits_.size()) - 1;
 }
 
 Result<Commit> MemoryDeltaLog::Read(int64_t version) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (version < 0 || version >= static_cast<int64_t>(commits_.size()))
     return Status::NotFound(fmt::format("_delta_log/{} does not exist", DeltaFileName(version)));
   return commits_[static_cast<size_t>(version)];
 }
 
 WriteResult MemoryDeltaLog::WriteIfAbsent(int64_t version, const Commit& commit) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const auto next = static_cast<int64_t>(commits_.size());
   if (version >= 0 && version < next) return {WriteOutcome::kAlreadyExists, Status::OK()};
   if (version != next)

@@ -23,7 +23,7 @@ InMemoryCatalog::InMemoryCatalog(std::string table_name, int32_t schema_id)
       current_(std::make_shared<const TableMetadata>(NewTableMetadata(table_name_, schema_id))) {}
 
 Result<MetadataRef> InMemoryCatalog::Current() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return current_;
 }
 
@@ -32,7 +32,7 @@ CasResult InMemoryCatalog::CompareAndSwap(int64_t expected_version, MetadataRef 
     return {CasOutcome::kUnknown,
             fmt::format("Invalid metadata for version {} of table {}", expected_version + 1, table_name_)};
   }
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (current_->version != expected_version) {
     // The new metadata logs the file it was built from: the location the writer read.
     const std::string old_location =
@@ -48,7 +48,7 @@ CasResult InMemoryCatalog::CompareAndSwap(int64_t expected_version, MetadataRef 
 
 CasResult InMemoryRestCatalog::Commit(const TableMetadata& base, MetadataRef next) {
   if (next == nullptr) return {CasOutcome::kUnknown, fmt::format("Invalid metadata for table {}", table_name_)};
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   const TableMetadata& now = *current_;
   const bool moves_main = next->current_snapshot_id != base.current_snapshot_id;
   const bool sets_schema = next->current_schema_id != base.current_schema_id;

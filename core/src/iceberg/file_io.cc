@@ -15,7 +15,7 @@ std::string_view FileKindName(FileKind kind) {
 }
 
 Status InMemoryFileIO::Write(StoredFile f) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (files_.count(f.path) != 0) return Status::InvalidArgument("File already exists: " + f.path);
   std::string path = f.path;
   files_.emplace(std::move(path), std::move(f));
@@ -23,7 +23,7 @@ Status InMemoryFileIO::Write(StoredFile f) {
 }
 
 Result<FileRef> InMemoryFileIO::ReadDataFile(const std::string& path) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   auto it = files_.find(path);
   if (it == files_.end()) return Status::NotFound("File does not exist: " + path);
   if (it->second.kind != FileKind::kData) return Status::InvalidArgument("Not a data file: " + path);
@@ -31,18 +31,18 @@ Result<FileRef> InMemoryFileIO::ReadDataFile(const std::string& path) {
 }
 
 bool InMemoryFileIO::Exists(const std::string& path) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   return files_.count(path) != 0;
 }
 
 Status InMemoryFileIO::Delete(const std::string& path) {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   if (files_.erase(path) == 0) return Status::NotFound("File does not exist: " + path);
   return Status::OK();
 }
 
 std::vector<StoredFile> InMemoryFileIO::List() {
-  std::lock_guard<std::mutex> l(mu_);
+  MutexLock l(&mu_);
   std::vector<StoredFile> out;
   out.reserve(files_.size());
   for (const auto& entry : files_) out.push_back(entry.second);

@@ -24,13 +24,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/store.h"
 
 namespace commitlab {
@@ -149,10 +149,10 @@ class DirStore : public SnapshotStore {
   const std::string snapshot_dir_;
   const std::string manifest_dir_;
   const DirStoreOptions options_;
-  std::mutex synced_mu_;
-  std::set<std::string> synced_dirs_;  // guarded by synced_mu_
-  mutable std::mutex io_mu_;
-  mutable std::optional<std::string> first_io_error_;  // guarded by io_mu_
+  Mutex synced_mu_;
+  std::set<std::string> synced_dirs_ GUARDED_BY(synced_mu_);
+  mutable Mutex io_mu_;
+  mutable std::optional<std::string> first_io_error_ GUARDED_BY(io_mu_);
 };
 
 }  // namespace commitlab

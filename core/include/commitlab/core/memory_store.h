@@ -5,11 +5,11 @@
 #define COMMITLAB_CORE_MEMORY_STORE_H_
 
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/store.h"
 
 namespace commitlab {
@@ -32,24 +32,21 @@ class MemoryStore : public SnapshotStore {
 
  protected:
   // Stores `s` as snapshot s.id even when that id exists: only a deliberately broken subclass
-  // (an object store without a lock) calls this directly. REQUIRES: mu_ held, and
-  // s.id <= snapshots_.size() + 1 (no gap).
-  void PutLocked(const Snapshot& s);
+  // (an object store without a lock) calls this directly. REQUIRES: s.id <= snapshots_.size() + 1
+  // (no gap).
+  void PutLocked(const Snapshot& s) REQUIRES(mu_);
 
-  // mu_ held, unless the store is for one thread only.
-  std::unique_lock<std::mutex> Lock() { return locking_ ? std::unique_lock(mu_) : std::unique_lock<std::mutex>(); }
-
-  const bool locking_;
-  std::mutex mu_;
-  // Guarded by mu_: snapshots_[i] is snapshot i + 1, never null. Shared with readers, so a
-  // snapshot once stored is never modified: PutLocked replaces the pointer.
-  std::vector<SnapshotRef> snapshots_;
+  const bool locking_;  // false: one thread only, and mu_ is never locked (MaybeMutexLock)
+  Mutex mu_;
+  // snapshots_[i] is snapshot i + 1, never null. Shared with readers, so a snapshot once stored
+  // is never modified: PutLocked replaces the pointer.
+  std::vector<SnapshotRef> snapshots_ GUARDED_BY(mu_);
   // Every manifest name written, each followed by '\0'; listed sorted and deduplicated. Appended
   // to chunks that are never regrown (each new one as large as all before it, up to 64 KiB), not a
   // set or a vector of strings: a write allocates nothing of its own and copies only its name.
-  std::vector<std::string> manifest_names_;
-  size_t manifest_bytes_ = 0;
-  std::set<std::string> data_files_;
+  std::vector<std::string> manifest_names_ GUARDED_BY(mu_);
+  size_t manifest_bytes_ GUARDED_BY(mu_) = 0;
+  std::set<std::string> data_files_ GUARDED_BY(mu_);
 };
 
 }  // namespace commitlab

@@ -17,7 +17,7 @@
 // kConditionalPut makes one round trip, like MemoryStore.
 //
 // The lock is a flag, not a mutex held across the gap: on the simulator every writer shares one
-// OS thread (a std::mutex would be locked twice by the same thread), and a writer that finds it
+// OS thread (a mutex would be locked twice by the same thread), and a writer that finds it
 // taken waits by env->SleepMicros(lock_retry_micros), which yields to the simulator and really
 // sleeps on threads. Safe for any number of threads.
 #ifndef COMMITLAB_CORE_OBJECT_STORE_H_
@@ -67,7 +67,7 @@ class ObjectStore : public MemoryStore {
   Env* const env_;
   const ObjectStoreOptions options_;
   std::atomic<bool> locked_{false};
-  std::vector<Snapshot> overwritten_;  // guarded by mu_
+  std::vector<Snapshot> overwritten_ GUARDED_BY(mu_);
 };
 
 }  // namespace commitlab

@@ -5,10 +5,10 @@
 #define COMMITLAB_CORE_RETRY_BUDGET_H_
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
 
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/status.h"
 
 namespace commitlab {
@@ -49,8 +49,8 @@ class RetryBudget {
   const int64_t capacity_;  // all in millionths of a token
   const int64_t cost_;
   const int64_t refund_;
-  mutable std::mutex mu_;
-  int64_t balance_;  // guarded by mu_
+  mutable Mutex mu_;
+  int64_t balance_ GUARDED_BY(mu_);
 };
 
 }  // namespace commitlab

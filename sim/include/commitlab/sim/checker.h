@@ -14,7 +14,6 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -22,6 +21,7 @@
 
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/table_state.h"
 
 namespace commitlab::sim {
@@ -85,10 +85,10 @@ class OutcomeRecorder : public EventSink {
     bool maybe_published = false;  // an earlier publish ended in an unknown outcome
   };
 
-  mutable std::mutex mu_;
-  std::vector<CommitRecord> closed_;  // guarded by mu_
-  std::map<Key, Open> open_;          // guarded by mu_
-  size_t next_order_ = 0;             // guarded by mu_
+  mutable Mutex mu_;
+  std::vector<CommitRecord> closed_ GUARDED_BY(mu_);
+  std::map<Key, Open> open_ GUARDED_BY(mu_);
+  size_t next_order_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace commitlab::sim

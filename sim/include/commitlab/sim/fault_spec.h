@@ -19,11 +19,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/rng.h"
 #include "commitlab/core/status.h"
 #include "commitlab/sim/fault_plan.h"
@@ -114,18 +114,18 @@ class ScriptedFaultPlan : public FaultPlan {
   void set_chooser(Chooser chooser);
 
  private:
-  mutable std::mutex mu_;
-  FireListener on_fire_;          // guarded by mu_
-  Chooser chooser_;               // guarded by mu_
-  std::vector<FaultRule> rules_;  // guarded by mu_
+  mutable Mutex mu_;
+  FireListener on_fire_ GUARDED_BY(mu_);
+  Chooser chooser_ GUARDED_BY(mu_);
+  std::vector<FaultRule> rules_ GUARDED_BY(mu_);
   struct HitCount {
     int64_t hits = 0;
     int64_t fired = 0;
   };
-  // Guarded by mu_: hits_[i] maps a writer to its hits of rule i's point, and how many fired.
-  std::vector<std::map<std::string, HitCount, std::less<>>> hits_;
-  std::vector<FiredFault> fired_;  // guarded by mu_
-  int64_t fired_total_ = 0;        // guarded by mu_
+  // hits_[i] maps a writer to its hits of rule i's point, and how many fired.
+  std::vector<std::map<std::string, HitCount, std::less<>>> hits_ GUARDED_BY(mu_);
+  std::vector<FiredFault> fired_ GUARDED_BY(mu_);
+  int64_t fired_total_ GUARDED_BY(mu_) = 0;
 };
 
 // Checks a rule built in code: the point exists, the trigger and effect parameters are in range

@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "commitlab/core/events.h"
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/status.h"
 
 namespace commitlab::sim {
@@ -53,13 +53,13 @@ class History {
   Status status() const;
 
  private:
-  void WriteLocked(const Json& line);  // REQUIRES: mu_ held
+  void WriteLocked(const Json& line) REQUIRES(mu_);
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::ostream* const out_;
-  StepSource step_;                 // guarded by mu_
-  std::vector<std::string> lines_;  // guarded by mu_
-  bool failed_ = false;             // guarded by mu_
+  StepSource step_ GUARDED_BY(mu_);
+  std::vector<std::string> lines_ GUARDED_BY(mu_);
+  bool failed_ GUARDED_BY(mu_) = false;
 };
 
 // An engine event's members after the common four: level, user, identifier, kind, attempt,

@@ -9,11 +9,11 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "commitlab/core/env.h"
+#include "commitlab/core/mutex.h"
 #include "commitlab/sim/fault_plan.h"
 #include "commitlab/sim/latency.h"
 
@@ -55,8 +55,8 @@ class RealEnv : public Env {
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::atomic<uint64_t> next_stream_{0};
   int64_t max_wall_micros_ = 0;  // set before the threads start
-  mutable std::mutex stopped_mu_;
-  std::vector<std::string> stopped_;  // guarded by stopped_mu_
+  mutable Mutex stopped_mu_;
+  std::vector<std::string> stopped_ GUARDED_BY(stopped_mu_);
 };
 
 }  // namespace commitlab::sim

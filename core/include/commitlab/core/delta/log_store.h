@@ -5,10 +5,10 @@
 #define COMMITLAB_CORE_DELTA_LOG_STORE_H_
 
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 #include "commitlab/core/delta/actions.h"
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/status.h"
 
 namespace commitlab::delta {
@@ -46,8 +46,8 @@ class MemoryDeltaLog final : public DeltaLog {
   WriteResult WriteIfAbsent(int64_t version, const Commit& commit) override;
 
  private:
-  std::mutex mu_;
-  std::vector<Commit> commits_;  // guarded by mu_: commits_[v] is version v
+  Mutex mu_;
+  std::vector<Commit> commits_ GUARDED_BY(mu_);  // commits_[v] is version v
 };
 
 }  // namespace commitlab::delta

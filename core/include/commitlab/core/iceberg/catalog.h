@@ -10,11 +10,11 @@
 #define COMMITLAB_CORE_ICEBERG_CATALOG_H_
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
 
 #include "commitlab/core/iceberg/model.h"
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/status.h"
 
 namespace commitlab::iceberg {
@@ -68,8 +68,8 @@ class InMemoryCatalog : public IcebergCatalog {
 
  protected:
   const std::string table_name_;
-  std::mutex mu_;
-  MetadataRef current_;  // guarded by mu_
+  Mutex mu_;
+  MetadataRef current_ GUARDED_BY(mu_);
 };
 
 // A REST catalog in memory. A commit's requirements (besides the table's uuid, always the same

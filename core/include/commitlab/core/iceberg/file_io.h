@@ -6,12 +6,12 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "commitlab/core/iceberg/model.h"
+#include "commitlab/core/mutex.h"
 #include "commitlab/core/status.h"
 
 namespace commitlab::iceberg {
@@ -52,8 +52,8 @@ class InMemoryFileIO final : public FileIO {
   std::vector<StoredFile> List() override;
 
  private:
-  std::mutex mu_;
-  std::map<std::string, StoredFile> files_;  // guarded by mu_
+  Mutex mu_;
+  std::map<std::string, StoredFile> files_ GUARDED_BY(mu_);
 };
 
 }  // namespace commitlab::iceberg

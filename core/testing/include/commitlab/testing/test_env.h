@@ -8,11 +8,11 @@
 
 #include <deque>
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "commitlab/core/env.h"
+#include "commitlab/core/mutex.h"
 
 namespace commitlab::test {
 
@@ -20,58 +20,27 @@ class TestEnv : public Env {
  public:
   explicit TestEnv(uint64_t seed = 1) : rng_(seed) {}
 
-  int64_t NowMicros() override {
-    std::lock_guard<std::mutex> l(mu_);
-    return now_;
-  }
-  void SleepMicros(int64_t micros) override {
-    std::lock_guard<std::mutex> l(mu_);
-    now_ += micros;
-    slept_ += micros;
-    sleeps_.push_back(micros);
-  }
+  int64_t NowMicros() override;
+  void SleepMicros(int64_t micros) override;
   // Not thread-safe: multi-threaded tests use sim::RealEnv instead.
   Rng& rng() override { return rng_; }
-  void BeginStorageOp(StorageOp op) override {
-    std::lock_guard<std::mutex> l(mu_);
-    ++ops_[op];
-  }
+  void BeginStorageOp(StorageOp op) override;
   void EndStorageOp(StorageOp) override {}
-  Status FaultPoint(std::string_view name) override {
-    std::lock_guard<std::mutex> l(mu_);
-    auto it = faults_.find(std::string(name));
-    if (it == faults_.end() || it->second.empty()) return Status::OK();
-    Status s = it->second.front();
-    it->second.pop_front();
-    return s;
-  }
+  Status FaultPoint(std::string_view name) override;
 
   // The next hit of `point` returns `s` (queued in order).
-  void InjectOnce(std::string_view point, Status s) {
-    std::lock_guard<std::mutex> l(mu_);
-    faults_[std::string(point)].push_back(std::move(s));
-  }
-  int64_t slept_micros() {
-    std::lock_guard<std::mutex> l(mu_);
-    return slept_;
-  }
-  // Every sleep so far, in order.
-  std::vector<int64_t> sleeps() {
-    std::lock_guard<std::mutex> l(mu_);
-    return sleeps_;
-  }
-  int ops(StorageOp op) {
-    std::lock_guard<std::mutex> l(mu_);
-    return ops_[op];
-  }
+  void InjectOnce(std::string_view point, Status s);
+  int64_t slept_micros();
+  std::vector<int64_t> sleeps();  // every sleep so far, in order
+  int ops(StorageOp op);
 
  private:
-  std::mutex mu_;
-  int64_t now_ = 0;
-  int64_t slept_ = 0;
-  std::vector<int64_t> sleeps_;
-  std::map<StorageOp, int> ops_;
-  std::map<std::string, std::deque<Status>> faults_;
+  Mutex mu_;
+  int64_t now_ GUARDED_BY(mu_) = 0;
+  int64_t slept_ GUARDED_BY(mu_) = 0;
+  std::vector<int64_t> sleeps_ GUARDED_BY(mu_);
+  std::map<StorageOp, int> ops_ GUARDED_BY(mu_);
+  std::map<std::string, std::deque<Status>> faults_ GUARDED_BY(mu_);
   Rng rng_;
 };
 
