@@ -6,6 +6,7 @@
 #   browser   timeline pages in headless chromium, the stepper on a pseudo-terminal
 #   bench     each Google Benchmark binary for a moment (it still runs; timings are not judged)
 #   long      minutes each: the 100,000-seed explorations, kill -9 races
+#   package   `cmake --install`, then a project outside the tree builds against the package
 #   env, fuzz, fuzz-smoke: set where those tests are made
 # Every test has a timeout: 300 s unless its family sets one. The scenario tests get 900 s: in the
 # debug build (build/debug, no optimisation) the thousand-seed replay and determinism tests take

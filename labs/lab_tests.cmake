@@ -1,6 +1,6 @@
 # Tests of `commitlab lab paimon | iceberg | delta`: end to end through the CLI (exit codes, each
 # section's key lines and verdicts, the same text every run), and the lab's text helpers as unit
-# tests. Included from labs/CMakeLists.txt when BUILD_TESTING is on.
+# tests. Included from labs/CMakeLists.txt when COMMITLAB_TESTS is on.
 set(LAB_EXPECT_RUN ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_run.sh)
 set(LAB_EXPECT_SAME ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_same.sh)
 

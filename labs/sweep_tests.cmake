@@ -1,5 +1,5 @@
 # End-to-end tests of `commitlab sweep`: flag errors exit 2 naming the flag; tiny sweeps write
-# their files. Included from labs/CMakeLists.txt inside if(BUILD_TESTING).
+# their files. Included from labs/CMakeLists.txt inside if(COMMITLAB_TESTS).
 set(SWEEP_EXPECT_RUN ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_run.sh)
 
 # sweep_test(NAME CODE REGEX ARGS...): `commitlab sweep ARGS...` exits with CODE and prints REGEX.
