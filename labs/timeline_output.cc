@@ -3,40 +3,12 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
+#include "commitlab/core/file_write.h"
 #include "history_file.h"
 
 namespace commitlab::cli {
-namespace {
-
-// A failed write leaves no half-written picture behind.
-Status WriteWhole(const std::string& path, const std::string& text) {
-  const std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::InvalidArgument(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-    out << text;
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      return Status::IOError(fmt::format("writing {} failed", path));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return Status::IOError(fmt::format("cannot write {}: {}", path, ec.message()));
-  }
-  return Status::OK();
-}
-
-}  // namespace
 
 TemporaryFile::~TemporaryFile() {
   if (path_.empty()) return;
@@ -66,7 +38,8 @@ Result<std::string> DrawTimeline(std::string_view command, const std::vector<sim
   Result<sim::Timeline> t = sim::BuildTimeline(lines, axis);
   if (!t.ok()) return Status::InvalidArgument(HistoryWhere(history_path, t.status().message()));
   const bool svg = std::filesystem::path(out).extension() == ".svg";
-  COMMITLAB_RETURN_IF_ERROR(WriteWhole(out, svg ? sim::TimelineSvg(*t) : sim::TimelineHtml(*t)));
+  // A failed write leaves no half-written picture behind.
+  COMMITLAB_RETURN_IF_ERROR(WriteFileAtomically(out, svg ? sim::TimelineSvg(*t) : sim::TimelineHtml(*t)));
   for (const std::string& w : t->warnings)
     fmt::print(stderr, "commitlab {}: warning: {}: {}\n", command, history_path, w);
   return fmt::format("{}: {} writer(s), {} span(s), {} lost race(s) ({} with the winner drawn), {} snapshot(s)", out,

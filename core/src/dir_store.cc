@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -20,6 +19,7 @@
 #include <utility>
 
 #include "commitlab/core/file_read.h"
+#include "commitlab/core/file_write.h"
 #include "commitlab/core/snapshot_codec.h"
 #include "json_write.h"
 
@@ -99,25 +99,6 @@ Status MakeDirectories(const std::string& dir) {
   return Status::OK();
 }
 
-Status WriteAll(int fd, std::string_view data, const std::string& path) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return IoError("write", path, errno);
-    }
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return Status::OK();
-}
-
-// Unique across threads (the counter) and processes (the pid); O_EXCL catches a stale file left by
-// a dead process whose pid was reused.
-std::string TempPath(const std::string& dir, std::string_view target_name) {
-  static std::atomic<uint64_t> counter{0};
-  return JoinPath(dir, fmt::format(".{}.{}-{}.tmp", target_name, ::getpid(), counter.fetch_add(1)));
-}
-
 Status SyncFd(int fd, const std::string& path, const DirStoreOptions& options) {
   while (::fsync(fd) != 0) {
     if (errno != EINTR) return IoError("fsync", path, errno);
@@ -146,26 +127,11 @@ Status SyncDirChain(const std::string& dir, const std::string& top, const DirSto
   return Status::OK();
 }
 
-// Writes `content` to a fresh temp file in `dir` next to `target_name`; returns its path. With
+// Writes `content` to a fresh temp file in `dir` next to `name`; returns its path. With
 // Fsync::kData or kAll the content is on disk before the caller renames it into place.
-Result<std::string> WriteTempFile(const std::string& dir, std::string_view target_name, std::string_view content,
+Result<std::string> WriteTempFile(const std::string& dir, const std::string& name, std::string_view content,
                                   const DirStoreOptions& options) {
-  std::string path;
-  int fd = -1;
-  for (int tries = 0; fd < 0 && tries < 100; ++tries) {
-    path = TempPath(dir, target_name);
-    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0 && errno != EEXIST) return IoError("create", path, errno);
-  }
-  if (fd < 0) return IoError("create", path, EEXIST);
-  Status written = WriteAll(fd, content, path);
-  if (written.ok() && options.fsync != Fsync::kOff) written = SyncFd(fd, path, options);
-  if (::close(fd) != 0 && written.ok()) written = IoError("close", path, errno);
-  if (!written.ok()) {
-    ::unlink(path.c_str());
-    return written;
-  }
-  return path;
+  return WriteTempBeside(JoinPath(dir, name), content, options.fsync != Fsync::kOff, options.on_fsync);
 }
 
 int RenameNoReplace(const char* from, const char* to) {

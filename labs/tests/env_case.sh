@@ -81,7 +81,7 @@ case "$case" in
   readonly_snapshot)  # snapshot/ cannot be written: the run fails and names the OS's reason
     mkdir -p ro/snapshot ro/manifest && chmod 555 ro/snapshot
     [ "$(id -u)" -eq 0 ] && chown -R nobody ro && chmod 555 ro/snapshot
-    expect 1 "ERROR table race_log: the file system failed the run: cannot create ro/snapshot/.*Permission denied" -- \
+    expect 1 "ERROR table race_log: the file system failed the run: cannot write ro/snapshot/snapshot-1: Permission denied" -- \
       as_user "$user_commitlab" race --store dir --dir ro --commits 2 --sched random
     ;;
   disk_full)  # a 256 KiB tmpfs fills up mid-race

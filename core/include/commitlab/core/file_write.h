@@ -1,0 +1,33 @@
+// Writing a whole file so that a reader, or a crash, sees the old content or the new and never a
+// part of either: the content goes to a hidden temporary in the same folder, is flushed to disk,
+// and is renamed over the file. The other half of file_read.h; DirStore, the sweep's reports and
+// the timeline pages write through it.
+#ifndef COMMITLAB_CORE_FILE_WRITE_H_
+#define COMMITLAB_CORE_FILE_WRITE_H_
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "commitlab/core/status.h"
+
+namespace commitlab {
+
+// Writes `content` to a new hidden file in the folder of `path` (".NAME.PID-N.tmp", created with
+// O_EXCL, so unique across threads and processes), fsynced first when `sync`, and closed; returns
+// the temporary's path for the caller to rename or link into place. `on_fsync`, if set, hears of
+// the fsync. An error is IOError "cannot write PATH: <errno text>", naming `path` and not the
+// temporary, and leaves nothing behind.
+Result<std::string> WriteTempBeside(const std::string& path, std::string_view content, bool sync,
+                                    const std::function<void(const std::string&)>& on_fsync = {});
+
+// Replaces `path` by `content` atomically: WriteTempBeside (fsynced), then rename(2). Errors as
+// WriteTempBeside's; on one, `path` is as it was and no temporary is left.
+Status WriteFileAtomically(const std::string& path, std::string_view content);
+
+// Writes all of `data` to `fd`, across short writes and EINTR; IOError "cannot write PATH: ...".
+Status WriteAll(int fd, std::string_view data, const std::string& path);
+
+}  // namespace commitlab
+
+#endif  // COMMITLAB_CORE_FILE_WRITE_H_

@@ -1,0 +1,77 @@
+#include "commitlab/core/file_write.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <filesystem>
+
+#include "commitlab/core/file_read.h"
+
+namespace commitlab {
+namespace {
+
+// Unique across threads (the counter) and processes (the pid); O_EXCL catches a stale file left by
+// a dead process whose pid was reused.
+std::string TempPath(const std::string& path) {
+  static std::atomic<uint64_t> counter{0};
+  const std::filesystem::path p(path);
+  return (p.parent_path() / fmt::format(".{}.{}-{}.tmp", p.filename().string(), ::getpid(), counter.fetch_add(1)))
+      .string();
+}
+
+}  // namespace
+
+Status WriteAll(int fd, std::string_view data, const std::string& path) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return IoError("write", path, errno);
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return Status::OK();
+}
+
+Result<std::string> WriteTempBeside(const std::string& path, std::string_view content, bool sync,
+                                    const std::function<void(const std::string&)>& on_fsync) {
+  std::string tmp;
+  int fd = -1;
+  for (int tries = 0; fd < 0 && tries < 100; ++tries) {
+    tmp = TempPath(path);
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0 && errno != EEXIST) return IoError("write", path, errno);
+  }
+  if (fd < 0) return IoError("write", path, EEXIST);
+  Status written = WriteAll(fd, content, path);
+  if (written.ok() && sync) {
+    // A full disk or a quota may show only here or at close.
+    while (::fsync(fd) != 0 && written.ok()) {
+      if (errno != EINTR) written = IoError("write", path, errno);
+    }
+    if (written.ok() && on_fsync) on_fsync(tmp);
+  }
+  if (::close(fd) != 0 && written.ok()) written = IoError("write", path, errno);
+  if (!written.ok()) {
+    ::unlink(tmp.c_str());
+    return written;
+  }
+  return tmp;
+}
+
+Status WriteFileAtomically(const std::string& path, std::string_view content) {
+  Result<std::string> tmp = WriteTempBeside(path, content, /*sync=*/true);
+  if (!tmp.ok()) return tmp.status();
+  if (::rename(tmp->c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp->c_str());
+    return IoError("write", path, err);
+  }
+  return Status::OK();
+}
+
+}  // namespace commitlab
