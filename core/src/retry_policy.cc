@@ -63,7 +63,7 @@ std::string KeysOf(RetryKind kind) {
   for (int k = 0; k < kNumKeys; ++k) {
     if (!KeyApplies(kind, static_cast<Key>(k))) continue;
     if (!out.empty()) out += ", ";
-    out += kKeyNames[k];
+    out += kKeyNames[static_cast<size_t>(k)];
   }
   return out;
 }

@@ -562,6 +562,9 @@ TEST_P(DirStoreRaceTest, ThreadsRacingForTheSameIdHaveOneWinner) {
   std::unique_ptr<DirStore> store = OpenStore({.rename_noreplace = GetParam()});
   ASSERT_NE(store, nullptr);
   std::vector<std::vector<PublishResult>> results(kThreads, std::vector<PublishResult>(kIds + 1));
+  auto result = [&results](int t, int64_t id) -> PublishResult& {
+    return results[static_cast<size_t>(t)][static_cast<size_t>(id)];
+  };
   std::barrier start(kThreads);
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
@@ -572,7 +575,7 @@ TEST_P(DirStoreRaceTest, ThreadsRacingForTheSameIdHaveOneWinner) {
         Snapshot s = MakeSnapshot(id, user, manifest);
         (void)store->WriteManifest(manifest, s.changes);
         start.arrive_and_wait();  // every thread publishes id at once
-        results[t][id] = store->Publish(s);
+        result(t, id) = store->Publish(s);
       }
     });
   }
@@ -581,12 +584,12 @@ TEST_P(DirStoreRaceTest, ThreadsRacingForTheSameIdHaveOneWinner) {
   for (int64_t id = 1; id <= kIds; ++id) {
     int published = 0, lost = 0, winner = -1;
     for (int t = 0; t < kThreads; ++t) {
-      EXPECT_TRUE(results[t][id].error.ok()) << results[t][id].error.ToString();
-      if (results[t][id].outcome == PublishOutcome::kPublished) {
+      EXPECT_TRUE(result(t, id).error.ok()) << result(t, id).error.ToString();
+      if (result(t, id).outcome == PublishOutcome::kPublished) {
         ++published;
         winner = t;
       }
-      lost += results[t][id].outcome == PublishOutcome::kAlreadyExists;
+      lost += result(t, id).outcome == PublishOutcome::kAlreadyExists;
     }
     EXPECT_EQ(published, 1) << "snapshot " << id;
     EXPECT_EQ(lost, kThreads - 1) << "snapshot " << id;
@@ -600,13 +603,13 @@ TEST_P(DirStoreRaceTest, ThreadsRacingForTheSameIdHaveOneWinner) {
 
 // Children of fork(): each tries to publish 1..kIds in order and reports which ids it won.
 TEST_P(DirStoreRaceTest, ProcessesRacingPublishEachIdExactlyOnce) {
-  constexpr int kProcesses = 4;
+  constexpr size_t kProcesses = 4;
   constexpr int64_t kIds = 50;
   int start_pipe[2];
   ASSERT_EQ(::pipe(start_pipe), 0);
   std::vector<pid_t> children;
   std::vector<int> result_fds;
-  for (int p = 0; p < kProcesses; ++p) {
+  for (size_t p = 0; p < kProcesses; ++p) {
     int result_pipe[2];
     ASSERT_EQ(::pipe(result_pipe), 0);
     const pid_t pid = ::fork();
@@ -641,7 +644,7 @@ TEST_P(DirStoreRaceTest, ProcessesRacingPublishEachIdExactlyOnce) {
   ::close(start_pipe[1]);  // go
 
   std::vector<uint64_t> won(kProcesses, 0);
-  for (int p = 0; p < kProcesses; ++p) {
+  for (size_t p = 0; p < kProcesses; ++p) {
     EXPECT_EQ(::read(result_fds[p], &won[p], sizeof(won[p])), static_cast<ssize_t>(sizeof(won[p])));
     ::close(result_fds[p]);
     int status = 0;
@@ -652,7 +655,7 @@ TEST_P(DirStoreRaceTest, ProcessesRacingPublishEachIdExactlyOnce) {
 
   int total = 0;
   uint64_t all = 0;
-  for (int p = 0; p < kProcesses; ++p) {
+  for (size_t p = 0; p < kProcesses; ++p) {
     total += std::popcount(won[p]);
     EXPECT_EQ(all & won[p], 0u) << "two processes claim the same snapshot";
     all |= won[p];
@@ -662,16 +665,16 @@ TEST_P(DirStoreRaceTest, ProcessesRacingPublishEachIdExactlyOnce) {
   for (int64_t id = 1; id <= kIds; ++id) {
     Result<Snapshot> s = store_->ReadSnapshot(id);
     ASSERT_TRUE(s.ok()) << s.status().ToString();
-    int owner = -1;
-    for (int p = 0; p < kProcesses; ++p)
-      if (won[p] & (uint64_t{1} << id)) owner = p;
-    EXPECT_EQ(s->commit_user, fmt::format("proc-{}", owner)) << "snapshot " << id;
+    std::string owner = "no process";
+    for (size_t p = 0; p < kProcesses; ++p)
+      if (won[p] & (uint64_t{1} << id)) owner = fmt::format("proc-{}", p);
+    EXPECT_EQ(s->commit_user, owner) << "snapshot " << id;
     EXPECT_EQ(s->parent_id, id - 1);
     EXPECT_EQ(s->changes, MakeSnapshot(id, "", "").changes);
   }
   EXPECT_EQ(LatestId(), kIds);
   EXPECT_THAT(TempFiles(SnapshotDir()), IsEmpty());
-  EXPECT_EQ(store_->ListManifests().size(), static_cast<size_t>(kProcesses * kIds));
+  EXPECT_EQ(store_->ListManifests().size(), kProcesses * static_cast<size_t>(kIds));
 }
 
 INSTANTIATE_TEST_SUITE_P(DirStorePublish, DirStoreRaceTest, ::testing::Values(true, false),

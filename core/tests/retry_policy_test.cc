@@ -214,7 +214,7 @@ TEST(RetryPolicyTest, FullJitterSpansZeroToCappedExponential) {
     }
     EXPECT_LT(lo, v / 100) << "failures " << f;
     EXPECT_GT(hi, v - v / 100) << "failures " << f;
-    EXPECT_NEAR(sum / 10'000, v / 2.0, v * 0.02) << "failures " << f;
+    EXPECT_NEAR(sum / 10'000, static_cast<double>(v) / 2.0, static_cast<double>(v) * 0.02) << "failures " << f;
   }
 }
 
@@ -313,7 +313,7 @@ TEST(RetryPolicyTest, HugeFailureCountsSaturateAtCap) {
           case RetryKind::kPaimon:
           case RetryKind::kIceberg:
             ASSERT_GE(w, p.cap_micros);
-            ASSERT_LT(w, p.cap_micros + static_cast<int64_t>(p.cap_micros * p.jitter));
+            ASSERT_LT(w, p.cap_micros + static_cast<int64_t>(static_cast<double>(p.cap_micros) * p.jitter));
             break;
           case RetryKind::kFullJitter:
             ASSERT_LE(w, p.cap_micros);
@@ -395,14 +395,14 @@ TEST(RetryPolicyTest, JitteredFirstWaitsFollowTheRngExactly) {
   {
     Rng r(kSeed);
     std::vector<int64_t> want;
-    for (int64_t d : {10, 20, 40}) want.push_back((d + static_cast<int64_t>(r.Below(d / 5))) * kMs);
+    for (int64_t d : {10, 20, 40}) want.push_back((d + static_cast<int64_t>(r.Below(static_cast<uint64_t>(d / 5)))) * kMs);
     EXPECT_EQ(Sequence(PaimonDefaultPolicy(), 3, kSeed), want);
   }
   {
     Rng r(kSeed);
     std::vector<int64_t> want;
     for (int64_t d : {100, 200, 400})
-      want.push_back((d + static_cast<int64_t>(r.Below(d / 10))) * kMs);
+      want.push_back((d + static_cast<int64_t>(r.Below(static_cast<uint64_t>(d / 10)))) * kMs);
     EXPECT_EQ(Sequence(IcebergDefaultPolicy(), 3, kSeed), want);
   }
 }

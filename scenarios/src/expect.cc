@@ -97,7 +97,8 @@ int IndexOf(std::span<const std::string_view> names, std::string_view s) {
 Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view line) {
   Expectation e;
   e.pos = ctx.Pos(toks[0].col);
-  e.text = std::string(line.substr(toks.front().col - 1, toks.back().end_col - toks.front().col));
+  e.text = std::string(line.substr(static_cast<size_t>(toks.front().col - 1),
+                                    static_cast<size_t>(toks.back().end_col - toks.front().col)));
   if (toks.size() < 2) {
     return ctx.Error(toks[0].end_col, fmt::format("expected what to expect after expect (one of {})",
                                                   JoinNames(kExpectKinds)));

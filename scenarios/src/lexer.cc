@@ -17,7 +17,7 @@ Status ControlError(const LineContext& ctx, size_t i, unsigned char c) {
 Status ReadQuoted(const LineContext& ctx, std::string_view line, size_t q, std::string* out, size_t* end) {
   out->clear();
   for (size_t j = q + 1; j < line.size(); ++j) {
-    const unsigned char c = line[j];
+    const auto c = static_cast<unsigned char>(line[j]);
     if (c == '"') {
       *end = j + 1;
       return Status::OK();
@@ -39,7 +39,7 @@ Status ReadQuoted(const LineContext& ctx, std::string_view line, size_t q, std::
 
 // After a closing quote: the end of the line, a space, ';' or a comment.
 Status ExpectSeparator(const LineContext& ctx, std::string_view line, size_t i) {
-  if (i >= line.size() || IsSpace(line[i]) || line[i] == ';' || line[i] == '#') return Status::OK();
+  if (i >= line.size() || IsSpace(static_cast<unsigned char>(line[i])) || line[i] == ';' || line[i] == '#') return Status::OK();
   return ctx.Error(Col(i), "expected a space after the closing quote");
 }
 
@@ -52,7 +52,7 @@ Status LineContext::Error(int col, std::string_view message) const {
 Status TokenizeLine(const LineContext& ctx, std::string_view line, std::vector<Token>* out) {
   size_t i = 0;
   while (i < line.size()) {
-    const unsigned char c = line[i];
+    const auto c = static_cast<unsigned char>(line[i]);
     if (IsSpace(c)) {
       ++i;
       continue;
@@ -83,8 +83,8 @@ Status TokenizeLine(const LineContext& ctx, std::string_view line, std::vector<T
     const size_t start = i;
     size_t eq = std::string_view::npos;
     bool quoted_value = false;
-    while (i < line.size() && !IsSpace(line[i]) && line[i] != ';' && line[i] != '#') {
-      const unsigned char d = line[i];
+    while (i < line.size() && !IsSpace(static_cast<unsigned char>(line[i])) && line[i] != ';' && line[i] != '#') {
+      const auto d = static_cast<unsigned char>(line[i]);
       if (IsControl(d)) return ControlError(ctx, i, d);
       if (d == '"') {
         if (eq == std::string_view::npos || eq == start || eq + 1 != i)

@@ -69,11 +69,12 @@ TEST(ScenarioFilesTest, ConflictScenarioPinsTheLecture) {
   ASSERT_EQ(s.writers.size(), 3u);
   const Writer& writer = s.writers[0];
   ASSERT_EQ(writer.steps.size(), 6u);
-  for (int i = 0; i < 3; ++i) {
+  for (size_t i = 0; i < 3; ++i) {
     const auto& w = std::get<WriteOp>(writer.steps[2 * i].op);
-    EXPECT_EQ(w.min_key, i + 1);
-    EXPECT_EQ(w.max_key, i + 1);
-    EXPECT_EQ(std::get<CommitOp>(writer.steps[2 * i + 1].op).identifier, i + 1);
+    const auto n = static_cast<int64_t>(i + 1);
+    EXPECT_EQ(w.min_key, n);
+    EXPECT_EQ(w.max_key, n);
+    EXPECT_EQ(std::get<CommitOp>(writer.steps[2 * i + 1].op).identifier, n);
   }
   EXPECT_EQ(writer.steps[5].label, "loaded");
   const auto& plan = std::get<CompactOp>(s.writers[1].steps[0].op);

@@ -23,7 +23,7 @@ bool IsWide(char32_t cp) {
 
 size_t DisplayColumns(std::string_view text) {
   size_t columns = 0;
-  for (size_t i = 0; i < text.size();) columns += IsWide(NextCodePoint(text, &i)) ? 2 : 1;
+  for (size_t i = 0; i < text.size();) columns += IsWide(NextCodePoint(text, &i)) ? size_t{2} : size_t{1};
   return columns;
 }
 

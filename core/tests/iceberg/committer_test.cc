@@ -30,7 +30,7 @@ class IcebergCommitterTest : public IcebergFixture {
   }
   // Sets a hook that commits `op` through `winner` just before `loser`'s first swap.
   void RaceBeforeSwapOf(const std::string& loser, IcebergCommitter* winner, Operation op) {
-    catalog_.before_cas = [this, loser, winner, op, raced = false](int64_t, const TableMetadata& m) mutable {
+    catalog_.before_cas = [loser, winner, op, raced = false](int64_t, const TableMetadata& m) mutable {
       if (raced || m.snapshots.empty() || m.snapshots.back()->committed_by != loser) return;
       raced = true;
       ASSERT_TRUE(winner->Commit(op).ok());

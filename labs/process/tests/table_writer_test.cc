@@ -54,10 +54,10 @@ TEST_F(TableWriterTest, CreatesTheTableAndAcknowledgesEachCommit) {
   EXPECT_EQ(r->acknowledged, 4);
   EXPECT_EQ(r->last_identifier, 4);
   ASSERT_EQ(acks.size(), 4u);
-  for (int i = 0; i < 4; ++i) {
+  for (size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(acks[i].user, "job-A");
-    EXPECT_EQ(acks[i].identifier, i + 1);
-    EXPECT_EQ(acks[i].snapshot, i + 1);
+    EXPECT_EQ(acks[i].identifier, static_cast<int64_t>(i + 1));
+    EXPECT_EQ(acks[i].snapshot, static_cast<int64_t>(i + 1));
   }
   Result<sim::TableDirReport> check = sim::CheckTableDir(dir_);
   ASSERT_TRUE(check.ok());
@@ -99,10 +99,11 @@ TEST_F(TableWriterTest, FileNamesDifferBetweenWritersWithOneSeed) {
 }
 
 TEST_F(TableWriterTest, ThreadsWithTheirOwnUsersAllLand) {
-  constexpr int kWriters = 4, kCommits = 15;
+  constexpr int kCommits = 15;
+  constexpr size_t kWriters = 4;
   std::vector<std::vector<Ack>> acks(kWriters);
   std::vector<std::thread> threads;
-  for (int i = 0; i < kWriters; ++i) {
+  for (size_t i = 0; i < kWriters; ++i) {
     threads.emplace_back([&, i] {
       Result<TableWriterResult> r = Run(Options(fmt::format("job-{}", i), kCommits), &acks[i]);
       EXPECT_TRUE(r.ok() && r->error.empty()) << (r.ok() ? r->error : r.status().ToString());
@@ -112,8 +113,8 @@ TEST_F(TableWriterTest, ThreadsWithTheirOwnUsersAllLand) {
   Result<sim::TableDirReport> check = sim::CheckTableDir(dir_);
   ASSERT_TRUE(check.ok());
   EXPECT_TRUE(check->sound());
-  EXPECT_EQ(check->latest_snapshot(), kWriters * kCommits);
-  for (int i = 0; i < kWriters; ++i) {
+  EXPECT_EQ(check->latest_snapshot(), static_cast<int64_t>(kWriters) * kCommits);
+  for (size_t i = 0; i < kWriters; ++i) {
     ASSERT_EQ(acks[i].size(), static_cast<size_t>(kCommits));
     for (const Ack& a : acks[i]) {
       const Snapshot& s = check->chain.at(static_cast<size_t>(a.snapshot - 1));

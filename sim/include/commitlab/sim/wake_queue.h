@@ -55,7 +55,7 @@ class WakeQueue {
   // copy of a sentinel into it is overwritten by Rise).
   size_t HoleToBottom() {
     size_t hole = 0;
-    for (int level = std::bit_width(size_) - 1; level > 0; --level) {
+    for (int level = static_cast<int>(std::bit_width(size_)) - 1; level > 0; --level) {
       const size_t left = 2 * hole + 1;
       const size_t child = left + (slots_[left + 1].wake_micros < slots_[left].wake_micros ? 1 : 0);
       slots_[hole] = slots_[child];
