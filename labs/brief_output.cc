@@ -112,7 +112,8 @@ std::vector<std::string> BriefFilter::Feed(std::string_view line) {
     const std::string id = at == std::string::npos ? "" : held_.substr(at + 29, held_.find(' ', at + 29) - at - 29);
     if (id.empty() || !text.starts_with("snapshot " + id + " ")) Emit(held_, &out);
   }
-  if (line.find(" INFO  [") != std::string_view::npos && line.find("Successfully commit snapshot ") != std::string_view::npos) {
+  if (line.find(" INFO  [") != std::string_view::npos &&
+      line.find("Successfully commit snapshot ") != std::string_view::npos) {
     held_ = std::string(line);
     holding_ = true;
     return out;

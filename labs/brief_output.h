@@ -30,7 +30,7 @@ class BriefFilter {
   // table row) is cut with "…".
   void Emit(std::string_view line, std::vector<std::string>* out) const;
 
-  std::string held_;       // a log line of a published snapshot, until the next line
+  std::string held_;  // a log line of a published snapshot, until the next line
   bool holding_ = false;
   std::string last_error_;  // the text of the last ERROR log line, which a refusal block repeats
   std::string last_claim_;  // the section's claim, which its verdict repeats

@@ -27,7 +27,8 @@ std::string LeftoverCounts(const std::vector<sim::Leftover>& leftovers) {
   std::map<std::string_view, int> counts;
   for (const sim::Leftover& l : leftovers) ++counts[sim::LeftoverKindName(l.kind)];
   std::string out;
-  for (const auto& [kind, n] : counts) out += fmt::format("{}{} {}{}", out.empty() ? "" : ", ", n, kind, n == 1 ? "" : "s");
+  for (const auto& [kind, n] : counts)
+    out += fmt::format("{}{} {}{}", out.empty() ? "" : ", ", n, kind, n == 1 ? "" : "s");
   return out;
 }
 
@@ -38,12 +39,14 @@ std::string Age(int64_t micros) {
   return fmt::format("{:.1f} h old", s / 3600);
 }
 
-void PrintText(const sim::TableDirReport& r, const std::optional<sim::CleanResult>& cleaned, std::string_view older_than) {
-  fmt::print("table {}: {}\n", r.root,
-             r.sound() ? "sound" : fmt::format("UNSOUND, {} problem(s)", r.problems.size()));
+void PrintText(const sim::TableDirReport& r, const std::optional<sim::CleanResult>& cleaned,
+               std::string_view older_than) {
+  fmt::print("table {}: {}\n", r.root, r.sound() ? "sound" : fmt::format("UNSOUND, {} problem(s)", r.problems.size()));
   for (const sim::TableDirProblem& p : r.problems) fmt::print("  {}: {}\n", p.kind, p.message);
   fmt::print("snapshots: {}; LATEST hint: {}\n",
-             r.chain.empty() ? "none" : fmt::format("{}..{} ({} readable)", r.chain.front().id, r.latest_snapshot(), r.chain.size()),
+             r.chain.empty()
+                 ? "none"
+                 : fmt::format("{}..{} ({} readable)", r.chain.front().id, r.latest_snapshot(), r.chain.size()),
              r.latest_hint ? std::to_string(*r.latest_hint) : "none");
   fmt::print("snapshots per commit user: {}\n", PerUser(r.per_user()));
   fmt::print("live data files: {}\n", r.live_files);
@@ -105,6 +108,7 @@ int RunCheck(const std::vector<std::string>& args) {
       "not ahead. Lists leftovers: temp files and unreferenced manifests and data files (orphans).\n"
       "Exit 0: sound; 1: unsound (each problem names its file); 2: DIR is not a readable table.\n\nOptions");
   std::string dir, older_than = std::string(kDefaultOlderThan);
+  // clang-format off
   options.add_options()
       ("help,h", "show this help")
       ("dir", po::value(&dir), "the table directory (or give it as the first argument)")
@@ -112,6 +116,7 @@ int RunCheck(const std::vector<std::string>& args) {
       ("clean-orphans", "remove the leftovers older than --older-than (only from a sound table)")
       ("older-than", po::value(&older_than)->default_value(older_than),
        "with --clean-orphans: keep leftovers younger than this (e.g. 0s, 10min, 1h, 1d); a live writer's files are leftovers until its commit lands");
+  // clang-format on
   po::positional_options_description positional;
   positional.add("dir", 1);
   po::variables_map vm;
@@ -124,7 +129,8 @@ int RunCheck(const std::vector<std::string>& args) {
   if (!vm["older-than"].defaulted() && !vm.count("clean-orphans"))
     return UsageError(kCommand, "--older-than only means something with --clean-orphans");
   Result<int64_t> older_than_micros = ParseDurationMicros(older_than);
-  if (!older_than_micros.ok()) return UsageError(kCommand, fmt::format("--older-than: {}", older_than_micros.status().message()));
+  if (!older_than_micros.ok())
+    return UsageError(kCommand, fmt::format("--older-than: {}", older_than_micros.status().message()));
 
   Result<sim::TableDirReport> report = sim::CheckTableDir(dir);
   if (!report.ok()) {
@@ -142,8 +148,9 @@ int RunCheck(const std::vector<std::string>& args) {
     }
   }
   if (vm.count("json")) {
-    PrintJsonLine(ReportJson(*report, cleaned,
-                             {{"dir", dir}, {"clean_orphans", vm.count("clean-orphans") > 0}, {"older_than", older_than}}));
+    PrintJsonLine(
+        ReportJson(*report, cleaned,
+                   {{"dir", dir}, {"clean_orphans", vm.count("clean-orphans") > 0}, {"older_than", older_than}}));
   } else {
     PrintText(*report, cleaned, older_than);
   }

@@ -1,7 +1,8 @@
 #include "cli.h"
 
-#include <fmt/format.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <chrono>
 #include <cstdio>
@@ -65,9 +66,8 @@ bool RefuseNegativeUnsigned(std::string_view command, const po::parsed_options& 
 
 }  // namespace
 
-bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
-               const po::options_description& options, const po::positional_options_description* positional,
-               po::variables_map* vm) {
+bool ParseArgs(std::string_view command, const std::vector<std::string>& args, const po::options_description& options,
+               const po::positional_options_description* positional, po::variables_map* vm) {
   // A command without positional arguments collects stray words here to name them in its error;
   // Boost would otherwise say only "too many positional options".
   constexpr const char* kStray = "stray-argument";
@@ -89,7 +89,8 @@ bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
     if (!RefuseNegativeUnsigned(command, parsed, all)) return false;
     po::store(parsed, *vm);
     if (vm->count(kStray)) {
-      UsageError(command, fmt::format("unexpected argument '{}'", (*vm)[kStray].as<std::vector<std::string>>().front()));
+      UsageError(command,
+                 fmt::format("unexpected argument '{}'", (*vm)[kStray].as<std::vector<std::string>>().front()));
       return false;
     }
     po::notify(*vm);

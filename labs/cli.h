@@ -4,18 +4,19 @@
 
 #include <boost/program_options.hpp>
 
-#include "commitlab/core/status.h"
 #include <cstdio>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "commitlab/core/status.h"
+
 namespace commitlab::cli {
 
-inline constexpr int kExitOk = 0;       // ran, every invariant and expectation held
-inline constexpr int kExitFailed = 1;   // ran, something it checks did not hold
-inline constexpr int kExitUsage = 2;    // bad flag, bad input file (nothing ran), or an output that cannot be written
+inline constexpr int kExitOk = 0;      // ran, every invariant and expectation held
+inline constexpr int kExitFailed = 1;  // ran, something it checks did not hold
+inline constexpr int kExitUsage = 2;   // bad flag, bad input file (nothing ran), or an output that cannot be written
 
 struct Command {
   std::string name;

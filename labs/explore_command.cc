@@ -5,11 +5,11 @@
 #include <fmt/ostream.h>
 
 #include "cli.h"
-#include "run_settings.h"
 #include "commitlab/scenarios/explore.h"
 #include "commitlab/scenarios/explore_order.h"
 #include "commitlab/scenarios/parser.h"
 #include "report_output.h"
+#include "run_settings.h"
 
 namespace commitlab::cli {
 namespace {
@@ -57,8 +57,7 @@ std::vector<std::string> Cuts(const ExploreReport& r, const scenarios::ExploreOp
   if (r.stopped)
     why.push_back(o.stop_at_first ? "stopped at the first failure (--stop-at-first)"
                                   : fmt::format("stopped after --max-executions {}", o.max_executions));
-  if (r.cut_preemptions > 0)
-    why.push_back(fmt::format("{} cut by --preemptions {}", r.cut_preemptions, o.preemptions));
+  if (r.cut_preemptions > 0) why.push_back(fmt::format("{} cut by --preemptions {}", r.cut_preemptions, o.preemptions));
   if (r.cut_steps > 0) why.push_back(fmt::format("{} cut at --max-steps {}", r.cut_steps, o.max_steps));
   return why;
 }
@@ -92,8 +91,7 @@ void PrintText(const std::string& path, const ExploreReport& r, const std::vecto
     if (r.complete()) {
       fmt::print("\nno failure in any execution: every invariant and expectation of {} held\n", path);
     } else {
-      fmt::print("\nno failure in the {} executions run; the search is incomplete, so others may fail\n",
-                 r.executions);
+      fmt::print("\nno failure in the {} executions run; the search is incomplete, so others may fail\n", r.executions);
     }
     return;
   }
@@ -109,8 +107,9 @@ void PrintText(const std::string& path, const ExploreReport& r, const std::vecto
   for (const Counterexample& c : examples) {
     const ExploreFinding& f = *c.finding;
     const bool expectation = f.kind.rfind("expect ", 0) == 0;
-    fmt::print("  {}{}{}: in {} of {} executions, shortest: counterexample {}\n    {}\n", expectation ? "" : "violation ",
-               f.kind, f.expected ? " (the file expects it)" : "", f.executions, r.executions, number(c), f.detail);
+    fmt::print("  {}{}{}: in {} of {} executions, shortest: counterexample {}\n    {}\n",
+               expectation ? "" : "violation ", f.kind, f.expected ? " (the file expects it)" : "", f.executions,
+               r.executions, number(c), f.detail);
   }
   for (size_t i = 0; i < runs.size(); ++i) {
     const Counterexample& c = *runs[i];
@@ -137,6 +136,7 @@ int RunExplore(const std::vector<std::string>& args) {
   scenarios::ExploreOptions explore;
   std::vector<std::string> fault_specs;
   int64_t outcomes = 20;
+  // clang-format off
   options.add_options()
       ("help,h", "show this help")
       ("file", po::value(&path), "the scenario file (scenarios/*.scn)")
@@ -154,18 +154,20 @@ int RunExplore(const std::vector<std::string>& args) {
       ("stop-at-first", "stop at the first execution that fails")
       ("outcomes", po::value(&outcomes)->default_value(20), "list at most this many distinct outcomes")
       ("json", "print one JSON document instead of the text");
+  // clang-format on
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
   if (vm.count("help")) {
-    fmt::print("{}\n\nRuns the scenario once per distinct interleaving of its writers' steps, depth first, with\n"
-               "latency as ordering only (a writer may be held back arbitrarily). Steps of different writers that\n"
-               "commute (a write of one's own manifest and another's read of the latest snapshot) are run in one\n"
-               "order only. Prints the distinct outcomes with a count each and, for every kind of failure, the\n"
-               "shortest execution showing it: its schedule string, a command that replays it, and order lines.\n"
-               "Exit 0 when no execution failed, 1 when one did, 2 on bad input.\n",
-               fmt::streamed(options));
+    fmt::print(
+        "{}\n\nRuns the scenario once per distinct interleaving of its writers' steps, depth first, with\n"
+        "latency as ordering only (a writer may be held back arbitrarily). Steps of different writers that\n"
+        "commute (a write of one's own manifest and another's read of the latest snapshot) are run in one\n"
+        "order only. Prints the distinct outcomes with a count each and, for every kind of failure, the\n"
+        "shortest execution showing it: its schedule string, a command that replays it, and order lines.\n"
+        "Exit 0 when no execution failed, 1 when one did, 2 on bad input.\n",
+        fmt::streamed(options));
     return kExitOk;
   }
   if (path.empty()) return UsageError(kCommand, "missing the scenario file to explore");
@@ -200,16 +202,17 @@ int RunExplore(const std::vector<std::string>& args) {
     const bool reduced = explore.reduce && explore.preemptions < 0;
     fmt::print("explore {}: seed {}, untimed (latency is ordering only), {}, {}, at most {} step{} an execution\n",
                path, seed, reduced ? "sleep-set reduction" : "no reduction",
-               explore.preemptions < 0 ? std::string("preemptions unbounded")
-                                       : fmt::format("at most {} preemption{}", explore.preemptions,
-                                                     explore.preemptions == 1 ? "" : "s"),
+               explore.preemptions < 0
+                   ? std::string("preemptions unbounded")
+                   : fmt::format("at most {} preemption{}", explore.preemptions, explore.preemptions == 1 ? "" : "s"),
                explore.max_steps, explore.max_steps == 1 ? "" : "s");
   }
 
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
   bool has_maybe = false;
   if (plan.ok())
-    for (const sim::FaultRule& f : plan->faults) has_maybe = has_maybe || f.trigger.kind == sim::FaultTrigger::Kind::kMaybe;
+    for (const sim::FaultRule& f : plan->faults)
+      has_maybe = has_maybe || f.trigger.kind == sim::FaultTrigger::Kind::kMaybe;
   std::vector<Counterexample> examples;
   for (const ExploreFinding& f : r->findings) {
     Counterexample c{.finding = &f, .reproduce = ReproduceCommand(path, seed, ignore_order, f, has_maybe)};
@@ -218,14 +221,19 @@ int RunExplore(const std::vector<std::string>& args) {
     examples.push_back(std::move(c));
   }
   if (json) {
-    sim::Json settings = {{"scenario", path},        {"seed", seed},
-                          {"faults", fault_specs},   {"ignore_order", ignore_order},
-                          {"preemptions", explore.preemptions}, {"max_steps", explore.max_steps},
-                          {"max_executions", explore.max_executions}, {"reduction", explore.reduce},
+    sim::Json settings = {{"scenario", path},
+                          {"seed", seed},
+                          {"faults", fault_specs},
+                          {"ignore_order", ignore_order},
+                          {"preemptions", explore.preemptions},
+                          {"max_steps", explore.max_steps},
+                          {"max_executions", explore.max_executions},
+                          {"reduction", explore.reduce},
                           {"stop_at_first", explore.stop_at_first}};
     sim::Json doc = Envelope("commitlab-explore", 1, kCommand, std::move(settings));
     sim::Json outs = sim::Json::array();
-    for (const scenarios::ExploreOutcome& o : r->outcomes) outs.push_back({{"outcome", o.key}, {"count", o.count}, {"ok", o.ok}});
+    for (const scenarios::ExploreOutcome& o : r->outcomes)
+      outs.push_back({{"outcome", o.key}, {"count", o.count}, {"ok", o.ok}});
     sim::Json found = sim::Json::array();
     for (const Counterexample& c : examples) found.push_back(FindingJson(c));
     doc["executions"] = r->executions;

@@ -13,12 +13,13 @@ namespace commitlab::cli {
 
 sim::Json HistoryHeader(std::string_view command, const std::vector<std::string>& argv, sim::Json settings,
                         sim::Json plan, const scenarios::Scenario& scenario) {
-  return {{"commitlab", {{"version", CommitlabVersion()}, {"git", CommitlabGitCommit()}}},
-          {"command", command},
-          {"argv", argv},
-          {"settings", std::move(settings)},
-          {"plan", std::move(plan)},
-          {"scenario", {{"file", scenario.file_name}, {"sha256", sim::Sha256Hex(scenario.text)}, {"text", scenario.text}}}};
+  return {
+      {"commitlab", {{"version", CommitlabVersion()}, {"git", CommitlabGitCommit()}}},
+      {"command", command},
+      {"argv", argv},
+      {"settings", std::move(settings)},
+      {"plan", std::move(plan)},
+      {"scenario", {{"file", scenario.file_name}, {"sha256", sim::Sha256Hex(scenario.text)}, {"text", scenario.text}}}};
 }
 
 Result<std::unique_ptr<HistoryFile>> HistoryFile::Create(const std::string& path, const sim::Json& header) {
@@ -80,7 +81,8 @@ std::string HistoryWhere(const std::string& path, std::string_view message) {
 Result<std::vector<sim::Json>> ReadHistoryFile(const std::string& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  if (ec || !std::filesystem::exists(status))
+    return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
   if (!std::filesystem::is_regular_file(status))
     return Status::InvalidArgument(fmt::format("{} is not a regular file", path));
   if (std::filesystem::file_size(path, ec) > kMaxHistoryBytes)

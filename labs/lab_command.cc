@@ -14,17 +14,17 @@
 #include <string>
 #include <vector>
 
+#include "brief_output.h"
 #include "cli.h"
 #include "commitlab/core/file_read.h"
 #include "commitlab/scenarios/parser.h"
 #include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
-#include "lab_text.h"
-#include "log_printer.h"
-#include "brief_output.h"
 #include "history_file.h"
+#include "lab_text.h"
 #include "lab_words.h"
 #include "lecture_notes.h"
+#include "log_printer.h"
 #include "report_output.h"
 #include "run_recording.h"
 #include "run_settings.h"
@@ -48,7 +48,7 @@ struct LabSection {
 struct Lab {
   std::string name;
   std::string heading;
-  std::string heading_zh;  // --lang zh
+  std::string heading_zh;            // --lang zh
   std::vector<LabSection> sections;  // numbered from 1
 };
 
@@ -204,7 +204,7 @@ struct LabFlags {
   std::optional<uint64_t> seed;
   bool verbose = false;
   bool json = false;
-  std::string timeline_dir;         // --timeline: one page per run, named by section and file
+  std::string timeline_dir;  // --timeline: one page per run, named by section and file
   std::string timeline_ext = "html";
   bool explain = true;              // say why after each run (--no-explain: not)
   const LabWords* words = nullptr;  // --lang
@@ -248,7 +248,7 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
     if (!scenario->claim.empty()) fmt::print("{}\n", Say(w.claim, scenario->claim));
     if (flags.lecture_run > 0 && section.on_threads) {
       fmt::print("{}\n", Say(w.lecture_run, flags.lecture_run, kLectureRuns[flags.lecture_run - 1].lost_races,
-                            kLectureRuns[flags.lecture_run - 1].seed));
+                             kLectureRuns[flags.lecture_run - 1].seed));
     }
     fmt::print("({}: {})\n\n", scenario->file_name,
                plan->free ? std::string(w.on_threads) : Say(w.simulated, plan->seed, plan->strategy));
@@ -256,16 +256,17 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
   // The run's history, kept only for its drawing (--timeline) and its explanations.
   std::string drawing;
   if (!flags.timeline_dir.empty()) {
-    drawing = (fs::path(flags.timeline_dir) / fmt::format("{:02}-{}-{}.{}", number, section.key,
-                                                          fs::path(file).stem().string(), flags.timeline_ext))
+    drawing = (fs::path(flags.timeline_dir) /
+               fmt::format("{:02}-{}-{}.{}", number, section.key, fs::path(file).stem().string(), flags.timeline_ext))
                   .string();
   }
-  Result<std::unique_ptr<RunRecording>> recording =
-      RunRecording::Start({.trace = "", .timeline = drawing, .explain = flags.explain && !flags.json,
-                            .explain_max_per_kind = 3,
-                            .language = flags.words->language},
-                          HistoryHeader(kCommand, flags.argv, {{"section", section.key}}, scenarios::PlanJson(*plan),
-                                        *scenario));
+  Result<std::unique_ptr<RunRecording>> recording = RunRecording::Start(
+      {.trace = "",
+       .timeline = drawing,
+       .explain = flags.explain && !flags.json,
+       .explain_max_per_kind = 3,
+       .language = flags.words->language},
+      HistoryHeader(kCommand, flags.argv, {{"section", section.key}}, scenarios::PlanJson(*plan), *scenario));
   if (!recording.ok()) return recording.status();
   options.history = (*recording)->history();
   Result<RunReport> report = scenarios::RunScenario(*scenario, options);
@@ -275,15 +276,18 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
     if (section.matrix) {
       const bool zh = flags.words->language == sim::Language::kChinese;
       if (std::optional<std::vector<std::string>> lines = ConflictMatrixLines(*report, zh)) {
-        const char* legend = file.starts_with("iceberg")
-                                 ? "ValidationException: new data = Found conflicting files,\n"
-                                   "files deleted = Found conflicting deleted files, files missing = Missing required files "
-                                   "to delete"
-                                 : "Append = ConcurrentAppendException, ...";
-        fmt::print(fmt::runtime(zh ? "每格是后提交一方的结果（行先提交；{}），\n然后是两两之间：任一顺序下第二个提交被拒绝即为“会冲突”。\n\n"
-                                   : "The loser's outcome per cell (the row committed first; {}),\n"
-                                     "then the pairs: \"can\" when either order refused the second commit.\n\n"),
-                   legend);
+        const char* legend =
+            file.starts_with("iceberg")
+                ? "ValidationException: new data = Found conflicting files,\n"
+                  "files deleted = Found conflicting deleted files, files missing = Missing required files "
+                  "to delete"
+                : "Append = ConcurrentAppendException, ...";
+        fmt::print(
+            fmt::runtime(
+                zh ? "每格是后提交一方的结果（行先提交；{}），\n然后是两两之间：任一顺序下第二个提交被拒绝即为“会冲突”。\n\n"
+                   : "The loser's outcome per cell (the row committed first; {}),\n"
+                     "then the pairs: \"can\" when either order refused the second commit.\n\n"),
+            legend);
         for (const std::string& line : *lines) fmt::print("{}\n", line);
       }
     } else {
@@ -301,9 +305,9 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
     if (!section.matrix && !(*recording)->explanation().empty()) fmt::print("\n{}", (*recording)->explanation());
     if (!(*recording)->timeline_summary().empty())
       fmt::print("{}\n", Say(flags.words->timeline, (*recording)->timeline_summary()));
-    fmt::print("{}\n", Say(flags.words->verdict, report->ok() ? flags.words->agrees : flags.words->differs,
-                          " — " + scenario->claim +
-                              (report->ok() ? "" : " (" + scenarios::FailureSummary(*report) + ")")));
+    fmt::print("{}\n",
+               Say(flags.words->verdict, report->ok() ? flags.words->agrees : flags.words->differs,
+                   " — " + scenario->claim + (report->ok() ? "" : " (" + scenarios::FailureSummary(*report) + ")")));
   }
   return SectionRun{std::move(*report), scenario->claim, scenario->source};
 }
@@ -315,6 +319,7 @@ int RunLab(const std::vector<std::string>& args) {
   uint64_t seed = 0;
   LabFlags flags;
   po::options_description options("commitlab lab paimon|iceberg|delta [options]");
+  // clang-format off
   options.add_options()
       ("help,h", "show this help")
       ("lab", po::value(&lab_name), "the lab: paimon, iceberg or delta")
@@ -333,6 +338,7 @@ int RunLab(const std::vector<std::string>& args) {
        "en or zh: the language of the lab's own words (log lines stay in the engines' English)")
       ("lecture-run", po::value(&flags.lecture_run),
        "1, 2 or 3: the Paimon race as S2 第 5 讲's run 1, 2 or 3 went (25, 18, 11 lost races), simulated");
+  // clang-format on
   po::positional_options_description positional;
   positional.add("lab", 1);
   po::variables_map vm;
@@ -360,7 +366,7 @@ int RunLab(const std::vector<std::string>& args) {
   flags.verbose = vm.count("verbose") > 0;
   flags.json = vm.count("json") > 0;
   flags.argv = WithoutFlags(args, {"--timeline", "--timeline-format", "--lang"},
-                           {"--json", "--verbose", "--brief", "--no-explain"});
+                            {"--json", "--verbose", "--brief", "--no-explain"});
   flags.words = FindLabWords(vm["lang"].as<std::string>());
   if (flags.words == nullptr)
     return UsageError(kCommand, fmt::format("--lang '{}' is not one of en, zh", vm["lang"].as<std::string>()));
@@ -413,7 +419,7 @@ int RunLab(const std::vector<std::string>& args) {
       verdicts.push_back(fmt::format("{:>2}. {:<11} {:<8} scenarios/{}", number, section.key,
                                      ok ? flags.words->agrees : flags.words->differs, file));
       sim::Json json = scenarios::RunJson(run->report);
-      json["section"] = {{"lab", lab->name}, {"number", number},     {"key", section.key},
+      json["section"] = {{"lab", lab->name},    {"number", number},      {"key", section.key},
                          {"claim", run->claim}, {"source", run->source}, {"agrees", ok}};
       report["runs"].push_back(std::move(json));
     }

@@ -1,12 +1,12 @@
 #include "lab_text.h"
 
-#include "commitlab/sim/text_width.h"
-
 #include <fmt/format.h>
 
 #include <array>
 #include <cctype>
 #include <map>
+
+#include "commitlab/sim/text_width.h"
 
 namespace commitlab::cli {
 namespace {
@@ -145,7 +145,8 @@ std::optional<std::vector<std::string>> ConflictMatrixLines(const scenarios::Run
     for (size_t a = 0; a < ops.size(); ++a) {
       std::vector<std::string> row;
       for (size_t b = 0; b <= a; ++b)
-        row.emplace_back(cell[a][b] != ok || cell[b][a] != ok ? (chinese ? "会冲突" : "can") : (chinese ? "不会" : "cannot"));
+        row.emplace_back(cell[a][b] != ok || cell[b][a] != ok ? (chinese ? "会冲突" : "can")
+                                                              : (chinese ? "不会" : "cannot"));
       out.push_back(MatrixRow(ops[a], row));
     }
     out.emplace_back();

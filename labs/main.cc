@@ -22,21 +22,25 @@ using commitlab::cli::WriteText;
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
-      {"race", "N writers race for snapshot ids (S2 第 5 讲, scenario 1), on threads or simulated", commitlab::cli::RunRace},
+      {"race", "N writers race for snapshot ids (S2 第 5 讲, scenario 1), on threads or simulated",
+       commitlab::cli::RunRace},
       {"lab", "the source lectures' experiments (docs/lectures.md), narrated: lab paimon | iceberg | delta",
        commitlab::cli::RunLab},
       {"run", "run one scenario file and check its expectations", commitlab::cli::RunScenario},
       {"sweep", "benchmark retry policies: Brooker's experiment and a table-format sweep", commitlab::cli::RunSweep},
       {"replay", "re-run a recorded history and say where the new run departs from it", commitlab::cli::RunReplay},
-      {"timeline", "draw a recorded history: one lane per writer, who won each race (HTML or SVG)", commitlab::cli::RunTimeline},
+      {"timeline", "draw a recorded history: one lane per writer, who won each race (HTML or SVG)",
+       commitlab::cli::RunTimeline},
       {"step", "a scenario one scheduling point at a time: you pick who runs next, undo, save the path",
        commitlab::cli::RunStep},
       {"explore", "every distinct interleaving of a scenario: its outcomes, and the shortest run of each failure",
        commitlab::cli::RunExplore},
       {"shrink", "reduce a failing run to the smallest scenario that still shows its violation",
        commitlab::cli::RunShrink},
-      {"explain", "say why a recorded run went as it did: who won each race, what a refusal met", commitlab::cli::RunExplain},
-      {"writer", "one writer process on a table directory (start several; kill -9 one and restart it)", commitlab::cli::RunWriter},
+      {"explain", "say why a recorded run went as it did: who won each race, what a refusal met",
+       commitlab::cli::RunExplain},
+      {"writer", "one writer process on a table directory (start several; kill -9 one and restart it)",
+       commitlab::cli::RunWriter},
       {"check", "read a table directory alone: is it sound, what is left over", commitlab::cli::RunCheck},
   };
   return commands;

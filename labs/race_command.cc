@@ -2,6 +2,8 @@
 // each to one table and race for snapshot ids; every commit must land exactly once. On OS threads
 // (--sched free, the default, like S2 第 5 讲's Java run), in virtual time under a seeded
 // scheduler, or as N processes on one table directory (--processes, race_processes.h).
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -9,24 +11,22 @@
 #include <filesystem>
 #include <memory>
 
-#include <unistd.h>
-
 #include "cli.h"
 #include "commitlab/core/object_store.h"
 #include "commitlab/core/retry_policy.h"
+#include "commitlab/process/process_race.h"
 #include "commitlab/scenarios/race.h"
 #include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
-#include "history_file.h"
-#include "commitlab/process/process_race.h"
 #include "commitlab/sim/table_dir_check.h"
+#include "history_file.h"
 #include "log_printer.h"
 #include "race_processes.h"
 #include "report_output.h"
+#include "run_recording.h"
 #include "run_settings.h"
 #include "seed_range.h"
 #include "sim_flags.h"
-#include "run_recording.h"
 
 namespace commitlab::cli {
 namespace {
@@ -80,16 +80,19 @@ struct ProcessFlags {
 // --processes: the writers are `commitlab writer` processes on one directory.
 int RunRaceProcesses(const po::variables_map& vm, const ProcessFlags& pf, const scenarios::RaceSpec& spec,
                      const SimFlags& flags, std::string dir, const std::vector<std::string>& args) {
-  for (const char* flag : {"writers", "seeds", "schedule", "trace", "verbose", "max-steps", "max-virtual-time", "max-wall-time"}) {
+  for (const char* flag :
+       {"writers", "seeds", "schedule", "trace", "verbose", "max-steps", "max-virtual-time", "max-wall-time"}) {
     if (vm.count(flag) && !vm[flag].defaulted())
       return UsageError(kCommand, fmt::format("--{} does not go with --processes", flag));
   }
   if (flags.sched != "free") return UsageError(kCommand, "--processes runs real processes: --sched must be free");
   if (vm["store"].as<std::string>() != "dir" && !vm["store"].defaulted())
     return UsageError(kCommand, "--processes races on a table directory: --store must be dir");
-  if (pf.processes < 1 || pf.processes > 64) return UsageError(kCommand, fmt::format("--processes {} is out of range 1..64", pf.processes));
+  if (pf.processes < 1 || pf.processes > 64)
+    return UsageError(kCommand, fmt::format("--processes {} is out of range 1..64", pf.processes));
   if (pf.kills < 0) return UsageError(kCommand, "--kills must not be negative");
-  if (!ParseFsync(pf.fsync)) return UsageError(kCommand, fmt::format("--fsync '{}' is not one of off, data, all", pf.fsync));
+  if (!ParseFsync(pf.fsync))
+    return UsageError(kCommand, fmt::format("--fsync '{}' is not one of off, data, all", pf.fsync));
   if (dir.empty()) {
     Result<std::string> scratch = ScratchDir("race");
     if (!scratch.ok()) return UsageError(kCommand, scratch.status().message());
@@ -97,13 +100,26 @@ int RunRaceProcesses(const po::variables_map& vm, const ProcessFlags& pf, const 
   }
   if (std::error_code ec; std::filesystem::exists(std::filesystem::path(dir) / "snapshot", ec)) {
     return UsageError(kCommand, fmt::format("{} already holds a table; use an empty directory (`commitlab writer` "
-                                            "joins an existing table)", dir));
+                                            "joins an existing table)",
+                                            dir));
   }
 
-  process::ProcessRaceOptions o{.commitlab = SelfPath(), .dir = dir, .writers = pf.processes, .commits = spec.commits,
-                                .kills = pf.kills, .kill_seed = flags.seed};
-  o.writer_args = {"--policy", spec.policy, "--idempotency-check", spec.idempotency_check ? "on" : "off",
-                   "--latency", spec.latency, "--seed", std::to_string(flags.seed), "--fsync", pf.fsync};
+  process::ProcessRaceOptions o{.commitlab = SelfPath(),
+                                .dir = dir,
+                                .writers = pf.processes,
+                                .commits = spec.commits,
+                                .kills = pf.kills,
+                                .kill_seed = flags.seed};
+  o.writer_args = {"--policy",
+                   spec.policy,
+                   "--idempotency-check",
+                   spec.idempotency_check ? "on" : "off",
+                   "--latency",
+                   spec.latency,
+                   "--seed",
+                   std::to_string(flags.seed),
+                   "--fsync",
+                   pf.fsync};
   for (const std::string& f : spec.faults) o.writer_args.insert(o.writer_args.end(), {"--fault", f});
 
   const bool json = vm.count("json") > 0;
@@ -131,23 +147,30 @@ int RunRaceProcesses(const po::variables_map& vm, const ProcessFlags& pf, const 
     fmt::print(stderr, "commitlab race: {}\n", table.status().message());
     return kExitUsage;
   }
-  scenarios::RunPlan plan{.seed = flags.seed, .free = true, .sched = "processes", .strategy = "processes",
-                          .latency = flags.latency, .faults = flags.faults, .retry = *ParseRetryPolicy(spec.policy),
-                          .idempotency_check = spec.idempotency_check, .store = scenarios::StoreKind::kTableDir};
+  scenarios::RunPlan plan{.seed = flags.seed,
+                          .free = true,
+                          .sched = "processes",
+                          .strategy = "processes",
+                          .latency = flags.latency,
+                          .faults = flags.faults,
+                          .retry = *ParseRetryPolicy(spec.policy),
+                          .idempotency_check = spec.idempotency_check,
+                          .store = scenarios::StoreKind::kTableDir};
   const RunReport report = ProcessRaceReport(*race, *table, plan);
   if (json) {
     sim::Json faults = spec.faults;
-    PrintRunReport(kCommand, {{"processes", pf.processes},
-                              {"commits", spec.commits},
-                              {"store", "dir"},
-                              {"policy", spec.policy},
-                              {"idempotency_check", spec.idempotency_check},
-                              {"latency", spec.latency},
-                              {"faults", std::move(faults)},
-                              {"seed", flags.seed},
-                              {"sched", "processes"},
-                              {"fsync", pf.fsync},
-                              {"kills", pf.kills}},
+    PrintRunReport(kCommand,
+                   {{"processes", pf.processes},
+                    {"commits", spec.commits},
+                    {"store", "dir"},
+                    {"policy", spec.policy},
+                    {"idempotency_check", spec.idempotency_check},
+                    {"latency", spec.latency},
+                    {"faults", std::move(faults)},
+                    {"seed", flags.seed},
+                    {"sched", "processes"},
+                    {"fsync", pf.fsync},
+                    {"kills", pf.kills}},
                    report);
   } else {
     for (const process::WriterProcesses& w : race->writers) {
@@ -169,6 +192,7 @@ int RunRace(const std::vector<std::string>& args) {
   std::string store_kind = "memory", dir, policy_spec = "paimon", idempotency = "on";
   SimFlags flags;
   ProcessFlags pf;
+  // clang-format off
   options.add_options()
       ("help,h", "show this help")
       ("writers", po::value(&writers)->default_value(2), "number of writers (job-A, job-B, ...), 1..1000")
@@ -183,6 +207,7 @@ int RunRace(const std::vector<std::string>& args) {
       ("kills", po::value(&pf.kills)->default_value(0), "with --processes: kill -9 a random writer this many times, at moments drawn from --seed, and restart it")
       ("fsync", po::value(&pf.fsync)->default_value("off"), "with --processes: off | data | all (docs/multiprocess.md)")
       ("json", "print one JSON report (docs/report.schema.json) instead of the log and summary");
+  // clang-format on
   AddSimOptions(&options, &flags, "free", std::string(sim::kLectureLatencySpec));
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, nullptr, &vm)) return kExitUsage;
@@ -196,7 +221,8 @@ int RunRace(const std::vector<std::string>& args) {
     return UsageError(kCommand, fmt::format("--store '{}' is not one of memory, dir, object:MODE", store_kind));
   if (store_kind.starts_with("object:") && !ParsePublishMode(store_kind.substr(7))) {
     return UsageError(kCommand, fmt::format("--store '{}': expected object:check-then-put, object:locked or "
-                                            "object:conditional-put", store_kind));
+                                            "object:conditional-put",
+                                            store_kind));
   }
   if (vm.count("dir") && store_kind != "dir" && !vm.count("processes"))
     return UsageError(kCommand, "--dir needs --store dir");
@@ -207,7 +233,8 @@ int RunRace(const std::vector<std::string>& args) {
     for (const char* flag : {"kills", "fsync"})
       if (!vm[flag].defaulted()) return UsageError(kCommand, fmt::format("--{} needs --processes", flag));
   }
-  if (vm.count("dir") && flags.seed_range) return UsageError(kCommand, "--dir and --seeds do not go together: each seed needs its own table");
+  if (vm.count("dir") && flags.seed_range)
+    return UsageError(kCommand, "--dir and --seeds do not go together: each seed needs its own table");
 
   const bool json = vm.count("json") > 0;
   scenarios::RaceSpec spec{.writers = writers,
@@ -229,17 +256,17 @@ int RunRace(const std::vector<std::string>& args) {
   ApplyBudgets(flags, &run);
   sim::Json faults = spec.faults;
   sim::Json settings = {{"writers", writers},
-                              {"commits", commits},
-                              {"store", store_kind},
-                              {"policy", spec.policy},
-                              {"idempotency_check", spec.idempotency_check},
-                              {"latency", spec.latency},
-                              {"faults", std::move(faults)},
-                              {"seed", flags.seed},
-                              {"sched", flags.sched},
-                              {"schedule", flags.schedule.empty() ? sim::Json(nullptr) : sim::Json(flags.schedule)},
-                              {"untimed", flags.untimed},
-                              {"maybe_faults", flags.maybe}};
+                        {"commits", commits},
+                        {"store", store_kind},
+                        {"policy", spec.policy},
+                        {"idempotency_check", spec.idempotency_check},
+                        {"latency", spec.latency},
+                        {"faults", std::move(faults)},
+                        {"seed", flags.seed},
+                        {"sched", flags.sched},
+                        {"schedule", flags.schedule.empty() ? sim::Json(nullptr) : sim::Json(flags.schedule)},
+                        {"untimed", flags.untimed},
+                        {"maybe_faults", flags.maybe}};
   AddBudgetSettings(flags, &settings);
   if (flags.seed_range) {
     Result<SeedRangeRun> how =
@@ -297,7 +324,8 @@ int RunRace(const std::vector<std::string>& args) {
     PrintSummary(*report);
   }
   if (!json && !(*recording)->explanation().empty()) fmt::print("\n{}", (*recording)->explanation());
-  if (!json && !(*recording)->timeline_summary().empty()) fmt::print("timeline: {}\n", (*recording)->timeline_summary());
+  if (!json && !(*recording)->timeline_summary().empty())
+    fmt::print("timeline: {}\n", (*recording)->timeline_summary());
   return report->ok() ? kExitOk : kExitFailed;
 }
 

@@ -11,9 +11,9 @@
 #include "cli.h"
 #include "commitlab/core/file_read.h"
 #include "commitlab/scenarios/parser.h"
-#include "history_file.h"
 #include "commitlab/scenarios/replay.h"
 #include "commitlab/sim/history_diff.h"
+#include "history_file.h"
 
 namespace commitlab::cli {
 namespace {
@@ -57,21 +57,24 @@ void PrintDifference(const std::vector<sim::Json>& recorded, const sim::HistoryD
 int RunReplay(const std::vector<std::string>& args) {
   po::options_description options("commitlab replay HISTORY_FILE [options]");
   std::string path;
+  // clang-format off
   options.add_options()
       ("help,h", "show this help")
       ("history", po::value(&path), "a history written with --trace")
       ("use-file", "run the scenario file as it is now instead of the recorded text, to see where an edit changes "
                    "the run");
+  // clang-format on
   po::positional_options_description positional;
   positional.add("history", 1);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
   if (vm.count("help")) {
-    fmt::print("{}\n\nRuns the recorded scenario text again with the recorded settings, in this process, and\n"
-               "compares the two histories event by event. A history recorded on OS threads (--sched free)\n"
-               "is replayed in the simulator with its recorded reads and publishes as order constraints,\n"
-               "and its outcome compared.\n",
-               fmt::streamed(options));
+    fmt::print(
+        "{}\n\nRuns the recorded scenario text again with the recorded settings, in this process, and\n"
+        "compares the two histories event by event. A history recorded on OS threads (--sched free)\n"
+        "is replayed in the simulator with its recorded reads and publishes as order constraints,\n"
+        "and its outcome compared.\n",
+        fmt::streamed(options));
     return kExitOk;
   }
   if (path.empty()) return UsageError(kCommand, "missing the history file to replay");
@@ -86,8 +89,8 @@ int RunReplay(const std::vector<std::string>& args) {
     Result<std::string> text = ReadRegularFile(file, scenarios::kMaxFileBytes);
     if (!text.ok()) {
       return UsageError(kCommand, fmt::format("--use-file: cannot read {}", text.status().code() == Code::kNotFound
-                                                                               ? file + ": no such file"
-                                                                               : text.status().message()));
+                                                                                ? file + ": no such file"
+                                                                                : text.status().message()));
     }
     replay.scenario_text = std::move(*text);
   }

@@ -34,8 +34,8 @@ void PrintFiredFaults(const scenarios::RunReport& r) {
   for (size_t i = 0; i < shown; ++i) fmt::print("fault fired: {}\n", r.fired_faults[i]);
   const int64_t total = std::max(r.fired_faults_total, static_cast<int64_t>(r.fired_faults.size()));
   if (total > static_cast<int64_t>(shown))
-    fmt::print("fault fired: ... and {} more ({} in all; --json lists the first {})\n", total - static_cast<int64_t>(shown),
-               total, r.fired_faults.size());
+    fmt::print("fault fired: ... and {} more ({} in all; --json lists the first {})\n",
+               total - static_cast<int64_t>(shown), total, r.fired_faults.size());
 }
 
 void PrintRunReport(std::string_view command, const sim::Json& settings, const scenarios::RunReport& r) {

@@ -14,10 +14,10 @@
 #include "history_file.h"
 #include "log_printer.h"
 #include "report_output.h"
+#include "run_recording.h"
 #include "run_settings.h"
 #include "seed_range.h"
 #include "sim_flags.h"
-#include "run_recording.h"
 
 namespace commitlab::cli {
 namespace {
@@ -77,6 +77,7 @@ int RunScenario(const std::vector<std::string>& args) {
   po::options_description options("commitlab run FILE [options]");
   std::string path, store_kind = "memory", dir;
   SimFlags flags;
+  // clang-format off
   options.add_options()
       ("help,h", "show this help")
       ("file", po::value(&path), "the scenario file (scenarios/*.scn)")
@@ -85,16 +86,18 @@ int RunScenario(const std::vector<std::string>& args) {
       ("verbose", "also print attempts and retry waits")
       ("ignore-order", "drop the file's order lines (as commitlab explore --ignore-order)")
       ("json", "print one JSON report (docs/report.schema.json) instead of the log and summary");
+  // clang-format on
   AddSimOptions(&options, &flags, scenarios::kDefaultSched, "");
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
   if (vm.count("help")) {
-    fmt::print("{}\n\nThe scenario's own sched and seed lines are the defaults; --sched and --seed win.\n"
-               "--latency replaces the scenario's latency lines; --fault adds to its fault lines.\n"
-               "--seeds A..B runs every seed of the range (simulated) and lists the ones that failed.\n",
-               fmt::streamed(options));
+    fmt::print(
+        "{}\n\nThe scenario's own sched and seed lines are the defaults; --sched and --seed win.\n"
+        "--latency replaces the scenario's latency lines; --fault adds to its fault lines.\n"
+        "--seeds A..B runs every seed of the range (simulated) and lists the ones that failed.\n",
+        fmt::streamed(options));
     return kExitOk;
   }
   if (path.empty()) return UsageError(kCommand, "missing the scenario file to run");
@@ -191,7 +194,8 @@ int RunScenario(const std::vector<std::string>& args) {
     PrintReport(*report);
   }
   if (!json && !(*recording)->explanation().empty()) fmt::print("\n{}", (*recording)->explanation());
-  if (!json && !(*recording)->timeline_summary().empty()) fmt::print("timeline: {}\n", (*recording)->timeline_summary());
+  if (!json && !(*recording)->timeline_summary().empty())
+    fmt::print("timeline: {}\n", (*recording)->timeline_summary());
   return report->ok() ? kExitOk : kExitFailed;
 }
 

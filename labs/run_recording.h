@@ -21,10 +21,10 @@ namespace commitlab::cli {
 class RunRecording {
  public:
   struct Wants {
-    std::string trace;     // keep the history in this file
-    std::string timeline;  // draw it into this .html or .svg file
-    bool explain = false;  // say why each race was lost and each commit refused
-    size_t explain_max_per_kind = SIZE_MAX;  // past this many of one kind, only a count
+    std::string trace;                                 // keep the history in this file
+    std::string timeline;                              // draw it into this .html or .svg file
+    bool explain = false;                              // say why each race was lost and each commit refused
+    size_t explain_max_per_kind = SIZE_MAX;            // past this many of one kind, only a count
     sim::Language language = sim::Language::kEnglish;  // of the explanations
   };
 

@@ -16,9 +16,9 @@
 #include <thread>
 
 #include "cli.h"
-#include "run_settings.h"
 #include "commitlab/scenarios/report_json.h"
 #include "report_output.h"
+#include "run_settings.h"
 #include "swarm.h"
 #include "text_histogram.h"
 
@@ -69,7 +69,8 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
   options.events = &quiet;
   options.history = nullptr;
   options.observer = nullptr;
-  const int threads = how.threads > 0 ? how.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads =
+      how.threads > 0 ? how.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // Small chunks keep --find from running far past its seed; each is printed when it is done.
   const uint64_t chunk = static_cast<uint64_t>(threads) * 8;
 
@@ -83,8 +84,8 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
   int failed = 0;
   std::optional<uint64_t> found;
   std::string found_command;
-  std::map<std::string, int64_t> swarm_on;                  // fault kind -> seeds with it on
-  std::map<std::string, SwarmAttribution> attribution;      // violation kind -> its seeds' faults
+  std::map<std::string, int64_t> swarm_on;              // fault kind -> seeds with it on
+  std::map<std::string, SwarmAttribution> attribution;  // violation kind -> its seeds' faults
   struct Example {
     uint64_t seed = 0;
     size_t faults = 0;
@@ -195,8 +196,9 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
       if (how.json) {
         report["runs"].push_back(std::move(r.json));
       } else {
-        fmt::print("seed {:>6}: atomic commit failures {:>4}, latest snapshot {}, {}{}\n", seed, r.tally.atomic_failures,
-                   r.latest, r.ok ? "ok" : "FAILED: " + r.failed, how.swarm ? SwarmSummary(swarms[i]) : "");
+        fmt::print("seed {:>6}: atomic commit failures {:>4}, latest snapshot {}, {}{}\n", seed,
+                   r.tally.atomic_failures, r.latest, r.ok ? "ok" : "FAILED: " + r.failed,
+                   how.swarm ? SwarmSummary(swarms[i]) : "");
       }
       if (r.matched) {
         found = seed;
@@ -218,23 +220,30 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
   if (how.json) {
     sim::Json by_kind = sim::Json::array();
     for (const std::string& k : kind_order)
-      by_kind.push_back({{"kind", k}, {"seeds", kinds[k].seeds}, {"first_seed", kinds[k].first},
+      by_kind.push_back({{"kind", k},
+                         {"seeds", kinds[k].seeds},
+                         {"first_seed", kinds[k].first},
                          {"detail", kinds[k].detail},
                          {"reproduce", kinds[k].reproduce}});
     report["summary"] = {{"seeds", {{"first", seeds.first}, {"last", seeds.last}}},
                          {"runs", lost.size()},
                          {"atomic_failures", {{"min", sorted.front()}, {"median", median}, {"max", sorted.back()}}},
-                         {"histograms", {{"atomic_failures", histogram_json(lost)},
-                                         {"attempts", histogram_json(attempts)},
-                                         {"virtual_ms", histogram_json(times)}}},
+                         {"histograms",
+                          {{"atomic_failures", histogram_json(lost)},
+                           {"attempts", histogram_json(attempts)},
+                           {"virtual_ms", histogram_json(times)}}},
                          {"failed_runs", failed},
                          {"failing_seeds", failing},
                          {"failure_kinds", std::move(by_kind)}};
     if (how.swarm) {
       sim::Json violations = sim::Json::array();
       for (const auto& [kind, a] : attribution)
-        violations.push_back({{"kind", kind}, {"seeds", a.seeds}, {"without_faults", a.without_faults}, {"on", a.on},
-                              {"example_seed", swarm_first[kind].seed}, {"reproduce", swarm_first[kind].reproduce}});
+        violations.push_back({{"kind", kind},
+                              {"seeds", a.seeds},
+                              {"without_faults", a.without_faults},
+                              {"on", a.on},
+                              {"example_seed", swarm_first[kind].seed},
+                              {"reproduce", swarm_first[kind].reproduce}});
       report["summary"]["swarm"] = {{"fault_kinds_on", swarm_on}, {"violations", std::move(violations)}};
     }
     if (how.find) report["summary"]["found"] = found ? sim::Json(*found) : sim::Json(nullptr);
@@ -242,16 +251,15 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
     PrintJsonLine(report);
   } else {
     fmt::print("\n{} run{}: atomic commit failures min {} / median {} / max {}; runs that failed: {}\n", lost.size(),
-               lost.size() == 1 ? "" : "s",
-               sorted.front(), median, sorted.back(), failed);
+               lost.size() == 1 ? "" : "s", sorted.front(), median, sorted.back(), failed);
     struct Shown {
       const char* title;
       const std::vector<int64_t>* values;
       const char* unit;
     };
-    for (const Shown& h : {Shown{"lost races (atomic commit failures) per run", &lost, ""},
-                           Shown{"commit attempts per run", &attempts, ""},
-                           Shown{"virtual time per run", &times, " ms"}}) {
+    for (const Shown& h :
+         {Shown{"lost races (atomic commit failures) per run", &lost, ""},
+          Shown{"commit attempts per run", &attempts, ""}, Shown{"virtual time per run", &times, " ms"}}) {
       fmt::print("\n{}:\n", h.title);
       for (const std::string& line : HistogramLines(Bins(*h.values), h.unit)) fmt::print("{}\n", line);
     }
@@ -271,8 +279,8 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
         fmt::print("  {}: {} of {} seeds\n", kind, a.seeds, lost.size());
         for (const std::string& line : AttributionLines(a, swarm_on, static_cast<int64_t>(lost.size())))
           fmt::print("    {}\n", line);
-        fmt::print("    seed {} shows it with {} fault kind{} on: {}\n", swarm_first[kind].seed, swarm_first[kind].faults,
-                   swarm_first[kind].faults == 1 ? "" : "s", swarm_first[kind].reproduce);
+        fmt::print("    seed {} shows it with {} fault kind{} on: {}\n", swarm_first[kind].seed,
+                   swarm_first[kind].faults, swarm_first[kind].faults == 1 ? "" : "s", swarm_first[kind].reproduce);
       }
     }
     if (how.find) {
@@ -292,11 +300,12 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
 Result<SeedRangeRun> SeedRangeFromFlags(std::string_view command, const std::vector<std::string>& args, bool json,
                                         sim::Json settings, const SimFlags& flags, bool on_disk,
                                         std::string_view prefix) {
-  SeedRangeRun how{.command = command,
-                   .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find"},
-                                             {"--json", "--swarm", "--keep"}),
-                   .json = json,
-                   .settings = std::move(settings)};
+  SeedRangeRun how{
+      .command = command,
+      .reproduce = WithoutFlags(args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find"},
+                                {"--json", "--swarm", "--keep"}),
+      .json = json,
+      .settings = std::move(settings)};
   how.threads = flags.threads;
   how.swarm = flags.swarm;
   how.find = flags.query;

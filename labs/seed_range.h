@@ -29,10 +29,10 @@ struct SeedRange {
 };
 
 struct SeedRangeRun {
-  std::string_view command;           // "run", "race"
+  std::string_view command;            // "run", "race"
   std::vector<std::string> reproduce;  // the command's arguments without --seeds, --seed, --trace, --json, ...
   bool json = false;
-  sim::Json settings;                  // the report's settings (--json)
+  sim::Json settings;  // the report's settings (--json)
   // Called before each seed's run, on the calling thread and in seed order (a race on a directory
   // needs a fresh one); an error stops the range.
   std::function<Status(scenarios::RunOptions*)> prepare = {};

@@ -42,6 +42,7 @@ int RunShrink(const std::vector<std::string>& args) {
   uint64_t seed = scenarios::kDefaultSeed;
   std::vector<std::string> fault_specs;
   scenarios::ShrinkOptions shrink;
+  // clang-format off
   options.add_options()
       ("help,h", "show this help")
       ("input", po::value(&path), "a scenario file, or a history written with --trace")
@@ -52,16 +53,18 @@ int RunShrink(const std::vector<std::string>& args) {
       ("output,o", po::value(&output), "where to write the small scenario (default: INPUT-STEM.min.scn here)")
       ("max-tests", po::value(&shrink.max_tests)->default_value(5'000), "try at most this many candidate files")
       ("quiet,q", "do not list each reduction as it is kept");
+  // clang-format on
   po::positional_options_description positional;
   positional.add("input", 1);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
   if (vm.count("help")) {
-    fmt::print("{}\n\nReduces a failing run while the same invariant violation still occurs: faults pinned to the\n"
-               "hits that fired, then fewer writers, fewer repeats, fewer lines. Then the explorer finds the\n"
-               "shortest interleaving that shows it and adds order lines when they can force it. Writes the\n"
-               "result with `expect invariant-violation KIND`: `commitlab run` passes while the bug is there.\n",
-               fmt::streamed(options));
+    fmt::print(
+        "{}\n\nReduces a failing run while the same invariant violation still occurs: faults pinned to the\n"
+        "hits that fired, then fewer writers, fewer repeats, fewer lines. Then the explorer finds the\n"
+        "shortest interleaving that shows it and adds order lines when they can force it. Writes the\n"
+        "result with `expect invariant-violation KIND`: `commitlab run` passes while the bug is there.\n",
+        fmt::streamed(options));
     return kExitOk;
   }
   if (path.empty()) return UsageError(kCommand, "missing the scenario file or history to shrink");
@@ -128,9 +131,10 @@ int RunShrink(const std::vector<std::string>& args) {
   if (r->passes) {
     fmt::print("wrote {} (commitlab run {} passes while the violation happens)\n", output, output);
   } else {
-    fmt::print("wrote {}; note: commitlab run {} does not pass as written (its run differs on the seed it "
-               "would use)\n",
-               output, output);
+    fmt::print(
+        "wrote {}; note: commitlab run {} does not pass as written (its run differs on the seed it "
+        "would use)\n",
+        output, output);
   }
   return kExitOk;
 }

@@ -15,6 +15,7 @@ namespace po = boost::program_options;
 
 void AddSimOptions(po::options_description* options, SimFlags* flags, const std::string& default_sched,
                    const std::string& default_latency) {
+  // clang-format off
   options->add_options()
       ("sched", po::value(&flags->sched)->default_value(default_sched),
        "free (OS threads, real clock) | random | pct | pct:depth=3 | round-robin (simulated, virtual time)")
@@ -51,6 +52,7 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
       ("max-wall-time", po::value(&flags->max_wall_time)->default_value("auto"),
        "--sched free: stop a run that has taken this much real time (e.g. 30s), exit 1; "
        "auto: 10min + 50ms per scripted step; 0: never");
+  // clang-format on
 }
 
 namespace {
@@ -67,12 +69,14 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
   if (simulated) {
     Result<std::unique_ptr<sim::Strategy>> s = sim::MakeStrategy(f->sched);
     if (!s.ok() || f->sched.rfind("replay", 0) == 0)
-      return Status::InvalidArgument(fmt::format("--sched '{}' is not one of free, random, pct, pct:depth=N, round-robin{}",
-                                                 f->sched, s.ok() ? " (use --schedule to replay)" : ": " + s.status().message()));
+      return Status::InvalidArgument(
+          fmt::format("--sched '{}' is not one of free, random, pct, pct:depth=N, round-robin{}", f->sched,
+                      s.ok() ? " (use --schedule to replay)" : ": " + s.status().message()));
   }
   f->strategy = f->sched;
   if (vm.count("schedule")) {
-    if (!simulated) return Status::InvalidArgument("--schedule replays a simulated run; it needs --sched other than free");
+    if (!simulated)
+      return Status::InvalidArgument("--schedule replays a simulated run; it needs --sched other than free");
     f->strategy = "replay:" + f->schedule;
     if (Result<std::unique_ptr<sim::Strategy>> s = sim::MakeStrategy(f->strategy); !s.ok())
       return Status::InvalidArgument(fmt::format("--schedule: {}", s.status().message()));
@@ -85,14 +89,16 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     if (f->last_seed - f->first_seed >= 100000) return Status::InvalidArgument("--seeds: at most 100000 seeds");
     if (!simulated) return Status::InvalidArgument("--seeds runs the simulator; it needs --sched other than free");
     if (vm.count("schedule")) return Status::InvalidArgument("--seeds and --schedule do not go together");
-    if (vm.count("trace")) return Status::InvalidArgument("--seeds and --trace do not go together: record one seed's history");
-    if (vm.count("timeline")) return Status::InvalidArgument("--seeds and --timeline do not go together: draw one seed's run");
+    if (vm.count("trace"))
+      return Status::InvalidArgument("--seeds and --trace do not go together: record one seed's history");
+    if (vm.count("timeline"))
+      return Status::InvalidArgument("--seeds and --timeline do not go together: draw one seed's run");
     if (f->explain) return Status::InvalidArgument("--seeds and --explain do not go together: explain one seed's run");
     f->seed_range = true;
   }
   if (!f->seed_range && f->keep) return Status::InvalidArgument("--keep needs --seeds A..B and --store dir");
   if (!f->seed_range && (vm.count("find") || !vm["threads"].defaulted() || f->swarm))
-    return Status::InvalidArgument(fmt::format("--{} needs --seeds A..B", vm.count("find")           ? "find"
+    return Status::InvalidArgument(fmt::format("--{} needs --seeds A..B", vm.count("find")             ? "find"
                                                                           : !vm["threads"].defaulted() ? "threads"
                                                                                                        : "swarm"));
   if (f->threads < 0 || f->threads > 1024) return Status::InvalidArgument("--threads must be 0..1024");
@@ -110,11 +116,13 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
   }
   if (f->maybe != "draw" && f->maybe != "skip" && f->maybe != "fire")
     return Status::InvalidArgument(fmt::format("--maybe-faults '{}' is not one of draw, skip, fire", f->maybe));
-  if (f->untimed && !simulated) return Status::InvalidArgument("--untimed is for simulated runs; it needs --sched other than free");
+  if (f->untimed && !simulated)
+    return Status::InvalidArgument("--untimed is for simulated runs; it needs --sched other than free");
   if (f->max_steps != "auto") {
     uint64_t n = 0;
     if (!ParseU64(f->max_steps, &n) || n > static_cast<uint64_t>(INT64_MAX))
-      return Status::InvalidArgument(fmt::format("--max-steps '{}' is not auto or a number of steps (0: no limit)", f->max_steps));
+      return Status::InvalidArgument(
+          fmt::format("--max-steps '{}' is not auto or a number of steps (0: no limit)", f->max_steps));
     f->max_steps_n = static_cast<int64_t>(n);
   }
   for (auto [flag, text, out] : {std::tuple("--max-virtual-time", &f->max_virtual_time, &f->max_virtual_micros),
@@ -122,7 +130,8 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     if (*text == "auto") continue;
     Result<int64_t> d = *text == "0" ? Result<int64_t>(int64_t{0}) : ParseDurationMicros(*text);
     if (!d.ok())
-      return Status::InvalidArgument(fmt::format("{} '{}' is not auto, 0 (no limit) or a duration (e.g. 30s, 10min, 7d)", flag, *text));
+      return Status::InvalidArgument(
+          fmt::format("{} '{}' is not auto, 0 (no limit) or a duration (e.g. 30s, 10min, 7d)", flag, *text));
     *out = *d;
   }
   Result<sim::LatencyModel> latency = sim::ParseLatencyModel(f->latency_spec);

@@ -4,6 +4,7 @@
 #define COMMITLAB_LABS_SIM_FLAGS_H_
 
 #include <boost/program_options.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,15 +12,15 @@
 
 #include "commitlab/core/status.h"
 #include "commitlab/scenarios/runner.h"
-#include "commitlab/sim/history.h"
 #include "commitlab/sim/fault_spec.h"
+#include "commitlab/sim/history.h"
 #include "commitlab/sim/latency.h"
 #include "seed_query.h"
 
 namespace commitlab::cli {
 
 struct SimFlags {
-  std::string sched;     // free | random | pct[:depth=d] | round-robin
+  std::string sched;  // free | random | pct[:depth=d] | round-robin
   uint64_t seed = 1;
   std::string seeds;     // "A..B": run every seed in the range and report the distribution
   std::string schedule;  // replay this schedule string
@@ -28,12 +29,12 @@ struct SimFlags {
   bool explain = false;  // after the run, say why each race was lost and each commit refused
   std::vector<std::string> fault_specs;
   std::string latency_spec;
-  int threads = 0;             // --seeds: runs at once (0: one per core)
-  bool swarm = false;          // --seeds: each seed its own subset of faults (swarm.h)
-  std::string find;            // --seeds: stop at the first seed whose run matches (seed_query.h)
-  bool keep = false;           // --seeds --store dir: keep each seed's tables
-  bool untimed = false;        // latency is ordering only, as `commitlab explore` runs
-  std::string maybe = "draw";  // what the `maybe` fault rules do: draw (p = 1/2), skip or fire
+  int threads = 0;                        // --seeds: runs at once (0: one per core)
+  bool swarm = false;                     // --seeds: each seed its own subset of faults (swarm.h)
+  std::string find;                       // --seeds: stop at the first seed whose run matches (seed_query.h)
+  bool keep = false;                      // --seeds --store dir: keep each seed's tables
+  bool untimed = false;                   // latency is ordering only, as `commitlab explore` runs
+  std::string maybe = "draw";             // what the `maybe` fault rules do: draw (p = 1/2), skip or fire
   std::string max_steps = "auto";         // simulated runs: stop after this many steps (0: never)
   std::string max_virtual_time = "auto";  // simulated runs: stop once the clock passes this (0: never)
   std::string max_wall_time = "auto";     // OS-thread runs: stop once this much real time has passed
@@ -44,7 +45,7 @@ struct SimFlags {
   sim::LatencyModel latency;
   uint64_t first_seed = 0, last_seed = 0;
   bool seed_range = false;
-  std::optional<SeedQuery> query;  // --find
+  std::optional<SeedQuery> query;      // --find
   std::optional<int64_t> max_steps_n;  // unset: auto (scenarios::DefaultBudgets)
   std::optional<int64_t> max_virtual_micros;
   std::optional<int64_t> max_wall_micros;

@@ -4,11 +4,12 @@
 // (the run is replayed from the start), s prints the path taken as a schedule string that `run
 // --schedule` replays, q quits. On a terminal a key acts at once; from a pipe or --keys, each
 // character is a key and whitespace is skipped.
-#include <fmt/format.h>
-#include <fmt/ostream.h>
 #include <signal.h>
 #include <termios.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
 
 #include <cstdio>
 #include <optional>
@@ -101,8 +102,8 @@ void PrintState(const scenarios::StepperState& s) {
   for (const scenarios::StepperWriter& w : s.writers) {
     const std::string attempt =
         w.attempt == 0 ? "" : fmt::format("attempt {}{}", w.attempt, w.base ? fmt::format(" on {}", *w.base) : "");
-    out += fmt::format("  {} {:<{}}  {:<8}  {:<16}  {}\n", w.symbol, w.name, name_width,
-                       w.runnable ? "runnable" : "", attempt, w.phase);
+    out += fmt::format("  {} {:<{}}  {:<8}  {:<16}  {}\n", w.symbol, w.name, name_width, w.runnable ? "runnable" : "",
+                       attempt, w.phase);
   }
   if (s.finished) {
     out += "the run is over";
@@ -128,20 +129,23 @@ int RunStep(const std::vector<std::string>& args) {
   po::options_description options("commitlab step FILE.scn [options]");
   std::string path, sched, keys;
   uint64_t seed = 0;
+  // clang-format off
   options.add_options()
       ("help,h", "show this help")
       ("file", po::value(&path), "the scenario file")
       ("seed", po::value(&seed), "the run's seed (default: the file's seed line)")
       ("sched", po::value(&sched), "the strategy n follows: random, pct, pct:depth=N, round-robin (default: the file's)")
       ("keys", po::value(&keys), "act these keys first (e.g. 'abnnus'), then read the rest from stdin");
+  // clang-format on
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
   if (vm.count("help")) {
-    fmt::print("{}\n\nKeys: a writer's letter runs it next (with more than 13 writers, '/' and the letter), n lets\n"
-               "the seed choose, u undoes one pick, s prints the path taken as a schedule string, q quits.\n",
-               fmt::streamed(options));
+    fmt::print(
+        "{}\n\nKeys: a writer's letter runs it next (with more than 13 writers, '/' and the letter), n lets\n"
+        "the seed choose, u undoes one pick, s prints the path taken as a schedule string, q quits.\n",
+        fmt::streamed(options));
     return kExitOk;
   }
   if (path.empty()) return UsageError(kCommand, "missing the scenario file to step through");
@@ -189,10 +193,11 @@ int RunStep(const std::vector<std::string>& args) {
       if (!schedule.ok()) {
         st = schedule.status();
       } else {
-        fmt::print("picks so far: {}\nthe whole run (then the seed's picks): {}\nreplay it: commitlab run {} --seed {} "
-                   "--sched {} --schedule '{}'\n",
-                   (*stepper)->state().picks.empty() ? "(none)" : (*stepper)->state().picks, *schedule, path,
-                   plan->seed, plan->sched, *schedule);
+        fmt::print(
+            "picks so far: {}\nthe whole run (then the seed's picks): {}\nreplay it: commitlab run {} --seed {} "
+            "--sched {} --schedule '{}'\n",
+            (*stepper)->state().picks.empty() ? "(none)" : (*stepper)->state().picks, *schedule, path, plan->seed,
+            plan->sched, *schedule);
         std::fflush(stdout);
         continue;
       }

@@ -47,8 +47,8 @@ std::vector<std::string> AttributionLines(const SwarmAttribution& a, const std::
   for (const auto& [kind, n] : a.on)
     if (n == a.seeds) always.push_back(kind);
   if (a.without_faults > 0) {
-    lines.push_back(fmt::format("with every fault off too ({} of its seeds): the faults are not the cause",
-                                a.without_faults));
+    lines.push_back(
+        fmt::format("with every fault off too ({} of its seeds): the faults are not the cause", a.without_faults));
   } else if (!always.empty()) {
     lines.push_back(fmt::format("on in every one: {}", fmt::join(always, ", ")));
   } else {
@@ -74,10 +74,13 @@ std::vector<std::string> AttributionLines(const SwarmAttribution& a, const std::
   std::vector<std::pair<double, std::string>> lift;
   for (const auto& [kind, n] : a.on) {
     const auto all = on_overall.find(kind);
-    const double base = all == on_overall.end() ? 0.0 : static_cast<double>(all->second) / static_cast<double>(all_seeds);
+    const double base =
+        all == on_overall.end() ? 0.0 : static_cast<double>(all->second) / static_cast<double>(all_seeds);
     lift.emplace_back(static_cast<double>(n) / static_cast<double>(a.seeds) - base, kind);
   }
-  std::sort(lift.begin(), lift.end(), [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
+  std::sort(lift.begin(), lift.end(), [](const auto& x, const auto& y) {
+    return x.first > y.first || (x.first == y.first && x.second < y.second);
+  });
   std::vector<std::string> top;
   for (size_t i = 0; i < lift.size() && top.size() < 3; ++i) {
     if (lift[i].first <= 0.1) break;

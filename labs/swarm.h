@@ -28,9 +28,9 @@ std::string SwarmKind(const sim::FaultRule& rule);
 
 // Which fault kinds go with one violation kind, over the seeds that showed it.
 struct SwarmAttribution {
-  int64_t seeds = 0;                     // seeds that showed the violation
-  int64_t without_faults = 0;            // ... with every fault off
-  std::map<std::string, int64_t> on = {};  // fault kind -> seeds showing it with that kind on
+  int64_t seeds = 0;                                          // seeds that showed the violation
+  int64_t without_faults = 0;                                 // ... with every fault off
+  std::map<std::string, int64_t> on = {};                     // fault kind -> seeds showing it with that kind on
   std::vector<std::vector<std::string>> configurations = {};  // per such seed, the kinds that were on
 };
 

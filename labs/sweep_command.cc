@@ -1,9 +1,10 @@
 // `commitlab sweep`: benchmark retry policies in virtual time. Brooker's 2015 experiment (N writers,
 // one commit each) and a table-format sweep (S2 第 5 讲's race, scaled), each run through the real
 // Committer; TSV, SVG and a markdown summary land in results/retry-sweep/.
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>

@@ -21,20 +21,23 @@ int RunTimeline(const std::vector<std::string>& args) {
   std::string path;
   std::string out;
   std::string axis = "auto";
+  // clang-format off
   options.add_options()
       ("help,h", "show this help")
       ("history", po::value(&path), "a history written with --trace")
       ("output,o", po::value(&out), "the file to write: .html (an interactive page) or .svg (a picture)")
       ("axis", po::value(&axis), "auto, time or step: the x axis (auto: virtual time when the run took any)");
+  // clang-format on
   po::positional_options_description positional;
   positional.add("history", 1);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
   if (vm.count("help")) {
-    fmt::print("{}\n\nOne lane per writer: its reads, writes and publishes (green won, red lost, with an arrow\n"
-               "from the publish that took its snapshot), retry waits hatched, refusals and faults as marks,\n"
-               "and the published snapshots along the bottom. The page needs no network.\n",
-               fmt::streamed(options));
+    fmt::print(
+        "{}\n\nOne lane per writer: its reads, writes and publishes (green won, red lost, with an arrow\n"
+        "from the publish that took its snapshot), retry waits hatched, refusals and faults as marks,\n"
+        "and the published snapshots along the bottom. The page needs no network.\n",
+        fmt::streamed(options));
     return kExitOk;
   }
   if (path.empty()) return UsageError(kCommand, "missing the history file to draw");

@@ -1,7 +1,8 @@
 #include "timeline_output.h"
 
-#include <fmt/format.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <filesystem>
 

@@ -8,10 +8,10 @@
 
 #include "cli.h"
 #include "commitlab/core/retry_policy.h"
-#include "commitlab/sim/fault_spec.h"
-#include "commitlab/sim/latency.h"
 #include "commitlab/process/table_writer.h"
 #include "commitlab/process/writer_json.h"
+#include "commitlab/sim/fault_spec.h"
+#include "commitlab/sim/latency.h"
 #include "report_output.h"
 
 namespace commitlab::cli {
@@ -23,8 +23,9 @@ constexpr std::string_view kCommand = "writer";
 // The ack must be out of the process before the next commit starts: a kill -9 right after it
 // must not take it back.
 void PrintAck(const process::Ack& ack, bool json) {
-  const std::string line = json ? process::AckJson(ack).dump() + "\n"
-                                : fmt::format("ack {} identifier {} snapshot {}\n", ack.user, ack.identifier, ack.snapshot);
+  const std::string line =
+      json ? process::AckJson(ack).dump() + "\n"
+           : fmt::format("ack {} identifier {} snapshot {}\n", ack.user, ack.identifier, ack.snapshot);
   WriteText(stdout, line);
   std::fflush(stdout);
 }
@@ -54,6 +55,7 @@ int RunWriter(const std::vector<std::string>& args) {
   int64_t commits = 0, until = 0;
   std::string policy_spec = "paimon", idempotency = "on", fsync = "off", latency_spec;
   std::vector<std::string> fault_specs;
+  // clang-format off
   options.add_options()
       ("help,h", "show this help")
       ("dir", po::value(&o.dir), "the table directory (created if absent)")
@@ -68,6 +70,7 @@ int RunWriter(const std::vector<std::string>& args) {
       ("latency", po::value(&latency_spec)->default_value(""), "storage latency slept for real, e.g. 'publish=uniform:1,3' (ms)")
       ("fault", po::value(&fault_specs)->composing(), "U:POINT:TRIGGER:EFFECT, e.g. job-A:publish.after:nth=2:unknown (repeatable)")
       ("json", "print each ack and the summary as JSON lines (docs/writer.schema.json)");
+  // clang-format on
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, nullptr, &vm)) return kExitUsage;
   if (vm.count("help")) {
@@ -106,16 +109,17 @@ int RunWriter(const std::vector<std::string>& args) {
   }
   if (json) {
     sim::Json faults = fault_specs;
-    sim::Json out = Envelope("commitlab-writer", 1, kCommand, {{"dir", o.dir},
-                                              {"user", o.user},
-                                              {"commits", o.commits ? sim::Json(*o.commits) : sim::Json(nullptr)},
-                                              {"until", o.until ? sim::Json(*o.until) : sim::Json(nullptr)},
-                                              {"policy", FormatRetryPolicy(o.retry)},
-                                              {"idempotency_check", o.idempotency_check},
-                                              {"fsync", FsyncName(o.fsync)},
-                                              {"seed", o.seed},
-                                              {"latency", sim::FormatLatencyModel(o.latency)},
-                                              {"faults", std::move(faults)}});
+    sim::Json out = Envelope("commitlab-writer", 1, kCommand,
+                             {{"dir", o.dir},
+                              {"user", o.user},
+                              {"commits", o.commits ? sim::Json(*o.commits) : sim::Json(nullptr)},
+                              {"until", o.until ? sim::Json(*o.until) : sim::Json(nullptr)},
+                              {"policy", FormatRetryPolicy(o.retry)},
+                              {"idempotency_check", o.idempotency_check},
+                              {"fsync", FsyncName(o.fsync)},
+                              {"seed", o.seed},
+                              {"latency", sim::FormatLatencyModel(o.latency)},
+                              {"faults", std::move(faults)}});
     process::AddResultJson(*r, &out);
     PrintJsonLine(out);
   } else {

@@ -35,8 +35,7 @@ int main() {
     return 2;
   }
   std::printf("latest snapshot %lld, lost races %lld, expectations %d passed, %d failed\n",
-              static_cast<long long>(report->latest_snapshot()),
-              static_cast<long long>(report->tally.atomic_failures), report->expectations_passed(),
-              report->expectations_failed());
+              static_cast<long long>(report->latest_snapshot()), static_cast<long long>(report->tally.atomic_failures),
+              report->expectations_passed(), report->expectations_failed());
   return report->ok() ? 0 : 1;
 }

@@ -221,8 +221,8 @@ Status OverwriteInPlace(const std::string& dir, const std::string& name, std::st
 
 std::string DataFileLine(const DataFile& f) {
   const nlohmann::ordered_json v = {
-      {"fileName", f.name}, {"partition", f.partition}, {"bucket", f.bucket}, {"level", f.level},
-      {"minKey", f.min_key}, {"maxKey", f.max_key}, {"rowCount", f.row_count},
+      {"fileName", f.name},  {"partition", f.partition}, {"bucket", f.bucket},      {"level", f.level},
+      {"minKey", f.min_key}, {"maxKey", f.max_key},      {"rowCount", f.row_count},
   };
   return json_io::Compact(v) + "\n";
 }
@@ -275,8 +275,8 @@ Result<std::unique_ptr<DirStore>> DirStore::OpenExisting(std::string root, DirSt
   if (!fs::is_directory(st)) return Status::InvalidArgument(fmt::format("{} is not a directory", root));
   std::unique_ptr<DirStore> store(new DirStore(std::move(root), options));
   if (!fs::is_directory(store->snapshot_dir_, ec))
-    return Status::InvalidArgument(fmt::format("{} is not a table directory: {} does not exist", store->root_,
-                                               store->snapshot_dir_));
+    return Status::InvalidArgument(
+        fmt::format("{} is not a table directory: {} does not exist", store->root_, store->snapshot_dir_));
   return store;
 }
 
@@ -342,9 +342,10 @@ Result<int64_t> DirStore::FindLatestId() const {
   }
   Result<int64_t> listed = ListLatestId();
   if (listed.ok() && *listed > kMaxSnapshotId) {
-    return Status::Corruption(fmt::format("{}: snapshot id {} is past the largest a table can reach ({}): a damaged "
-                                          "or foreign file",
-                                          SnapshotPath(*listed), *listed, kMaxSnapshotId));
+    return Status::Corruption(
+        fmt::format("{}: snapshot id {} is past the largest a table can reach ({}): a damaged "
+                    "or foreign file",
+                    SnapshotPath(*listed), *listed, kMaxSnapshotId));
   }
   return listed;
 }
@@ -412,8 +413,8 @@ Result<Snapshot> DirStore::ReadSnapshotFile(int64_t id) const {
 Result<std::vector<FileChange>> DirStore::ReadManifest(const std::string& name,
                                                        const std::string& referenced_by) const {
   if (!IsSafeName(name)) {
-    return Status::Corruption(
-        fmt::format("{}: field \"deltaManifestList\" is not a manifest file name: {}", referenced_by, json_io::Quote(name)));
+    return Status::Corruption(fmt::format("{}: field \"deltaManifestList\" is not a manifest file name: {}",
+                                          referenced_by, json_io::Quote(name)));
   }
   const std::string path = ManifestPath(name);
   Result<std::string> text = ReadRegularFile(path, kMaxManifestBytes);
@@ -449,8 +450,8 @@ Status DirStore::CheckPublishable(const Snapshot& s) const {
 
 PublishResult DirStore::PublishImpl(const Snapshot& s) {
   if (Status st = CheckPublishable(s); !st.ok()) return {PublishOutcome::kError, std::move(st)};
-  Result<CreateOutcome> r = CreateNoReplace(snapshot_dir_, fmt::format("{}{}", kSnapshotPrefix, s.id),
-                                            EncodeSnapshot(s), options_);
+  Result<CreateOutcome> r =
+      CreateNoReplace(snapshot_dir_, fmt::format("{}{}", kSnapshotPrefix, s.id), EncodeSnapshot(s), options_);
   if (!r.ok()) return {PublishOutcome::kError, r.status()};
   if (*r == CreateOutcome::kExists) return {PublishOutcome::kAlreadyExists, Status::OK()};
   WriteLatestHint(s.id);
@@ -470,14 +471,15 @@ void DirStore::WriteLatestHint(int64_t id) const {
 
 Status DirStore::WriteDataFileImpl(const DataFile& f) {
   if (!IsSafeName(f.name) || !IsSafePartition(f.partition)) {
-    return Status::InvalidArgument(
-        fmt::format("invalid data file path: partition {}, name {}", json_io::Quote(f.partition), json_io::Quote(f.name)));
+    return Status::InvalidArgument(fmt::format("invalid data file path: partition {}, name {}",
+                                               json_io::Quote(f.partition), json_io::Quote(f.name)));
   }
   const std::string dir = BucketDir(root_, f);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Status::IOError(fmt::format("cannot create directory {}: {}", dir, ec.message()));
-  if (options_.fsync == Fsync::kAll && !SyncedBefore(dir)) COMMITLAB_RETURN_IF_ERROR(SyncDirChain(dir, root_, options_));
+  if (options_.fsync == Fsync::kAll && !SyncedBefore(dir))
+    COMMITLAB_RETURN_IF_ERROR(SyncDirChain(dir, root_, options_));
   return ReplaceFile(dir, f.name, DataFileLine(f), options_);
 }
 

@@ -106,12 +106,15 @@ Expression RewriteNot(const Expression& e) {
     const Expression& inner = e.children[0];
     if (inner.op == Op::kNot) return RewriteNot(inner.children[0]);
     if (inner.op == Op::kAnd || inner.op == Op::kOr) {
-      return {Negated(inner.op), {}, {}, {RewriteNot(Expression::Not(inner.children[0])),
-                                          RewriteNot(Expression::Not(inner.children[1]))}};
+      return {Negated(inner.op),
+              {},
+              {},
+              {RewriteNot(Expression::Not(inner.children[0])), RewriteNot(Expression::Not(inner.children[1]))}};
     }
     return {Negated(inner.op), inner.column, inner.value};
   }
-  if (e.op == Op::kAnd || e.op == Op::kOr) return {e.op, {}, {}, {RewriteNot(e.children[0]), RewriteNot(e.children[1])}};
+  if (e.op == Op::kAnd || e.op == Op::kOr)
+    return {e.op, {}, {}, {RewriteNot(e.children[0]), RewriteNot(e.children[1])}};
   return e;
 }
 

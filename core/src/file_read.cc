@@ -1,9 +1,10 @@
 #include "commitlab/core/file_read.h"
 
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>

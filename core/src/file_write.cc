@@ -1,8 +1,9 @@
 #include "commitlab/core/file_write.h"
 
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <atomic>
 #include <cerrno>

@@ -81,8 +81,7 @@ class Builder final : public nlohmann::json_sax<json> {
     return true;
   }
 
-  bool parse_error(std::size_t position, const std::string& last_token,
-                   const json::exception& e) override {
+  bool parse_error(std::size_t position, const std::string& last_token, const json::exception& e) override {
     const bool first_key = !open_.empty() && open_.back()->is_object() && open_.back()->empty();
     error_ = DescribeParseError(text_, position, last_token, e.what(), e.id, first_key);
     return false;

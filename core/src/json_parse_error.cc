@@ -185,8 +185,8 @@ Status SyntaxErrorAt(std::string_view text, std::string_view why, size_t offset)
   return Status::InvalidArgument(fmt::format("{}: {} at offset {}", kind, why, offset));
 }
 
-Status DescribeParseError(std::string_view text, size_t position, std::string_view token, std::string_view what,
-                          int id, bool first_key) {
+Status DescribeParseError(std::string_view text, size_t position, std::string_view token, std::string_view what, int id,
+                          bool first_key) {
   // nlohmann counts the bytes it read, the failing one included; at the end it counts one more.
   size_t offset = std::min(position, text.size() + 1);
   offset = offset == 0 ? 0 : offset - 1;

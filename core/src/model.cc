@@ -27,8 +27,7 @@ std::string_view ChangeKindName(ChangeKind k) { return k == ChangeKind::kAdd ? "
 std::string FormatChange(const FileChange& c) {
   const DataFile& f = c.file;
   return fmt::format("{{kind={}, partition={}, bucket={}, level={}, fileName={}, minKey={}, maxKey={}, rowCount={}}}",
-                     ChangeKindName(c.kind), f.partition, f.bucket, f.level, f.name, f.min_key,
-                     f.max_key, f.row_count);
+                     ChangeKindName(c.kind), f.partition, f.bucket, f.level, f.name, f.min_key, f.max_key, f.row_count);
 }
 
 std::string RandomUuid(Rng& rng) {

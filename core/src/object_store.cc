@@ -25,12 +25,9 @@ ObjectStore::ObjectStore(Env* env, ObjectStoreOptions options) : env_(env), opti
 
 PublishResult ObjectStore::Publish(const Snapshot& s) {
   switch (options_.mode) {
-    case PublishMode::kConditionalPut:
-      return MemoryStore::Publish(s);
-    case PublishMode::kCheckThenPut:
-      return CheckThenPut(s);
-    case PublishMode::kLocked:
-      break;
+    case PublishMode::kConditionalPut: return MemoryStore::Publish(s);
+    case PublishMode::kCheckThenPut: return CheckThenPut(s);
+    case PublishMode::kLocked: break;
   }
   if (!AcquireLock())
     return {PublishOutcome::kError,

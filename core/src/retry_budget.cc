@@ -44,26 +44,21 @@ Result<RetryBudgetOptions> ParseRetryBudget(std::string_view spec) {
     double* value;
     bool positive;
   };
-  const Field fields[] = {{"tokens", &o.tokens, true},
-                          {"cost", &o.retry_cost, true},
-                          {"refund", &o.success_refund, false}};
-  const Status items =
-      ForEachKeyValue(*name_and_keys.tail, [&](std::string_view key, std::string_view value) {
-        const auto f = std::find_if(std::begin(fields), std::end(fields),
-                                    [&](const Field& x) { return x.key == key; });
-        if (f == std::end(fields)) {
-          return Status::InvalidArgument(
-              fmt::format("unknown key \"{}\" (expected one of tokens, cost, refund)", key));
-        }
-        const std::optional<double> v = ParseNumber(value);
-        if (!v || (f->positive ? *v <= 0 : *v < 0) || *v > kMaxValue) {
-          return Status::InvalidArgument(
-              fmt::format("bad value \"{}\" for key {} (expected a number {} and at most 1e9)",
-                          value, key, f->positive ? "> 0" : ">= 0"));
-        }
-        *f->value = *v;
-        return Status::OK();
-      });
+  const Field fields[] = {
+      {"tokens", &o.tokens, true}, {"cost", &o.retry_cost, true}, {"refund", &o.success_refund, false}};
+  const Status items = ForEachKeyValue(*name_and_keys.tail, [&](std::string_view key, std::string_view value) {
+    const auto f = std::find_if(std::begin(fields), std::end(fields), [&](const Field& x) { return x.key == key; });
+    if (f == std::end(fields)) {
+      return Status::InvalidArgument(fmt::format("unknown key \"{}\" (expected one of tokens, cost, refund)", key));
+    }
+    const std::optional<double> v = ParseNumber(value);
+    if (!v || (f->positive ? *v <= 0 : *v < 0) || *v > kMaxValue) {
+      return Status::InvalidArgument(fmt::format("bad value \"{}\" for key {} (expected a number {} and at most 1e9)",
+                                                 value, key, f->positive ? "> 0" : ">= 0"));
+    }
+    *f->value = *v;
+    return Status::OK();
+  });
   if (!items.ok()) return error(items.message());
   return o;
 }

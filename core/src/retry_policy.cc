@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <numeric>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <system_error>
 #include <utility>
@@ -38,22 +38,16 @@ constexpr std::string_view kKindList =
 
 // The spec keys, in canonical order.
 enum Key { kBase, kCap, kJitter, kRetries, kTimeout, kNumKeys };
-constexpr std::array<std::string_view, kNumKeys> kKeyNames = {"base", "cap", "jitter", "retries",
-                                                              "timeout"};
+constexpr std::array<std::string_view, kNumKeys> kKeyNames = {"base", "cap", "jitter", "retries", "timeout"};
 
 bool KeyApplies(RetryKind kind, Key key) {
   switch (key) {
     case kRetries:
-    case kTimeout:
-      return true;
-    case kBase:
-      return kind != RetryKind::kNone;
-    case kCap:
-      return kind != RetryKind::kNone && kind != RetryKind::kFixed;
-    case kJitter:
-      return kind == RetryKind::kPaimon || kind == RetryKind::kIceberg;
-    case kNumKeys:
-      break;
+    case kTimeout: return true;
+    case kBase: return kind != RetryKind::kNone;
+    case kCap: return kind != RetryKind::kNone && kind != RetryKind::kFixed;
+    case kJitter: return kind == RetryKind::kPaimon || kind == RetryKind::kIceberg;
+    case kNumKeys: break;
   }
   return false;
 }
@@ -115,8 +109,7 @@ std::optional<T> ParseWhole(std::string_view s) {
 std::optional<double> ParseFraction(std::string_view s) {
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || !(v >= 0.0 && v <= 1.0))
-    return std::nullopt;
+  if (ec != std::errc() || end != s.data() + s.size() || !(v >= 0.0 && v <= 1.0)) return std::nullopt;
   return v;
 }
 
@@ -130,10 +123,8 @@ std::string_view RetryKindName(RetryKind k) {
 
 RetryPolicy DefaultRetryPolicy(RetryKind kind) {
   switch (kind) {
-    case RetryKind::kPaimon:
-      return PaimonDefaultPolicy();
-    case RetryKind::kIceberg:
-      return IcebergDefaultPolicy();
+    case RetryKind::kPaimon: return PaimonDefaultPolicy();
+    case RetryKind::kIceberg: return IcebergDefaultPolicy();
     case RetryKind::kNone:
       return {.kind = kind,
               .base_micros = 0,
@@ -151,8 +142,7 @@ RetryPolicy DefaultRetryPolicy(RetryKind kind) {
     case RetryKind::kExponential:
     case RetryKind::kFullJitter:
     case RetryKind::kEqualJitter:
-    case RetryKind::kDecorrelated:
-      break;
+    case RetryKind::kDecorrelated: break;
   }
   // Brooker's simulator: base 5 ms, cap 2 s, and each client retries until it succeeds.
   return {.kind = kind,
@@ -194,12 +184,9 @@ inline RetryWait ComputeWait(const RetryPolicy& p, int failures, int64_t prev_wa
   const int64_t cap = std::max<int64_t>(0, p.cap_micros);
   auto fixed = [](int64_t wait) { return RetryWait{.base_micros = wait, .jitter_micros = 0, .wait_micros = wait}; };
   switch (p.kind) {
-    case RetryKind::kNone:
-      return fixed(0);
-    case RetryKind::kFixed:
-      return fixed(base);
-    case RetryKind::kExponential:
-      return fixed(CappedDoubling(base, n, cap));
+    case RetryKind::kNone: return fixed(0);
+    case RetryKind::kFixed: return fixed(base);
+    case RetryKind::kExponential: return fixed(CappedDoubling(base, n, cap));
     case RetryKind::kPaimon:
     case RetryKind::kIceberg:
       // Paimon's retryWait(retryCount) and Iceberg's delay after attempt k both double from the
@@ -269,16 +256,14 @@ std::string ExplainWait(const RetryPolicy& p, int failures, const RetryWait& w) 
   const int64_t base = std::max<int64_t>(0, p.base_micros);
   const int64_t cap = std::max<int64_t>(0, p.cap_micros);
   switch (p.kind) {
-    case RetryKind::kNone:
-      return "0 ms (none: at once)";
-    case RetryKind::kFixed:
-      return fmt::format("{} (fixed)", total);
-    case RetryKind::kExponential:
-      return fmt::format("{} = {}", total, Doubling(base, n, w.base_micros, cap));
+    case RetryKind::kNone: return "0 ms (none: at once)";
+    case RetryKind::kFixed: return fmt::format("{} (fixed)", total);
+    case RetryKind::kExponential: return fmt::format("{} = {}", total, Doubling(base, n, w.base_micros, cap));
     case RetryKind::kPaimon:
     case RetryKind::kIceberg:
       return fmt::format("{} = {} + {} jitter", total,
-                         Doubling(base / 1000 * 1000, n - 1, w.base_micros, cap / 1000 * 1000), Spoken(w.jitter_micros));
+                         Doubling(base / 1000 * 1000, n - 1, w.base_micros, cap / 1000 * 1000),
+                         Spoken(w.jitter_micros));
     case RetryKind::kFullJitter:
       return fmt::format("{}, drawn from [0, {}]", total, Doubling(base, n, CappedDoubling(base, n, cap), cap));
     case RetryKind::kEqualJitter:
@@ -293,7 +278,9 @@ std::string ExplainWait(const RetryPolicy& p, int failures, const RetryWait& w) 
 
 std::string ExplainWait(const RetryWait& w) {
   const std::string total = Spoken(w.wait_micros);
-  return w.jitter_micros == 0 ? total : fmt::format("{} = {} + {} jitter", total, Spoken(w.base_micros), Spoken(w.jitter_micros));
+  return w.jitter_micros == 0
+             ? total
+             : fmt::format("{} = {} + {} jitter", total, Spoken(w.base_micros), Spoken(w.jitter_micros));
 }
 
 std::string FormatDurationMicros(int64_t micros) {
@@ -316,8 +303,7 @@ Result<int64_t> ParseDurationMicros(std::string_view text) {
   const size_t dot = number.find('.');
   const std::string_view whole = number.substr(0, dot);
   const std::string_view frac = dot == std::string_view::npos ? "" : number.substr(dot + 1);
-  if (unit == 0 || !IsDigits(whole) || (dot != std::string_view::npos && !IsDigits(frac)) ||
-      frac.size() > 9) {
+  if (unit == 0 || !IsDigits(whole) || (dot != std::string_view::npos && !IsDigits(frac)) || frac.size() > 9) {
     return bad();
   }
   // Exact decimal arithmetic: "1.5s" is 1'500'000 us, and "1.5us" is an error, not 1 or 2.
@@ -344,34 +330,29 @@ Result<RetryPolicy> ParseRetryPolicy(std::string_view spec) {
   };
   const Cut name_and_keys = CutAtFirst(spec, ':');
   const std::string_view name = name_and_keys.head;
-  const auto kn = std::find_if(kKindNames.begin(), kKindNames.end(),
-                               [&](const KindName& k) { return k.name == name; });
+  const auto kn = std::find_if(kKindNames.begin(), kKindNames.end(), [&](const KindName& k) { return k.name == name; });
   if (kn == kKindNames.end())
     return error(fmt::format("unknown policy name \"{}\" (expected one of {})", name, kKindList));
   RetryPolicy p = DefaultRetryPolicy(kn->kind);
   if (!name_and_keys.tail) return p;
 
   const auto bad = [](std::string what) { return Status::InvalidArgument(std::move(what)); };
-  const Status items = ForEachKeyValue(*name_and_keys.tail, [&](std::string_view key_name,
-                                                                std::string_view value) {
+  const Status items = ForEachKeyValue(*name_and_keys.tail, [&](std::string_view key_name, std::string_view value) {
     const auto key_it = std::find(kKeyNames.begin(), kKeyNames.end(), key_name);
     if (key_it == kKeyNames.end()) {
-      return bad(fmt::format(
-          "unknown key \"{}\" (expected one of base, cap, jitter, retries, timeout)", key_name));
+      return bad(fmt::format("unknown key \"{}\" (expected one of base, cap, jitter, retries, timeout)", key_name));
     }
     const Key key = static_cast<Key>(key_it - kKeyNames.begin());
     if (!KeyApplies(p.kind, key)) {
-      return bad(fmt::format("key {} does not apply to {} (its keys are {})", key_name, name,
-                             KeysOf(p.kind)));
+      return bad(fmt::format("key {} does not apply to {} (its keys are {})", key_name, name, KeysOf(p.kind)));
     }
     switch (key) {
       case kBase:
       case kCap: {
         const Result<int64_t> d = ParseDurationMicros(value);
         if (!d.ok()) {
-          return bad(fmt::format(
-              "bad duration \"{}\" for key {} (expected a number with us, ms, s, min, h or d)", value,
-              key_name));
+          return bad(fmt::format("bad duration \"{}\" for key {} (expected a number with us, ms, s, min, h or d)",
+                                 value, key_name));
         }
         (key == kBase ? p.base_micros : p.cap_micros) = *d;
         break;
@@ -379,37 +360,32 @@ Result<RetryPolicy> ParseRetryPolicy(std::string_view spec) {
       case kJitter: {
         const std::optional<double> j = ParseFraction(value);
         if (!j) {
-          return bad(fmt::format(
-              "bad value \"{}\" for key jitter (expected a number between 0 and 1)", value));
+          return bad(fmt::format("bad value \"{}\" for key jitter (expected a number between 0 and 1)", value));
         }
         p.jitter = *j;
         break;
       }
       case kRetries: {
-        const std::optional<int> r =
-            value == "unlimited" ? std::optional<int>(-1) : ParseWhole<int>(value);
+        const std::optional<int> r = value == "unlimited" ? std::optional<int>(-1) : ParseWhole<int>(value);
         if (!r || *r < -1) {
-          return bad(fmt::format(
-              "bad value \"{}\" for key retries (expected an integer >= 0, or -1 or unlimited)",
-              value));
+          return bad(
+              fmt::format("bad value \"{}\" for key retries (expected an integer >= 0, or -1 or unlimited)", value));
         }
         p.max_retries = *r;
         break;
       }
       case kTimeout: {
-        const Result<int64_t> d =
-            value == "none" ? Result<int64_t>(int64_t{-1}) : ParseDurationMicros(value);
+        const Result<int64_t> d = value == "none" ? Result<int64_t>(int64_t{-1}) : ParseDurationMicros(value);
         if (!d.ok()) {
-          return bad(fmt::format(
-              "bad duration \"{}\" for key timeout (expected a number with us, ms, s, min, h or d, or "
-              "none)",
-              value));
+          return bad(
+              fmt::format("bad duration \"{}\" for key timeout (expected a number with us, ms, s, min, h or d, or "
+                          "none)",
+                          value));
         }
         p.total_timeout_micros = *d;
         break;
       }
-      case kNumKeys:
-        break;
+      case kNumKeys: break;
     }
     return Status::OK();
   });
@@ -452,8 +428,7 @@ std::string FormatRetryPolicy(const RetryPolicy& p) {
   if (p.max_retries != d.max_retries)
     add(kRetries, p.max_retries < 0 ? std::string("unlimited") : fmt::format("{}", p.max_retries));
   if (p.total_timeout_micros != d.total_timeout_micros) {
-    add(kTimeout, p.total_timeout_micros < 0 ? std::string("none")
-                                             : FormatDurationMicros(p.total_timeout_micros));
+    add(kTimeout, p.total_timeout_micros < 0 ? std::string("none") : FormatDurationMicros(p.total_timeout_micros));
   }
   return out;
 }

@@ -48,8 +48,8 @@ namespace {
 // kArea: layer i > 0 is the box [0, x[i]] x [f(x[i]), f(x[i+1])]; layer 0 is the box
 // [0, kTail] x [0, f(kTail)] plus the tail beyond kTail, drawn as a box of width x[0].
 constexpr int kLayers = 128;
-constexpr double kTail = 3.442619855899;        // x[1], for 128 layers
-constexpr double kArea = 9.91256303526217e-3;   // each layer's area
+constexpr double kTail = 3.442619855899;       // x[1], for 128 layers
+constexpr double kArea = 9.91256303526217e-3;  // each layer's area
 
 double Density(double x) { return std::exp(-0.5 * x * x); }
 
@@ -72,7 +72,7 @@ const Ziggurat kZiggurat;
 
 double Rng::Normal(double mean, double stddev) {
   const uint64_t bits = Next();
-  const auto layer = static_cast<size_t>(bits & (kLayers - 1));               // low 7 bits
+  const auto layer = static_cast<size_t>(bits & (kLayers - 1));                       // low 7 bits
   const double x = static_cast<double>(bits >> 11) * 0x1.0p-53 * kZiggurat.x[layer];  // top 53 bits
   // Wholly under the curve ~97 % of the time; else the wedge or the tail decides. The magnitude
   // never depends on the sign bit (bit 7), so a rejected draw may keep it.

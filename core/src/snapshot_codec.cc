@@ -13,9 +13,9 @@ namespace commitlab {
 
 namespace {
 
+using json_io::Quote;
 using nlohmann::json;
 using nlohmann::ordered_json;
-using json_io::Quote;
 
 Status Corrupt(std::string_view path, std::string_view why) {
   return Status::Corruption(fmt::format("{}: {}", path, why));
@@ -79,8 +79,7 @@ Status CheckSnapshot(const Snapshot& s, int64_t version, const std::string& kind
     return Status::InvalidArgument(fmt::format("unsupported version {}, expected {}", version, kSnapshotVersion));
   if (s.id < 1) return Status::InvalidArgument(fmt::format("field \"id\" must be at least 1, got {}", s.id));
   if (s.parent_id < 0 || s.parent_id >= s.id)
-    return Status::InvalidArgument(
-        fmt::format("field \"parentId\" must be in [0, {}), got {}", s.id, s.parent_id));
+    return Status::InvalidArgument(fmt::format("field \"parentId\" must be in [0, {}), got {}", s.id, s.parent_id));
   if (!ParseCommitKind(kind)) return UnknownValue("commitKind", kind);
   return Status::OK();
 }
@@ -185,8 +184,7 @@ std::string EncodeManifest(const std::vector<FileChange>& changes) {
 Result<std::vector<FileChange>> DecodeManifest(std::string_view text, std::string_view path) {
   Result<json> doc = ParseFile(text, path);
   if (!doc.ok()) return doc.status();
-  if (!doc->is_array())
-    return Corrupt(path, fmt::format("expected a JSON array, got {}", json_io::TypeName(*doc)));
+  if (!doc->is_array()) return Corrupt(path, fmt::format("expected a JSON array, got {}", json_io::TypeName(*doc)));
   const json& entries = *doc;
   std::vector<FileChange> changes(entries.size());
   for (size_t i = 0; i < entries.size(); ++i) {

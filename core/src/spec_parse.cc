@@ -34,9 +34,8 @@ std::optional<KeyValue> SplitKeyValue(std::string_view item) {
   return KeyValue{cut.head, *cut.tail};
 }
 
-Status ForEachKeyValue(
-    std::string_view list,
-    const std::function<Status(std::string_view key, std::string_view value)>& on_item) {
+Status ForEachKeyValue(std::string_view list,
+                       const std::function<Status(std::string_view key, std::string_view value)>& on_item) {
   std::vector<std::string_view> seen;
   for (const std::string_view item : SplitOn(list, ',')) {
     const std::optional<KeyValue> kv = SplitKeyValue(item);

@@ -13,10 +13,12 @@ Status TableState::Apply(const Snapshot& s) {
       std::string key = fmt::format("{}/{}/{}/{}", f.partition, f.bucket, f.level, f.name);
       int live = (IsLive(f) ? 1 : 0) + pending[key];
       if (c.kind == ChangeKind::kAdd) {
-        if (live > 0) return Status::Corruption(fmt::format("snapshot {} adds file {} which is already live", s.id, f.name));
+        if (live > 0)
+          return Status::Corruption(fmt::format("snapshot {} adds file {} which is already live", s.id, f.name));
         ++pending[key];
       } else {
-        if (live <= 0) return Status::Corruption(fmt::format("snapshot {} deletes file {} which is not live", s.id, f.name));
+        if (live <= 0)
+          return Status::Corruption(fmt::format("snapshot {} deletes file {} which is not live", s.id, f.name));
         --pending[key];
       }
     }

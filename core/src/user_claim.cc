@@ -31,8 +31,8 @@ std::string HolderPid(int fd) {
 bool IsValidCommitUser(std::string_view user) {
   if (user.empty() || user.size() > 100 || user.front() == '.') return false;
   for (char c : user) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == '-';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     if (!ok) return false;
   }
   return true;

@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/events.h"
+#include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/snapshot_codec.h"
 #include "commitlab/testing/test_env.h"
 
@@ -244,8 +244,8 @@ TEST_F(DirStoreTest, StaleLatestHintStillFindsRealLatest) {
 TEST_F(DirStoreTest, MalformedOrMissingHintFallsBackToListing) {
   PublishChain(5);
   const std::string too_long(100, '1');
-  for (std::string_view hint : {"9", "abc", "", "-3", "0", "05", "5x", "99999999999999999999999",
-                                "9223372036854775807", "\xff\xfe", " 5", too_long.c_str()}) {
+  for (std::string_view hint : {"9", "abc", "", "-3", "0", "05", "5x", "99999999999999999999999", "9223372036854775807",
+                                "\xff\xfe", " 5", too_long.c_str()}) {
     WriteText(root_ + "/snapshot/LATEST", hint);
     EXPECT_EQ(LatestId(), 5) << "hint " << hint;
   }
@@ -328,12 +328,11 @@ TEST_F(DirStoreTest, EveryFsyncSettingCommitsAndReadsBack) {
     // Files: each commit's data file, manifest and snapshot. Directories (all): each rename's
     // directory, and the new bucket directory's parents once.
     auto count = [&](std::string_view needle) {
-      return std::count_if(synced.begin(), synced.end(), [&](const std::string& p) { return p.find(needle) != std::string::npos; });
+      return std::count_if(synced.begin(), synced.end(),
+                           [&](const std::string& p) { return p.find(needle) != std::string::npos; });
     };
     switch (fsync) {
-      case Fsync::kOff:
-        EXPECT_THAT(synced, IsEmpty());
-        break;
+      case Fsync::kOff: EXPECT_THAT(synced, IsEmpty()); break;
       case Fsync::kData:
         EXPECT_EQ(synced_at_open, 0u);
         EXPECT_EQ(synced.size(), 9u);
@@ -342,7 +341,7 @@ TEST_F(DirStoreTest, EveryFsyncSettingCommitsAndReadsBack) {
       case Fsync::kAll:
         EXPECT_GT(synced_at_open, 3u);  // snapshot/, manifest/, the root and its parents
         EXPECT_EQ(count("/.snapshot-"), 3);
-        EXPECT_EQ(std::count(synced.begin(), synced.end(), root_ + "/snapshot"), 4);  // Open, then 3 publishes
+        EXPECT_EQ(std::count(synced.begin(), synced.end(), root_ + "/snapshot"), 4);       // Open, then 3 publishes
         EXPECT_EQ(std::count(synced.begin(), synced.end(), root_ + "/dt=1/bucket-2"), 4);  // once, then 3 files
         break;
     }
@@ -381,9 +380,9 @@ TEST_F(DirStoreTest, OpenExistingCreatesNothing) {
 TEST_F(DirStoreTest, JunkAndTempFilesInSnapshotDirAreIgnored) {
   PublishChain(3);
   const std::string snapshot_4 = EncodeSnapshot(MakeSnapshot(4, "u", "manifest-u-3"));
-  for (std::string_view junk : {".snapshot-4.123-0.tmp", "snapshot-", "snapshot-abc", "snapshot-07", "snapshot-4.bak",
-                                "snapshot-+5", "snapshot--5", "snapshot-99999999999999999999", "EARLIEST",
-                                "snapshot-4 ", "Snapshot-9", ".LATEST.1-1.tmp"}) {
+  for (std::string_view junk :
+       {".snapshot-4.123-0.tmp", "snapshot-", "snapshot-abc", "snapshot-07", "snapshot-4.bak", "snapshot-+5",
+        "snapshot--5", "snapshot-99999999999999999999", "EARLIEST", "snapshot-4 ", "Snapshot-9", ".LATEST.1-1.tmp"}) {
     WriteText(fmt::format("{}/{}", SnapshotDir(), junk), snapshot_4);
   }
   fs::create_directory(SnapshotDir() + "/snapshot-100");
@@ -493,7 +492,7 @@ TEST_F(DirStoreTest, WriteManifestIsCreateIfAbsent) {
   EXPECT_EQ(again.message(), fmt::format("manifest {}/manifest/manifest-b already exists", root_));
   EXPECT_EQ(ReadText(root_ + "/manifest/manifest-b"), EncodeManifest(changes));
   for (std::string_view bad : {std::string_view(""), std::string_view(".hidden"), std::string_view("a/b"),
-                                std::string_view(".."), std::string_view("a\0b", 3)})
+                               std::string_view(".."), std::string_view("a\0b", 3)})
     EXPECT_EQ(store_->WriteManifest(std::string(bad), {}).code(), Code::kInvalidArgument) << bad;
   ASSERT_TRUE(store_->WriteManifest("manifest-a", {}).ok());
   WriteText(root_ + "/manifest/.manifest-c.1-1.tmp", "[]");
@@ -520,10 +519,9 @@ TEST_F(DirStoreTest, DataFilesLiveUnderPartitionAndBucket) {
   ASSERT_FALSE(line.empty());
   EXPECT_EQ(line.back(), '\n');
   EXPECT_EQ(line.find('\n'), line.size() - 1);  // one line
-  EXPECT_EQ(line,
-            R"({"fileName":"data-2.parquet","partition":"dt=2024-01-01","bucket":2,"level":3,"minKey":20,)"
-            R"("maxKey":29,"rowCount":10})"
-            "\n");
+  EXPECT_EQ(line, R"({"fileName":"data-2.parquet","partition":"dt=2024-01-01","bucket":2,"level":3,"minKey":20,)"
+                  R"("maxKey":29,"rowCount":10})"
+                  "\n");
   EXPECT_TRUE(nlohmann::json::accept(line)) << line;
 
   EXPECT_TRUE(store_->DataFileExists(dated));

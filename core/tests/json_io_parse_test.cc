@@ -37,7 +37,8 @@ TEST(JsonIoParseTest, IntegersStayExactOverTheWholeInt64Range) {
 }
 
 TEST(JsonIoParseTest, ValuesAndEscapes) {
-  const nlohmann::json v = MustParse(R"( {"s": "a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "a": [true, null, 1.5], "o": {}} )");
+  const nlohmann::json v =
+      MustParse(R"( {"s": "a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "a": [true, null, 1.5], "o": {}} )");
   EXPECT_EQ(v.at("s"), "a\"\\/\b\f\n\r\t\xc3\xa9\xf0\x9f\x98\x80");
   EXPECT_EQ(v.at("a"), nlohmann::json::parse("[true, null, 1.5]"));
   EXPECT_TRUE(v.at("o").is_object());

@@ -12,8 +12,13 @@ namespace {
 
 Snapshot MakeSnapshot(int64_t id, std::string manifest) {
   DataFile f{.name = "data-" + std::to_string(id) + "-with-a-name-too-long-for-inline-storage", .row_count = 1};
-  return Snapshot{.id = id, .parent_id = id - 1, .commit_user = "writer", .commit_identifier = id,
-                  .total_records = id, .delta_records = 1, .delta_manifest = std::move(manifest),
+  return Snapshot{.id = id,
+                  .parent_id = id - 1,
+                  .commit_user = "writer",
+                  .commit_identifier = id,
+                  .total_records = id,
+                  .delta_records = 1,
+                  .delta_manifest = std::move(manifest),
                   .changes = {{ChangeKind::kAdd, f}}};
 }
 
@@ -54,7 +59,8 @@ TEST_P(MemoryStoreTest, ManyManifestsAcrossChunksAreAllListed) {
   MemoryStore store(GetParam());
   std::vector<std::string> want;
   // ~300 KiB of names: several chunks, names of varying length, one longer than a whole chunk.
-  for (int i = 0; i < 6000; ++i) want.push_back("manifest-" + std::string(static_cast<size_t>(i % 70), 'x') + std::to_string(i));
+  for (int i = 0; i < 6000; ++i)
+    want.push_back("manifest-" + std::string(static_cast<size_t>(i % 70), 'x') + std::to_string(i));
   want.push_back("manifest-" + std::string(100 << 10, 'y'));
   for (const std::string& name : want) ASSERT_TRUE(store.WriteManifest(name, {}).ok());
   std::sort(want.begin(), want.end());

@@ -66,7 +66,7 @@ TEST(ObjectStoreTest, CheckThenPutLetsTwoWritersWinTheSameSnapshot) {
   ObjectStore store(&env, {.mode = PublishMode::kCheckThenPut});
   PublishResult b;
   Result<SnapshotRef> seen = Status::NotFound("not read yet");  // what a reader held before A's PUT replaced B's
-  env.on_end_publish = [&] {                // inside A's gap
+  env.on_end_publish = [&] {                                    // inside A's gap
     b = store.Publish(SnapshotBy("B", 1));
     seen = store.LatestSnapshotRef();
   };

@@ -101,9 +101,9 @@ TEST(RetryBudgetTest, FormatRoundTrips) {
   EXPECT_EQ(FormatRetryBudget(RetryBudgetOptions{}), "budget");
   const RetryBudgetOptions aws{.tokens = 500, .retry_cost = 5, .success_refund = 1};
   EXPECT_EQ(FormatRetryBudget(aws), "budget:tokens=500,cost=5,refund=1");
-  for (const RetryBudgetOptions& o : {RetryBudgetOptions{}, aws, RetryBudgetOptions{.tokens = 2.5},
-                                      RetryBudgetOptions{.retry_cost = 0.3, .success_refund = 0.01},
-                                      RetryBudgetOptions{.success_refund = 0}}) {
+  for (const RetryBudgetOptions& o :
+       {RetryBudgetOptions{}, aws, RetryBudgetOptions{.tokens = 2.5},
+        RetryBudgetOptions{.retry_cost = 0.3, .success_refund = 0.01}, RetryBudgetOptions{.success_refund = 0}}) {
     Result<RetryBudgetOptions> again = ParseRetryBudget(FormatRetryBudget(o));
     ASSERT_TRUE(again.ok()) << FormatRetryBudget(o) << ": " << again.status().ToString();
     EXPECT_EQ(*again, o) << FormatRetryBudget(o);

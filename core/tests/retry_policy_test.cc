@@ -17,9 +17,9 @@ constexpr int64_t kMs = 1'000;
 constexpr int64_t kSec = 1'000'000;
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
-const RetryKind kAllKinds[] = {
-    RetryKind::kNone,    RetryKind::kFixed,      RetryKind::kExponential, RetryKind::kPaimon,
-    RetryKind::kIceberg, RetryKind::kFullJitter, RetryKind::kEqualJitter, RetryKind::kDecorrelated};
+const RetryKind kAllKinds[] = {RetryKind::kNone,        RetryKind::kFixed,       RetryKind::kExponential,
+                               RetryKind::kPaimon,      RetryKind::kIceberg,     RetryKind::kFullJitter,
+                               RetryKind::kEqualJitter, RetryKind::kDecorrelated};
 
 RetryPolicy Brooker(RetryKind kind) {
   RetryPolicy p = DefaultRetryPolicy(kind);  // base 5 ms, cap 2 s
@@ -57,8 +57,7 @@ TEST(RetryPolicyTest, FixedWaitsBaseEveryTime) {
 
 TEST(RetryPolicyTest, ExponentialStartsAtTwiceBaseAndCaps) {
   // Brooker's simulator: the failure count goes up before the wait, so the first wait is 2 * base.
-  const std::vector<int64_t> expected_ms = {10,  20,   40,   80,   160,  320,
-                                            640, 1280, 2000, 2000, 2000, 2000};
+  const std::vector<int64_t> expected_ms = {10, 20, 40, 80, 160, 320, 640, 1280, 2000, 2000, 2000, 2000};
   std::vector<int64_t> got = Sequence(Brooker(RetryKind::kExponential), 12, 1);
   for (int64_t& w : got) w /= kMs;
   EXPECT_EQ(got, expected_ms);
@@ -92,8 +91,7 @@ TEST(RetryPolicyTest, PaimonBaseSequenceWithoutJitter) {
   p.jitter = 0;  // nextInt(max(1, 0)) is always 0
   std::vector<int64_t> got = Sequence(p, 12, 1);
   for (int64_t& w : got) w /= kMs;
-  EXPECT_EQ(got,
-            (std::vector<int64_t>{10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10000, 10000}));
+  EXPECT_EQ(got, (std::vector<int64_t>{10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10000, 10000}));
 }
 
 TEST(RetryPolicyTest, PaimonJitterIsWholeMillisecondsBelowTwentyPercent) {
@@ -301,23 +299,15 @@ TEST(RetryPolicyTest, HugeFailureCountsSaturateAtCap) {
         SCOPED_TRACE(std::string(RetryKindName(kind)) + " failures " + std::to_string(f));
         ASSERT_GE(w, 0);
         switch (kind) {
-          case RetryKind::kNone:
-            ASSERT_EQ(w, 0);
-            break;
-          case RetryKind::kFixed:
-            ASSERT_EQ(w, p.base_micros);
-            break;
-          case RetryKind::kExponential:
-            ASSERT_EQ(w, p.cap_micros);
-            break;
+          case RetryKind::kNone: ASSERT_EQ(w, 0); break;
+          case RetryKind::kFixed: ASSERT_EQ(w, p.base_micros); break;
+          case RetryKind::kExponential: ASSERT_EQ(w, p.cap_micros); break;
           case RetryKind::kPaimon:
           case RetryKind::kIceberg:
             ASSERT_GE(w, p.cap_micros);
             ASSERT_LT(w, p.cap_micros + static_cast<int64_t>(static_cast<double>(p.cap_micros) * p.jitter));
             break;
-          case RetryKind::kFullJitter:
-            ASSERT_LE(w, p.cap_micros);
-            break;
+          case RetryKind::kFullJitter: ASSERT_LE(w, p.cap_micros); break;
           case RetryKind::kEqualJitter:
             ASSERT_GE(w, p.cap_micros / 2);
             ASSERT_LE(w, p.cap_micros);
@@ -362,8 +352,7 @@ TEST(RetryPolicyTest, SameSeedSameSequenceOtherSeedOtherSequence) {
   for (RetryKind kind : kAllKinds) {
     const RetryPolicy p = DefaultRetryPolicy(kind);
     EXPECT_EQ(Sequence(p, 30, 42), Sequence(p, 30, 42)) << RetryKindName(kind);
-    const bool jittered =
-        kind != RetryKind::kNone && kind != RetryKind::kFixed && kind != RetryKind::kExponential;
+    const bool jittered = kind != RetryKind::kNone && kind != RetryKind::kFixed && kind != RetryKind::kExponential;
     EXPECT_EQ(Sequence(p, 30, 42) != Sequence(p, 30, 43), jittered) << RetryKindName(kind);
   }
 }
@@ -388,14 +377,14 @@ TEST(RetryPolicyTest, JitteredFirstWaitsFollowTheRngExactly) {
     Rng r(kSeed);
     std::vector<int64_t> want;
     int64_t prev = 5 * kMs;
-    for (int i = 0; i < 3; ++i)
-      want.push_back(prev = std::min(2 * kSec, r.Between(5 * kMs, 3 * prev)));
+    for (int i = 0; i < 3; ++i) want.push_back(prev = std::min(2 * kSec, r.Between(5 * kMs, 3 * prev)));
     EXPECT_EQ(Sequence(Brooker(RetryKind::kDecorrelated), 3, kSeed), want);
   }
   {
     Rng r(kSeed);
     std::vector<int64_t> want;
-    for (int64_t d : {10, 20, 40}) want.push_back((d + static_cast<int64_t>(r.Below(static_cast<uint64_t>(d / 5)))) * kMs);
+    for (int64_t d : {10, 20, 40})
+      want.push_back((d + static_cast<int64_t>(r.Below(static_cast<uint64_t>(d / 5)))) * kMs);
     EXPECT_EQ(Sequence(PaimonDefaultPolicy(), 3, kSeed), want);
   }
   {
@@ -433,8 +422,8 @@ TEST(RetryParseTest, KindNamesRoundTrip) {
 }
 
 TEST(RetryParseTest, BrookerDefaults) {
-  for (RetryKind kind : {RetryKind::kExponential, RetryKind::kFullJitter, RetryKind::kEqualJitter,
-                         RetryKind::kDecorrelated}) {
+  for (RetryKind kind :
+       {RetryKind::kExponential, RetryKind::kFullJitter, RetryKind::kEqualJitter, RetryKind::kDecorrelated}) {
     Result<RetryPolicy> p = ParseRetryPolicy(RetryKindName(kind));
     ASSERT_TRUE(p.ok());
     EXPECT_EQ(p->base_micros, 5 * kMs);
@@ -445,8 +434,7 @@ TEST(RetryParseTest, BrookerDefaults) {
 }
 
 TEST(RetryParseTest, ParsesEveryKey) {
-  Result<RetryPolicy> p =
-      ParseRetryPolicy("paimon:base=20ms,cap=1.5s,jitter=0.25,retries=3,timeout=2min");
+  Result<RetryPolicy> p = ParseRetryPolicy("paimon:base=20ms,cap=1.5s,jitter=0.25,retries=3,timeout=2min");
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_EQ(*p, (RetryPolicy{.kind = RetryKind::kPaimon,
                              .base_micros = 20 * kMs,
@@ -475,24 +463,32 @@ TEST(RetryParseTest, Durations) {
   const struct {
     const char* text;
     int64_t micros;
-  } ok[] = {{"0us", 0},           {"0s", 0},        {"7us", 7},
-            {"5ms", 5 * kMs},     {"2s", 2 * kSec}, {"30min", 1'800 * kSec},
-            {"1.5s", 1'500'000},  {"0.25ms", 250},  {"1.000001s", 1'000'001},
-            {"0.5min", 30 * kSec}, {"2h", 7200 * kSec}, {"1d", 86400 * kSec},
-            {"0.200000000d", 17280 * kSec}, {"0.999999995d", 86'399'999'568}};
+  } ok[] = {{"0us", 0},
+            {"0s", 0},
+            {"7us", 7},
+            {"5ms", 5 * kMs},
+            {"2s", 2 * kSec},
+            {"30min", 1'800 * kSec},
+            {"1.5s", 1'500'000},
+            {"0.25ms", 250},
+            {"1.000001s", 1'000'001},
+            {"0.5min", 30 * kSec},
+            {"2h", 7200 * kSec},
+            {"1d", 86400 * kSec},
+            {"0.200000000d", 17280 * kSec},
+            {"0.999999995d", 86'399'999'568}};
   for (const auto& c : ok) {
     Result<int64_t> d = ParseDurationMicros(c.text);
     ASSERT_TRUE(d.ok()) << c.text << ": " << d.status().ToString();
     EXPECT_EQ(*d, c.micros) << c.text;
   }
-  for (const char* bad :
-       {"", "5", "ms", "5 ms", "5MS", "-5ms", "+5ms", "1.5us", "1.ms", ".5s", "1.2.3s", "5y", "5H",
-        "5sec", "9223372036854775808us", "153722867281min", "0.0000000001s"}) {
+  for (const char* bad : {"", "5", "ms", "5 ms", "5MS", "-5ms", "+5ms", "1.5us", "1.ms", ".5s", "1.2.3s", "5y", "5H",
+                          "5sec", "9223372036854775808us", "153722867281min", "0.0000000001s"}) {
     Result<int64_t> d = ParseDurationMicros(bad);
     ASSERT_FALSE(d.ok()) << bad;
     EXPECT_EQ(d.status().code(), Code::kInvalidArgument);
-    EXPECT_EQ(d.status().message(), std::string("bad duration \"") + bad +
-                                        "\" (expected a number with us, ms, s, min, h or d)");
+    EXPECT_EQ(d.status().message(),
+              std::string("bad duration \"") + bad + "\" (expected a number with us, ms, s, min, h or d)");
   }
   EXPECT_EQ(*ParseDurationMicros("9223372036854775807us"), kInt64Max);
   EXPECT_EQ(FormatDurationMicros(0), "0s");
@@ -501,8 +497,7 @@ TEST(RetryParseTest, Durations) {
   EXPECT_EQ(FormatDurationMicros(10 * kSec), "10s");
   EXPECT_EQ(FormatDurationMicros(90 * kSec), "90s");
   EXPECT_EQ(FormatDurationMicros(1'800 * kSec), "30min");
-  for (int64_t micros :
-       {int64_t{0}, int64_t{1}, int64_t{999}, 1'001 * kMs, 60 * kSec, 61 * kSec, kInt64Max}) {
+  for (int64_t micros : {int64_t{0}, int64_t{1}, int64_t{999}, 1'001 * kMs, 60 * kSec, 61 * kSec, kInt64Max}) {
     EXPECT_EQ(*ParseDurationMicros(FormatDurationMicros(micros)), micros);
   }
 }
@@ -519,8 +514,7 @@ TEST(RetryParseTest, FormatIsCanonical) {
   p.max_retries = -1;
   p.total_timeout_micros = -1;
   EXPECT_EQ(FormatRetryPolicy(p), "iceberg:jitter=0.3,retries=unlimited,timeout=none");
-  EXPECT_EQ(FormatRetryPolicy(*ParseRetryPolicy("fixed:timeout=1.5s,base=0.5s")),
-            "fixed:base=500ms,timeout=1500ms");
+  EXPECT_EQ(FormatRetryPolicy(*ParseRetryPolicy("fixed:timeout=1.5s,base=0.5s")), "fixed:base=500ms,timeout=1500ms");
 }
 
 TEST(RetryParseTest, RoundTripEveryPolicy) {
@@ -565,17 +559,14 @@ TEST(RetryParseTest, RoundTripEveryPolicy) {
 }
 
 TEST(RetryParseTest, ErrorsNameTheProblem) {
-  const std::string kinds =
-      "none, fixed, exponential, paimon, iceberg, full-jitter, equal-jitter, decorrelated";
+  const std::string kinds = "none, fixed, exponential, paimon, iceberg, full-jitter, equal-jitter, decorrelated";
   const struct {
     const char* spec;
     std::string message;
   } cases[] = {
-      {"expo",
-       "retry policy \"expo\": unknown policy name \"expo\" (expected one of " + kinds + ")"},
+      {"expo", "retry policy \"expo\": unknown policy name \"expo\" (expected one of " + kinds + ")"},
       {"", "retry policy \"\": unknown policy name \"\" (expected one of " + kinds + ")"},
-      {"Paimon",
-       "retry policy \"Paimon\": unknown policy name \"Paimon\" (expected one of " + kinds + ")"},
+      {"Paimon", "retry policy \"Paimon\": unknown policy name \"Paimon\" (expected one of " + kinds + ")"},
       {"fixed:base=ten",
        "retry policy \"fixed:base=ten\": bad duration \"ten\" for key base (expected a number with "
        "us, ms, s, min, h or d)"},
@@ -605,10 +596,8 @@ TEST(RetryParseTest, ErrorsNameTheProblem) {
        "jitter, retries, timeout)"},
       {"exponential:base", "retry policy \"exponential:base\": expected key=value, got \"base\""},
       {"exponential:", "retry policy \"exponential:\": expected key=value, got \"\""},
-      {"exponential:base=1ms,",
-       "retry policy \"exponential:base=1ms,\": expected key=value, got \"\""},
-      {"exponential:base=1ms,base=2ms",
-       "retry policy \"exponential:base=1ms,base=2ms\": key base given twice"},
+      {"exponential:base=1ms,", "retry policy \"exponential:base=1ms,\": expected key=value, got \"\""},
+      {"exponential:base=1ms,base=2ms", "retry policy \"exponential:base=1ms,base=2ms\": key base given twice"},
       {"fixed:cap=1s",
        "retry policy \"fixed:cap=1s\": key cap does not apply to fixed (its keys are base, "
        "retries, timeout)"},
@@ -618,8 +607,7 @@ TEST(RetryParseTest, ErrorsNameTheProblem) {
       {"decorrelated:jitter=0.1",
        "retry policy \"decorrelated:jitter=0.1\": key jitter does not apply to decorrelated (its "
        "keys are base, cap, retries, timeout)"},
-      {"exponential:base=5s,cap=1s",
-       "retry policy \"exponential:base=5s,cap=1s\": cap 1s is below base 5s"},
+      {"exponential:base=5s,cap=1s", "retry policy \"exponential:base=5s,cap=1s\": cap 1s is below base 5s"},
       {"decorrelated:cap=1ms", "retry policy \"decorrelated:cap=1ms\": cap 1ms is below base 5ms"},
       {"paimon:base=1500us",
        "retry policy \"paimon:base=1500us\": base 1500us is not a whole number of milliseconds "
@@ -653,9 +641,9 @@ TEST(ExplainWaitTest, SaysHowEachPolicyMadeItsWait) {
             "11.5 s = 10 s (the cap) + 1.5 s jitter");
   // Every wait NextWait makes is explained by its own policy, never as a foreign one.
   Rng rng(7);
-  for (RetryKind kind : {RetryKind::kNone, RetryKind::kFixed, RetryKind::kExponential, RetryKind::kPaimon,
-                         RetryKind::kIceberg, RetryKind::kFullJitter, RetryKind::kEqualJitter,
-                         RetryKind::kDecorrelated}) {
+  for (RetryKind kind :
+       {RetryKind::kNone, RetryKind::kFixed, RetryKind::kExponential, RetryKind::kPaimon, RetryKind::kIceberg,
+        RetryKind::kFullJitter, RetryKind::kEqualJitter, RetryKind::kDecorrelated}) {
     const RetryPolicy p = DefaultRetryPolicy(kind);
     for (int n = 1; n <= 12; ++n) {
       const RetryWait w = NextWait(p, n, 0, rng);

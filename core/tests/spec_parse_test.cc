@@ -34,8 +34,7 @@ TEST(SpecParseTest, SplitOnKeepsEveryPieceIncludingEmptyOnes) {
 TEST(SpecParseTest, SplitOnPiecesViewTheTextSoTheyKnowTheirColumn) {
   const std::string_view text = "job-A:publish.before:nth=2:error";
   std::vector<size_t> columns;
-  for (std::string_view piece : SplitOn(text, ':'))
-    columns.push_back(static_cast<size_t>(piece.data() - text.data()));
+  for (std::string_view piece : SplitOn(text, ':')) columns.push_back(static_cast<size_t>(piece.data() - text.data()));
   EXPECT_THAT(columns, ElementsAre(0u, 6u, 21u, 27u));
 }
 
@@ -66,8 +65,7 @@ std::string Pieces(std::string_view item) {
 
 TEST(SpecParseTest, SplitKeyValueCutsAtTheFirstEquals) {
   std::vector<std::string> got;
-  for (std::string_view item :
-       {"publish=normal:10,2", "a=b=c", "=", "k=", "=v", " k = v ", "always", ""})
+  for (std::string_view item : {"publish=normal:10,2", "a=b=c", "=", "k=", "=v", " k = v ", "always", ""})
     got.push_back(Pieces(item));
   EXPECT_THAT(got, ElementsAre("publish|normal:10,2", "a|b=c", "|", "k|", "|v",
                                " k | v ",  // nothing trimmed
@@ -76,8 +74,8 @@ TEST(SpecParseTest, SplitKeyValueCutsAtTheFirstEquals) {
 
 // Runs ForEachKeyValue over `list`, recording the items it hands over; `refuse`, when given, is a
 // key the callback fails on.
-std::pair<Status, std::vector<std::string>> Walk(
-    std::string_view list, std::optional<std::string_view> refuse = std::nullopt) {
+std::pair<Status, std::vector<std::string>> Walk(std::string_view list,
+                                                 std::optional<std::string_view> refuse = std::nullopt) {
   std::vector<std::string> seen;
   Status s = ForEachKeyValue(list, [&](std::string_view key, std::string_view value) {
     if (key == refuse) return Status::InvalidArgument("refused " + std::string(key));

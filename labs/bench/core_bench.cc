@@ -2,9 +2,9 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include "commitlab/core/memory_store.h"
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/paimon/conflict_detection.h"
-#include "commitlab/core/memory_store.h"
 #include "commitlab/sim/real_env.h"
 
 namespace commitlab {
@@ -34,14 +34,23 @@ void BM_ConflictDetection(benchmark::State& state) {
   constexpr int kBuckets = 100;  // bucket 0 then holds data-0 and data-100 at every size
   TableState base;
   for (int64_t i = 0; i < files; ++i) {
-    base.AddLive(DataFile{.name = fmt::format("data-{}.parquet", i), .bucket = static_cast<int32_t>(i % kBuckets),
-                          .level = 0, .min_key = i, .max_key = i, .row_count = 1});
+    base.AddLive(DataFile{.name = fmt::format("data-{}.parquet", i),
+                          .bucket = static_cast<int32_t>(i % kBuckets),
+                          .level = 0,
+                          .min_key = i,
+                          .max_key = i,
+                          .row_count = 1});
   }
   std::vector<FileChange> delta = {
       {ChangeKind::kDelete, {.name = "data-0.parquet", .bucket = 0, .min_key = 0, .max_key = 0, .row_count = 1}},
       {ChangeKind::kDelete,
-       {.name = fmt::format("data-{}.parquet", kBuckets), .bucket = 0, .min_key = kBuckets, .max_key = kBuckets, .row_count = 1}},
-      {ChangeKind::kAdd, {.name = "compacted.parquet", .bucket = 0, .level = 1, .min_key = 0, .max_key = kBuckets, .row_count = 2}},
+       {.name = fmt::format("data-{}.parquet", kBuckets),
+        .bucket = 0,
+        .min_key = kBuckets,
+        .max_key = kBuckets,
+        .row_count = 1}},
+      {ChangeKind::kAdd,
+       {.name = "compacted.parquet", .bucket = 0, .level = 1, .min_key = 0, .max_key = kBuckets, .row_count = 2}},
   };
   paimon::ConflictContext ctx{"T", "a", "b", true};
   for (auto _ : state) benchmark::DoNotOptimize(paimon::CheckConflicts(base, delta, ctx));

@@ -5,10 +5,11 @@
 // commit_us per operation, and commit/bare.
 //
 //   BM_CommitVsBarePublish/<fsync>/<hint>   fsync: 0 off, 1 data, 2 all; hint: 0 in place, 1 rename
-#include <benchmark/benchmark.h>
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <unistd.h>
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <chrono>
 #include <cstdio>
@@ -85,14 +86,12 @@ void BM_CommitVsBarePublish(benchmark::State& state) {
   state.counters["bare_us"] = bare_us;
   state.counters["commit_us"] = commit_us;
   state.counters["commit/bare"] = bare_us > 0 ? commit_us / bare_us : 0;
-  state.SetLabel(fmt::format("fsync={} hint={}", FsyncName(fsync), hint == LatestHintWrite::kInPlace ? "in-place" : "rename"));
+  state.SetLabel(
+      fmt::format("fsync={} hint={}", FsyncName(fsync), hint == LatestHintWrite::kInPlace ? "in-place" : "rename"));
   fs::remove_all(bare_dir);
   fs::remove_all(table_dir);
 }
-BENCHMARK(BM_CommitVsBarePublish)
-    ->ArgsProduct({{0, 1, 2}, {0, 1}})
-    ->Unit(benchmark::kMicrosecond)
-    ->UseRealTime();
+BENCHMARK(BM_CommitVsBarePublish)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 }  // namespace
 }  // namespace commitlab

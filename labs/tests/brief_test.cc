@@ -1,10 +1,10 @@
-#include "brief_output.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "brief_output.h"
 
 namespace commitlab::cli {
 namespace {
@@ -27,28 +27,32 @@ TEST(BriefTest, ColumnsCountWideCharactersTwice) {
 }
 
 TEST(BriefTest, ASnapshotNarratedUnderItsLogLineIsSaidOnce) {
-  EXPECT_THAT(Filtered({"   0.000 INFO  [w] Successfully commit snapshot 4 to table t by user w with identifier 1 and kind APPEND.",
-                   "           snapshot 4  APPEND   user=w  identifier=1  total=3",
-                   "   0.001 INFO  [w] Successfully commit snapshot 5 to table t by user w."}),
-              ElementsAre("           snapshot 4  APPEND   user=w  identifier=1  total=3",
-                          "   0.001 INFO  [w] Successfully commit snapshot 5 to table t by user w."));
+  EXPECT_THAT(
+      Filtered(
+          {"   0.000 INFO  [w] Successfully commit snapshot 4 to table t by user w with identifier 1 and kind APPEND.",
+           "           snapshot 4  APPEND   user=w  identifier=1  total=3",
+           "   0.001 INFO  [w] Successfully commit snapshot 5 to table t by user w."}),
+      ElementsAre("           snapshot 4  APPEND   user=w  identifier=1  total=3",
+                  "   0.001 INFO  [w] Successfully commit snapshot 5 to table t by user w."));
 }
 
 TEST(BriefTest, ARefusalDoesNotRepeatItsErrorLineNorAVerdictItsClaim) {
-  EXPECT_THAT(Filtered({"   0.000 ERROR [c] File deletion conflicts detected! Give up committing.", "         [c] refused:",
-                   "         | File deletion conflicts detected! Give up committing.", "         | ...",
-                   "claim:  both land", "verdict: AGREES — both land"}),
-              ElementsAre("   0.000 ERROR [c] File deletion conflicts detected! Give up committing.", "         [c] refused:",
-                          "         | ...", "claim:  both land", "verdict: AGREES"));
+  EXPECT_THAT(Filtered({"   0.000 ERROR [c] File deletion conflicts detected! Give up committing.",
+                        "         [c] refused:", "         | File deletion conflicts detected! Give up committing.",
+                        "         | ...", "claim:  both land", "verdict: AGREES — both land"}),
+              ElementsAre("   0.000 ERROR [c] File deletion conflicts detected! Give up committing.",
+                          "         [c] refused:", "         | ...", "claim:  both land", "verdict: AGREES"));
 }
 
 TEST(BriefTest, LongIdsAreShortProseWrapsAndTheRestIsCut) {
-  EXPECT_THAT(Filtered({"   0.000 INFO  [setup] Committed snapshot 1336129645694042326 (MergeAppend) "
-                   "metadata/00001-a46adeb1-4080-0f4a-4394-01c53ed0d70b.metadata.json"}),
-              ElementsAre("   0.000 INFO  [setup] Committed snapshot 1336… (MergeAppend) metadata/00001-a46adeb1….metadata.json"));
+  EXPECT_THAT(
+      Filtered({"   0.000 INFO  [setup] Committed snapshot 1336129645694042326 (MergeAppend) "
+                "metadata/00001-a46adeb1-4080-0f4a-4394-01c53ed0d70b.metadata.json"}),
+      ElementsAre(
+          "   0.000 INFO  [setup] Committed snapshot 1336… (MergeAppend) metadata/00001-a46adeb1….metadata.json"));
   const std::string claim = "claim:  " + std::string(30, 'x') + " " + std::string(30, 'y') + " " + std::string(50, 'z');
   EXPECT_THAT(Filtered({claim}), ElementsAre("claim:  " + std::string(30, 'x') + " " + std::string(30, 'y'),
-                                        "        " + std::string(50, 'z')));
+                                             "        " + std::string(50, 'z')));
   const std::vector<std::string> cut = Filtered({"   0.000 WARN  [b] " + std::string(200, 'q')});
   ASSERT_EQ(cut.size(), 1u);
   EXPECT_EQ(DisplayColumns(cut[0]), kBriefColumns);

@@ -77,17 +77,11 @@ std::unique_ptr<HeadlessChromium> HeadlessChromium::Start(const std::string& scr
     return nullptr;
   }
   const std::string log = scratch_dir + "/chromium.log";
-  std::vector<std::string> args = {"chromium",
-                                   "--headless=new",
+  std::vector<std::string> args = {"chromium", "--headless=new",
                                    // Root (CI runs as root) cannot use chromium's sandbox.
-                                   "--no-sandbox",
-                                   "--disable-gpu",
-                                   "--no-first-run",
-                                   "--no-default-browser-check",
-                                   "--disable-extensions",
-                                   "--remote-debugging-pipe",
-                                   "--user-data-dir=" + scratch_dir + "/profile",
-                                   "--window-size=1400,900",
+                                   "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+                                   "--disable-extensions", "--remote-debugging-pipe",
+                                   "--user-data-dir=" + scratch_dir + "/profile", "--window-size=1400,900",
                                    "about:blank"};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
@@ -114,8 +108,8 @@ std::unique_ptr<HeadlessChromium> HeadlessChromium::Start(const std::string& scr
   }
   try {
     const Json target = browser->Send("Target.createTarget", {{"url", "about:blank"}}, false);
-    const Json attached = browser->Send(
-        "Target.attachToTarget", {{"targetId", target.at("targetId")}, {"flatten", true}}, false);
+    const Json attached =
+        browser->Send("Target.attachToTarget", {{"targetId", target.at("targetId")}, {"flatten", true}}, false);
     browser->session_ = attached.at("sessionId").get<std::string>();
     for (const char* domain : {"Page.enable", "Runtime.enable", "Log.enable"}) browser->Call(domain);
   } catch (const std::exception& e) {
@@ -184,8 +178,9 @@ HeadlessChromium::Json HeadlessChromium::Send(const std::string& method, const J
     if (message.contains("error")) throw std::runtime_error(method + ": " + message["error"].dump());
     return message.value("result", Json::object());
   }
-  throw std::runtime_error(method + (r == Read::kClosed ? ": the browser closed its pipe (it exited or crashed)"
-                                                       : ": no reply within " + std::to_string(timeout_.count()) + " s"));
+  throw std::runtime_error(method + (r == Read::kClosed
+                                         ? ": the browser closed its pipe (it exited or crashed)"
+                                         : ": no reply within " + std::to_string(timeout_.count()) + " s"));
 }
 
 HeadlessChromium::Read HeadlessChromium::ReadMessage(Json* out, Clock::time_point deadline) {
@@ -239,14 +234,16 @@ void HeadlessChromium::Navigate(const std::string& url) {
     const Read got = ReadMessage(&message, deadline);
     if (got == Read::kClosed) throw std::runtime_error("Page.navigate " + url + ": the browser closed its pipe");
     if (got == Read::kTimeout)
-      throw std::runtime_error("Page.navigate " + url + ": no load event within " + std::to_string(timeout_.count()) + " s");
+      throw std::runtime_error("Page.navigate " + url + ": no load event within " + std::to_string(timeout_.count()) +
+                               " s");
     if (!message.contains("id")) Observe(message);
   }
 }
 
 HeadlessChromium::Json HeadlessChromium::Evaluate(const std::string& expression) {
   const Json r = Call("Runtime.evaluate", {{"expression", expression}, {"returnByValue", true}});
-  if (r.contains("exceptionDetails")) throw std::runtime_error("evaluating `" + expression + "`: " + r["exceptionDetails"].dump());
+  if (r.contains("exceptionDetails"))
+    throw std::runtime_error("evaluating `" + expression + "`: " + r["exceptionDetails"].dump());
   return r.at("result").value("value", Json());
 }
 

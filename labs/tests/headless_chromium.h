@@ -8,9 +8,10 @@
 
 #include <sys/types.h>
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -19,8 +19,9 @@ TEST(LabTextTest, FirstLinesStopsAtTheCountOrTheEnd) {
 TEST(LabTextTest, AbbreviateUuidsCutsEveryUuidAndNothingElse) {
   EXPECT_EQ(AbbreviateUuids("metadata/00002-cb41eecb-51a9-6e38-3834-e6ccbeef326c.metadata.json"),
             "metadata/00002-cb41eecb….metadata.json");
-  EXPECT_EQ(AbbreviateUuids("data-1c2b3a4d-aaaa-bbbb-cccc-111122223333-0 and data-1c2b3a4d-aaaa-bbbb-cccc-111122223333-1"),
-            "data-1c2b3a4d…-0 and data-1c2b3a4d…-1");
+  EXPECT_EQ(
+      AbbreviateUuids("data-1c2b3a4d-aaaa-bbbb-cccc-111122223333-0 and data-1c2b3a4d-aaaa-bbbb-cccc-111122223333-1"),
+      "data-1c2b3a4d…-0 and data-1c2b3a4d…-1");
   EXPECT_EQ(AbbreviateUuids("not-a-uuid-cb41eecb-51a9"), "not-a-uuid-cb41eecb-51a9");
 }
 
@@ -28,7 +29,8 @@ TEST(LabTextTest, ARefusalKeepsItsHeadlineAndWhatFollowsTheBaseUser) {
   EXPECT_THAT(RefusalLines("File deletion conflicts detected! Give up committing.\n\nDon't panic!\nadvice\n\n"
                            "Base commit user is: a; Current commit user is: b\n\nBase entries are:\nx\n\nCaused by: y"),
               ElementsAre("File deletion conflicts detected! Give up committing.", "...",
-                          "Base commit user is: a; Current commit user is: b", "Base entries are:", "x", "Caused by: y"));
+                          "Base commit user is: a; Current commit user is: b", "Base entries are:", "x",
+                          "Caused by: y"));
   EXPECT_THAT(RefusalLines("ValidationException: Found conflicting files"),
               ElementsAre("ValidationException: Found conflicting files"));
 }
@@ -39,8 +41,9 @@ TEST(LabTextTest, ChainLinesShowEachSnapshotAndTheCounters) {
   t.chain.push_back(Snapshot{.id = 2, .parent_id = 1, .commit_user = "worker-a", .total_records = 2});
   t.operations = {"append", "overwrite"};
   t.counters = {{"hits", 15}};
-  EXPECT_THAT(ChainLines(t), ElementsAre("snapshot 1  append     user=setup  parent=0  total=2",
-                                         "snapshot 2  overwrite  user=worker-a  parent=1  total=2", "counter hits = 15"));
+  EXPECT_THAT(ChainLines(t),
+              ElementsAre("snapshot 1  append     user=setup  parent=0  total=2",
+                          "snapshot 2  overwrite  user=worker-a  parent=1  total=2", "counter hits = 15"));
   t.protocol = scenarios::Protocol::kDelta;
   EXPECT_EQ(ChainLines(t)[0].substr(0, 9), "version 1");
 }

@@ -1,13 +1,14 @@
 // `commitlab step` driven through a pseudo-terminal, as a person at a keyboard drives it: single
 // keys act without Enter, undo and save work, and the terminal is left as it was found.
 #include <fcntl.h>
-#include <gtest/gtest.h>
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
+
+#include <gtest/gtest.h>
 
 #include <chrono>
 #include <string>
@@ -100,7 +101,8 @@ TEST(StepPtyTest, KeysActAtOnceUndoAndSaveWorkAndTheTerminalIsRestored) {
   EXPECT_NE(s.seen().find("writer line 17: write"), std::string::npos) << s.seen();
 
   s.Type('s');
-  ASSERT_TRUE(s.ReadUntil("replay it: commitlab run scenarios/paimon_conflict.scn --seed 1 --sched random --schedule 'sched1:3w:"));
+  ASSERT_TRUE(s.ReadUntil(
+      "replay it: commitlab run scenarios/paimon_conflict.scn --seed 1 --sched random --schedule 'sched1:3w:"));
   EXPECT_NE(s.seen().find("picks so far: a"), std::string::npos) << s.seen();
 
   s.Type('x');
@@ -117,7 +119,7 @@ TEST(StepPtyTest, CtrlCStillInterruptsAndRestoresTheTerminal) {
   ASSERT_TRUE(s.started());
   ASSERT_TRUE(s.ReadUntil("next:"));
   EXPECT_FALSE(s.Canonical());
-  s.Type('\x03');  // the terminal turns it into SIGINT
+  s.Type('\x03');             // the terminal turns it into SIGINT
   EXPECT_EQ(s.Finish(), -1);  // ended by the signal, as an interrupted program should
   EXPECT_TRUE(s.Canonical());
 }

@@ -2,15 +2,16 @@
 // looking at one would see, counted against the history it was drawn from, with a real pointer
 // hovering and clicking. The SVG is also rendered by librsvg (rsvg-convert), the renderer slides
 // and papers meet it in.
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -109,27 +110,32 @@ class TimelineBrowserTest : public ::testing::Test {
   // The centre of the first element matching `selector` that is on top there (no mark covers it),
   // in viewport pixels, scrolled into view.
   std::pair<double, double> Centre(const std::string& selector) {
-    const Json c = browser_->Evaluate(
-        "(() => { for (const e of document.querySelectorAll('" + selector + "')) {"
-        " e.scrollIntoView({block: 'center', inline: 'center'});"
-        " const r = e.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2;"
-        " const top = document.elementFromPoint(x, y);"
-        " if (top && top.closest('.el') === e.closest('.el')) return [x, y]; } return null; })()");
+    const Json c =
+        browser_->Evaluate("(() => { for (const e of document.querySelectorAll('" + selector +
+                           "')) {"
+                           " e.scrollIntoView({block: 'center', inline: 'center'});"
+                           " const r = e.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2;"
+                           " const top = document.elementFromPoint(x, y);"
+                           " if (top && top.closest('.el') === e.closest('.el')) return [x, y]; } return null; })()");
     EXPECT_TRUE(c.is_array()) << "nothing matches " << selector;
     return c.is_array() ? std::pair{c[0].get<double>(), c[1].get<double>()} : std::pair{0.0, 0.0};
   }
 
   // What is under the pointer at (x, y): the class of the timeline element a click there reaches.
   std::string ElementAt(std::pair<double, double> p) {
-    return browser_->Evaluate("(() => { const e = document.elementFromPoint(" + std::to_string(p.first) + ", " +
-                              std::to_string(p.second) + "); const el = e && e.closest('.el');"
-                              " return el ? el.getAttribute('class') : ''; })()")
+    return browser_
+        ->Evaluate("(() => { const e = document.elementFromPoint(" + std::to_string(p.first) + ", " +
+                   std::to_string(p.second) +
+                   "); const el = e && e.closest('.el');"
+                   " return el ? el.getAttribute('class') : ''; })()")
         .get<std::string>();
   }
 
   std::string Tooltip() {
-    return browser_->Evaluate("(() => { const t = document.getElementById('tip');"
-                              " return getComputedStyle(t).display === 'none' ? '(hidden)' : t.textContent; })()")
+    return browser_
+        ->Evaluate(
+            "(() => { const t = document.getElementById('tip');"
+            " return getComputedStyle(t).display === 'none' ? '(hidden)' : t.textContent; })()")
         .get<std::string>();
   }
 
@@ -199,8 +205,9 @@ TEST_F(TimelineBrowserTest, ZoomStretchesTimeAndKeepsLanes) {
       "(() => { const s = document.querySelector('svg.timeline'); return [s.width.baseVal.value, "
       "s.height.baseVal.value, [...document.querySelectorAll('.span text')].filter(t => "
       "getComputedStyle(t).display !== 'none').length]; })()");
-  browser_->Evaluate("(() => { const z = document.getElementById('zoom'); z.value = 10;"
-                     " z.dispatchEvent(new Event('input')); })()");
+  browser_->Evaluate(
+      "(() => { const z = document.getElementById('zoom'); z.value = 10;"
+      " z.dispatchEvent(new Event('input')); })()");
   const Json after = browser_->Evaluate(
       "(() => { const s = document.querySelector('svg.timeline'); return [s.width.baseVal.value, "
       "s.height.baseVal.value, [...document.querySelectorAll('.span text')].filter(t => "
@@ -210,10 +217,11 @@ TEST_F(TimelineBrowserTest, ZoomStretchesTimeAndKeepsLanes) {
   EXPECT_EQ(after[1], before[1]);
   EXPECT_GT(after[2].get<int>(), before[2].get<int>()) << "labels that fit once zoomed in should show";
   // Each shown label sits at its span's start, not scaled away from it.
-  EXPECT_EQ(browser_->Evaluate("[...document.querySelectorAll('.span text')].filter(t => getComputedStyle(t).display !== "
-                               "'none' && Math.abs(t.getAttribute('x') - t.previousElementSibling.getAttribute('x') - 2) "
-                               "> 0.01).length"),
-            0);
+  EXPECT_EQ(
+      browser_->Evaluate("[...document.querySelectorAll('.span text')].filter(t => getComputedStyle(t).display !== "
+                         "'none' && Math.abs(t.getAttribute('x') - t.previousElementSibling.getAttribute('x') - 2) "
+                         "> 0.01).length"),
+      0);
   // The pointer still finds elements where they are drawn now.
   const auto lost = Centre(".span.publish.lost rect");
   browser_->MoveMouse(lost.first, lost.second);
@@ -269,8 +277,9 @@ TEST_F(TimelineBrowserTest, TheSvgRendersInTheBrowserAndInLibrsvg) {
   const std::string png = dir_ + "/conflict.png";
   ASSERT_EQ(Shell("rsvg-convert -o '" + png + "' '" + svg + "' 2> '" + dir_ + "/rsvg.log'"), 0)
       << "rsvg-convert (Debian's librsvg2-bin; ./run.sh test installs it) failed: " << ReadBytes(dir_ + "/rsvg.log");
-  const Json size = browser_->Evaluate("[document.documentElement.width.baseVal.value, "
-                                       "document.documentElement.height.baseVal.value]");
+  const Json size = browser_->Evaluate(
+      "[document.documentElement.width.baseVal.value, "
+      "document.documentElement.height.baseVal.value]");
   const auto [w, hgt] = PngSize(ReadBytes(png));
   EXPECT_EQ(w, size[0].get<uint32_t>());
   EXPECT_EQ(hgt, size[1].get<uint32_t>());

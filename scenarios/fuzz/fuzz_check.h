@@ -9,9 +9,7 @@
 
 namespace commitlab::fuzz {
 
-inline std::string_view AsText(const uint8_t* data, size_t size) {
-  return {reinterpret_cast<const char*>(data), size};
-}
+inline std::string_view AsText(const uint8_t* data, size_t size) { return {reinterpret_cast<const char*>(data), size}; }
 
 inline void Check(bool ok) {
   if (!ok) __builtin_trap();

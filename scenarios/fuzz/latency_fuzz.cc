@@ -5,7 +5,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using commitlab::fuzz::Check;
-  commitlab::Result<commitlab::sim::LatencyModel> m = commitlab::sim::ParseLatencyModel(commitlab::fuzz::AsText(data, size));
+  commitlab::Result<commitlab::sim::LatencyModel> m =
+      commitlab::sim::ParseLatencyModel(commitlab::fuzz::AsText(data, size));
   if (!m.ok()) {
     Check(m.status().code() == commitlab::Code::kInvalidArgument);
     return 0;

@@ -5,13 +5,15 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using commitlab::fuzz::Check;
-  commitlab::Result<commitlab::sim::RecordedSchedule> s = commitlab::sim::ParseSchedule(commitlab::fuzz::AsText(data, size));
+  commitlab::Result<commitlab::sim::RecordedSchedule> s =
+      commitlab::sim::ParseSchedule(commitlab::fuzz::AsText(data, size));
   if (!s.ok()) {
     Check(s.status().code() == commitlab::Code::kInvalidArgument);
     return 0;
   }
   Check(s->steps() >= 0);
-  commitlab::Result<commitlab::sim::RecordedSchedule> again = commitlab::sim::ParseSchedule(commitlab::sim::FormatSchedule(*s));
+  commitlab::Result<commitlab::sim::RecordedSchedule> again =
+      commitlab::sim::ParseSchedule(commitlab::sim::FormatSchedule(*s));
   Check(again.ok() && *again == *s);
   return 0;
 }

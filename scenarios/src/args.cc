@@ -17,8 +17,8 @@ std::string JoinNames(std::span<const std::string_view> names) {
   return out;
 }
 
-Status ParseInt(const LineContext& ctx, std::string_view text, int col, std::string_view what, int64_t lo,
-                int64_t hi, int64_t* out) {
+Status ParseInt(const LineContext& ctx, std::string_view text, int col, std::string_view what, int64_t lo, int64_t hi,
+                int64_t* out) {
   int64_t v = 0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, v);
@@ -46,15 +46,14 @@ Status ParseUint64(const LineContext& ctx, std::string_view text, int col, std::
   return Status::OK();
 }
 
-Status ParseRange(const LineContext& ctx, std::string_view text, int col, std::string_view what, int64_t lo,
-                  int64_t hi, int64_t* out_lo, int64_t* out_hi) {
+Status ParseRange(const LineContext& ctx, std::string_view text, int col, std::string_view what, int64_t lo, int64_t hi,
+                  int64_t* out_lo, int64_t* out_hi) {
   const size_t dots = text.find("..");
   if (dots == std::string_view::npos)
     return ctx.Error(col, fmt::format("expected a range LO..HI for {}, got \"{}\"", what, text));
   int64_t a = 0, b = 0;
   COMMITLAB_RETURN_IF_ERROR(ParseInt(ctx, text.substr(0, dots), col, what, lo, hi, &a));
-  COMMITLAB_RETURN_IF_ERROR(
-      ParseInt(ctx, text.substr(dots + 2), col + static_cast<int>(dots) + 2, what, lo, hi, &b));
+  COMMITLAB_RETURN_IF_ERROR(ParseInt(ctx, text.substr(dots + 2), col + static_cast<int>(dots) + 2, what, lo, hi, &b));
   if (a > b) return ctx.Error(col, fmt::format("range {}..{} for {} is empty (LO must not exceed HI)", a, b, what));
   *out_lo = a;
   *out_hi = b;
@@ -113,11 +112,10 @@ Status Args::Collect(const LineContext& ctx, int owner_col, Tokens tokens, std::
     bool known = false;
     for (std::string_view a : allowed) known = known || a == t.key;
     if (!known) {
-      return ctx.Error(t.col, fmt::format("unknown key \"{}\" for {} (expected one of {})", t.key, what,
-                                          JoinNames(allowed)));
+      return ctx.Error(t.col,
+                       fmt::format("unknown key \"{}\" for {} (expected one of {})", t.key, what, JoinNames(allowed)));
     }
-    if (out->Find(t.key) != nullptr)
-      return ctx.Error(t.col, fmt::format("duplicate key \"{}\" for {}", t.key, what));
+    if (out->Find(t.key) != nullptr) return ctx.Error(t.col, fmt::format("duplicate key \"{}\" for {}", t.key, what));
     if (t.value.empty() && !t.value_quoted)
       return ctx.Error(t.value_col, fmt::format("missing value for key \"{}\"", t.key));
     out->tokens_.push_back(&t);

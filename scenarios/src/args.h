@@ -21,12 +21,12 @@ std::string JoinNames(std::span<const std::string_view> names);
 
 // Parses `text` (at `col`) as a decimal integer in [lo, hi]. `what` names it in messages:
 // "key \"rows\"", "the repeat count".
-Status ParseInt(const LineContext& ctx, std::string_view text, int col, std::string_view what, int64_t lo,
-                int64_t hi, int64_t* out);
+Status ParseInt(const LineContext& ctx, std::string_view text, int col, std::string_view what, int64_t lo, int64_t hi,
+                int64_t* out);
 Status ParseUint64(const LineContext& ctx, std::string_view text, int col, std::string_view what, uint64_t* out);
 // LO..HI with LO <= HI, both in [lo, hi].
-Status ParseRange(const LineContext& ctx, std::string_view text, int col, std::string_view what, int64_t lo,
-                  int64_t hi, int64_t* out_lo, int64_t* out_hi);
+Status ParseRange(const LineContext& ctx, std::string_view text, int col, std::string_view what, int64_t lo, int64_t hi,
+                  int64_t* out_lo, int64_t* out_hi);
 // Letters, digits, '-' and '_', starting with a letter, digit or '_', at most kMaxNameBytes.
 bool IsName(std::string_view text);
 // A name, or a name given inside a repeat: NAME[i] (labels and checkpoint references).

@@ -12,9 +12,9 @@ namespace commitlab::scenarios::internal {
 namespace {
 
 constexpr int64_t kMaxCount = 1'000'000'000'000'000;  // counters, row totals, snapshot ids
-constexpr std::array<std::string_view, 9> kExpectKinds = {"snapshot",    "latest-snapshot",     "per-user",
-                                                          "tally",       "writer",              "step",
-                                                          "some-writer", "invariant-violation", "counter"};
+constexpr std::array<std::string_view, 9> kExpectKinds = {
+    "snapshot",    "latest-snapshot",     "per-user", "tally", "writer", "step",
+    "some-writer", "invariant-violation", "counter"};
 constexpr std::array<std::string_view, 8> kSnapshotKeys = {"kind",  "user",   "identifier", "total",
                                                            "delta", "parent", "operation",  "table"};
 constexpr std::array<std::string_view, 3> kCommitKinds = {"APPEND", "COMPACT", "OVERWRITE"};
@@ -30,9 +30,9 @@ std::span<const std::string_view> OperationNames(Protocol p) {
   return kCommitKinds;
 }
 constexpr std::array<std::string_view, 4> kOutcomes = {"ok", "refused", "gave-up", "crashed"};
-constexpr std::array<std::string_view, 8> kCounters = {"committed",         "attempts",        "atomic_failures",
-                                                       "conflicts",         "unknown_outcomes", "idempotent_matches",
-                                                       "gave_up",           "orphan_files"};
+constexpr std::array<std::string_view, 8> kCounters = {"committed", "attempts",         "atomic_failures",
+                                                       "conflicts", "unknown_outcomes", "idempotent_matches",
+                                                       "gave_up",   "orphan_files"};
 constexpr std::string_view kComparisonForms = "N, == N, >= N, <= N or LO..HI";
 
 // CMP: N | ==N | >=N | <=N | LO..HI, the operator glued to its number or not. Reads from
@@ -98,10 +98,10 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
   Expectation e;
   e.pos = ctx.Pos(toks[0].col);
   e.text = std::string(line.substr(static_cast<size_t>(toks.front().col - 1),
-                                    static_cast<size_t>(toks.back().end_col - toks.front().col)));
+                                   static_cast<size_t>(toks.back().end_col - toks.front().col)));
   if (toks.size() < 2) {
-    return ctx.Error(toks[0].end_col, fmt::format("expected what to expect after expect (one of {})",
-                                                  JoinNames(kExpectKinds)));
+    return ctx.Error(toks[0].end_col,
+                     fmt::format("expected what to expect after expect (one of {})", JoinNames(kExpectKinds)));
   }
   const Token& kind_tok = toks[1];
   const int kind = IndexOf(kExpectKinds, kind_tok.text);
@@ -113,7 +113,8 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
   size_t i = 2;
   // The writer name of "expect writer W ...".
   auto writer_at = [&](size_t at, size_t* w) {
-    if (at >= toks.size()) return ctx.Error(toks[at - 1].end_col, fmt::format("expected a writer name after {}", after));
+    if (at >= toks.size())
+      return ctx.Error(toks[at - 1].end_col, fmt::format("expected a writer name after {}", after));
     const std::optional<size_t> found = FindWriter(toks[at].text);
     if (!found || toks[at].kind != Token::Kind::kWord)
       return ctx.Error(toks[at].col, fmt::format("writer \"{}\" is not declared", toks[at].text));
@@ -132,7 +133,8 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
   };
   // An optional table=NAME at toks[i] (after a comparison), then nothing more.
   auto optional_table = [&](size_t* table) {
-    if (i < toks.size() && toks[i].is_pair && toks[i].key == "table") COMMITLAB_RETURN_IF_ERROR(table_named(toks[i++], table));
+    if (i < toks.size() && toks[i].is_pair && toks[i].key == "table")
+      COMMITLAB_RETURN_IF_ERROR(table_named(toks[i++], table));
     return NoMoreTokens(ctx, toks, i, "the comparison");
   };
 
@@ -189,10 +191,12 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
     case 2: {  // per-user USER=N ...
       PerUserExpect x;
       if (i >= toks.size())
-        return ctx.Error(kind_tok.end_col, "expected USER=N after expect per-user, e.g. expect per-user job-A=30 job-B=30");
+        return ctx.Error(kind_tok.end_col,
+                         "expected USER=N after expect per-user, e.g. expect per-user job-A=30 job-B=30");
       for (; i < toks.size(); ++i) {
         const Token& t = toks[i];
-        if (!t.is_pair) return ctx.Error(t.col, fmt::format("expected USER=N after expect per-user, got \"{}\"", t.text));
+        if (!t.is_pair)
+          return ctx.Error(t.col, fmt::format("expected USER=N after expect per-user, got \"{}\"", t.text));
         if (t.key == "table") {
           COMMITLAB_RETURN_IF_ERROR(table_named(t, &x.table));
           continue;
@@ -285,12 +289,14 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
       COMMITLAB_RETURN_IF_ERROR(optional_table(&x.table));
       if (s_.tables.empty() || s_.tables[x.table].protocol != Protocol::kIceberg) {
         if (named) {
-          return ctx.Error(kind_tok.col, fmt::format("expect counter looks at an iceberg table, but table {} is a {} "
-                                                     "table",
-                                                     s_.tables[x.table].name, ProtocolName(s_.tables[x.table].protocol)));
+          return ctx.Error(kind_tok.col,
+                           fmt::format("expect counter looks at an iceberg table, but table {} is a {} "
+                                       "table",
+                                       s_.tables[x.table].name, ProtocolName(s_.tables[x.table].protocol)));
         }
-        return ctx.Error(kind_tok.col, "expect counter looks at the first table (or table=NAME), which must be an "
-                                       "iceberg table");
+        return ctx.Error(kind_tok.col,
+                         "expect counter looks at the first table (or table=NAME), which must be an "
+                         "iceberg table");
       }
       e.body = std::move(x);
       break;
@@ -299,8 +305,9 @@ Status Parser::ParseExpect(const LineContext& ctx, Tokens toks, std::string_view
       InvariantExpect x;
       const std::vector<std::string_view>& names = InvariantViolationNames();
       if (i >= toks.size()) {
-        return ctx.Error(kind_tok.end_col, fmt::format("expected a violation after expect invariant-violation (one of {})",
-                                                       JoinNames(names)));
+        return ctx.Error(
+            kind_tok.end_col,
+            fmt::format("expected a violation after expect invariant-violation (one of {})", JoinNames(names)));
       }
       if (IndexOf(names, toks[i].text) < 0 || toks[i].kind != Token::Kind::kWord) {
         return ctx.Error(toks[i].col, fmt::format("unknown invariant violation \"{}\" (expected one of {})",

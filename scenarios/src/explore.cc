@@ -23,7 +23,7 @@ bool Contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.
 
 // One choice on the current path.
 struct Node {
-  bool fault = false;     // a `maybe` hit: 0 does not fire, 1 fires
+  bool fault = false;  // a `maybe` hit: 0 does not fire, 1 fires
   int chosen = 0;
   std::vector<int> done;    // alternatives explored here, the chosen one included
   std::vector<int> passed;  // alternatives not started: asleep, or over the preemption bound
@@ -79,10 +79,10 @@ class Search {
   // The run asked for another decision than the one it asked for at this point before.
   Status Diverged() {
     if (error_.ok())
-      error_ = Status::InvalidArgument(fmt::format(
-          "explore: the scenario did not run the same way twice (decision {} differs): its runs are not "
-          "deterministic, so they cannot be explored",
-          cursor_ + 1));
+      error_ = Status::InvalidArgument(
+          fmt::format("explore: the scenario did not run the same way twice (decision {} differs): its runs are not "
+                      "deterministic, so they cannot be explored",
+                      cursor_ + 1));
     stop_ = Stop::kSteps;
     return error_;
   }
@@ -157,8 +157,8 @@ Result<int> Search::Pick(const sim::SchedulePoint& p) {
   n.access.assign(static_cast<size_t>(p.scheduler->num_writers()), sim::StepAccess::kOpaque);
   for (int w : n.runnable) n.access[static_cast<size_t>(w)] = p.scheduler->next_access(w);
   n.last = p.last;
-  n.free_switch = n.last < 0 || !Contains(n.runnable, n.last) ||
-                  n.access[static_cast<size_t>(n.last)] == sim::StepAccess::kWait;
+  n.free_switch =
+      n.last < 0 || !Contains(n.runnable, n.last) || n.access[static_cast<size_t>(n.last)] == sim::StepAccess::kWait;
   n.preemptions = PathPreemptions();
   if (reducing()) {
     // Asleep here: whoever was asleep at the parent, or explored there before the chosen step, and
@@ -340,7 +340,8 @@ Result<ExploreReport> Search::Run() {
   for (;;) {
     COMMITLAB_RETURN_IF_ERROR(Execute());
     if (options_.progress) options_.progress(report_.executions);
-    const bool failed = std::any_of(findings_.begin(), findings_.end(), [](const auto& f) { return !f.second.expected; });
+    const bool failed =
+        std::any_of(findings_.begin(), findings_.end(), [](const auto& f) { return !f.second.expected; });
     const int64_t runs = report_.executions + report_.sleep_blocked + report_.cut_steps;
     if ((options_.stop_at_first && failed) || runs >= options_.max_executions) {
       report_.stopped = Backtrack();  // more to explore?
@@ -417,9 +418,9 @@ std::string OutcomeKey(const RunReport& r) {
     key += fmt::format("{} {}", w.name, OutcomeName(w.outcome));
     const Counters& c = w.counters;
     const std::pair<const char*, int64_t> shown[] = {
-        {"committed", c.committed},         {"attempts", c.attempts},   {"atomic_failures", c.atomic_failures},
-        {"conflicts", c.conflicts},         {"unknown", c.unknown_outcomes}, {"idempotent", c.idempotent_matches},
-        {"gave_up", c.gave_up},             {"orphans", c.orphan_files}};
+        {"committed", c.committed}, {"attempts", c.attempts},        {"atomic_failures", c.atomic_failures},
+        {"conflicts", c.conflicts}, {"unknown", c.unknown_outcomes}, {"idempotent", c.idempotent_matches},
+        {"gave_up", c.gave_up},     {"orphans", c.orphan_files}};
     for (const auto& [name, value] : shown)
       if (value != 0) key += fmt::format(" {}={}", name, value);
     key += "; ";

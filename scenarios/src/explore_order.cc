@@ -73,7 +73,9 @@ struct Pos {
   int phase = kStart;
 
   bool operator==(const Pos&) const = default;
-  bool NotAfter(const Pos& o) const { return writer == o.writer && std::pair(span, phase) <= std::pair(o.span, o.phase); }
+  bool NotAfter(const Pos& o) const {
+    return writer == o.writer && std::pair(span, phase) <= std::pair(o.span, o.phase);
+  }
 };
 
 struct Edge {
@@ -107,7 +109,8 @@ std::vector<Edge> GivenEdges(const Scenario& s, const std::vector<std::vector<Sp
     size_t first = ref.step;  // the labelled step that starts the line
     while (first > 0 && steps[first].label.empty() && steps[first - 1].pos.line == steps[ref.step].pos.line) --first;
     for (size_t i = 0; i < spans[ref.writer].size(); ++i)
-      if (!steps[first].label.empty() && spans[ref.writer][i].label == steps[first].label) return Pos{ref.writer, i, phase};
+      if (!steps[first].label.empty() && spans[ref.writer][i].label == steps[first].label)
+        return Pos{ref.writer, i, phase};
     return std::nullopt;
   };
   std::vector<Edge> given;
@@ -174,8 +177,8 @@ Result<OrderLines> CounterexampleOrderLines(const Scenario& scenario, const RunO
     for (Span& s : mine)
       if (s.start <= pick && pick <= s.end && st.access == sim::StepAccess::kPublish && !s.first_publish)
         s.first_publish = pick;
-    effects.push_back({.pick = pick, .writer = static_cast<size_t>(st.writer), .access = st.access,
-                       .span = SpanAt(mine, pick)});
+    effects.push_back(
+        {.pick = pick, .writer = static_cast<size_t>(st.writer), .access = st.access, .span = SpanAt(mine, pick)});
   }
 
   // Happens-before between the spans' positions, from the conflicting pairs: for each effect, the
@@ -231,8 +234,9 @@ Result<OrderLines> CounterexampleOrderLines(const Scenario& scenario, const RunO
   Result<Scenario> ordered = ParseScenario(text, scenario.file_name);
   if (!ordered.ok()) {
     // The lines it would take form a cycle with the writers' own order.
-    out.note = "no order lines can force it: its steps interleave inside one line, where no sync point reaches; "
-               "replay the schedule";
+    out.note =
+        "no order lines can force it: its steps interleave inside one line, where no sync point reaches; "
+        "replay the schedule";
     return out;
   }
   RunOptions check = base;

@@ -13,7 +13,7 @@ using iceberg::Expression;
 using Op = Expression::Op;
 
 constexpr int64_t kMaxLiteral = 1'000'000'000'000'000'000;  // 1e18, as every scenario integer
-constexpr int kMaxDepth = 64;  // nested parentheses and nots
+constexpr int kMaxDepth = 64;                               // nested parentheses and nots
 
 struct Word {
   enum class Kind { kName, kOperator, kOpen, kClose, kQuoted, kEnd };
@@ -36,7 +36,8 @@ class FilterParser {
     if (word_.kind == Word::Kind::kEnd) return ctx_.Error(col_, "expected a filter after filter=, e.g. filter=id=5");
     COMMITLAB_RETURN_IF_ERROR(Or(out, 0));
     if (word_.kind != Word::Kind::kEnd)
-      return ctx_.Error(word_.col, fmt::format("unexpected \"{}\" in the filter (expected and, or, or the end)", word_.text));
+      return ctx_.Error(word_.col,
+                        fmt::format("unexpected \"{}\" in the filter (expected and, or, or the end)", word_.text));
     return Status::OK();
   }
 
@@ -88,7 +89,8 @@ class FilterParser {
   }
 
   Status Factor(Expression* out, int depth) {
-    if (depth > kMaxDepth) return ctx_.Error(word_.col, fmt::format("the filter nests deeper than {} levels", kMaxDepth));
+    if (depth > kMaxDepth)
+      return ctx_.Error(word_.col, fmt::format("the filter nests deeper than {} levels", kMaxDepth));
     if (IsKeyword("not")) {
       COMMITLAB_RETURN_IF_ERROR(Next());
       Expression inner;
@@ -124,9 +126,13 @@ class FilterParser {
       return ctx_.Error(column.col, fmt::format("expected one of {} for {}, got \"{}\"", names, what_, column.text));
     }
     COMMITLAB_RETURN_IF_ERROR(Next());
-    static const std::pair<std::string_view, Op> kOps[] = {
-        {"=", Op::kEqual},     {"==", Op::kEqual},           {"!=", Op::kNotEqual},   {"<", Op::kLessThan},
-        {"<=", Op::kLessThanOrEqual}, {">", Op::kGreaterThan}, {">=", Op::kGreaterThanOrEqual}};
+    static const std::pair<std::string_view, Op> kOps[] = {{"=", Op::kEqual},
+                                                           {"==", Op::kEqual},
+                                                           {"!=", Op::kNotEqual},
+                                                           {"<", Op::kLessThan},
+                                                           {"<=", Op::kLessThanOrEqual},
+                                                           {">", Op::kGreaterThan},
+                                                           {">=", Op::kGreaterThanOrEqual}};
     std::optional<Op> op;
     for (const auto& [symbol, o] : kOps)
       if (word_.kind == Word::Kind::kOperator && word_.text == symbol) op = o;
@@ -137,21 +143,24 @@ class FilterParser {
     }
     COMMITLAB_RETURN_IF_ERROR(Next());
     if (word_.kind != Word::Kind::kName && word_.kind != Word::Kind::kQuoted) {
-      return ctx_.Error(word_.col, fmt::format("expected a value after {} {}, got \"{}\"", column.text,
-                                               OpText(*op), word_.kind == Word::Kind::kEnd ? "the end" : word_.text));
+      return ctx_.Error(word_.col, fmt::format("expected a value after {} {}, got \"{}\"", column.text, OpText(*op),
+                                               word_.kind == Word::Kind::kEnd ? "the end" : word_.text));
     }
     // COLUMN=LO..HI: both ends included, sugar for lo <= column and column <= hi.
     if (*op == Op::kEqual && word_.kind == Word::Kind::kName && word_.text.find("..") != std::string::npos) {
       const size_t dots = word_.text.find("..");
       iceberg::Value lo, hi;
       COMMITLAB_RETURN_IF_ERROR(Literal(*c, word_.text.substr(0, dots), false, word_.col, &lo));
-      COMMITLAB_RETURN_IF_ERROR(Literal(*c, word_.text.substr(dots + 2), false, word_.col + static_cast<int>(dots) + 2, &hi));
+      COMMITLAB_RETURN_IF_ERROR(
+          Literal(*c, word_.text.substr(dots + 2), false, word_.col + static_cast<int>(dots) + 2, &hi));
       if (lo.index() != hi.index()) {
         return ctx_.Error(word_.col, fmt::format("the range {} mixes an integer and a string (give two integers or "
                                                  "two strings)",
                                                  word_.text));
       }
-      if (hi < lo) return ctx_.Error(word_.col, fmt::format("the range {} is empty (its low end is above its high end)", word_.text));
+      if (hi < lo)
+        return ctx_.Error(word_.col,
+                          fmt::format("the range {} is empty (its low end is above its high end)", word_.text));
       *out = Expression::And(Expression::Compare(Op::kGreaterThanOrEqual, c->name, lo),
                              Expression::Compare(Op::kLessThanOrEqual, c->name, hi));
       return Next();
@@ -172,10 +181,11 @@ class FilterParser {
       int64_t n = 0;
       auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
       if (ec != std::errc() || end != text.data() + text.size() || n < -kMaxLiteral || n > kMaxLiteral)
-        return ctx_.Error(col, fmt::format("the filter value must be between {} and {}, got {}", -kMaxLiteral, kMaxLiteral, text));
+        return ctx_.Error(
+            col, fmt::format("the filter value must be between {} and {}, got {}", -kMaxLiteral, kMaxLiteral, text));
       if (!c.integer && !c.partition) {
-        return ctx_.Error(col, fmt::format("column \"{}\" holds strings, but {} is an integer (quote it: '{}')", c.name,
-                                           text, text));
+        return ctx_.Error(
+            col, fmt::format("column \"{}\" holds strings, but {} is an integer (quote it: '{}')", c.name, text, text));
       }
       *out = n;
       return Status::OK();

@@ -15,7 +15,7 @@ namespace commitlab::scenarios::internal {
 
 struct FilterColumn {
   std::string name;
-  bool integer = false;  // the literal must be an integer (else a string)
+  bool integer = false;    // the literal must be an integer (else a string)
   bool partition = false;  // a partition key: text, compared as a number when the literal is one
 };
 
@@ -27,8 +27,7 @@ struct FilterColumn {
 // of the offending word and what would be accepted there; `what` names the columns' owner
 // ("the filter column of table T").
 Status ParseFilterExpression(const LineContext& ctx, std::string_view text, int col,
-                             const std::vector<FilterColumn>& columns, std::string_view what,
-                             iceberg::Expression* out);
+                             const std::vector<FilterColumn>& columns, std::string_view what, iceberg::Expression* out);
 
 }  // namespace commitlab::scenarios::internal
 

@@ -78,8 +78,8 @@ Status StartIncrement(IcebergCommitter* committer, std::string_view key, Pending
 Result<int64_t> IncrementTarget(const PendingIncrement& state) {
   int64_t target = 0;
   if (__builtin_add_overflow(state.read_value, state.delta, &target)) {
-    return Status::InvalidArgument(fmt::format("counter {}: {} + {} does not fit in a 64-bit integer", state.key,
-                                               state.read_value, state.delta));
+    return Status::InvalidArgument(
+        fmt::format("counter {}: {} + {} does not fit in a 64-bit integer", state.key, state.read_value, state.delta));
   }
   return target;
 }
@@ -152,8 +152,8 @@ std::optional<std::string> CheckCounter(std::string_view key, int64_t initial, i
   if (final_value == expected) return std::nullopt;
   std::string lost;
   int64_t missing = 0;
-  if (delta != 0 && !__builtin_sub_overflow(expected, final_value, &missing) && !(delta == -1 && missing == INT64_MIN) &&
-      missing % delta == 0 && missing / delta > 0) {
+  if (delta != 0 && !__builtin_sub_overflow(expected, final_value, &missing) &&
+      !(delta == -1 && missing == INT64_MIN) && missing % delta == 0 && missing / delta > 0) {
     const int64_t n = missing / delta;
     lost = fmt::format(" ({} increment{} lost)", n, n == 1 ? "" : "s");
   }

@@ -27,8 +27,7 @@ Status ReadQuoted(const LineContext& ctx, std::string_view line, size_t q, std::
         out->push_back(line[++j]);
         continue;
       }
-      if (j + 1 < line.size())
-        return ctx.Error(Col(j), "unknown escape in quoted string (expected \\\" or \\\\)");
+      if (j + 1 < line.size()) return ctx.Error(Col(j), "unknown escape in quoted string (expected \\\" or \\\\)");
       break;  // a backslash at the end of the line: unterminated
     }
     if (IsControl(c)) return ControlError(ctx, j, c);
@@ -39,7 +38,8 @@ Status ReadQuoted(const LineContext& ctx, std::string_view line, size_t q, std::
 
 // After a closing quote: the end of the line, a space, ';' or a comment.
 Status ExpectSeparator(const LineContext& ctx, std::string_view line, size_t i) {
-  if (i >= line.size() || IsSpace(static_cast<unsigned char>(line[i])) || line[i] == ';' || line[i] == '#') return Status::OK();
+  if (i >= line.size() || IsSpace(static_cast<unsigned char>(line[i])) || line[i] == ';' || line[i] == '#')
+    return Status::OK();
   return ctx.Error(Col(i), "expected a space after the closing quote");
 }
 

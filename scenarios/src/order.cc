@@ -27,9 +27,9 @@ Status Parser::ParseRefText(const LineContext& ctx, const Token& t, RefText* out
   if (const size_t point = out->label.find('.'); point != std::string::npos) {
     const std::string name = out->label.substr(point + 1);
     if (name != "publish") {
-      return ctx.Error(t.col + static_cast<int>(dot + point) + 2,
-                       fmt::format("unknown point \"{}\" in \"{}\" (expected WRITER.LABEL or WRITER.LABEL.publish)",
-                                   name, t.text));
+      return ctx.Error(
+          t.col + static_cast<int>(dot + point) + 2,
+          fmt::format("unknown point \"{}\" in \"{}\" (expected WRITER.LABEL or WRITER.LABEL.publish)", name, t.text));
     }
     out->label.resize(point);
     out->publish = true;
@@ -42,8 +42,8 @@ Status Parser::ParseRefText(const LineContext& ctx, const Token& t, RefText* out
 
 Status Parser::ParseOrder(const LineContext& ctx, Tokens toks) {
   if (toks.size() < 2) {
-    return ctx.Error(toks[0].end_col, fmt::format("expected WRITER.LABEL -> WRITER.LABEL after order, {}",
-                                                  kOrderExample));
+    return ctx.Error(toks[0].end_col,
+                     fmt::format("expected WRITER.LABEL -> WRITER.LABEL after order, {}", kOrderExample));
   }
   RefText prev;
   COMMITLAB_RETURN_IF_ERROR(ParseRefText(ctx, toks[1], &prev));
@@ -142,7 +142,9 @@ Status Parser::CheckOrderCycles() const {
   std::vector<size_t> base(s_.writers.size() + 1, 0);
   for (size_t w = 0; w < s_.writers.size(); ++w) base[w + 1] = base[w] + 2 * s_.writers[w].steps.size();
   const size_t n = base.back();
-  auto source = [&](const OrderEdge& e) { return base[e.before.writer] + 2 * e.before.step + (e.before_publish ? 0 : 1); };
+  auto source = [&](const OrderEdge& e) {
+    return base[e.before.writer] + 2 * e.before.step + (e.before_publish ? 0 : 1);
+  };
   auto target = [&](const OrderEdge& e) { return base[e.after.writer] + 2 * e.after.step + (e.after_publish ? 1 : 0); };
 
   // Order edges grouped by source and by target (CSR).
@@ -221,9 +223,9 @@ Status Parser::CheckOrderCycles() const {
     if (!list.empty()) list += ", ";
     list += fmt::format("{} (line {})", s_.order[e].text, s_.order[e].pos.line);
   }
-  return ErrorAt(s_.order[cycle.front()].pos,
-                 fmt::format("order constraints form a cycle with the writers' step order, so no writer could go on: {}",
-                             list));
+  return ErrorAt(
+      s_.order[cycle.front()].pos,
+      fmt::format("order constraints form a cycle with the writers' step order, so no writer could go on: {}", list));
 }
 
 }  // namespace commitlab::scenarios::internal

@@ -37,7 +37,7 @@ constexpr std::array<OneProtocolKey, 6> kOneProtocolTableKeys = {{{"primary-key"
                                                                   {"catalog", Protocol::kIceberg}}};
 constexpr std::array<std::string_view, 3> kObjectModes = {"check-then-put", "locked", "conditional-put"};
 constexpr std::array<std::string_view, 5> kWriterKeys = {"name", "user", "table", "buckets",
-                                                        "strict-mode-last-safe-snapshot"};
+                                                         "strict-mode-last-safe-snapshot"};
 constexpr std::array<std::string_view, 3> kProtocols = {"paimon", "iceberg", "delta"};
 constexpr std::array<std::string_view, 4> kSchedKinds = {"random", "pct", "round-robin", "free"};
 constexpr std::array<std::string_view, 1> kPctKeys = {"depth"};
@@ -161,7 +161,8 @@ Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
   COMMITLAB_RETURN_IF_ERROR(Args::Collect(ctx, toks[0].col, toks.subspan(1), "directive table", kTableKeys, &args));
   Table table;
   table.pos = ctx.Pos(toks[0].col);
-  if (s_.tables.size() == kMaxTables) return ctx.Error(toks[0].col, fmt::format("too many tables (at most {})", kMaxTables));
+  if (s_.tables.size() == kMaxTables)
+    return ctx.Error(toks[0].col, fmt::format("too many tables (at most {})", kMaxTables));
   const Token* name = nullptr;
   const Token* protocol = nullptr;
   COMMITLAB_RETURN_IF_ERROR(args.Require("name", &name));
@@ -215,8 +216,9 @@ Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
   if (level_given && table.protocol == Protocol::kDelta && table.isolation == "WriteSerializable" &&
       table.flavour != "databricks") {
     const Token* iso = args.Find("isolation");
-    return ctx.Error(iso->value_col, "open-source Delta accepts only Serializable for delta.isolationLevel; "
-                                     "WriteSerializable is Databricks' (add flavour=databricks to model it)");
+    return ctx.Error(iso->value_col,
+                     "open-source Delta accepts only Serializable for delta.isolationLevel; "
+                     "WriteSerializable is Databricks' (add flavour=databricks to model it)");
   }
   if (!level_given) {
     table.isolation = table.protocol == Protocol::kIceberg ? "serializable"
@@ -244,8 +246,8 @@ Status Parser::ParseWriter(const LineContext& ctx, Tokens toks) {
   COMMITLAB_RETURN_IF_ERROR(args.Require("name", &name));
   COMMITLAB_RETURN_IF_ERROR(args.Name("name", "writer name", &w.name));
   if (std::optional<size_t> prev = FindWriter(w.name)) {
-    return ctx.Error(name->value_col, fmt::format("writer \"{}\" is already declared at line {}", w.name,
-                                                  s_.writers[*prev].pos.line));
+    return ctx.Error(name->value_col,
+                     fmt::format("writer \"{}\" is already declared at line {}", w.name, s_.writers[*prev].pos.line));
   }
   w.commit_user = w.name;
   COMMITLAB_RETURN_IF_ERROR(args.Name("user", "commit user", &w.commit_user));
@@ -270,8 +272,8 @@ Status Parser::ParseWriter(const LineContext& ctx, Tokens toks) {
   }
   COMMITLAB_RETURN_IF_ERROR(args.Int32("buckets", 1, 1024, &w.buckets));
   if (args.Find("strict-mode-last-safe-snapshot") != nullptr) {
-    COMMITLAB_RETURN_IF_ERROR(args.Int("strict-mode-last-safe-snapshot", -1, kMaxKey,
-                                       &w.strict_mode_last_safe_snapshot.emplace()));
+    COMMITLAB_RETURN_IF_ERROR(
+        args.Int("strict-mode-last-safe-snapshot", -1, kMaxKey, &w.strict_mode_last_safe_snapshot.emplace()));
   }
   writer_index_.emplace(w.name, s_.writers.size());
   ++users_[w.commit_user];
@@ -285,8 +287,8 @@ Status Parser::ParseWriter(const LineContext& ctx, Tokens toks) {
 Status Parser::ParseSpec(const LineContext& ctx, Tokens toks, std::vector<SpecString>* out) {
   const bool fault = toks[0].text == "fault";
   const Token* t = nullptr;
-  COMMITLAB_RETURN_IF_ERROR(OneValue(
-      ctx, toks, fault ? "a fault spec WRITER:POINT:TRIGGER:EFFECT" : "a latency spec", &t));
+  COMMITLAB_RETURN_IF_ERROR(
+      OneValue(ctx, toks, fault ? "a fault spec WRITER:POINT:TRIGGER:EFFECT" : "a latency spec", &t));
   const bool quoted = t->kind == Token::Kind::kString;
   if (t->text.empty()) return ctx.Error(t->col, fmt::format("the {} spec is empty", toks[0].text));
   out->push_back({ctx.Pos(quoted ? t->col + 1 : t->col), t->text});
@@ -342,7 +344,8 @@ Status Parser::ParseIdempotencyCheck(const LineContext& ctx, Tokens toks) {
 Status Parser::ParseSched(const LineContext& ctx, Tokens toks) {
   COMMITLAB_RETURN_IF_ERROR(CheckOnce(ctx, toks[0]));
   if (toks.size() < 2) {
-    return ctx.Error(toks[0].end_col, fmt::format("expected a scheduler after sched (one of {})", JoinNames(kSchedKinds)));
+    return ctx.Error(toks[0].end_col,
+                     fmt::format("expected a scheduler after sched (one of {})", JoinNames(kSchedKinds)));
   }
   SchedSetting s;
   s.pos = ctx.Pos(toks[1].col);
@@ -440,7 +443,8 @@ Result<Scenario> LoadScenarioFile(const std::string& path) {
         if (std::filesystem::is_directory(path, ec))
           return Status::InvalidArgument(fmt::format("cannot read scenario file \"{}\" (a directory)", path));
         if (std::filesystem::is_regular_file(path, ec))
-          return Status::InvalidArgument(fmt::format("scenario file \"{}\" is larger than {} bytes", path, kMaxFileBytes));
+          return Status::InvalidArgument(
+              fmt::format("scenario file \"{}\" is larger than {} bytes", path, kMaxFileBytes));
         return Status::InvalidArgument(fmt::format("cannot read scenario file \"{}\" (not a regular file)", path));
       default: return Status::InvalidArgument(fmt::format("scenario file: {}", text.status().message()));
     }

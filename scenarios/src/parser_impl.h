@@ -6,10 +6,10 @@
 
 #include <array>
 #include <cstdint>
-#include <span>
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,15 +22,15 @@
 namespace commitlab::scenarios::internal {
 
 // Limits and names shared by the files that parse steps and tables.
-inline constexpr int64_t kMaxRows = 1'000'000'000;               // rows of a Paimon or Delta file
-inline constexpr int64_t kMaxKey = 1'000'000'000'000'000;        // 1e15: fresh keys never overflow
+inline constexpr int64_t kMaxRows = 1'000'000'000;         // rows of a Paimon or Delta file
+inline constexpr int64_t kMaxKey = 1'000'000'000'000'000;  // 1e15: fresh keys never overflow
 inline constexpr std::array<std::string_view, 7> kPaimonSteps = {
     "write", "commit", "compact", "checkpoint", "filter-and-commit", "delete-data-files", "restart"};
 inline constexpr std::array<std::string_view, 12> kIcebergSteps = {
-    "read",   "scan",    "append", "overwrite", "replace-partitions", "row-delta", "delete",
-    "rewrite", "schema", "expire", "orphans",   "counter"};
-inline constexpr std::array<std::string_view, 9> kDeltaSteps = {"begin",  "read", "add",      "remove",  "commit",
-                                                                "txn",    "read-txn", "metadata", "protocol"};
+    "read",   "scan",   "append",  "overwrite", "replace-partitions", "row-delta", "delete", "rewrite",
+    "schema", "expire", "orphans", "counter"};
+inline constexpr std::array<std::string_view, 9> kDeltaSteps = {"begin", "read",     "add",      "remove",  "commit",
+                                                                "txn",   "read-txn", "metadata", "protocol"};
 inline constexpr std::array<std::string_view, 2> kIcebergIsolation = {"serializable", "snapshot"};
 inline constexpr std::array<std::string_view, 2> kDeltaIsolation = {"Serializable", "WriteSerializable"};
 // Delta's operations, as `commit op=` and a snapshot's `operation=` name them; a space in Delta's
@@ -158,15 +158,15 @@ class Parser {
   const size_t max_steps_;
   Scenario s_;
   std::map<std::string, size_t, std::less<>> writer_index_;
-  std::map<std::string, int, std::less<>> users_;  // commit user -> writers with it
-  std::map<std::string, int, std::less<>> once_;  // singleton directive -> its line
+  std::map<std::string, int, std::less<>> users_;                      // commit user -> writers with it
+  std::map<std::string, int, std::less<>> once_;                       // singleton directive -> its line
   std::vector<std::map<std::string, LabelInfo, std::less<>>> labels_;  // per writer, expanded
   std::vector<std::map<std::string, int, std::less<>>> base_labels_;   // per writer: label -> line
   std::map<std::string, CheckpointInfo, std::less<>> checkpoints_;     // expanded names
   std::map<std::string, int, std::less<>> base_checkpoints_;           // name -> line
-  std::vector<int64_t> last_identifier_;  // per writer
-  std::vector<int64_t> next_key_;         // per table: the next fresh key
-  std::vector<int64_t> iceberg_rows_;     // per table: rows written by appends, overwrites, counter inits
+  std::vector<int64_t> last_identifier_;                               // per writer
+  std::vector<int64_t> next_key_;                                      // per table: the next fresh key
+  std::vector<int64_t> iceberg_rows_;      // per table: rows written by appends, overwrites, counter inits
   std::vector<int64_t> iceberg_rewrites_;  // per table: rewrite steps
   size_t total_steps_ = 0;
   size_t list_entries_ = 0;

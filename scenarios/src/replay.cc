@@ -18,9 +18,7 @@ using sim::Json;
 Status Bad(std::string_view what) { return Status::InvalidArgument(fmt::format("line 1: {}", what)); }
 
 // A member of the wrong JSON type that a check above missed: nlohmann throws, the reader says so.
-Status Malformed(const std::exception& e) {
-  return Bad(fmt::format("the header is malformed ({})", e.what()));
-}
+Status Malformed(const std::exception& e) { return Bad(fmt::format("the header is malformed ({})", e.what())); }
 
 }  // namespace
 
@@ -140,7 +138,8 @@ Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const Replay
   run->history = &history;
   std::unique_ptr<internal::ThreadReplay> constraints;
   if (out.threads) {
-    Result<std::unique_ptr<internal::ThreadReplay>> made = internal::ThreadReplay::Make(*scenario, header, out.recorded);
+    Result<std::unique_ptr<internal::ThreadReplay>> made =
+        internal::ThreadReplay::Make(*scenario, header, out.recorded);
     if (!made.ok()) return made.status();
     constraints = std::move(*made);
     run->sched = "random";  // the constraints decide what matters; the rest may interleave any way
@@ -152,7 +151,8 @@ Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const Replay
     out.threads_problem = constraints->first_problem();  // the deadlock the constraints made
     return out;
   }
-  if (!report.ok()) return Status::InvalidArgument(fmt::format("the recorded run cannot run again: {}", report.status().message()));
+  if (!report.ok())
+    return Status::InvalidArgument(fmt::format("the recorded run cannot run again: {}", report.status().message()));
   history.Footer(HistoryFooter(*report));
   for (const std::string& line : history.lines()) out.replayed.push_back(Json::parse(line));
   if (constraints != nullptr) {

@@ -12,7 +12,11 @@ namespace {
 using sim::Json;
 
 std::string Ordinal(size_t n) {
-  const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+  const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
+                       : n % 10 == 1                    ? "st"
+                       : n % 10 == 2                    ? "nd"
+                       : n % 10 == 3                    ? "rd"
+                                                        : "th";
   return fmt::format("{}{}", n, suffix);
 }
 
@@ -58,7 +62,9 @@ Result<std::unique_ptr<ThreadReplay>> ThreadReplay::Make(const Scenario& s, cons
     const bool publish = op == "publish" && line.contains("outcome");
     if (!read && !publish) continue;
     const std::optional<size_t> w = s.FindWriter(line.value("writer", ""));
-    if (!w) return Status::InvalidArgument(fmt::format("line {}: writer {} is not in the scenario", line_number, line.value("writer", "")));
+    if (!w)
+      return Status::InvalidArgument(
+          fmt::format("line {}: writer {} is not in the scenario", line_number, line.value("writer", "")));
     Op o{.effect = publish ? Effect::kPublish : Effect::kRead,
          .snapshot = publish ? line.value("snapshot", int64_t{0}) : line.value("saw", int64_t{0}),
          .line = line_number};
@@ -71,7 +77,8 @@ Result<std::unique_ptr<ThreadReplay>> ThreadReplay::Make(const Scenario& s, cons
     if (publish && o.outcome == PublishOutcome::kPublished) ++r->winners_[s.writers[*w].table][o.snapshot];
     r->ops_[*w].push_back(std::move(o));
   }
-  if (r->recorded_footer_.is_null()) return Status::InvalidArgument("the history has no footer: the recorded run did not finish");
+  if (r->recorded_footer_.is_null())
+    return Status::InvalidArgument("the history has no footer: the recorded run did not finish");
   return r;
 }
 
@@ -104,7 +111,8 @@ bool ThreadReplay::MayGo(size_t writer, const Op& op) {
                              "store that checks, then puts); in the simulator the first had already put it when "
                              "this one checked",
                              Describe(writer, op), winners_[t][op.snapshot], op.snapshot)
-               : fmt::format("could not force {}: snapshot {} was already published", Describe(writer, op), op.snapshot));
+               : fmt::format("could not force {}: snapshot {} was already published", Describe(writer, op),
+                             op.snapshot));
       return true;
     }
     const auto reads = reads_left_[t].find(op.snapshot - 1);
@@ -164,8 +172,8 @@ std::string ThreadReplay::Problem(const std::vector<Json>& replayed) const {
   const Json& footer = replayed.back();
   for (const char* key : {"latest_snapshot", "tally"}) {
     if (footer.value(key, Json()) != recorded_footer_.value(key, Json()))
-      return fmt::format("the outcome differs: {} recorded {}, replayed {}", key, recorded_footer_.value(key, Json()).dump(),
-                         footer.value(key, Json()).dump());
+      return fmt::format("the outcome differs: {} recorded {}, replayed {}", key,
+                         recorded_footer_.value(key, Json()).dump(), footer.value(key, Json()).dump());
   }
   // The verdicts: whether the run held, and the kinds of violation the checker found (their
   // messages name files, whose random names the replay draws anew).

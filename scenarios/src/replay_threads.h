@@ -46,9 +46,9 @@ class ThreadReplay final : public EffectGate {
  private:
   struct Op {
     Effect effect = Effect::kRead;
-    int64_t snapshot = 0;  // a read: the snapshot it saw; a publish: the one it tried
+    int64_t snapshot = 0;                                 // a read: the snapshot it saw; a publish: the one it tried
     PublishOutcome outcome = PublishOutcome::kPublished;  // a publish's
-    size_t line = 0;  // in the history file
+    size_t line = 0;                                      // in the history file
   };
 
   explicit ThreadReplay(const Scenario& s) : s_(s) {}
@@ -58,10 +58,10 @@ class ThreadReplay final : public EffectGate {
 
   const Scenario& s_;
   sim::Scheduler* scheduler_ = nullptr;
-  std::vector<std::vector<Op>> ops_;  // per writer, in its order
-  std::vector<size_t> next_;          // per writer: its next recorded op
-  std::vector<bool> waiting_;         // per writer
-  std::vector<int64_t> latest_;       // per table: the newest snapshot published in the replay
+  std::vector<std::vector<Op>> ops_;                    // per writer, in its order
+  std::vector<size_t> next_;                            // per writer: its next recorded op
+  std::vector<bool> waiting_;                           // per writer
+  std::vector<int64_t> latest_;                         // per table: the newest snapshot published in the replay
   std::vector<std::map<int64_t, int64_t>> reads_left_;  // per table: saw -> recorded reads not replayed
   std::vector<std::map<int64_t, int>> winners_;         // per table: snapshot -> recorded winning publishes
   sim::Json recorded_footer_;

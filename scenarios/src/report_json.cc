@@ -95,7 +95,8 @@ namespace {
 
 // A run whose faults fired more often than the report lists says how often in all.
 void AddFiredTotal(const RunReport& r, Json* out) {
-  if (r.fired_faults_total > static_cast<int64_t>(r.fired_faults.size())) (*out)["faults_fired_total"] = r.fired_faults_total;
+  if (r.fired_faults_total > static_cast<int64_t>(r.fired_faults.size()))
+    (*out)["faults_fired_total"] = r.fired_faults_total;
 }
 
 }  // namespace
@@ -106,28 +107,28 @@ Json RunJson(const RunReport& r) {
   Json writers = Json::array();
   for (const WriterReport& w : r.writers) writers.push_back(WriterJson(w));
   Json out = {{"scenario", r.scenario},
-          {"title", r.title},
-          {"seed", r.plan.seed},
-          {"sched", r.plan.strategy},
-          {"ok", r.ok()},
-          {"tables", std::move(tables)},
-          {"writers", std::move(writers)},
-          {"tally", CountersJson(r.tally)},
-          {"verdicts", VerdictsJson(r)},
-          {"faults_fired", r.fired_faults},
-          {"schedule", r.schedule.empty() ? Json(nullptr) : Json(r.schedule)},
-          {"virtual_us", r.plan.free ? Json(nullptr) : Json(r.virtual_micros)}};
+              {"title", r.title},
+              {"seed", r.plan.seed},
+              {"sched", r.plan.strategy},
+              {"ok", r.ok()},
+              {"tables", std::move(tables)},
+              {"writers", std::move(writers)},
+              {"tally", CountersJson(r.tally)},
+              {"verdicts", VerdictsJson(r)},
+              {"faults_fired", r.fired_faults},
+              {"schedule", r.schedule.empty() ? Json(nullptr) : Json(r.schedule)},
+              {"virtual_us", r.plan.free ? Json(nullptr) : Json(r.virtual_micros)}};
   AddFiredTotal(r, &out);
   return out;
 }
 
 Json HistoryFooter(const RunReport& r) {
   Json out = {{"schedule", r.schedule.empty() ? Json(nullptr) : Json(r.schedule)},
-          {"virtual_us", r.plan.free ? Json(nullptr) : Json(r.virtual_micros)},
-          {"latest_snapshot", r.latest_snapshot()},
-          {"tally", CountersJson(r.tally)},
-          {"faults_fired", r.fired_faults},
-          {"verdicts", VerdictsJson(r)}};
+              {"virtual_us", r.plan.free ? Json(nullptr) : Json(r.virtual_micros)},
+              {"latest_snapshot", r.latest_snapshot()},
+              {"tally", CountersJson(r.tally)},
+              {"faults_fired", r.fired_faults},
+              {"verdicts", VerdictsJson(r)}};
   AddFiredTotal(r, &out);
   return out;
 }

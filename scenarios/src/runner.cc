@@ -9,11 +9,11 @@
 #include <utility>
 
 #include "commitlab/core/retry_policy.h"
+#include "commitlab/sim/history.h"
 #include "commitlab/sim/real_env.h"
 #include "commitlab/sim/scheduler.h"
 #include "commitlab/sim/sim_env.h"
 #include "commitlab/sim/strategy.h"
-#include "commitlab/sim/history.h"
 #include "runner_gates.h"
 #include "runner_world.h"
 

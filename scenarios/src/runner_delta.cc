@@ -35,8 +35,7 @@ class DeltaWriter final : public ProtocolWriter {
   Status Run(const Step& step, StepResult* r) override {
     if (std::holds_alternative<BeginOp>(step.op)) return Begin(r);
     if (!txn_) {
-      return ctx_.script_error(
-          fmt::format("{} needs a transaction: add a begin step before it", OpName(step.op)));
+      return ctx_.script_error(fmt::format("{} needs a transaction: add a begin step before it", OpName(step.op)));
     }
     if (const auto* read = std::get_if<ReadOp>(&step.op)) return Read(*read, r);
     if (const auto* add = std::get_if<AddOp>(&step.op)) return Add(*add, r);
@@ -102,8 +101,8 @@ class DeltaWriter final : public ProtocolWriter {
         ctx_.writer->commit_user, log_, ctx_.env, ctx_.events, {.table = table_->table().name});
     if (!t.ok()) return t.status();
     txn_.emplace(std::move(*t));
-    r->detail = fmt::format("begin at version {} ({} live file(s))", txn_->read_version(),
-                            txn_->snapshot().files().size());
+    r->detail =
+        fmt::format("begin at version {} ({} live file(s))", txn_->read_version(), txn_->snapshot().files().size());
     return Status::OK();
   }
 
@@ -117,8 +116,7 @@ class DeltaWriter final : public ProtocolWriter {
     std::string what = "every file";
     if (op.filter) {
       files = txn_->FilterFiles(op.filter->expr);
-      what = fmt::format("where {} (recorded as {})", op.filter->text,
-                         txn_->reads().read_predicates.back().ToString());
+      what = fmt::format("where {} (recorded as {})", op.filter->text, txn_->reads().read_predicates.back().ToString());
     } else if (!op.partition.empty()) {
       files = txn_->FilterFiles({op.partition});
       what = op.partition;
@@ -175,8 +173,8 @@ class DeltaWriter final : public ProtocolWriter {
     if (!version.ok()) return version.status();
     table_->Acknowledged(ctx_.writer->commit_user, *version);
     r->committed = 1;
-    r->detail = fmt::format("commit {} read at version {}: version {} ({})", op.operation, read_version, *version,
-                            level);
+    r->detail =
+        fmt::format("commit {} read at version {}: version {} ({})", op.operation, read_version, *version, level);
     return Status::OK();
   }
 
@@ -185,7 +183,7 @@ class DeltaWriter final : public ProtocolWriter {
   const std::unique_ptr<NotingDeltaLog> noting_log_;  // with a history: notes each call's result
   delta::DeltaLog* const log_;
   std::optional<delta::OptimisticTransaction> txn_;
-  Counters retired_;  // of the transactions before the current one
+  Counters retired_;               // of the transactions before the current one
   std::set<std::string> removed_;  // files the current transaction removes
   std::string uuid_;
   int64_t files_ = 0;

@@ -63,8 +63,8 @@ class GateBook {
   enum class StepState : uint8_t { kPending, kArrived, kFinished, kNever };
 
   const Scenario& s_;
-  std::vector<std::vector<StepState>> steps_;  // per writer, per step
-  std::vector<std::string> stopped_;           // per writer: how it ended, "" while running
+  std::vector<std::vector<StepState>> steps_;            // per writer, per step
+  std::vector<std::string> stopped_;                     // per writer: how it ended, "" while running
   std::set<std::pair<size_t, size_t>> publish_sources_;  // (writer, step) of every A.x.publish -> edge
   // (writer, step, at its publish point) -> edges
   std::map<std::tuple<size_t, size_t, bool>, std::vector<const OrderEdge*>> into_;

@@ -213,7 +213,10 @@ void WriterHistory::StepEnd(const Step& step, const StepResult& r) {
   }
   f["detail"] = r.detail;
   if (r.counter) {
-    f["counter"] = {{"action", r.counter->action}, {"key", r.counter->key}, {"read", r.counter->read}, {"read_at", r.counter->read_at},
+    f["counter"] = {{"action", r.counter->action},
+                    {"key", r.counter->key},
+                    {"read", r.counter->read},
+                    {"read_at", r.counter->read_at},
                     {"value", r.counter->value}};
   }
   Record("step_end", f);

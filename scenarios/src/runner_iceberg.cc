@@ -12,11 +12,11 @@
 
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/deletes.h"
-#include "commitlab/scenarios/iceberg_counter.h"
 #include "commitlab/core/iceberg/maintenance.h"
 #include "commitlab/core/iceberg/operation.h"
 #include "commitlab/core/iceberg/reader.h"
 #include "commitlab/core/retry_policy.h"
+#include "commitlab/scenarios/iceberg_counter.h"
 #include "runner_history.h"
 #include "runner_lakes.h"
 #include "runner_protocol.h"
@@ -137,8 +137,8 @@ class IcebergWriter final : public ProtocolWriter {
     Result<std::vector<iceberg::Row>> rows = reader_->ReadAll();
     if (!rows.ok()) return rows.status();
     r->committed = static_cast<int64_t>(rows->size());
-    r->detail = fmt::format("scan of snapshot {}: {} row(s)", iceberg::FormatSnapshotId(reader_->snapshot_id()),
-                            rows->size());
+    r->detail =
+        fmt::format("scan of snapshot {}: {} row(s)", iceberg::FormatSnapshotId(reader_->snapshot_id()), rows->size());
     return Status::OK();
   }
 
@@ -259,9 +259,9 @@ class IcebergWriter final : public ProtocolWriter {
       }
       return del.status();
     }
-    return Commit(*del, r,
-                  fmt::format("delete where {} ({} file(s))", iceberg::FormatExpression(filter),
-                              del->files_to_delete.size()));
+    return Commit(
+        *del, r,
+        fmt::format("delete where {} ({} file(s))", iceberg::FormatExpression(filter), del->files_to_delete.size()));
   }
 
   Status Rewrite(const RewriteOp& op, StepResult* r) {
@@ -308,8 +308,7 @@ class IcebergWriter final : public ProtocolWriter {
     const std::string guard =
         op.older_than_micros ? fmt::format(" older than {}", FormatDurationMicros(*op.older_than_micros)) : "";
     if (op.clean) {
-      Result<std::vector<std::string>> removed =
-          iceberg::RemoveOrphanFiles(catalog_, io_, ctx_.env, cutoff);
+      Result<std::vector<std::string>> removed = iceberg::RemoveOrphanFiles(catalog_, io_, ctx_.env, cutoff);
       if (!removed.ok()) return removed.status();
       r->committed = static_cast<int64_t>(removed->size());
       r->detail = fmt::format("remove_orphan_files{}: {} file(s) deleted", guard, removed->size());
@@ -341,9 +340,10 @@ class IcebergWriter final : public ProtocolWriter {
       case CounterOp::Action::kRead: {
         if (ctx_.opaque_step) ctx_.opaque_step(sim::StepAccess::kNoteRead);
         if (!table_->CounterInitialised(op.key)) {
-          return ctx_.script_error(fmt::format("counter read: counter {} is not initialised (no counter init of it "
-                                               "has committed yet; an order line can make one go first)",
-                                               op.key));
+          return ctx_.script_error(
+              fmt::format("counter read: counter {} is not initialised (no counter init of it "
+                          "has committed yet; an order line can make one go first)",
+                          op.key));
         }
         PendingIncrement c;
         COMMITLAB_RETURN_IF_ERROR(StartIncrement(&committer_, op.key, &c));
@@ -405,10 +405,10 @@ class IcebergWriter final : public ProtocolWriter {
   iceberg::IcebergCatalog* const catalog_;
   iceberg::FileIO* const io_;
   iceberg::IcebergCommitter committer_;
-  MetadataRef base_;                              // pinned by `read` for the next operation
+  MetadataRef base_;                             // pinned by `read` for the next operation
   std::optional<iceberg::PinnedReader> reader_;  // the last `read`, for `scan`
-  std::optional<PendingIncrement> counter_;  // between `counter read` and `counter commit`
-  int64_t refused_before_commit_ = 0;  // validation refusals while building an operation
+  std::optional<PendingIncrement> counter_;      // between `counter read` and `counter commit`
+  int64_t refused_before_commit_ = 0;            // validation refusals while building an operation
 };
 
 }  // namespace

@@ -6,9 +6,9 @@
 
 #include "commitlab/core/delta/actions.h"
 #include "commitlab/core/iceberg/deletes.h"
-#include "commitlab/scenarios/iceberg_counter.h"
 #include "commitlab/core/iceberg/maintenance.h"
 #include "commitlab/core/iceberg/model.h"
+#include "commitlab/scenarios/iceberg_counter.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -101,11 +101,11 @@ void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* viol
 
   for (size_t i = 1; i < retained.size(); ++i) {
     if (retained[i]->parent_id != retained[i - 1]->snapshot_id) {
-      violations->push_back({"fork", fmt::format("table {}: snapshot {} (sequence {}) has parent {}, not the snapshot "
-                                                 "before it, {}: the snapshots do not form one line",
-                                                 table_.name, retained[i]->snapshot_id, retained[i]->sequence_number,
-                                                 iceberg::FormatSnapshotId(retained[i]->parent_id),
-                                                 retained[i - 1]->snapshot_id)});
+      violations->push_back(
+          {"fork", fmt::format("table {}: snapshot {} (sequence {}) has parent {}, not the snapshot "
+                               "before it, {}: the snapshots do not form one line",
+                               table_.name, retained[i]->snapshot_id, retained[i]->sequence_number,
+                               iceberg::FormatSnapshotId(retained[i]->parent_id), retained[i - 1]->snapshot_id)});
     }
   }
   for (const auto& [id, seq] : acknowledged_) {
@@ -255,10 +255,9 @@ void DeltaTableRun::Report(TableReport* out, std::vector<sim::Violation>* violat
   for (const auto& [user, version] : acknowledged_) {
     auto it = writer_of.find(version);
     if (it != writer_of.end() && it->second == user) continue;
-    violations->push_back({"lost", fmt::format("table {}: {} was told it committed version {}, which {}",
-                                               table_.name, user, version,
-                                               it == writer_of.end() ? "does not exist"
-                                                                     : "holds a commit by " + it->second)});
+    violations->push_back(
+        {"lost", fmt::format("table {}: {} was told it committed version {}, which {}", table_.name, user, version,
+                             it == writer_of.end() ? "does not exist" : "holds a commit by " + it->second)});
   }
 }
 

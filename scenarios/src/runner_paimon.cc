@@ -89,9 +89,8 @@ class PaimonWriter final : public ProtocolWriter {
                     .min_key = min_key,
                     .max_key = max_key,
                     .row_count = rows,
-                    .total_buckets = ctx_.writer->buckets > 0
-                                         ? ctx_.writer->buckets
-                                         : ctx_.scenario->tables[ctx_.writer->table].buckets};
+                    .total_buckets = ctx_.writer->buckets > 0 ? ctx_.writer->buckets
+                                                              : ctx_.scenario->tables[ctx_.writer->table].buckets};
   }
 
   Status Write(const WriteOp& op, StepResult* r) {
@@ -112,10 +111,10 @@ class PaimonWriter final : public ProtocolWriter {
     } else {
       for (int32_t index : op.files) {
         if (static_cast<size_t>(index) >= level.size()) {
-          return ctx_.script_error(fmt::format("compact: there is no file {} in {} L{}: it has {} file(s) as of "
-                                               "snapshot {}",
-                                               index, BucketName(op.partition, op.bucket), op.from_level, level.size(),
-                                               view_.snapshot_id()));
+          return ctx_.script_error(fmt::format(
+              "compact: there is no file {} in {} L{}: it has {} file(s) as of "
+              "snapshot {}",
+              index, BucketName(op.partition, op.bucket), op.from_level, level.size(), view_.snapshot_id()));
         }
         inputs.push_back(level[static_cast<size_t>(index)]);
       }
@@ -172,7 +171,8 @@ class PaimonWriter final : public ProtocolWriter {
     const int64_t before = committer_->stats().snapshots;
     const bool table_ignores_empty = committer_->options().ignore_empty_commit;
     if (op.ignore_empty_commit) committer_->set_ignore_empty_commit(*op.ignore_empty_commit);
-    Result<int> n = op.overwrite ? committer_->Overwrite(*op.overwrite, c) : committer_->Commit(c, op.check_append_files);
+    Result<int> n =
+        op.overwrite ? committer_->Overwrite(*op.overwrite, c) : committer_->Commit(c, op.check_append_files);
     committer_->set_ignore_empty_commit(table_ignores_empty);
     r->committed = committer_->stats().snapshots - before;
     r->detail = fmt::format("commit identifier {}{}: {} snapshot(s)", c.identifier,
@@ -249,6 +249,8 @@ class PaimonWriter final : public ProtocolWriter {
 
 }  // namespace
 
-std::unique_ptr<ProtocolWriter> MakePaimonWriter(ProtocolContext ctx) { return std::make_unique<PaimonWriter>(std::move(ctx)); }
+std::unique_ptr<ProtocolWriter> MakePaimonWriter(ProtocolContext ctx) {
+  return std::make_unique<PaimonWriter>(std::move(ctx));
+}
 
 }  // namespace commitlab::scenarios::internal

@@ -72,7 +72,9 @@ Status PlanLatency(const Scenario& s, sim::LatencyModel* out) {
 
 }  // namespace
 
-bool FaultCanFire(const Scenario& scenario, const sim::FaultRule& rule) { return WhyNeverFires(scenario, rule).empty(); }
+bool FaultCanFire(const Scenario& scenario, const sim::FaultRule& rule) {
+  return WhyNeverFires(scenario, rule).empty();
+}
 
 Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
   RunPlan plan;
@@ -83,9 +85,8 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
   // snapshot store has a directory layout.
   if (options.store != StoreKind::kMemory) {
     if (options.store == StoreKind::kTableDir && scenario.tables.size() != 1) {
-      return Status::InvalidArgument(fmt::format(
-          "{}: a table directory holds one table, and the scenario declares {}", scenario.file_name,
-          scenario.tables.size()));
+      return Status::InvalidArgument(fmt::format("{}: a table directory holds one table, and the scenario declares {}",
+                                                 scenario.file_name, scenario.tables.size()));
     }
     for (const Table& t : scenario.tables) {
       if (t.protocol == Protocol::kPaimon) continue;
@@ -136,9 +137,9 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
 
   // Without a retry line: the first table's protocol's own policy (Delta never sleeps between
   // attempts and ignores it).
-  plan.retry = scenario.retry                                         ? scenario.retry->policy
+  plan.retry = scenario.retry                                           ? scenario.retry->policy
                : scenario.tables.front().protocol == Protocol::kIceberg ? IcebergDefaultPolicy()
-                                                                      : PaimonDefaultPolicy();
+                                                                        : PaimonDefaultPolicy();
   plan.idempotency_check = scenario.idempotency_check;
   plan.store = options.store;
   if (plan.store != StoreKind::kMemory && options.dir.empty())

@@ -32,15 +32,14 @@ std::vector<std::string> InvariantLines(const RunReport& r) {
           what = "every acknowledged commit landed exactly once, ids contiguous, no file deleted that was not live";
           break;
         case Protocol::kIceberg:
-          what = "the snapshots form one line, every acknowledged snapshot is retained or was expired, no file a "
-                 "retained snapshot reaches is gone, every counter holds its acknowledged increments";
+          what =
+              "the snapshots form one line, every acknowledged snapshot is retained or was expired, no file a "
+              "retained snapshot reaches is gone, every counter holds its acknowledged increments";
           break;
-        case Protocol::kDelta:
-          what = "every acknowledged version holds its writer's commit";
-          break;
+        case Protocol::kDelta: what = "every acknowledged version holds its writer's commit"; break;
       }
-      checked += fmt::format("{}{}{}", checked.empty() ? "" : "; ", several ? fmt::format("{}: ", ProtocolName(p)) : "",
-                             what);
+      checked +=
+          fmt::format("{}{}{}", checked.empty() ? "" : "; ", several ? fmt::format("{}: ", ProtocolName(p)) : "", what);
     }
     lines.push_back(fmt::format("invariants: ok ({})", checked.empty() ? "no table" : checked));
     return lines;

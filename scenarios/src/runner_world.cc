@@ -79,9 +79,8 @@ Status World::Open() {
       stores_.push_back(std::make_unique<MemoryStore>());
       continue;
     }
-    const std::string root = plan_.store == StoreKind::kTableDir
-                                 ? options_.dir
-                                 : (std::filesystem::path(options_.dir) / t.name).string();
+    const std::string root =
+        plan_.store == StoreKind::kTableDir ? options_.dir : (std::filesystem::path(options_.dir) / t.name).string();
     Result<std::unique_ptr<DirStore>> opened = DirStore::Open(root);
     if (!opened.ok()) return opened.status();
     // Any snapshot, not just snapshot-1: a table whose first snapshot was deleted is still a table.
@@ -101,7 +100,8 @@ Status World::Open() {
     std::vector<EventSink*> sinks;
     if (options_.events != nullptr) sinks.push_back(options_.events);
     sinks.push_back(recorders_.back().get());
-    if (options_.observer != nullptr && options_.observer->wants_snapshots() && s_.tables[t].protocol == Protocol::kPaimon) {
+    if (options_.observer != nullptr && options_.observer->wants_snapshots() &&
+        s_.tables[t].protocol == Protocol::kPaimon) {
       watchers_.push_back(std::make_unique<PublishWatcher>(this, t));
       sinks.push_back(watchers_.back().get());
     }
@@ -126,7 +126,8 @@ std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::fu
   drawn_ = std::move(drawn);
   if (std::optional<PublishMode> mode = ParsePublishMode(plan_.object_store)) {
     for (size_t t = 0; t < s_.tables.size(); ++t)
-      if (s_.tables[t].protocol == Protocol::kPaimon) stores_[t] = std::make_unique<ObjectStore>(env, ObjectStoreOptions{.mode = *mode});
+      if (s_.tables[t].protocol == Protocol::kPaimon)
+        stores_[t] = std::make_unique<ObjectStore>(env, ObjectStoreOptions{.mode = *mode});
   }
   if (options_.history != nullptr) {
     for (size_t t = 0; t < s_.tables.size(); ++t) {  // one a table: each holds one of the three
@@ -242,7 +243,8 @@ RunReport World::Finish() {
     WriterReport w = writers_[i]->Report();
     const std::set<std::string>& known = referenced[s_.writers[i].table];
     for (const std::string& name : writers_[i]->written()) w.counters.orphan_files += known.count(name) == 0 ? 1 : 0;
-    if (iceberg_[s_.writers[i].table] != nullptr) w.counters.orphan_files = orphans_by_user[s_.writers[i].table][w.user];
+    if (iceberg_[s_.writers[i].table] != nullptr)
+      w.counters.orphan_files = orphans_by_user[s_.writers[i].table][w.user];
     Counters sum = w.counters;
     sum.orphan_files = 0;  // the tally counts orphans per table: a file is one file whoever wrote it
     r.tally += sum;

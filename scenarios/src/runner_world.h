@@ -87,7 +87,7 @@ class World {
   std::vector<std::unique_ptr<WriterRun>> writers_;
   std::function<std::string()> drawn_;
 
-  Mutex observer_mu_;      // serializes the observer's calls
+  Mutex observer_mu_;  // serializes the observer's calls
   bool started_ GUARDED_BY(observer_mu_) = false;
   std::vector<int64_t> shown_ GUARDED_BY(observer_mu_);  // per table, the newest snapshot reported
 };

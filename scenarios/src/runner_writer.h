@@ -54,7 +54,7 @@ struct WriterEnv {
   Env* env = nullptr;
   Gates* gates = nullptr;
   Checkpoints* checkpoints = nullptr;
-  EventSink* events = nullptr;  // the writer's table's sinks
+  EventSink* events = nullptr;       // the writer's table's sinks
   WriterHistory* history = nullptr;  // null when the run keeps no history
   // The writer's table when it is an Iceberg or a Delta table (else the store WriterRun gets).
   IcebergTableRun* iceberg = nullptr;
@@ -96,14 +96,14 @@ class WriterRun {
   const Writer& writer_;
   WriterEnv env_;
   std::unique_ptr<HistoryEnv> history_env_;  // with a history: its storage-operation spans
-  PointEnv point_env_;  // what every engine of this writer runs on
-  TeeEventSink sinks_;  // the table's sinks and the writer's history
-  ErrorWatch events_;   // what the Iceberg and Delta engines report to
+  PointEnv point_env_;                       // what every engine of this writer runs on
+  TeeEventSink sinks_;                       // the table's sinks and the writer's history
+  ErrorWatch events_;                        // what the Iceberg and Delta engines report to
   WriterStore store_;
   std::unique_ptr<ProtocolWriter> protocol_;
   const Step* current_ = nullptr;  // the step running
   size_t current_index_ = 0;
-  bool published_ = false;  // the current step has passed its publish point
+  bool published_ = false;   // the current step has passed its publish point
   std::string point_error_;  // a publish gate that can never open
   bool script_error_ = false;
   std::vector<std::string> run_errors_;

@@ -14,11 +14,33 @@ std::string_view ProtocolName(Protocol p) {
 }
 
 std::string_view OpName(const Op& op) {
-  static constexpr std::string_view kNames[] = {
-      "write",  "commit",   "compact", "checkpoint", "filter-and-commit", "restart", "read",
-      "scan",   "append",   "overwrite", "delete",   "rewrite",           "schema",  "expire",
-      "orphans", "counter", "begin",   "add",        "remove",            "commit",  "txn",
-      "read-txn", "metadata", "protocol", "replace-partitions", "delete-data-files", "row-delta"};
+  static constexpr std::string_view kNames[] = {"write",
+                                                "commit",
+                                                "compact",
+                                                "checkpoint",
+                                                "filter-and-commit",
+                                                "restart",
+                                                "read",
+                                                "scan",
+                                                "append",
+                                                "overwrite",
+                                                "delete",
+                                                "rewrite",
+                                                "schema",
+                                                "expire",
+                                                "orphans",
+                                                "counter",
+                                                "begin",
+                                                "add",
+                                                "remove",
+                                                "commit",
+                                                "txn",
+                                                "read-txn",
+                                                "metadata",
+                                                "protocol",
+                                                "replace-partitions",
+                                                "delete-data-files",
+                                                "row-delta"};
   static_assert(std::size(kNames) == std::variant_size_v<Op>);
   return kNames[op.index()];
 }
@@ -91,9 +113,9 @@ std::string_view OutcomeName(Outcome o) {
 const std::vector<std::string_view>& InvariantViolationNames() {
   // sim/checker.h's kinds, plus what the Iceberg checks add (runner_lakes.h): a counter's lost
   // increment and a file a retained snapshot still reaches that is gone.
-  static const std::vector<std::string_view> kNames = {"lost", "duplicate", "failed_visible", "misplaced",
-                                                       "gap",  "duplicate_id", "fork",        "delete_not_live",
-                                                       "add_live", "lost_update", "missing_file"};
+  static const std::vector<std::string_view> kNames = {"lost",     "duplicate",    "failed_visible", "misplaced",
+                                                       "gap",      "duplicate_id", "fork",           "delete_not_live",
+                                                       "add_live", "lost_update",  "missing_file"};
   return kNames;
 }
 

@@ -181,7 +181,8 @@ class Reducer {
           if (n < 1 || n >= r->n) continue;
           Lines c = lines_;
           c[i].replace(r->at, r->len, std::to_string(n));
-          if (Try(std::move(c), fmt::format("repeat {} -> {} on line \"{}\"", r->n, n, Words(lines_[i]).size() > 2 ? Words(lines_[i])[2] : ""))) {
+          if (Try(std::move(c), fmt::format("repeat {} -> {} on line \"{}\"", r->n, n,
+                                            Words(lines_[i]).size() > 2 ? Words(lines_[i])[2] : ""))) {
             cut = any = true;
             break;
           }
@@ -234,7 +235,8 @@ class Reducer {
       const size_t size = (live.size() + chunks - 1) / chunks;
       for (size_t from = 0; from < live.size() && !removed; from += size) {
         const size_t to = std::min(live.size(), from + size);
-        std::set<size_t> drop(live.begin() + static_cast<std::ptrdiff_t>(from), live.begin() + static_cast<std::ptrdiff_t>(to));
+        std::set<size_t> drop(live.begin() + static_cast<std::ptrdiff_t>(from),
+                              live.begin() + static_cast<std::ptrdiff_t>(to));
         Lines c;
         for (size_t i = 0; i < lines_.size(); ++i)
           if (drop.count(i) == 0) c.push_back(lines_[i]);
@@ -298,8 +300,10 @@ uint64_t CountFailing(Oracle* oracle, const std::string& text, const std::string
 }  // namespace
 
 ShrinkSize SizeOf(const Scenario& s) {
-  ShrinkSize size{.writers = static_cast<int64_t>(s.writers.size()), .steps = static_cast<int64_t>(s.TotalSteps()),
-                  .faults = static_cast<int64_t>(s.faults.size()), .lines = 0};
+  ShrinkSize size{.writers = static_cast<int64_t>(s.writers.size()),
+                  .steps = static_cast<int64_t>(s.TotalSteps()),
+                  .faults = static_cast<int64_t>(s.faults.size()),
+                  .lines = 0};
   for (const std::string& l : SplitLines(s.text)) size.lines += Words(l).empty() ? 0 : 1;
   return size;
 }
@@ -330,7 +334,8 @@ Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, c
   std::string kind = options.kind;
   if (kind.empty()) {
     if (failing->violations.empty())
-      return Status::InvalidArgument(fmt::format("seed {} shows no invariant violation: nothing to shrink", options.seed));
+      return Status::InvalidArgument(
+          fmt::format("seed {} shows no invariant violation: nothing to shrink", options.seed));
     kind = failing->violations.front().violation.kind;
   }
   const std::vector<std::string_view>& names = InvariantViolationNames();
@@ -362,7 +367,8 @@ Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, c
       if (hit != std::string::npos) pinned.push_back("fault " + f.replace(hit + 1, 3, "nth"));
     }
     const size_t fired = failing->fired_faults.size();
-    reducer.Try(std::move(pinned), fmt::format("pinned the faults to the {} hit{} that fired", fired, fired == 1 ? "" : "s"));
+    reducer.Try(std::move(pinned),
+                fmt::format("pinned the faults to the {} hit{} that fired", fired, fired == 1 ? "" : "s"));
   }
   {
     Lines quiet_lines;
@@ -427,7 +433,8 @@ Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, c
   const size_t writers_left = left.size();
   for (std::string l : best) {
     if (FirstWordIs(l, "title"))
-      l = fmt::format("title \"{} violation with {} writer{} (shrunk)\"", kind, writers_left, writers_left == 1 ? "" : "s");
+      l = fmt::format("title \"{} violation with {} writer{} (shrunk)\"", kind, writers_left,
+                      writers_left == 1 ? "" : "s");
     if (!l.empty() || !text.back().empty()) text.push_back(l);
   }
   while (!text.empty() && text.back().empty()) text.pop_back();

@@ -37,7 +37,8 @@ class FollowThenPause final : public sim::Strategy {
     const size_t at = static_cast<size_t>(p.step);
     if (at < picks_.size()) {
       if (!std::binary_search(p.runnable.begin(), p.runnable.end(), picks_[at]))
-        return Status::InvalidArgument(fmt::format("pick {}: writer {} cannot run", at + 1, sim::WriterSymbol(picks_[at])));
+        return Status::InvalidArgument(
+            fmt::format("pick {}: writer {} cannot run", at + 1, sim::WriterSymbol(picks_[at])));
       return picks_[at];
     }
     if (!pause_) return own;
@@ -69,18 +70,23 @@ std::string EventLine(const Json& e) {
   if (type == "op_end") {
     const std::string op = sim::StringField(e, "op");
     if (e.contains("saw")) return fmt::format("{} {}: saw {}", who, op, Num(e, "saw"));
-    if (op == "publish") return fmt::format("{} publish #{}: {}", who, Num(e, "snapshot"), sim::StringField(e, "outcome"));
-    return fmt::format("{} {} done{}", who, op, sim::StringField(e, "file").empty() ? "" : ": " + sim::StringField(e, "file"));
+    if (op == "publish")
+      return fmt::format("{} publish #{}: {}", who, Num(e, "snapshot"), sim::StringField(e, "outcome"));
+    return fmt::format("{} {} done{}", who, op,
+                       sim::StringField(e, "file").empty() ? "" : ": " + sim::StringField(e, "file"));
   }
   if (type == "step_start") return fmt::format("{} line {}: {}", who, Num(e, "line"), sim::StringField(e, "op"));
   if (type == "step_end") {
     return fmt::format("{} line {} {}: {}", who, Num(e, "line"), sim::StringField(e, "status"),
                        FirstLine(sim::StringField(e, sim::StringField(e, "status") == "failed" ? "error" : "detail")));
   }
-  if (type == "gate_wait") return fmt::format("{} waits at order {} (line {})", who, sim::StringField(e, "order"), Num(e, "line"));
+  if (type == "gate_wait")
+    return fmt::format("{} waits at order {} (line {})", who, sim::StringField(e, "order"), Num(e, "line"));
   if (type == "gate_open") return fmt::format("{} goes on past order {}", who, sim::StringField(e, "order"));
-  if (type == "retry_wait") return fmt::format("{} waits {} ms", who, static_cast<double>(e.value("wait_us", 0)) / 1000.0);
-  if (type == "fault") return fmt::format("{} fault {} at {}", who, sim::StringField(e, "effect"), sim::StringField(e, "point"));
+  if (type == "retry_wait")
+    return fmt::format("{} waits {} ms", who, static_cast<double>(e.value("wait_us", 0)) / 1000.0);
+  if (type == "fault")
+    return fmt::format("{} fault {} at {}", who, sim::StringField(e, "effect"), sim::StringField(e, "point"));
   if (type == "attempt") return fmt::format("{} attempt {} on base {}", who, Num(e, "attempt"), Num(e["plan"], "base"));
   const std::string level = sim::StringField(e, "level");
   return fmt::format("{} {}{}", who, level.empty() ? "" : level + " ", FirstLine(sim::StringField(e, "message")));
@@ -96,7 +102,8 @@ void Track(const Json& e, StepperWriter* w) {
                                  : fmt::format("{} done", sim::StringField(e, "op"));
   } else if (type == "attempt") {
     w->attempt = static_cast<int>(e.value("attempt", 0));
-    if (e.contains("plan") && e["plan"].is_object() && e["plan"].contains("base") && e["plan"]["base"].is_number_integer())
+    if (e.contains("plan") && e["plan"].is_object() && e["plan"].contains("base") &&
+        e["plan"]["base"].is_number_integer())
       w->base = e["plan"]["base"].get<int64_t>();
     w->phase = fmt::format("attempt {}", w->attempt);
   } else if (type == "retry_wait") {
@@ -123,7 +130,8 @@ void Track(const Json& e, StepperWriter* w) {
 Result<std::unique_ptr<Stepper>> Stepper::Create(const Scenario& scenario, RunOptions options) {
   Result<RunPlan> plan = PlanRun(scenario, options);
   if (!plan.ok()) return plan.status();
-  if (plan->free) return Status::InvalidArgument("the stepper runs a simulated scenario: pass --sched random (or pct, round-robin)");
+  if (plan->free)
+    return Status::InvalidArgument("the stepper runs a simulated scenario: pass --sched random (or pct, round-robin)");
   std::unique_ptr<Stepper> s(new Stepper(scenario, std::move(options)));
   COMMITLAB_RETURN_IF_ERROR(s->Replay());
   return s;
@@ -190,8 +198,10 @@ Status Stepper::Replay() {
   std::vector<size_t> steps_ended(scenario_.writers.size(), 0);
   for (size_t i = 0; i < scenario_.writers.size(); ++i) {
     index[scenario_.writers[i].name] = i;
-    next.writers.push_back({.name = scenario_.writers[i].name, .symbol = sim::WriterSymbol(static_cast<int>(i)),
-                            .runnable = false, .phase = "not started"});
+    next.writers.push_back({.name = scenario_.writers[i].name,
+                            .symbol = sim::WriterSymbol(static_cast<int>(i)),
+                            .runnable = false,
+                            .phase = "not started"});
   }
   for (int r : pause.runnable)
     if (static_cast<size_t>(r) < next.writers.size()) next.writers[static_cast<size_t>(r)].runnable = true;

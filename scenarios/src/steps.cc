@@ -20,8 +20,7 @@ constexpr int64_t kMaxIdentifier = std::numeric_limits<int64_t>::max();
 constexpr std::array<std::string_view, 4> kWriteKeys = {"rows", "keys", "partition", "bucket"};
 constexpr std::array<std::string_view, 5> kCommitKeys = {"identifier", "checkpoint", "check-append-files",
                                                          "ignore-empty-commit", "overwrite"};
-constexpr std::array<std::string_view, 7> kCompactKeys = {"partition", "bucket", "from", "files",
-                                                          "to",        "keys",   "rows"};
+constexpr std::array<std::string_view, 7> kCompactKeys = {"partition", "bucket", "from", "files", "to", "keys", "rows"};
 constexpr std::array<std::string_view, 2> kCheckpointKeys = {"name", "identifier"};
 constexpr std::array<std::string_view, 1> kFilterKeys = {"checkpoints"};
 constexpr std::string_view kRepeatExample = "e.g. repeat 30: job-A: write rows=1; commit";
@@ -77,11 +76,11 @@ Status Parser::ParseRepeat(const LineContext& ctx, Tokens toks) {
   COMMITLAB_RETURN_IF_ERROR(ParseInt(ctx, std::string_view(count_tok.text).substr(0, count_tok.text.size() - 1),
                                      count_tok.col, "the repeat count", 1, static_cast<int64_t>(max_steps_), &count));
   if (toks.size() < 3)
-    return ctx.Error(count_tok.end_col, fmt::format("expected a step line after \"repeat {}\", {}", count_tok.text,
-                                                    kRepeatExample));
+    return ctx.Error(count_tok.end_col,
+                     fmt::format("expected a step line after \"repeat {}\", {}", count_tok.text, kRepeatExample));
   if (toks[2].kind != Token::Kind::kWord || toks[2].text.find(':') == std::string::npos) {
-    return ctx.Error(toks[2].col, fmt::format("repeat applies to a step line WRITER: STEP ..., got \"{}\"",
-                                              toks[2].text));
+    return ctx.Error(toks[2].col,
+                     fmt::format("repeat applies to a step line WRITER: STEP ..., got \"{}\"", toks[2].text));
   }
   return ParseStepLine(ctx, toks.subspan(2), count, count_tok.col);
 }
@@ -93,7 +92,8 @@ Status Parser::ParseStepLine(const LineContext& ctx, Tokens toks, int64_t repeat
   const std::string_view rest = std::string_view(head.text).substr(colon + 1);
   const size_t dot = prefix.find('.');
   const std::string_view writer_name = prefix.substr(0, dot);
-  if (writer_name.empty()) return ctx.Error(head.col, "expected a writer name before ':' (a step line is WRITER: STEP ...)");
+  if (writer_name.empty())
+    return ctx.Error(head.col, "expected a writer name before ':' (a step line is WRITER: STEP ...)");
   COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, writer_name, head.col, "writer name"));
   const std::optional<size_t> w = FindWriter(writer_name);
   if (!w) {
@@ -144,9 +144,9 @@ Status Parser::ParseStepLine(const LineContext& ctx, Tokens toks, int64_t repeat
   const size_t iterations = repeat == 0 ? 1 : static_cast<size_t>(repeat);
   const size_t new_steps = ops.size() * iterations;  // <= 4096 * 100000: no overflow
   if (total_steps_ + new_steps > max_steps_) {
-    return ctx.Error(repeat_col != 0 ? repeat_col : head.col,
-                     fmt::format("too many steps: {} after expanding repeats (at most {})", total_steps_ + new_steps,
-                                 max_steps_));
+    return ctx.Error(
+        repeat_col != 0 ? repeat_col : head.col,
+        fmt::format("too many steps: {} after expanding repeats (at most {})", total_steps_ + new_steps, max_steps_));
   }
   size_t entries = 0;
   for (const OpTemplate& t : ops) entries += ListEntries(t.op);
@@ -184,8 +184,8 @@ Status Parser::ParsePartition(const LineContext& ctx, int owner_col, const Token
   if (t == nullptr) {
     if (table.partition_keys.empty()) return Status::OK();
     return ctx.Error(owner_col, fmt::format("missing required key \"partition\" for {} (table {} is partitioned: "
-                                    "partition={}=VALUE)",
-                                    what, table.name, keys));
+                                            "partition={}=VALUE)",
+                                            what, table.name, keys));
   }
   if (table.partition_keys.empty()) {
     return ctx.Error(t->col, fmt::format("table {} is not partitioned (remove key \"partition\")", table.name));
@@ -219,8 +219,9 @@ Status ParseOverwriteTarget(const LineContext& ctx, const Token& t, const Table&
   const std::string expected =
       table.partition_keys.empty()
           ? fmt::format("table {} is not partitioned, so only overwrite=all", table.name)
-          : fmt::format("expected overwrite=all or KEY=VALUE[/KEY=VALUE...] over the partition keys {}",
-                        JoinNames(std::vector<std::string_view>(table.partition_keys.begin(), table.partition_keys.end())));
+          : fmt::format(
+                "expected overwrite=all or KEY=VALUE[/KEY=VALUE...] over the partition keys {}",
+                JoinNames(std::vector<std::string_view>(table.partition_keys.begin(), table.partition_keys.end())));
   std::vector<std::string> seen;
   std::string_view rest = t.value;
   int col = t.value_col;
@@ -272,8 +273,8 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
       COMMITLAB_RETURN_IF_ERROR(collect(kWriteKeys));
       WriteOp op;
       if (const Token* keys = args.Find("keys")) {
-        COMMITLAB_RETURN_IF_ERROR(ParseRange(ctx, keys->value, keys->value_col, "key \"keys\"", -kMaxKey, kMaxKey,
-                                             &op.min_key, &op.max_key));
+        COMMITLAB_RETURN_IF_ERROR(
+            ParseRange(ctx, keys->value, keys->value_col, "key \"keys\"", -kMaxKey, kMaxKey, &op.min_key, &op.max_key));
         out->keys_given = true;
         op.rows = std::min(op.max_key - op.min_key + 1, kMaxRows);
       }
@@ -304,7 +305,8 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
       }
       out->identifier_given = id != nullptr;
       if (cp != nullptr) {
-        if (!IsRefName(cp->value)) COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, cp->value, cp->value_col, "checkpoint name"));
+        if (!IsRefName(cp->value))
+          COMMITLAB_RETURN_IF_ERROR(CheckName(ctx, cp->value, cp->value_col, "checkpoint name"));
         op.checkpoint = cp->value;
         out->ref_pos.push_back(ctx.Pos(cp->value_col));
       }
@@ -331,8 +333,8 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
         auto add_file = [&](std::string_view item, int col) {
           int64_t index = 0;
           if (item.empty() || item.find_first_not_of("0123456789") != std::string_view::npos) {
-            return ctx.Error(col, fmt::format("expected all or file indexes like 0,1 for key \"files\", got \"{}\"",
-                                              files->value));
+            return ctx.Error(
+                col, fmt::format("expected all or file indexes like 0,1 for key \"files\", got \"{}\"", files->value));
           }
           COMMITLAB_RETURN_IF_ERROR(ParseInt(ctx, item, col, "a file index", 0, kMaxFileIndex, &index));
           for (int32_t f : op.files)
@@ -457,9 +459,9 @@ Status Parser::Instantiate(const LineContext& ctx, size_t writer, const OpTempla
   int64_t& last_id = last_identifier_[writer];
   auto next_identifier = [&](int64_t* id) {
     if (last_id == kMaxIdentifier) {
-      return ctx.Error(tmpl.pos.col,
-                       fmt::format("the next commit identifier would exceed {} (give one with identifier=N)",
-                                   kMaxIdentifier));
+      return ctx.Error(
+          tmpl.pos.col,
+          fmt::format("the next commit identifier would exceed {} (give one with identifier=N)", kMaxIdentifier));
     }
     *id = last_id + 1;
     return Status::OK();

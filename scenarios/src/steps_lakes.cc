@@ -23,8 +23,8 @@ constexpr std::array<std::string_view, 5> kOverwriteKeys = {"filter", "rows", "k
 constexpr std::array<std::string_view, 5> kReplaceKeys = {"rows", "keys", "partition", "validate", "validate-from"};
 constexpr std::array<std::string_view, 3> kReplaceChecks = {"data", "deletes", "append-only"};
 constexpr std::array<std::string_view, 2> kValidateFrom = {"read", "start"};
-constexpr std::array<std::string_view, 8> kRowDeltaKeys = {"delete", "delete-keys",   "rows",     "keys",
-                                                          "partition", "conflict-filter", "validate", "validate-from"};
+constexpr std::array<std::string_view, 8> kRowDeltaKeys = {"delete",    "delete-keys",     "rows",     "keys",
+                                                           "partition", "conflict-filter", "validate", "validate-from"};
 constexpr std::array<std::string_view, 4> kRowDeltaChecks = {"data-files-exist", "deleted-files", "data", "deletes"};
 constexpr std::array<std::string_view, 2> kDeleteKeys = {"filter", "isolation"};
 constexpr std::array<std::string_view, 1> kPartitionKey = {"partition"};
@@ -79,13 +79,13 @@ Status Parser::ParseDataSpec(const LineContext& ctx, int owner_col, const Args& 
     out->rows = std::min(out->max_key - out->min_key + 1, kMaxIcebergFileRows);
   }
   COMMITLAB_RETURN_IF_ERROR(args.Int("rows", 1, kMaxIcebergFileRows, &out->rows));
-  if (const Token* rows = args.Find("rows"); rows != nullptr && tmpl->keys_given &&
-                                             out->rows - 1 > out->max_key - out->min_key) {
+  if (const Token* rows = args.Find("rows");
+      rows != nullptr && tmpl->keys_given && out->rows - 1 > out->max_key - out->min_key) {
     // Each row is {id: k} for its own k of the range: more rows than keys would repeat ids.
-    return ctx.Error(rows->value_col, fmt::format("rows={} is more than the {} key(s) of keys={}..{} (each row has its "
-                                                  "own id)",
-                                                  out->rows, out->max_key - out->min_key + 1, out->min_key,
-                                                  out->max_key));
+    return ctx.Error(rows->value_col,
+                     fmt::format("rows={} is more than the {} key(s) of keys={}..{} (each row has its "
+                                 "own id)",
+                                 out->rows, out->max_key - out->min_key + 1, out->min_key, out->max_key));
   }
   if (!partition) return Status::OK();
   return ParsePartition(ctx, owner_col, args.Find("partition"), table, what, &out->partition);
@@ -128,8 +128,8 @@ Status Parser::ParseRowDelta(const LineContext& ctx, int owner_col, const Args& 
   COMMITLAB_RETURN_IF_ERROR(filter("conflict-filter", &op.conflict_filter));
   if (const Token* k = args.Find("delete-keys")) {
     auto& range = op.delete_keys.emplace();
-    COMMITLAB_RETURN_IF_ERROR(ParseRange(ctx, k->value, k->value_col, "key \"delete-keys\"", -kMaxKey, kMaxKey,
-                                         &range.first, &range.second));
+    COMMITLAB_RETURN_IF_ERROR(
+        ParseRange(ctx, k->value, k->value_col, "key \"delete-keys\"", -kMaxKey, kMaxKey, &range.first, &range.second));
     if (range.second - range.first >= kMaxIcebergFileRows)
       return ctx.Error(k->value_col, fmt::format("delete-keys names more than {} ids", kMaxIcebergFileRows));
   }
@@ -145,8 +145,7 @@ Status Parser::ParseRowDelta(const LineContext& ctx, int owner_col, const Args& 
   if (!op.delete_filter && !op.delete_keys && !adds_rows)
     return ctx.Error(owner_col, "row-delta needs delete=FILTER, delete-keys=LO..HI or rows=/keys= (what it changes)");
   iceberg::RowDeltaValidation& rv = op.validation;
-  bool* const flags[] = {&rv.data_files_exist, &rv.deleted_files, &rv.no_conflicting_data,
-                         &rv.no_conflicting_deletes};
+  bool* const flags[] = {&rv.data_files_exist, &rv.deleted_files, &rv.no_conflicting_data, &rv.no_conflicting_deletes};
   COMMITLAB_RETURN_IF_ERROR(ParseValidations(ctx, args, kRowDeltaChecks, flags, &op.validate_from_start));
   out->op = std::move(op);
   return Status::OK();
@@ -194,13 +193,14 @@ Status Parser::WrongProtocolStep(const LineContext& ctx, const Token& name, cons
   std::string others;
   for (Protocol p : {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta}) {
     if (p == table.protocol) continue;
-    if (Contains(StepNames(p), name.text)) others += fmt::format("{}{}", others.empty() ? "" : " and ", ProtocolName(p));
+    if (Contains(StepNames(p), name.text))
+      others += fmt::format("{}{}", others.empty() ? "" : " and ", ProtocolName(p));
   }
   if (others.empty())
     return ctx.Error(name.col, fmt::format("unknown step \"{}\" (expected one of {})", name.text, JoinNames(own)));
-  return ctx.Error(name.col, fmt::format("step \"{}\" is for {} tables, but writer {} writes {} table {} (its steps: {})",
-                                         name.text, others, w.name, ProtocolName(table.protocol), table.name,
-                                         JoinNames(own)));
+  return ctx.Error(name.col,
+                   fmt::format("step \"{}\" is for {} tables, but writer {} writes {} table {} (its steps: {})",
+                               name.text, others, w.name, ProtocolName(table.protocol), table.name, JoinNames(own)));
 }
 
 Status Parser::ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens toks, OpTemplate* out) {
@@ -224,8 +224,8 @@ Status Parser::ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens
       const int col = rest.empty() ? name.end_col : rest[0].col;
       return ctx.Error(col, fmt::format("expected what {} does after it (one of {})", name.text, JoinNames(actions)));
     }
-    COMMITLAB_RETURN_IF_ERROR(ParseChoice(ctx, rest[0].text, rest[0].col, fmt::format("{} action", name.text), actions,
-                                          out_action));
+    COMMITLAB_RETURN_IF_ERROR(
+        ParseChoice(ctx, rest[0].text, rest[0].col, fmt::format("{} action", name.text), actions, out_action));
     rest = rest.subspan(1);
     return Status::OK();
   };
@@ -362,8 +362,7 @@ Status Parser::ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens t
     const Token* p = args.Find("partition");
     if (p != nullptr) COMMITLAB_RETURN_IF_ERROR(ParsePartition(ctx, name.col, p, table, what, &op.partition));
     if (const Token* f = args.Find("filter")) {
-      if (p != nullptr)
-        return ctx.Error(f->col, "read takes partition= or filter=, not both");
+      if (p != nullptr) return ctx.Error(f->col, "read takes partition= or filter=, not both");
       COMMITLAB_RETURN_IF_ERROR(ParseFilter(ctx, args, table, &op.filter.emplace()));
     }
     out->op = std::move(op);
@@ -404,7 +403,8 @@ Status Parser::ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens t
     COMMITLAB_RETURN_IF_ERROR(collect(kMetadataKeys));
     MetadataOp op;
     if (const Token* schema = args.Find("schema")) {
-      if (schema->value.empty()) return ctx.Error(schema->value_col, "key \"schema\" needs a schema, e.g. schema=\"id INT, x INT\"");
+      if (schema->value.empty())
+        return ctx.Error(schema->value_col, "key \"schema\" needs a schema, e.g. schema=\"id INT, x INT\"");
       op.schema = schema->value;
     }
     out->op = std::move(op);
@@ -412,8 +412,8 @@ Status Parser::ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens t
     COMMITLAB_RETURN_IF_ERROR(collect(kProtocolKeys));
     ProtocolOp op;
     // Delta's reader versions go to 3 and writer versions to 7 (table features).
-    for (const auto& [key, max, field] : {std::tuple{"reader-version", 3, &op.reader_version},
-                                          std::tuple{"writer-version", 7, &op.writer_version}}) {
+    for (const auto& [key, max, field] :
+         {std::tuple{"reader-version", 3, &op.reader_version}, std::tuple{"writer-version", 7, &op.writer_version}}) {
       if (args.Find(key) == nullptr) continue;
       int32_t v = 0;
       COMMITLAB_RETURN_IF_ERROR(args.Int32(key, 1, max, &v));

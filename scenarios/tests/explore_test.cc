@@ -107,8 +107,8 @@ TEST(ExploreTest, ReductionFindsTheUnreducedOutcomesInFewerExecutions) {
   // Without its order lines the counter's reads may come before the init: run errors, 9 outcomes.
   std::string open_counter = kCounter;
   open_counter.erase(open_counter.find("order setup.s"));
-  for (const Case& c : {Case{Race(2, 1), 3, true}, Case{kCounter, 2, true}, Case{open_counter, 2, true},
-                        Case{Race(3, 1), 2, false}}) {
+  for (const Case& c :
+       {Case{Race(2, 1), 3, true}, Case{kCounter, 2, true}, Case{open_counter, 2, true}, Case{Race(3, 1), 2, false}}) {
     const Scenario s = Parse(c.text);
     const ExploreReport reduced = MustExplore(s);
     const ExploreReport full = MustExplore(s, {.preemptions = c.preemptions, .reduce = false});
@@ -176,7 +176,8 @@ TEST(ExploreTest, MaybeFaultIsExploredBothWaysAndFindsTheDuplicate) {
   EXPECT_LT(dup->executions, r.executions);
 
   // Both writers may be told "unknown": a run with two duplicates still counts once.
-  const ExploreReport both = MustExplore(Parse(Race(2, 1, "idempotency-check off\nfault *:publish.after:maybe:unknown\n")));
+  const ExploreReport both =
+      MustExplore(Parse(Race(2, 1, "idempotency-check off\nfault *:publish.after:maybe:unknown\n")));
   for (const ExploreFinding& f : both.findings) EXPECT_LE(f.executions, both.executions) << f.kind;
 }
 

@@ -1,11 +1,10 @@
 // Every fault point and effect on each engine, one writer committing once: what the scenario
 // README's table "What a fault does to each engine" says, checked.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "commitlab/scenarios/parser.h"
 #include "commitlab/scenarios/runner.h"
@@ -21,8 +20,8 @@ struct Case {
   int64_t atomic_failures;
   int64_t unknown_outcomes;
   int64_t idempotent_matches;
-  int64_t latest;       // what the table holds after the run
-  bool fires = true;    // false: the engine has no such point, and the rule is refused before the run
+  int64_t latest;     // what the table holds after the run
+  bool fires = true;  // false: the engine has no such point, and the rule is refused before the run
 };
 
 std::string_view StepsOf(std::string_view protocol) {
@@ -69,8 +68,9 @@ TEST_P(FaultEffectsTest, EachEngineReadsTheEffectAsUpstreamDoes) {
   const Case& c = GetParam();
   const std::string point = std::string(c.fault.substr(0, c.fault.find(':')));
   const std::string effect = std::string(c.fault.substr(c.fault.find(':') + 1));
-  const std::string text = fmt::format("title \"t\"\ntable name=t protocol={}\nwriter name=w\nfault w:{}:nth=1:{}\n{}\n",
-                                       c.protocol, point, effect, StepsOf(c.protocol));
+  const std::string text =
+      fmt::format("title \"t\"\ntable name=t protocol={}\nwriter name=w\nfault w:{}:nth=1:{}\n{}\n", c.protocol, point,
+                  effect, StepsOf(c.protocol));
   Result<Scenario> s = ParseScenario(text, "t.scn");
   ASSERT_TRUE(s.ok()) << s.status().message();
   if (!c.fires) {

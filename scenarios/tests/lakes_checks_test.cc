@@ -12,8 +12,8 @@
 #include "commitlab/core/delta/actions.h"
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/operation.h"
-#include "runner_lakes.h"
 #include "commitlab/testing/test_env.h"
+#include "runner_lakes.h"
 
 namespace commitlab::scenarios::internal {
 namespace {

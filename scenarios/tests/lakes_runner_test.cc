@@ -77,9 +77,9 @@ TEST(LakesRunnerTest, APublishGateMakesTheLoserLoseTheSwapOnEverySeedAndOnThread
 
 TEST(LakesRunnerTest, AGateIntoAPublishThatCanNeverOpenFailsTheRunInsteadOfHanging) {
   // a stops at its first line (a scan with nothing read), so it never appends and b cannot publish.
-  const RunReport r = MustRun(MustParse(
-      "title \"t\"\ntable name=ev protocol=iceberg\nwriter name=a\nwriter name=b\n"
-      "a.x: scan\na.y: append\nb.b: append\norder a.y -> b.b.publish\n"));
+  const RunReport r =
+      MustRun(MustParse("title \"t\"\ntable name=ev protocol=iceberg\nwriter name=a\nwriter name=b\n"
+                        "a.x: scan\na.y: append\nb.b: append\norder a.y -> b.b.publish\n"));
   EXPECT_FALSE(r.ok());
   ASSERT_EQ(r.run_errors.size(), 2u);
   EXPECT_EQ(r.run_errors[0], "t.scn:5:6: a: scan reads what a read step pinned: add a read before it");
@@ -95,10 +95,10 @@ TEST(LakesRunnerTest, AGateIntoAPaimonPublishThatCanNeverOpenFailsTheRunInsteadO
   // a crashes at its first publish with no restart, so a.y never finishes and b's publish gate
   // can never open. Paimon's committer retries an error at publish.before as an unknown outcome:
   // the gate must stop it at once, and again if it asked twice.
-  const RunReport r = MustRun(MustParse(
-      "title \"t\"\ntable name=p protocol=paimon\nwriter name=a\nwriter name=b\n"
-      "fault a:publish.before:nth=1:crash\n"
-      "a.x: write; commit\na.y: write; commit\nb.c: write; commit\norder a.y -> b.c.publish\n"));
+  const RunReport r =
+      MustRun(MustParse("title \"t\"\ntable name=p protocol=paimon\nwriter name=a\nwriter name=b\n"
+                        "fault a:publish.before:nth=1:crash\n"
+                        "a.x: write; commit\na.y: write; commit\nb.c: write; commit\norder a.y -> b.c.publish\n"));
   EXPECT_FALSE(r.ok());
   ASSERT_EQ(r.run_errors.size(), 1u);
   EXPECT_THAT(r.run_errors[0], HasSubstr("t.scn:9: order a.y -> b.c.publish can never hold: a crashed"));
@@ -112,9 +112,9 @@ TEST(LakesRunnerTest, AGateIntoAPaimonPublishThatCanNeverOpenFailsTheRunInsteadO
 }
 
 TEST(LakesRunnerTest, AGateIntoADeltaPublishThatCanNeverOpenStopsTheCommitWithoutAnUnknownOutcome) {
-  const RunReport r = MustRun(MustParse(
-      "title \"t\"\ntable name=d protocol=delta\nwriter name=a\nwriter name=b\n"
-      "a.x: commit\na.y: begin\nb.b: begin; add; commit\norder a.y -> b.b.publish\n"));
+  const RunReport r =
+      MustRun(MustParse("title \"t\"\ntable name=d protocol=delta\nwriter name=a\nwriter name=b\n"
+                        "a.x: commit\na.y: begin\nb.b: begin; add; commit\norder a.y -> b.b.publish\n"));
   EXPECT_FALSE(r.ok());
   ASSERT_EQ(r.run_errors.size(), 2u);
   EXPECT_THAT(r.run_errors[1], HasSubstr("t.scn:8: order a.y -> b.b.publish can never hold"));
@@ -126,10 +126,10 @@ TEST(LakesRunnerTest, AGateIntoADeltaPublishThatCanNeverOpenStopsTheCommitWithou
 
 TEST(LakesRunnerTest, CounterIncrementsThatOverflowAreARunErrorNotWrappedValues) {
   // 10^15 at a time: the 9223rd add no longer fits in 64 bits.
-  const RunReport r = MustRun(MustParse(
-      "title \"t\"\ntable name=c protocol=iceberg\nwriter name=a\n"
-      "a: counter init key=hits value=1000000000000000; counter read key=hits\n"
-      "repeat 9300: a: counter add 1000000000000000\n"));
+  const RunReport r =
+      MustRun(MustParse("title \"t\"\ntable name=c protocol=iceberg\nwriter name=a\n"
+                        "a: counter init key=hits value=1000000000000000; counter read key=hits\n"
+                        "repeat 9300: a: counter add 1000000000000000\n"));
   EXPECT_FALSE(r.ok());
   ASSERT_EQ(r.run_errors.size(), 1u);
   EXPECT_THAT(r.run_errors[0], HasSubstr("t.scn:5:17: a: counter add: "));
@@ -142,11 +142,12 @@ TEST(LakesRunnerTest, CounterIncrementsThatOverflowAreARunErrorNotWrappedValues)
 }
 
 TEST(LakesRunnerTest, ACounterReadOfAKeyNoInitCommittedIsARunError) {
-  const RunReport r = MustRun(MustParse(
-      "title \"t\"\ntable name=c protocol=iceberg\nwriter name=a\na: counter read key=hits\n"));
+  const RunReport r =
+      MustRun(MustParse("title \"t\"\ntable name=c protocol=iceberg\nwriter name=a\na: counter read key=hits\n"));
   ASSERT_EQ(r.run_errors.size(), 1u);
-  EXPECT_EQ(r.run_errors[0], "t.scn:4:4: a: counter read: counter hits is not initialised (no counter init of it "
-                             "has committed yet; an order line can make one go first)");
+  EXPECT_EQ(r.run_errors[0],
+            "t.scn:4:4: a: counter read: counter hits is not initialised (no counter init of it "
+            "has committed yet; an order line can make one go first)");
 }
 
 // Filters with ranges and connectives prune files by their id bounds; a file the filter only
@@ -173,9 +174,9 @@ TEST(LakesRunnerTest, RangeFiltersDeleteWholeFilesAndRefuseAPartialOne) {
 }
 
 TEST(LakesRunnerTest, ADeltaTransactionCannotRemoveAFileTwice) {
-  const RunReport r = MustRun(MustParse(
-      "title \"t\"\ntable name=d protocol=delta\nwriter name=w\n"
-      "w: begin; add file=f1; commit\nw: begin; remove files=f1; remove files=f1; commit\n"));
+  const RunReport r =
+      MustRun(MustParse("title \"t\"\ntable name=d protocol=delta\nwriter name=w\n"
+                        "w: begin; add file=f1; commit\nw: begin; remove files=f1; remove files=f1; commit\n"));
   ASSERT_EQ(r.run_errors.size(), 1u);
   EXPECT_EQ(r.run_errors[0],
             "t.scn:5:28: w: remove: file f1 is already removed in this transaction (begun at version 1)");
@@ -294,11 +295,11 @@ TEST(LakesRunnerTest, DeltaTablesReportTheirVersionsAsSnapshots) {
 TEST(LakesRunnerTest, OnlyACheckThenPutObjectStoreLosesACommit) {
   for (const char* mode : {"check-then-put", "locked", "conditional-put"}) {
     SCOPED_TRACE(mode);
-    const RunReport r = MustRun(MustParse(fmt::format(
-        "title \"t\"\nstore object:{}\ntable name=o protocol=paimon\nwriter name=a\nwriter name=b\n"
-        "latency publish=const:1\na.c: write; commit\nb.c: write; commit\n"
-        "order a.c.publish -> b.c.publish\norder b.c.publish -> a.c.publish\n",
-        mode)));
+    const RunReport r = MustRun(MustParse(
+        fmt::format("title \"t\"\nstore object:{}\ntable name=o protocol=paimon\nwriter name=a\nwriter name=b\n"
+                    "latency publish=const:1\na.c: write; commit\nb.c: write; commit\n"
+                    "order a.c.publish -> b.c.publish\norder b.c.publish -> a.c.publish\n",
+                    mode)));
     const bool lossy = std::string_view(mode) == "check-then-put";
     EXPECT_EQ(r.latest_snapshot(), lossy ? 1 : 2);
     EXPECT_EQ(r.violations.size(), lossy ? 1u : 0u) << Violations(r);

@@ -218,9 +218,9 @@ TEST(ParserTest, TableOptions) {
 
 TEST(ParserTest, WriteKeysAreFreshPerTableUnlessGiven) {
   Scenario s = MustParse(std::string(kHeader) +
-                         "a: write rows=3\n"        // 1..3
-                         "b: write keys=10..11\n"   // given: rows 2
-                         "a: write\n"               // 12..12
+                         "a: write rows=3\n"       // 1..3
+                         "b: write keys=10..11\n"  // given: rows 2
+                         "a: write\n"              // 12..12
                          "b: write rows=2 keys=5..5\n");
   const auto& a0 = std::get<WriteOp>(s.writers[0].steps[0].op);
   const auto& b0 = std::get<WriteOp>(s.writers[1].steps[0].op);
@@ -234,13 +234,13 @@ TEST(ParserTest, WriteKeysAreFreshPerTableUnlessGiven) {
 
 TEST(ParserTest, IdentifiersCheckpointsAndRestart) {
   Scenario s = MustParse(std::string(kHeader) +
-                         "a: commit\n"                         // 1
-                         "a: commit identifier=7\n"            // 7
-                         "a: checkpoint name=cp\n"             // 8
-                         "a: commit\n"                         // 9
+                         "a: commit\n"               // 1
+                         "a: commit identifier=7\n"  // 7
+                         "a: checkpoint name=cp\n"   // 8
+                         "a: commit\n"               // 9
                          "a: restart\n"
-                         "a: commit checkpoint=cp\n"           // cp's 8, counter stays 9
-                         "a: commit\n"                         // 10
+                         "a: commit checkpoint=cp\n"  // cp's 8, counter stays 9
+                         "a: commit\n"                // 10
                          "a: filter-and-commit checkpoints=cp\n");
   const std::vector<Step>& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 8u);
@@ -469,8 +469,9 @@ TEST(LoadScenarioFileTest, ErrorsArePrefixedWithThePath) {
   Result<Scenario> r = LoadScenarioFile(path);
   std::remove(path.c_str());
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), path + ":5:10: unknown key \"bukets\" for step write (expected one of rows, keys, "
-                                         "partition, bucket)");
+  EXPECT_EQ(r.status().message(), path +
+                                      ":5:10: unknown key \"bukets\" for step write (expected one of rows, keys, "
+                                      "partition, bucket)");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -525,7 +526,8 @@ const std::vector<BadCase>& BadCases() {
       {"UnquotedTitle", "title Two\n", "t.scn:1:7: expected a quoted title, e.g. title \"Two jobs race\", got Two"},
       {"ControlCharacter", H("a: write\x01\n"), "t.scn:5:9: unexpected control character 0x01"},
       {"NulByte", H(std::string_view("a: \0write\n", 10)), "t.scn:5:4: unexpected control character 0x00"},
-      {"LineTooLong", H("# " + std::string(5000, 'x') + "\n"), "t.scn:5:1: line is too long: 5002 bytes (at most 4096)"},
+      {"LineTooLong", H("# " + std::string(5000, 'x') + "\n"),
+       "t.scn:5:1: line is too long: 5002 bytes (at most 4096)"},
       {"MissingTitle", "table name=T protocol=paimon\nwriter name=a\n",
        "t.scn:1:1: missing title (add a line such as: title \"Two jobs race\")"},
       {"NoWriter", kT + "table name=T protocol=paimon\n",
@@ -547,11 +549,13 @@ const std::vector<BadCase>& BadCases() {
       {"UnknownStep", H("a: comit\n"),
        "t.scn:5:4: unknown step \"comit\" (expected one of write, commit, compact, checkpoint, filter-and-commit, "
        "delete-data-files, restart)"},
-      {"WriteBucketAboveTheWritersCount", kT + "table name=T protocol=paimon buckets=4\nwriter name=a buckets=2\na: write bucket=2\n",
+      {"WriteBucketAboveTheWritersCount",
+       kT + "table name=T protocol=paimon buckets=4\nwriter name=a buckets=2\na: write bucket=2\n",
        "t.scn:4:17: key \"bucket\" must be between 0 and 1, got 2"},
       {"WriterBucketsOnIceberg", kT + "table name=T protocol=iceberg\nwriter name=a buckets=2\n",
        "t.scn:3:15: key \"buckets\" applies to writers of paimon tables only, not to iceberg table T"},
-      {"StrictModeBelowMinusOne", kT + "table name=T protocol=paimon\nwriter name=a strict-mode-last-safe-snapshot=-2\n",
+      {"StrictModeBelowMinusOne",
+       kT + "table name=T protocol=paimon\nwriter name=a strict-mode-last-safe-snapshot=-2\n",
        "t.scn:3:46: key \"strict-mode-last-safe-snapshot\" must be between -1 and 1000000000000000, got -2"},
       {"DeleteDataFilesOfAnUnsavedCheckpoint", H("a: delete-data-files checkpoints=nope\n"),
        "t.scn:5:34: checkpoint \"nope\" is not saved by an earlier step"},
@@ -559,7 +563,8 @@ const std::vector<BadCase>& BadCases() {
        "t.scn:5:10: unknown key \"row\" for step write (expected one of rows, keys, partition, bucket)"},
       {"EmptyStep", H("a:\n"), "t.scn:5:3: expected a step after ':'"},
       {"EmptyStepAfterSemicolon", H("a: write;\n"), "t.scn:5:10: expected a step after ';'"},
-      {"SemicolonInDirective", H("seed 1; seed 2\n"), "t.scn:5:7: unexpected \";\" (only step lines hold several steps)"},
+      {"SemicolonInDirective", H("seed 1; seed 2\n"),
+       "t.scn:5:7: unexpected \";\" (only step lines hold several steps)"},
       {"BucketOutOfRange", H("a: write bucket=2\n"), "t.scn:5:17: key \"bucket\" must be between 0 and 1, got 2"},
       {"RowsZero", H("a: write rows=0\n"), "t.scn:5:15: key \"rows\" must be between 1 and 1000000000, got 0"},
       {"BadKeyRange", H("a: write keys=5\n"), "t.scn:5:15: expected a range LO..HI for key \"keys\", got \"5\""},
@@ -574,7 +579,8 @@ const std::vector<BadCase>& BadCases() {
       {"CompactMissingTo", H("a: compact from=0\n"), "t.scn:5:4: missing required key \"to\" for step compact"},
       {"CompactDown", H("a: compact from=3 to=1\n"),
        "t.scn:5:22: compaction cannot move files down: key \"to\" (1) is below key \"from\" (3)"},
-      {"CompactLevelOutOfRange", H("a: compact from=0 to=6\n"), "t.scn:5:22: key \"to\" must be between 1 and 5, got 6"},
+      {"CompactLevelOutOfRange", H("a: compact from=0 to=6\n"),
+       "t.scn:5:22: key \"to\" must be between 1 and 5, got 6"},
       {"CompactBadFiles", H("a: compact from=0 to=1 files=x\n"),
        "t.scn:5:30: expected all or file indexes like 0,1 for key \"files\", got \"x\""},
       {"CompactFileTwice", H("a: compact from=0 to=1 files=0,1,0\n"), "t.scn:5:34: file index 0 listed twice"},
@@ -595,8 +601,10 @@ const std::vector<BadCase>& BadCases() {
        H("a: checkpoint name=c1 identifier=5\na: checkpoint name=c2 identifier=3\n"
          "a: filter-and-commit checkpoints=c1,c2\n"),
        "t.scn:7:37: checkpoints must have strictly increasing identifiers: \"c2\" (3) follows \"c1\" (5)"},
-      {"DuplicateLabel", H("a.x: commit\na.x: write\n"), "t.scn:6:3: writer \"a\" already has a step labelled \"x\" (line 5)"},
-      {"RepeatCountZero", H("repeat 0: a: commit\n"), "t.scn:5:8: the repeat count must be between 1 and 100000, got 0"},
+      {"DuplicateLabel", H("a.x: commit\na.x: write\n"),
+       "t.scn:6:3: writer \"a\" already has a step labelled \"x\" (line 5)"},
+      {"RepeatCountZero", H("repeat 0: a: commit\n"),
+       "t.scn:5:8: the repeat count must be between 1 and 100000, got 0"},
       {"RepeatCountNotANumber", H("repeat many: a: commit\n"),
        "t.scn:5:8: expected an integer for the repeat count, got \"many\""},
       {"RepeatMissingColon", H("repeat 30 a: commit\n"),
@@ -608,15 +616,15 @@ const std::vector<BadCase>& BadCases() {
       {"TooManyStepsOverLines", H("repeat 100000: a: commit\nb: commit\n"),
        "t.scn:6:1: too many steps: 100001 after expanding repeats (at most 100000)"},
       {"OrderUndefinedWriter", H("a.x: commit\norder a.x -> c.y\n"), "t.scn:6:14: writer \"c\" is not declared"},
-      {"OrderUndefinedLabel", H("a.x: commit\norder a.x -> b.y\n"), "t.scn:6:14: writer \"b\" has no step labelled \"y\""},
+      {"OrderUndefinedLabel", H("a.x: commit\norder a.x -> b.y\n"),
+       "t.scn:6:14: writer \"b\" has no step labelled \"y\""},
       {"OrderLabelInsideRepeat", H("repeat 2: a.c: commit\nb.x: commit\norder a.c -> b.x\n"),
        "t.scn:7:7: writer \"a\" has no step labelled \"c\" (it labels a line inside a repeat: use c[1], c[2], ...)"},
       {"OrderMissingArrow", H("a.x: commit\nb.y: commit\norder a.x b.y\n"),
        "t.scn:7:11: expected \"->\" after \"a.x\", got \"b.y\" (e.g. order job-1.c1 -> job-2.c2)"},
       {"OrderDanglingArrow", H("a.x: commit\norder a.x ->\n"), "t.scn:6:13: expected a step WRITER.LABEL after \"->\""},
       {"OrderBadReference", H("order ax -> b.y\n"), "t.scn:5:7: expected a step reference WRITER.LABEL, got \"ax\""},
-      {"OrderCycle",
-       H("a.x: commit\na.y: commit\nb.p: commit\nb.q: commit\norder a.y -> b.p\norder b.q -> a.x\n"),
+      {"OrderCycle", H("a.x: commit\na.y: commit\nb.p: commit\nb.q: commit\norder a.y -> b.p\norder b.q -> a.x\n"),
        "t.scn:9:7: order constraints form a cycle with the writers' step order, so no writer could go on: "
        "a.y -> b.p (line 9), b.q -> a.x (line 10)"},
       {"OrderSelfCycle", H("a.x: commit\norder a.x -> a.x\n"),

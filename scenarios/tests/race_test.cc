@@ -4,10 +4,11 @@
 // the checker catches what a broken store or a missing idempotency check lets through.
 #include "commitlab/scenarios/race.h"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <map>
@@ -62,9 +63,7 @@ Traced RunTraced(const Scenario& s, RunOptions options) {
   return t;
 }
 
-RunOptions Simulated(uint64_t seed, std::string sched = "random") {
-  return {.seed = seed, .sched = std::move(sched)};
-}
+RunOptions Simulated(uint64_t seed, std::string sched = "random") { return {.seed = seed, .sched = std::move(sched)}; }
 
 TEST(RaceScenarioTest, IsOneRepeatLinePerWriter) {
   Result<std::string> text = RaceScenarioText({.writers = 3, .commits = 7, .latency = "publish=const:1"});
@@ -145,7 +144,9 @@ TEST_P(ThreadRaceTest, EveryCommitLandsExactlyOnce) {
 INSTANTIATE_TEST_SUITE_P(StoresAndWriters, ThreadRaceTest,
                          ::testing::Values(ThreadCase{"memory", 2}, ThreadCase{"memory", 8}, ThreadCase{"dir", 2},
                                            ThreadCase{"dir", 8}),
-                         [](const auto& param_info) { return param_info.param.store + std::to_string(param_info.param.writers); });
+                         [](const auto& param_info) {
+                           return param_info.param.store + std::to_string(param_info.param.writers);
+                         });
 
 TEST(RaceOnThreadsTest, FaultRuleSelectsItsWriterByName) {
   Scenario s = Race({.commits = 5, .faults = {"job-B:publish.after:nth=1:unknown"}});

@@ -13,11 +13,12 @@
 namespace commitlab::scenarios {
 namespace {
 
-using ::testing::HasSubstr;
 using sim::Json;
+using ::testing::HasSubstr;
 
-constexpr char kLatency[] = "read-latest=uniform:0.2,1;write-manifest=uniform:1,4;publish=uniform:0.5,2;"
-                            "write-data=uniform:4,10";
+constexpr char kLatency[] =
+    "read-latest=uniform:0.2,1;write-manifest=uniform:1,4;publish=uniform:0.5,2;"
+    "write-data=uniform:4,10";
 
 // Records `s` with `options` as `commitlab run` would: header, events, footer.
 std::vector<Json> Record(const Scenario& s, RunOptions options, const Json& settings, const Json& plan) {
@@ -125,13 +126,14 @@ Json Publish(const char* writer, int64_t snapshot, const char* outcome) {
 }
 
 TEST(ThreadReplayTest, ReproducesALostRace) {
-  Result<ReplayOutcome> r = ReplayHistory(ThreadHistory({Read("a", 0), Read("b", 0), Publish("a", 1, "published"),
-                                                        Publish("b", 1, "lost"), Read("b", 1),
-                                                        Publish("b", 2, "published")}));
+  Result<ReplayOutcome> r =
+      ReplayHistory(ThreadHistory({Read("a", 0), Read("b", 0), Publish("a", 1, "published"), Publish("b", 1, "lost"),
+                                   Read("b", 1), Publish("b", 2, "published")}));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_EQ(r->threads_problem, "the outcome differs: tally recorded null, replayed "
-                                "{\"committed\":2,\"attempts\":3,\"atomic_failures\":1,\"conflicts\":0,"
-                                "\"unknown_outcomes\":0,\"idempotent_matches\":0,\"gave_up\":0,\"orphan_files\":1}")
+  EXPECT_EQ(r->threads_problem,
+            "the outcome differs: tally recorded null, replayed "
+            "{\"committed\":2,\"attempts\":3,\"atomic_failures\":1,\"conflicts\":0,"
+            "\"unknown_outcomes\":0,\"idempotent_matches\":0,\"gave_up\":0,\"orphan_files\":1}")
       << "every recorded effect came back; only this hand-made footer has no tally";
 }
 
@@ -169,15 +171,19 @@ TEST(ThreadReplayTest, RefusesAFaultThatFiresByChance) {
 TEST(ReplayTest, RefusesWhatIsNotAHistoryItCanRead) {
   EXPECT_THAT(ReplayHistory({Json::parse(R"({"type":"event"})")}).status().message(),
               HasSubstr("line 1: not a commitlab history"));
-  EXPECT_THAT(ReplayHistory({Json::parse(R"({"type":"header","format":"commitlab-history","version":2})")}).status().message(),
-              HasSubstr("history format version 2 is not one this build reads (1)"));
-  EXPECT_THAT(CheckHistoryHeader(Json::parse(
-                  R"({"type":"header","format":"commitlab-history","version":1,"command":"run","settings":{},"plan":{}})"))
-                  .message(),
-              HasSubstr("the header's scenario has no text"));
+  EXPECT_THAT(
+      ReplayHistory({Json::parse(R"({"type":"header","format":"commitlab-history","version":2})")}).status().message(),
+      HasSubstr("history format version 2 is not one this build reads (1)"));
+  EXPECT_THAT(
+      CheckHistoryHeader(
+          Json::parse(
+              R"({"type":"header","format":"commitlab-history","version":1,"command":"run","settings":{},"plan":{}})"))
+          .message(),
+      HasSubstr("the header's scenario has no text"));
   // Found by history_fuzz: a repeated key whose last value is not a string made the reader throw.
-  EXPECT_THAT(CheckHistoryHeader(Json::parse(R"({"type":"header","type":["x"],"format":"commitlab-history"})")).message(),
-              HasSubstr("line 1: not a commitlab history"));
+  EXPECT_THAT(
+      CheckHistoryHeader(Json::parse(R"({"type":"header","type":["x"],"format":"commitlab-history"})")).message(),
+      HasSubstr("line 1: not a commitlab history"));
   const Json wrong_sched = Json::parse(R"({"type":"header","format":"commitlab-history","version":1,"command":"run",
       "settings":{},"plan":{"sched":7},"scenario":{"file":"x.scn","text":"title \"x\"\ntable name=t protocol=paimon\nwriter name=a\na: write rows=1; commit\n"}})");
   EXPECT_THAT(ReplayHistory({wrong_sched}).status().message(), HasSubstr("line 1: the header is malformed"));

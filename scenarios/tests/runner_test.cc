@@ -430,13 +430,15 @@ TEST(RunnerTest, AFaultRuleThatCouldNeverFireIsAnInputError) {
   EXPECT_TRUE(PlanError(delta + "fault a:publish.before:nth=1:error\n").ok());
   RunOptions options;
   options.faults = {*sim::ParseFaultRule("nobody:publish.before:nth=1:error")};
-  EXPECT_EQ(PlanError(delta, options).message(),
-            "--fault nobody:publish.before:nth=1:error: writer \"nobody\" is not declared (expected a writer name or *)");
+  EXPECT_EQ(
+      PlanError(delta, options).message(),
+      "--fault nobody:publish.before:nth=1:error: writer \"nobody\" is not declared (expected a writer name or *)");
   options.faults = {*sim::ParseFaultRule("*:manifest.before:always:error")};
   EXPECT_THAT(PlanError(delta, options).message(), HasSubstr("the writers' commits have no manifest.before point"));
   // `*` over a Paimon and a Delta writer: the Paimon writer passes the point.
-  const std::string mixed = "title \"x\"\ntable name=p protocol=paimon\ntable name=d protocol=delta\n"
-                            "writer name=a table=p\nwriter name=b table=d\na: write rows=1; commit\nb: begin; add rows=1; commit\n";
+  const std::string mixed =
+      "title \"x\"\ntable name=p protocol=paimon\ntable name=d protocol=delta\n"
+      "writer name=a table=p\nwriter name=b table=d\na: write rows=1; commit\nb: begin; add rows=1; commit\n";
   EXPECT_TRUE(PlanError(mixed, options).ok());
 }
 

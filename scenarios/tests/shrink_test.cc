@@ -54,7 +54,8 @@ TEST(ShrinkTest, PinsProbabilisticFaultsToTheHitsThatFiredAndFindsTheDuplicate) 
   std::string text = "title \"duplicates\"\ntable name=t protocol=paimon\nidempotency-check off\n";
   for (const char* w : {"job-A", "job-B", "job-C", "job-D"}) text += std::string("writer name=") + w + "\n";
   text += "fault *:publish.after:p=0.2:unknown\n";
-  for (const char* w : {"job-A", "job-B", "job-C", "job-D"}) text += std::string("repeat 10: ") + w + ": write rows=1; commit\n";
+  for (const char* w : {"job-A", "job-B", "job-C", "job-D"})
+    text += std::string("repeat 10: ") + w + ": write rows=1; commit\n";
   Result<ShrinkResult> r = Shrink(Parse(text), {}, {.kind = "duplicate", .seed = 2});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const Scenario small = Parse(r->text);
@@ -68,8 +69,8 @@ TEST(ShrinkTest, PinsProbabilisticFaultsToTheHitsThatFiredAndFindsTheDuplicate) 
 }
 
 TEST(ShrinkTest, LostUpdateKeepsItsOrderLines) {
-  Result<ShrinkResult> r = Shrink(*LoadScenarioFile(std::string(COMMITLAB_SOURCE_DIR) + "/scenarios/iceberg_counter_stale.scn"),
-                                  {}, {.seed = 1});
+  Result<ShrinkResult> r = Shrink(
+      *LoadScenarioFile(std::string(COMMITLAB_SOURCE_DIR) + "/scenarios/iceberg_counter_stale.scn"), {}, {.seed = 1});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->kind, "lost_update");
   EXPECT_EQ(r->failing_seeds, r->checked_seeds);  // its order lines force the interleaving

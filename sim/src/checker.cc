@@ -42,8 +42,8 @@ void ReplayLeniently(const Snapshot& s, TableState& state, std::vector<Violation
     if (add ? live > 0 : live <= 0) {
       out.push_back({add ? "add_live" : "delete_not_live",
                      fmt::format("{} {} file {} (partition \"{}\", bucket {}, level {}) which is {}",
-                                 DescribeSnapshot(s), add ? "adds" : "deletes", f.name, f.partition, f.bucket,
-                                 f.level, add ? "already live" : "not live"),
+                                 DescribeSnapshot(s), add ? "adds" : "deletes", f.name, f.partition, f.bucket, f.level,
+                                 add ? "already live" : "not live"),
                      s.id});
       continue;
     }
@@ -59,17 +59,19 @@ void CheckChain(const std::vector<Snapshot>& chain, std::vector<Violation>& out,
     const Snapshot& s = chain[i];
     int64_t expected_parent = prev_id;
     if (i > 0 && s.id == prev_id) {
-      out.push_back({"duplicate_id", fmt::format("{} has the same id as the snapshot before it", DescribeSnapshot(s)), s.id});
+      out.push_back(
+          {"duplicate_id", fmt::format("{} has the same id as the snapshot before it", DescribeSnapshot(s)), s.id});
     } else if (s.id != prev_id + 1) {
-      out.push_back({"gap", i == 0 ? fmt::format("snapshot ids do not start at 1: the first is snapshot {}", s.id)
-                                   : fmt::format("snapshot ids are not contiguous: snapshot {} follows snapshot {}",
-                                                 s.id, prev_id),
-                     s.id});
+      out.push_back(
+          {"gap",
+           i == 0 ? fmt::format("snapshot ids do not start at 1: the first is snapshot {}", s.id)
+                  : fmt::format("snapshot ids are not contiguous: snapshot {} follows snapshot {}", s.id, prev_id),
+           s.id});
       expected_parent = s.id - 1;  // a snapshot is missing: judge the parent against the id alone
     }
     if (s.parent_id != expected_parent)
-      out.push_back({"fork", fmt::format("{} has parent {}, expected {}", DescribeSnapshot(s), s.parent_id,
-                                         expected_parent),
+      out.push_back({"fork",
+                     fmt::format("{} has parent {}, expected {}", DescribeSnapshot(s), s.parent_id, expected_parent),
                      s.id});
     if (!state.Apply(s).ok()) ReplayLeniently(s, state, out);
     prev_id = s.id;
@@ -93,8 +95,8 @@ void CheckCommit(const CommitKey& key, const CommitFacts& f, std::vector<Violati
       out.push_back({"lost", fmt::format("acknowledged commit of {}{} is not in the table", what,
                                          told ? fmt::format(" (told snapshot {})", told) : "")});
     } else if (n > 1) {
-      out.push_back({"duplicate", fmt::format("acknowledged commit of {} appears {} times: {}", what, n,
-                                              IdList(f.in_chain))});
+      out.push_back(
+          {"duplicate", fmt::format("acknowledged commit of {} appears {} times: {}", what, n, IdList(f.in_chain))});
     } else {
       for (int64_t told : f.told)
         if (told != 0 && told != f.in_chain.front())
@@ -156,9 +158,7 @@ void OutcomeRecorder::OnEvent(const Event& e) {
   std::optional<CommitOutcome> closed;  // set: the commit ended, with this outcome
   int64_t snapshot_id = 0;
   switch (e.type) {
-    case EventType::kAttempt:
-      open.in_attempt = true;
-      break;
+    case EventType::kAttempt: open.in_attempt = true; break;
     case EventType::kAtomicCommitFailed:  // lost the race: this attempt published nothing
       open.in_attempt = false;
       break;
@@ -167,8 +167,7 @@ void OutcomeRecorder::OnEvent(const Event& e) {
       open.maybe_published = true;
       break;
     case EventType::kRetryWait:
-    case EventType::kFiltered:
-      break;
+    case EventType::kFiltered: break;
     case EventType::kPublished:
     case EventType::kIdempotentMatch:
       closed = CommitOutcome::kAcknowledged;
@@ -176,9 +175,7 @@ void OutcomeRecorder::OnEvent(const Event& e) {
       break;
     case EventType::kConflict:
     case EventType::kError:
-    case EventType::kGaveUp:
-      closed = open.maybe_published ? CommitOutcome::kUnknown : CommitOutcome::kFailed;
-      break;
+    case EventType::kGaveUp: closed = open.maybe_published ? CommitOutcome::kUnknown : CommitOutcome::kFailed; break;
     case EventType::kCrashed:  // the event does not say whether it stopped before or after publish
       closed = open.maybe_published || open.in_attempt ? CommitOutcome::kUnknown : CommitOutcome::kFailed;
       break;
@@ -195,8 +192,9 @@ std::vector<CommitRecord> OutcomeRecorder::records() const {
   std::vector<std::pair<size_t, CommitRecord>> still_open;
   for (const auto& [key, open] : open_) {
     const bool unknown = open.maybe_published || open.in_attempt;
-    still_open.push_back({open.order, {std::get<0>(key), std::get<1>(key), std::get<2>(key),
-                                       unknown ? CommitOutcome::kUnknown : CommitOutcome::kFailed, 0}});
+    still_open.push_back({open.order,
+                          {std::get<0>(key), std::get<1>(key), std::get<2>(key),
+                           unknown ? CommitOutcome::kUnknown : CommitOutcome::kFailed, 0}});
   }
   std::sort(still_open.begin(), still_open.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, record] : still_open) out.push_back(std::move(record));

@@ -111,8 +111,7 @@ struct CounterCommit {
 
 class Explainer {
  public:
-  Explainer(const std::vector<Json>& history, Language language)
-      : h_(history), zh_(language == Language::kChinese) {}
+  Explainer(const std::vector<Json>& history, Language language) : h_(history), zh_(language == Language::kChinese) {}
 
   Result<std::vector<Explanation>> Run() {
     if (h_.size() < 2 || StringField(h_.front(), "type") != "header")
@@ -169,8 +168,12 @@ class Explainer {
     const std::string type = StringField(e, "type");
     const std::string writer = StringField(e, "writer");
     if (type == "attempt") {
-      Attempt a{.base = -1, .snapshot = IntField(e, "snapshot"), .attempt = static_cast<int>(IntField(e, "attempt", 0)),
-                .kind = StringField(e, "kind"), .add = {}, .remove = {}};
+      Attempt a{.base = -1,
+                .snapshot = IntField(e, "snapshot"),
+                .attempt = static_cast<int>(IntField(e, "attempt", 0)),
+                .kind = StringField(e, "kind"),
+                .add = {},
+                .remove = {}};
       if (e.contains("plan") && e["plan"].is_object()) {
         a.base = IntField(e["plan"], "base");
         a.add = Strings(e["plan"], "add");
@@ -200,7 +203,8 @@ class Explainer {
       // What the store knows and the writer does not.
       auto told = publish_outcome_.find(writer);
       if (told == publish_outcome_.end()) {
-        x.lines.push_back(T("its publish never reached the store: nothing landed", "发布请求没有到达存储：什么都没有生效"));
+        x.lines.push_back(
+            T("its publish never reached the store: nothing landed", "发布请求没有到达存储：什么都没有生效"));
       } else if (told->second == "published") {
         x.lines.push_back(F("the store had taken it: {0} is in the table", "存储已经接受了：{0} 在表里",
                             nouns_.Id(IntField(e, "snapshot"))));
@@ -208,39 +212,45 @@ class Explainer {
         x.lines.push_back(T("the store had not taken it: nothing landed", "存储没有接受：什么都没有生效"));
       }
       if (nouns_.protocol == "iceberg") {
-        x.lines.push_back(T("Iceberg neither retries it nor cleans up (SnapshotProducer.commit): the new metadata may "
-                            "be the table's; only a read of the table can tell",
-                            "Iceberg 既不重试也不清理（SnapshotProducer.commit）：新的 metadata 可能已是表的当前状态，"
-                            "只有读表才知道"));
+        x.lines.push_back(
+            T("Iceberg neither retries it nor cleans up (SnapshotProducer.commit): the new metadata may "
+              "be the table's; only a read of the table can tell",
+              "Iceberg 既不重试也不清理（SnapshotProducer.commit）：新的 metadata 可能已是表的当前状态，"
+              "只有读表才知道"));
       }
       waiting_[writer] = out_.size() - 1;
     } else if (type == "crashed") {
-      Explanation& x =
-          Add(line, writer, "crash", F("{0} crashed: {1}", "{0} 崩溃：{1}", writer, FirstLine(StringField(e, "message"))));
+      Explanation& x = Add(line, writer, "crash",
+                           F("{0} crashed: {1}", "{0} 崩溃：{1}", writer, FirstLine(StringField(e, "message"))));
       auto a = attempts_.find(writer);
       if (publish_outcome_.find(writer) == publish_outcome_.end() && a != attempts_.end()) {
-        x.lines.push_back(F("attempt {0} of {1} published nothing: what it wrote belongs to no snapshot, an "
-                            "orphan for a cleanup job unless a restart commits it again",
-                            "第 {0} 次尝试（{1}）什么也没有发布：它写下的文件不属于任何快照，除非重启后再次提交，"
-                            "否则就是等待清理的孤儿文件",
-                            a->second.attempt, nouns_.Id(a->second.snapshot)));
+        x.lines.push_back(
+            F("attempt {0} of {1} published nothing: what it wrote belongs to no snapshot, an "
+              "orphan for a cleanup job unless a restart commits it again",
+              "第 {0} 次尝试（{1}）什么也没有发布：它写下的文件不属于任何快照，除非重启后再次提交，"
+              "否则就是等待清理的孤儿文件",
+              a->second.attempt, nouns_.Id(a->second.snapshot)));
       }
     } else if (type == "idempotent_match") {
-      Explanation& x = Add(line, writer, "unknown-outcome",
-                           F("{0} found its own {1} (commit user {2}, identifier {3}): the publish that "
-                             "reported an error had landed, and counts once",
-                             "{0} 找到了自己的 {1}（commitUser {2}，identifier {3}）：报错的那次发布其实已经生效，只算一次",
-                             writer, nouns_.Id(IntField(e, "snapshot")), StringField(e, "user"), IntField(e, "identifier", 0)));
+      Explanation& x =
+          Add(line, writer, "unknown-outcome",
+              F("{0} found its own {1} (commit user {2}, identifier {3}): the publish that "
+                "reported an error had landed, and counts once",
+                "{0} 找到了自己的 {1}（commitUser {2}，identifier {3}）：报错的那次发布其实已经生效，只算一次", writer,
+                nouns_.Id(IntField(e, "snapshot")), StringField(e, "user"), IntField(e, "identifier", 0)));
       x.lines.push_back(T("the idempotency check that runs first in each retry (tryCommitOnce) looked for it",
                           "每轮重试开头的幂等检查（tryCommitOnce）找到了它"));
     } else if (type == "step_end" && e.contains("counter") && e["counter"].is_object()) {
       const Json& c = e["counter"];
-      if (StringField(c, "action") == "read") counter_read_[writer] = {StringField(c, "key"), IntField(c, "read", 0), IntField(c, "read_at", 0)};
+      if (StringField(c, "action") == "read")
+        counter_read_[writer] = {StringField(c, "key"), IntField(c, "read", 0), IntField(c, "read_at", 0)};
       if (StringField(c, "action") == "commit" && StringField(e, "status") == "ok") {
         auto p = last_published_.find(writer);
-        counters_[StringField(c, "key")].push_back({.writer = writer, .read = IntField(c, "read", 0), .read_at = IntField(c, "read_at", 0),
-                                             .value = IntField(c, "value", 0),
-                                             .version = p == last_published_.end() ? -1 : p->second});
+        counters_[StringField(c, "key")].push_back({.writer = writer,
+                                                    .read = IntField(c, "read", 0),
+                                                    .read_at = IntField(c, "read_at", 0),
+                                                    .value = IntField(c, "value", 0),
+                                                    .version = p == last_published_.end() ? -1 : p->second});
       }
     } else if (type == "footer") {
       LostUpdates(e, line);
@@ -252,8 +262,8 @@ class Explainer {
 
   void Published(const Json& e, const std::string& writer) {
     const int64_t id = IntField(e, "snapshot");
-    published_[Key(writer, id)] = {.writer = writer, .kind = StringField(e, "kind"), .t_us = IntField(e, "t_us", 0),
-                                   .step = IntField(e, "step")};
+    published_[Key(writer, id)] = {
+        .writer = writer, .kind = StringField(e, "kind"), .t_us = IntField(e, "t_us", 0), .step = IntField(e, "step")};
     last_published_[writer] = id;
     // The files each published snapshot added and removed, replayed for a later merge table.
     auto a = attempts_.find(writer);
@@ -276,10 +286,10 @@ class Explainer {
     } else {
       const std::string winner = StringField(to, "writer");
       x = &Add(line, writer, "lost-race",
-               winner.empty() ? F("{0} lost the race for {1} (who took it is not recorded)", "{0} 抢 {1} 失败（没有记录谁抢到了）",
-                                  writer, nouns_.Id(id))
-                              : F("{0} lost the race for {1} to {2}", "{0} 抢 {1} 失败，被 {2} 抢到", writer, nouns_.Id(id),
-                                  winner));
+               winner.empty() ? F("{0} lost the race for {1} (who took it is not recorded)",
+                                  "{0} 抢 {1} 失败（没有记录谁抢到了）", writer, nouns_.Id(id))
+                              : F("{0} lost the race for {1} to {2}", "{0} 抢 {1} 失败，被 {2} 抢到", writer,
+                                  nouns_.Id(id), winner));
       auto a = attempts_.find(writer);
       auto won = published_.find(Key(writer, id));
       std::string base;
@@ -302,13 +312,14 @@ class Explainer {
   void Wait(const Json& e, const std::string& writer) {
     auto w = waiting_.find(writer);
     if (w == waiting_.end()) return;
-    const RetryWait wait{.base_micros = IntField(e, "base_us", 0), .jitter_micros = IntField(e, "jitter_us", 0),
+    const RetryWait wait{.base_micros = IntField(e, "base_us", 0),
+                         .jitter_micros = IntField(e, "jitter_us", 0),
                          .wait_micros = IntField(e, "wait_us", 0)};
     const int failures = static_cast<int>(IntField(e, "attempt", 1));
     const std::string how = policy_ ? ExplainWait(*policy_, failures, wait) : ExplainWait(wait);
     out_[w->second].lines.push_back(
-        F("{0} waits {1}{2}, then reads the latest again and retries", "{0} 等待 {1}{2}，然后重读最新快照并重试", writer,
-          how,
+        F("{0} waits {1}{2}, then reads the latest again and retries", "{0} 等待 {1}{2}，然后重读最新快照并重试",
+          writer, how,
           policy_ ? F(" ({0} policy, retry {1})", "（{0} 策略，第 {1} 次重试）", RetryKindName(policy_->kind), failures)
                   : ""));
     waiting_.erase(w);
@@ -320,25 +331,27 @@ class Explainer {
     const std::string kind = StringField(cause, "kind");
     const std::string message = StringField(e, "message");
     Explanation& x = Add(line, writer, "conflict",
-                         F("{0}'s {1}commit was refused: {2}", "{0} 的 {1}提交被拒绝：{2}", writer, KindWord(StringField(e, "kind")),
-                           FirstLine(message)));
+                         F("{0}'s {1}commit was refused: {2}", "{0} 的 {1}提交被拒绝：{2}", writer,
+                           KindWord(StringField(e, "kind")), FirstLine(message)));
     auto a = attempts_.find(writer);
     if (a != attempts_.end() && a->second.base >= 0)
       x.lines.push_back(
           F("its attempt {0} built on {1}", "它的第 {0} 次尝试基于{1}", a->second.attempt, nouns_.Id(a->second.base)));
     if (kind == "file-deletion" && a != attempts_.end()) MergeTable(x, a->second, Strings(cause, "files"));
     if (auto r = counter_read_.find(writer); kind == "validation" && r != counter_read_.end()) {
-      x.lines.push_back(F("it read {0} = {1} at {2}: the overwrite's validation looks at every commit since that "
-                          "read (validateNoConflictingData)",
-                          "它在 {2} 读到 {0} = {1}：覆盖写入的验证检查这次读取之后的每一次提交（validateNoConflictingData）",
-                          r->second.key, r->second.read, nouns_.Id(r->second.read_at)));
+      x.lines.push_back(
+          F("it read {0} = {1} at {2}: the overwrite's validation looks at every commit since that "
+            "read (validateNoConflictingData)",
+            "它在 {2} 读到 {0} = {1}：覆盖写入的验证检查这次读取之后的每一次提交（validateNoConflictingData）",
+            r->second.key, r->second.read, nouns_.Id(r->second.read_at)));
     }
     if (kind == "lsm") LsmFiles(x, message, a == attempts_.end() ? std::vector<std::string>() : a->second.add);
     if (!culprit.empty()) {
       const std::string change = StringField(culprit, "change");
       const std::string file = StringField(culprit, "file");
       const int64_t id = IntField(culprit, "snapshot");
-      const std::string who = StringField(culprit, "writer").empty() ? StringField(culprit, "user") : StringField(culprit, "writer");
+      const std::string who =
+          StringField(culprit, "writer").empty() ? StringField(culprit, "user") : StringField(culprit, "writer");
       auto p = nouns_.protocol == "paimon" ? published_.find(Key(writer, id)) : published_.end();
       const std::string what = p == published_.end() ? "" : KindWord(p->second.kind);
       // Iceberg names the conflicting snapshot by its sequence number, Delta by its log version.
@@ -348,10 +361,10 @@ class Explainer {
       const std::string done = !zh_ ? change : change == "removed" ? "删除" : change == "added" ? "添加" : "提交";
       // The merge table already names who removed each file.
       if (kind != "file-deletion" || change != "removed") {
-        x.lines.push_back(file.empty() ? F("the commit it conflicts with: {0}, {1}by {2}", "与它冲突的提交：{0}（{1}{2}）",
-                                           culprit_id, what, who)
-                                       : F("{0} was {1} by {2} ({3}by {4})", "{0} 已被 {2} {1}（{3}{4}）", ShortFileName(file), done,
-                                           culprit_id, what, who));
+        x.lines.push_back(file.empty() ? F("the commit it conflicts with: {0}, {1}by {2}",
+                                           "与它冲突的提交：{0}（{1}{2}）", culprit_id, what, who)
+                                       : F("{0} was {1} by {2} ({3}by {4})", "{0} 已被 {2} {1}（{3}{4}）",
+                                           ShortFileName(file), done, culprit_id, what, who));
       }
       // Paimon's message names the latest snapshot's author as the base commit user: not who did it.
       const size_t b = message.find("Base commit user is: ");
@@ -359,24 +372,27 @@ class Explainer {
         std::string base_user = message.substr(b + 21);
         base_user = base_user.substr(0, base_user.find_first_of(".; \n"));
         if (!base_user.empty() && base_user != StringField(culprit, "user"))
-          x.lines.push_back(F("the log's \"Base commit user\" ({0}) is the latest snapshot's author, not who {1} the file",
-                              "日志里的 \"Base commit user\"（{0}）只是最新快照的提交者，不是{1}文件的人", base_user,
-                              change.empty() ? T("changed", "改动") : done));
+          x.lines.push_back(
+              F("the log's \"Base commit user\" ({0}) is the latest snapshot's author, not who {1} the file",
+                "日志里的 \"Base commit user\"（{0}）只是最新快照的提交者，不是{1}文件的人", base_user,
+                change.empty() ? T("changed", "改动") : done));
       }
     }
     if (nouns_.protocol == "paimon" && (kind == "file-deletion" || kind == "lsm"))
-      x.lines.push_back(F("not retried: {0} (a Flink job fails over and re-plans)", "不重试：{0}（Flink 作业会 failover 并重新规划）",
-                          kind == "lsm"                                    ? T("the overlap will not go away", "重叠不会消失")
-                          : StringField(culprit, "change") == "added" ? T("the file is already in the table", "文件已经在表里")
-                                                                               : T("the files will not come back", "要删的文件不会回来")));
+      x.lines.push_back(
+          F("not retried: {0} (a Flink job fails over and re-plans)", "不重试：{0}（Flink 作业会 failover 并重新规划）",
+            kind == "lsm"                               ? T("the overlap will not go away", "重叠不会消失")
+            : StringField(culprit, "change") == "added" ? T("the file is already in the table", "文件已经在表里")
+                                                        : T("the files will not come back", "要删的文件不会回来")));
   }
 
   // S2 第 5 讲's merge (docs/lectures.md#s2-5-conflict): the latest snapshot's files (base) with
   // the changes, an ADD cancelling a DELETE of the same file; a DELETE left over is a file someone
   // else removed.
   void MergeTable(Explanation& x, const Attempt& a, const std::vector<std::string>& conflicting) {
-    x.lines.push_back(T("merging the base's files with its changes (ConflictDetection: FileEntry.mergeEntries(base ++ changes)):",
-                        "把 base 的文件和它的变更合并（ConflictDetection：FileEntry.mergeEntries(base ++ changes)）："));
+    x.lines.push_back(
+        T("merging the base's files with its changes (ConflictDetection: FileEntry.mergeEntries(base ++ changes)):",
+          "把 base 的文件和它的变更合并（ConflictDetection：FileEntry.mergeEntries(base ++ changes)）："));
     std::vector<std::array<std::string, 4>> rows = {
         {T("file", "文件"), T("in base?", "在 base 中？"), T("change", "变更"), T("result", "结果")}};
     for (const std::string& f : a.remove) {
@@ -390,7 +406,7 @@ class Explainer {
       }
       // Paimon stops at the first left-over DELETE (`named`); every other one would conflict too.
       rows.push_back({ShortFileName(f), in_base, "DELETE",
-                      live ? T("cancels the base's ADD", "抵消 base 的 ADD")
+                      live    ? T("cancels the base's ADD", "抵消 base 的 ADD")
                       : named ? T("left over: conflict", "剩下 DELETE：冲突")
                               : T("left over", "剩下 DELETE")});
     }
@@ -400,7 +416,8 @@ class Explainer {
       if (live == live_.end()) {
         rows.push_back({ShortFileName(f), T("no", "否"), "ADD", T("added", "新增")});
       } else {
-        rows.push_back({ShortFileName(f), F("yes: added by #{0} ({1})", "是：由 #{0}（{1}）添加", live->second.id, live->second.writer),
+        rows.push_back({ShortFileName(f),
+                        F("yes: added by #{0} ({1})", "是：由 #{0}（{1}）添加", live->second.id, live->second.writer),
                         "ADD", T("added twice: conflict", "重复添加：冲突")});
       }
     }
@@ -438,9 +455,9 @@ class Explainer {
         whose = F("added by {0}{1}", "由 {0}{1} 添加", nouns_.Id(live->second.id),
                   F(" ({0})", "（{0}）", live->second.writer));
       }
-      x.lines.push_back(F("  {0}  level {1}  keys {2}..{3}{4}", "  {0}  第 {1} 层  key {2}..{3}{4}", ShortFileName(name),
-                          word(level + 6), word(lo + 7),
-                                    line.substr(hi + 7), whose.empty() ? "" : "  " + whose));
+      x.lines.push_back(F("  {0}  level {1}  keys {2}..{3}{4}", "  {0}  第 {1} 层  key {2}..{3}{4}",
+                          ShortFileName(name), word(level + 6), word(lo + 7), line.substr(hi + 7),
+                          whose.empty() ? "" : "  " + whose));
     }
     x.lines.push_back(T("two files of one level of a bucket may not overlap in key range (PrimaryKeyConflictDetection)",
                         "同一 bucket 同一层的两个文件，key 范围不能重叠（PrimaryKeyConflictDetection）"));
@@ -450,11 +467,12 @@ class Explainer {
     const std::string message = StringField(e, "message");
     Explanation& x = Add(line, writer, "gave-up", F("{0} gave up: {1}", "{0} 放弃：{1}", writer, FirstLine(message)));
     if (message.find("after 9223372036854775807 millis") != std::string::npos) {
-      x.lines.push_back(F("9223372036854775807 millis is Long.MAX_VALUE: commit.timeout is unset, so commit.max-retries{0} "
-                          "alone ended the commit (FileStoreCommitImpl.tryCommit)",
-                          "9223372036854775807 millis 就是 Long.MAX_VALUE：commit.timeout 没有设置，是 commit.max-retries{0} "
-                          "单独结束了这次提交（FileStoreCommitImpl.tryCommit）",
-                          policy_ && policy_->max_retries >= 0 ? fmt::format(" ({})", policy_->max_retries) : ""));
+      x.lines.push_back(
+          F("9223372036854775807 millis is Long.MAX_VALUE: commit.timeout is unset, so commit.max-retries{0} "
+            "alone ended the commit (FileStoreCommitImpl.tryCommit)",
+            "9223372036854775807 millis 就是 Long.MAX_VALUE：commit.timeout 没有设置，是 commit.max-retries{0} "
+            "单独结束了这次提交（FileStoreCommitImpl.tryCommit）",
+            policy_ && policy_->max_retries >= 0 ? fmt::format(" ({})", policy_->max_retries) : ""));
     }
   }
 
@@ -485,20 +503,21 @@ class Explainer {
                   [](const CounterCommit& a, const CounterCommit& b) { return a.version < b.version; });
         for (size_t i = 0; i < commits.size(); ++i) {
           const CounterCommit& c = commits[i];
-          std::string text = F("{0} read {1} = {2} at {3} and committed {4} as {5}", "{0} 在 {3} 读到 {1} = {2}，提交了 {4}，成为 {5}",
-                               c.writer, key, c.read,
-                                         nouns_.Id(c.read_at), c.value, nouns_.Id(c.version));
+          std::string text =
+              F("{0} read {1} = {2} at {3} and committed {4} as {5}", "{0} 在 {3} 读到 {1} = {2}，提交了 {4}，成为 {5}",
+                c.writer, key, c.read, nouns_.Id(c.read_at), c.value, nouns_.Id(c.version));
           // The commits that landed between its read and its own: the ones it overwrote unseen.
           std::vector<std::string> unseen;
           for (size_t j = 0; j < i; ++j)
             if (commits[j].version > c.read_at && commits[j].writer != c.writer)
-              unseen.push_back(F("{0} ({1}'s {2})", "{0}（{1} 的 {2}）", nouns_.Id(commits[j].version), commits[j].writer,
-                                 commits[j].value));
+              unseen.push_back(F("{0} ({1}'s {2})", "{0}（{1} 的 {2}）", nouns_.Id(commits[j].version),
+                                 commits[j].writer, commits[j].value));
           if (!unseen.empty()) {
             std::string list;
             for (const std::string& u : unseen) list += (list.empty() ? "" : T(", ", "、")) + u;
-            text += F(": its read was stale, {0} landed after it, and {1}'s {2} overwrote that unseen",
-                      "：它的读取已经过期，{0} 在这次读取之后生效，{1} 的 {2} 不知情地覆盖了它", list, c.writer, c.value);
+            text +=
+                F(": its read was stale, {0} landed after it, and {1}'s {2} overwrote that unseen",
+                  "：它的读取已经过期，{0} 在这次读取之后生效，{1} 的 {2} 不知情地覆盖了它", list, c.writer, c.value);
           }
           x.lines.push_back(text);
         }
@@ -528,9 +547,9 @@ class Explainer {
     int64_t id = 0;      // the snapshot
     std::string writer;  // who published it
   };
-  std::map<std::string, Touch> live_;        // Paimon file -> the snapshot that added it
-  std::map<std::string, Touch> removed_by_;  // file -> the snapshot that removed it
-  std::map<std::string, size_t> waiting_;          // writer -> its explanation a retry wait completes
+  std::map<std::string, Touch> live_;                   // Paimon file -> the snapshot that added it
+  std::map<std::string, Touch> removed_by_;             // file -> the snapshot that removed it
+  std::map<std::string, size_t> waiting_;               // writer -> its explanation a retry wait completes
   std::map<std::string, std::string> publish_outcome_;  // writer -> what the store did with its last publish
   std::map<std::string, std::vector<CounterCommit>> counters_;
   struct CounterRead {

@@ -163,8 +163,8 @@ bool Fires(const FaultTrigger& t, int64_t hit, Rng& rng) {
 }  // namespace
 
 const std::vector<std::string_view>& FaultPointNames() {
-  static const auto* const kNames = new std::vector<std::string_view>{
-      fault::kReadLatestBefore, fault::kManifestBefore, fault::kPublishBefore, fault::kPublishAfter};
+  static const auto* const kNames = new std::vector<std::string_view>{fault::kReadLatestBefore, fault::kManifestBefore,
+                                                                      fault::kPublishBefore, fault::kPublishAfter};
   return *kNames;
 }
 
@@ -202,8 +202,8 @@ Status ValidateFaultRule(const FaultRule& rule) {
     error = FieldError{"bad writer (expected a writer name without ':' or *)", 0};
   } else if (!(error = CheckPoint(rule.point))) {
     const FaultTrigger& t = rule.trigger;
-    const bool counted =
-        t.kind == FaultTrigger::Kind::kNth || t.kind == FaultTrigger::Kind::kEvery || t.kind == FaultTrigger::Kind::kFirst;
+    const bool counted = t.kind == FaultTrigger::Kind::kNth || t.kind == FaultTrigger::Kind::kEvery ||
+                         t.kind == FaultTrigger::Kind::kFirst;
     if ((counted && t.n < 1) ||
         (t.kind == FaultTrigger::Kind::kProbability && !(t.probability >= 0.0 && t.probability <= 1.0))) {
       error = FieldError{fmt::format("bad trigger \"{}\"", FormatTrigger(t)), 2};
@@ -237,8 +237,7 @@ std::string FormatFiredFault(const FiredFault& f) {
   return fmt::format("{}:{}:hit={}:{}", f.writer, f.point, f.hit, FormatFaultEffect(f.effect));
 }
 
-ScriptedFaultPlan::ScriptedFaultPlan(std::vector<FaultRule> rules)
-    : rules_(std::move(rules)), hits_(rules_.size()) {}
+ScriptedFaultPlan::ScriptedFaultPlan(std::vector<FaultRule> rules) : rules_(std::move(rules)), hits_(rules_.size()) {}
 
 void ScriptedFaultPlan::AddRule(FaultRule rule) {
   MutexLock lock(&mu_);

@@ -1,6 +1,7 @@
 #include "commitlab/sim/fiber.h"
 
 #include <boost/context/fixedsize_stack.hpp>
+
 #include <utility>
 #include <vector>
 

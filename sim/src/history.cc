@@ -70,12 +70,8 @@ void History::WriteLocked(const Json& line) {
 }
 
 Json EventFields(const Event& e) {
-  Json f = {{"level", LevelName(e.level)},
-            {"user", e.user},
-            {"identifier", e.identifier},
-            {"kind", CommitKindName(e.kind)},
-            {"attempt", e.attempt},
-            {"snapshot", e.snapshot_id}};
+  Json f = {{"level", LevelName(e.level)},    {"user", e.user},       {"identifier", e.identifier},
+            {"kind", CommitKindName(e.kind)}, {"attempt", e.attempt}, {"snapshot", e.snapshot_id}};
   switch (e.type) {
     case EventType::kAttempt:
       if (e.changes != nullptr || e.base_snapshot >= 0) {
@@ -100,8 +96,7 @@ Json EventFields(const Event& e) {
         f["cause"] = std::move(cause);
       }
       break;
-    default:
-      break;
+    default: break;
   }
   f["message"] = e.message;
   return f;

@@ -69,8 +69,8 @@ Result<Distribution> ParseDistribution(std::string_view text) {
   double* slots[] = {&d.a, &d.b};
   for (size_t i = 0; i < want; ++i) {
     if (!ParseMillis(args[i], slots[i]))
-      return Status::InvalidArgument(fmt::format("\"{}\": expected {} with milliseconds from 0 to 1e9, got \"{}\"",
-                                                 text, usage, args[i]));
+      return Status::InvalidArgument(
+          fmt::format("\"{}\": expected {} with milliseconds from 0 to 1e9, got \"{}\"", text, usage, args[i]));
   }
   if (d.kind == Distribution::Kind::kUniform && d.a > d.b)
     return Status::InvalidArgument(fmt::format("\"{}\": expected LO <= HI", text));

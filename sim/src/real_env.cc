@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <latch>
 #include <memory>
 #include <optional>
-#include <exception>
 #include <system_error>
 #include <thread>
 
@@ -55,10 +55,12 @@ Status RealEnv::FaultPoint(std::string_view name) {
   if (over_budget()) {
     if (t_writer.env == this) {
       MutexLock lock(&stopped_mu_);
-      if (std::find(stopped_.begin(), stopped_.end(), t_writer.name) == stopped_.end()) stopped_.push_back(t_writer.name);
+      if (std::find(stopped_.begin(), stopped_.end(), t_writer.name) == stopped_.end())
+        stopped_.push_back(t_writer.name);
     }
-    return Status::Crashed(fmt::format("stopped: the run gave up after {} of wall-clock time (the --max-wall-time budget)",
-                                       FormatDurationMicros(max_wall_micros_)));
+    return Status::Crashed(
+        fmt::format("stopped: the run gave up after {} of wall-clock time (the --max-wall-time budget)",
+                    FormatDurationMicros(max_wall_micros_)));
   }
   if (faults_ == nullptr) return Status::OK();
   FaultDecision d = faults_->Check(t_writer.env == this ? t_writer.name : std::string(), name, rng());

@@ -21,7 +21,8 @@ Scheduler::~Scheduler() = default;
 
 int Scheduler::AddWriter(std::string name, std::function<void()> body) {
   if (ran_) return -1;
-  writers_.push_back({std::move(name), std::make_unique<Fiber>(std::move(body)), false, false, false, StepAccess::kLocal});
+  writers_.push_back(
+      {std::move(name), std::make_unique<Fiber>(std::move(body)), false, false, false, StepAccess::kLocal});
   ready_.push_back(num_writers() - 1);  // runnable at time 0; indices ascend
   schedule_.writers = num_writers();
   return num_writers() - 1;
@@ -197,8 +198,8 @@ int Scheduler::NextWriter() {
     if (!r.ok()) {
       diverged_ = r.status();
     } else if (!std::binary_search(runnable.begin(), runnable.end(), *r)) {
-      diverged_ = Status::InvalidArgument(fmt::format("strategy {} picked writer {} at step {}, which cannot run",
-                                                      strategy_->Describe(), *r, steps_));
+      diverged_ = Status::InvalidArgument(
+          fmt::format("strategy {} picked writer {} at step {}, which cannot run", strategy_->Describe(), *r, steps_));
     } else {
       pick = *r;
     }

@@ -74,8 +74,7 @@ class PctStrategy final : public Strategy {
 
   std::string DrawnSettings() const override {
     std::string out = "priorities=";
-    for (size_t i = 0; i < names_.size(); ++i)
-      out += fmt::format("{}{}:{}", i ? "," : "", names_[i], priority_[i]);
+    for (size_t i = 0; i < names_.size(); ++i) out += fmt::format("{}{}:{}", i ? "," : "", names_[i], priority_[i]);
     out += " change-points=";
     for (size_t i = 0; i < change_points_.size(); ++i) out += fmt::format("{}{}", i ? "," : "", change_points_[i]);
     if (change_points_.empty()) out += "none";
@@ -110,9 +109,8 @@ class ReplayStrategy final : public Strategy {
 
   Result<int> Pick(const SchedulePoint& p) override {
     if (run_ >= schedule_.runs.size())
-      return Status::InvalidArgument(
-          fmt::format("schedule diverged at step {}: the schedule ends there, but {} can still run", p.step,
-                      List(p.runnable)));
+      return Status::InvalidArgument(fmt::format(
+          "schedule diverged at step {}: the schedule ends there, but {} can still run", p.step, List(p.runnable)));
     const int expected = schedule_.runs[run_].writer;
     if (!std::binary_search(p.runnable.begin(), p.runnable.end(), expected))
       return Status::InvalidArgument(
@@ -150,17 +148,16 @@ class ReplayStrategy final : public Strategy {
 
   const RecordedSchedule schedule_;
   std::vector<std::string> names_;
-  size_t run_ = 0;     // index into schedule_.runs
+  size_t run_ = 0;      // index into schedule_.runs
   int64_t offset_ = 0;  // steps taken within that run
 };
 
-Result<int64_t> ParseInt(std::string_view spec, std::string_view key, std::string_view value, int64_t lo,
-                         int64_t hi) {
+Result<int64_t> ParseInt(std::string_view spec, std::string_view key, std::string_view value, int64_t lo, int64_t hi) {
   int64_t v = 0;
   auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
   if (ec != std::errc() || ptr != value.data() + value.size() || v < lo || v > hi)
-    return Status::InvalidArgument(fmt::format("strategy \"{}\": {} must be an integer from {} to {}, got \"{}\"",
-                                               spec, key, lo, hi, value));
+    return Status::InvalidArgument(
+        fmt::format("strategy \"{}\": {} must be an integer from {} to {}, got \"{}\"", spec, key, lo, hi, value));
   return v;
 }
 

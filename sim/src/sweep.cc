@@ -117,10 +117,8 @@ int64_t Percentile(std::span<const int64_t> sorted, double p) {
 
 std::string_view ExperimentName(Experiment e) {
   switch (e) {
-    case Experiment::kBrooker:
-      return "brooker";
-    case Experiment::kFormats:
-      return "formats";
+    case Experiment::kBrooker: return "brooker";
+    case Experiment::kFormats: return "formats";
   }
   return "?";
 }

@@ -5,15 +5,15 @@
 #include <utility>
 #include <vector>
 
-#include "commitlab/core/paimon/committer.h"
-#include "commitlab/core/paimon/data_writer.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/memory_store.h"
-#include "commitlab/sim/writer_name.h"
+#include "commitlab/core/paimon/committer.h"
+#include "commitlab/core/paimon/data_writer.h"
 #include "commitlab/sim/scheduler.h"
 #include "commitlab/sim/sim_env.h"
 #include "commitlab/sim/strategy.h"
 #include "commitlab/sim/sweep.h"
+#include "commitlab/sim/writer_name.h"
 
 namespace commitlab::sim {
 namespace {
@@ -66,10 +66,7 @@ Committable OneFileAppend(int writer, int64_t identifier) {
   AppendDecimal(writer, &name);
   name += '-';
   AppendDecimal(identifier, &name);
-  DataFile f{.name = std::move(name),
-             .min_key = identifier,
-             .max_key = identifier,
-             .row_count = 1};
+  DataFile f{.name = std::move(name), .min_key = identifier, .max_key = identifier, .row_count = 1};
   return Committable{.identifier = identifier, .append_changes = {{ChangeKind::kAdd, f}}};
 }
 
@@ -135,7 +132,7 @@ class WritersRun {
   Scheduler scheduler_;
   SweepEnv env_;
   MemoryStore store_{MemoryStore::Threads::kOne};  // every writer is a fiber of this thread
-  NullEventSink sink_;                              // no events are built for it
+  NullEventSink sink_;                             // no events are built for it
   std::vector<paimon::Committer> committers_;
   std::vector<WriterTally> tallies_;
   std::vector<int64_t> latencies_micros_;  // of every commit, in the order they landed

@@ -136,9 +136,9 @@ class Checker {
       if (id != expected) {
         const std::string missing = store_->SnapshotPath(expected);
         Problem("gap", missing,
-                expected == 1 ? fmt::format("{} does not exist: the first snapshot is {}", missing, id)
-                              : fmt::format("{} does not exist: snapshot {} follows snapshot {}", missing, id,
-                                            expected - 1));
+                expected == 1
+                    ? fmt::format("{} does not exist: the first snapshot is {}", missing, id)
+                    : fmt::format("{} does not exist: snapshot {} follows snapshot {}", missing, id, expected - 1));
       }
       expected = id + 1;
     }

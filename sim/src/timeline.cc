@@ -43,8 +43,8 @@ class Builder {
     if (history_.size() < 2 || history_.front().value("type", "") != "header")
       return Status::InvalidArgument("line 1: not a commitlab history (no header)");
     t_.title = TitleOf(history_.front());
-    if (const Json& h = history_.front(); h.contains("plan") && h["plan"].is_object() && h["plan"].contains("retry") &&
-                                         h["plan"]["retry"].is_string()) {
+    if (const Json& h = history_.front();
+        h.contains("plan") && h["plan"].is_object() && h["plan"].contains("retry") && h["plan"]["retry"].is_string()) {
       if (Result<RetryPolicy> p = ParseRetryPolicy(h["plan"]["retry"].get<std::string>()); p.ok()) policy_ = *p;
     }
     t_.by_step = axis_ == TimelineAxis::kStep || (axis_ == TimelineAxis::kAuto && !MostOpsTakeTime());
@@ -144,7 +144,8 @@ class Builder {
       open_[writer] = {e.value("op", "?"), x, e.dump()};
     } else if (type == "op_end") {
       auto it = open_.find(writer);
-      if (it == open_.end()) return Status::InvalidArgument(fmt::format("line {}: an op_end without its op_start", index + 1));
+      if (it == open_.end())
+        return Status::InvalidArgument(fmt::format("line {}: an op_end without its op_start", index + 1));
       TimelineSpan s{.lane = lane, .x0 = it->second.x0, .x1 = std::max(x, it->second.x0), .kind = it->second.op};
       open_.erase(it);
       s.event = e.dump();
@@ -174,7 +175,8 @@ class Builder {
       Extend(x1);
       TimelineSpan s{.lane = lane, .x0 = x, .x1 = x1, .kind = "wait", .label = fmt::format("{} ms", wait / 1000)};
       const RetryWait parts{.base_micros = e.value("base_us", int64_t{0}),
-                            .jitter_micros = e.value("jitter_us", int64_t{0}), .wait_micros = wait};
+                            .jitter_micros = e.value("jitter_us", int64_t{0}),
+                            .wait_micros = wait};
       const int failures = static_cast<int>(e.value("attempt", int64_t{1}));
       // By the run's policy's formula when it made this wait; else by its parts.
       s.tip = fmt::format("{} waits {}", writer, policy_ ? ExplainWait(*policy_, failures, parts) : ExplainWait(parts));
@@ -191,7 +193,8 @@ class Builder {
       std::string message = e.value("message", "");
       if (type == "fault") message = fmt::format("fault {} at {}", e.value("effect", "?"), e.value("point", "?"));
       message = message.substr(0, message.find('\n'));
-      t_.marks.push_back({.lane = lane, .x = x, .kind = type, .tip = fmt::format("{}: {}", writer, message), .event = e.dump()});
+      t_.marks.push_back(
+          {.lane = lane, .x = x, .kind = type, .tip = fmt::format("{}: {}", writer, message), .event = e.dump()});
     }
     return Status::OK();
   }
@@ -201,8 +204,8 @@ class Builder {
   void Gate(const Json& e, const std::string& writer, size_t lane, double x) {
     const std::string order = e.value("order", "");
     const Json& line = e.contains("line") ? e["line"] : Json();
-    const std::string label =
-        line.is_number_integer() ? fmt::format("order {} (line {})", order, Number(line)) : fmt::format("order {}", order);
+    const std::string label = line.is_number_integer() ? fmt::format("order {} (line {})", order, Number(line))
+                                                       : fmt::format("order {}", order);
     auto waited = gate_wait_.find(writer);
     if (waited != gate_wait_.end()) {
       if (x > waited->second) {
@@ -238,8 +241,10 @@ class Builder {
       const std::vector<size_t>& won = published_[l.winner];
       for (auto it = won.rbegin(); it != won.rend(); ++it) {
         if (t_.spans[*it].snapshot != l.snapshot) continue;
-        t_.arrows.push_back({.winner = *it, .loser = l.span,
-                             .label = fmt::format("#{} taken by {}", l.snapshot, l.winner), .event = l.event});
+        t_.arrows.push_back({.winner = *it,
+                             .loser = l.span,
+                             .label = fmt::format("#{} taken by {}", l.snapshot, l.winner),
+                             .event = l.event});
         break;
       }
     }

@@ -11,8 +11,8 @@
 namespace commitlab::sim {
 namespace {
 
-constexpr double kLeft = 140;      // lane names
-constexpr double kTop = 56;        // title and axis
+constexpr double kLeft = 140;  // lane names
+constexpr double kTop = 56;    // title and axis
 constexpr double kPlotWidth = 1100;
 constexpr double kLaneHeight = 34;
 constexpr double kSpanHeight = 20;
@@ -69,21 +69,23 @@ class Drawing {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
         "height=\"{1}\" font-family=\"sans-serif\" font-size=\"11\">\n",
         width, height);
-    out_ += "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
-            "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fff\"/><line x1=\"0\" y1=\"0\" "
-            "x2=\"0\" y2=\"6\" stroke=\"#888\" stroke-width=\"2\"/></pattern>"
-            "<marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
-            "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#e15759\"/></marker>"
-            "<marker id=\"gate-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" "
-            "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#555\"/></marker></defs>\n";
+    out_ +=
+        "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+        "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fff\"/><line x1=\"0\" y1=\"0\" "
+        "x2=\"0\" y2=\"6\" stroke=\"#888\" stroke-width=\"2\"/></pattern>"
+        "<marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+        "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#e15759\"/></marker>"
+        "<marker id=\"gate-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" "
+        "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#555\"/></marker></defs>\n";
     out_ += fmt::format("<text x=\"8\" y=\"18\" font-size=\"15\" font-weight=\"bold\">{}</text>\n", Escape(t_.title));
     Axis(height);
     for (size_t i = 0; i < t_.lanes.size(); ++i) {
       const double y = LaneY(i);
-      out_ += fmt::format("<g class=\"lane\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#ddd\"/>"
-                          "<text x=\"8\" y=\"{}\">{}</text></g>\n",
-                          kLeft, y + kSpanHeight / 2, kLeft + kPlotWidth, y + kSpanHeight / 2, y + kSpanHeight / 2 + 4,
-                          Escape(t_.lanes[i]));
+      out_ += fmt::format(
+          "<g class=\"lane\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#ddd\"/>"
+          "<text x=\"8\" y=\"{}\">{}</text></g>\n",
+          kLeft, y + kSpanHeight / 2, kLeft + kPlotWidth, y + kSpanHeight / 2, y + kSpanHeight / 2 + 4,
+          Escape(t_.lanes[i]));
     }
     for (const TimelineSpan& s : t_.spans) Span(s);
     for (const TimelineMark& m : t_.marks) Mark(m);
@@ -102,12 +104,15 @@ class Drawing {
     out_ += "<g class=\"axis\" fill=\"#666\">";
     for (int i = 0; i <= kTicks; ++i) {
       const double v = t_.x_max * i / kTicks;
-      out_ += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#f0f0f0\"/>"
-                          "<text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\">{4:.{5}f}</text>",
-                          X(v), kTop - 6, height - 20, kTop - 12, v, t_.by_step ? 0 : 1);
+      out_ += fmt::format(
+          "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#f0f0f0\"/>"
+          "<text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\">{4:.{5}f}</text>",
+          X(v), kTop - 6, height - 20, kTop - 12, v, t_.by_step ? 0 : 1);
     }
     out_ += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text></g>\n", kLeft + kPlotWidth, height - 6,
-                        t_.by_step ? "scheduler steps" : t_.wall_clock ? "wall time (ms)" : "virtual time (ms)");
+                        t_.by_step      ? "scheduler steps"
+                        : t_.wall_clock ? "wall time (ms)"
+                                        : "virtual time (ms)");
   }
 
   void Span(const TimelineSpan& s) {
@@ -116,12 +121,13 @@ class Drawing {
     const double w = std::max(2.0, raw);
     const double y = LaneY(s.lane);
     const bool gate = s.kind == "gate";
-    out_ += fmt::format("<g class=\"el span {}{}\" data-ev=\"{}\"><title>{}</title>"
-                        "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\"{} height=\"{}\" fill=\"{}\" stroke=\"#555\" "
-                        "stroke-width=\"{}\"{}/>",
-                        Escape(s.kind), s.outcome.empty() ? "" : " " + Escape(s.outcome), Escape(s.event),
-                        Escape(s.tip), x0, y, w, raw < 2 ? fmt::format(" data-w=\"{:.2f}\"", raw) : "",
-                        kSpanHeight, SpanFill(s), gate ? 1 : 0.5, gate ? " stroke-dasharray=\"4 3\"" : "");
+    out_ += fmt::format(
+        "<g class=\"el span {}{}\" data-ev=\"{}\"><title>{}</title>"
+        "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\"{} height=\"{}\" fill=\"{}\" stroke=\"#555\" "
+        "stroke-width=\"{}\"{}/>",
+        Escape(s.kind), s.outcome.empty() ? "" : " " + Escape(s.outcome), Escape(s.event), Escape(s.tip), x0, y, w,
+        raw < 2 ? fmt::format(" data-w=\"{:.2f}\"", raw) : "", kSpanHeight, SpanFill(s), gate ? 1 : 0.5,
+        gate ? " stroke-dasharray=\"4 3\"" : "");
     // The label only where it fits (about 6 px a character); the page shows more as it zooms in.
     const double need = 6.0 * static_cast<double>(s.label.size()) + 4;
     const bool dark_text = s.kind == "wait" || gate || s.outcome == "unfinished";
@@ -137,12 +143,14 @@ class Drawing {
     } else if (m.kind == "fault") {
       shape = "<path d=\"M0,-7 l6,10 h-12 z\" fill=\"#f28e2b\" stroke=\"#000\"/>";
     } else {
-      const std::string_view fill = m.kind == "idempotent_match" ? "#59a14f" : m.kind == "unknown_outcome" ? "#f28e2b"
-                                                                                                             : "#b00";
+      const std::string_view fill = m.kind == "idempotent_match"  ? "#59a14f"
+                                    : m.kind == "unknown_outcome" ? "#f28e2b"
+                                                                  : "#b00";
       shape = fmt::format("<path d=\"M0,-7 l7,7 l-7,7 l-7,-7 z\" fill=\"{}\" stroke=\"#000\"/>", fill);
     }
-    out_ += fmt::format("<g class=\"el mark {}\" data-ev=\"{}\" transform=\"translate({:.1f},{})\"><title>{}</title>{}</g>\n",
-                        Escape(m.kind), Escape(m.event), X(m.x), LaneY(m.lane) + kSpanHeight / 2, Escape(m.tip), shape);
+    out_ += fmt::format(
+        "<g class=\"el mark {}\" data-ev=\"{}\" transform=\"translate({:.1f},{})\"><title>{}</title>{}</g>\n",
+        Escape(m.kind), Escape(m.event), X(m.x), LaneY(m.lane) + kSpanHeight / 2, Escape(m.tip), shape);
   }
 
   void Gate(const TimelineGate& g) {
@@ -150,10 +158,11 @@ class Drawing {
     const bool down = g.from_lane < g.to_lane;
     const double y1 = LaneY(g.from_lane) + (down ? kSpanHeight : 0);
     const double y2 = LaneY(g.to_lane) + (down ? 0 : kSpanHeight);
-    out_ += fmt::format("<g class=\"el order\" data-ev=\"{}\"><title>{}</title>"
-                        "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#555\" stroke-width=\"1.2\" "
-                        "stroke-dasharray=\"4 3\" marker-end=\"url(#gate-arrow)\"/></g>\n",
-                        Escape(g.event), Escape(g.label), x, y1, x, y2);
+    out_ += fmt::format(
+        "<g class=\"el order\" data-ev=\"{}\"><title>{}</title>"
+        "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#555\" stroke-width=\"1.2\" "
+        "stroke-dasharray=\"4 3\" marker-end=\"url(#gate-arrow)\"/></g>\n",
+        Escape(g.event), Escape(g.label), x, y1, x, y2);
   }
 
   void Arrow(const TimelineArrow& a) {
@@ -164,10 +173,11 @@ class Drawing {
     const double x2 = std::max(X(l.x1), X(l.x0) + 2);
     const double y2 = LaneY(l.lane) + (w.lane < l.lane ? 0 : kSpanHeight);
     // The label is the tooltip: in a dense race labels would cover each other.
-    out_ += fmt::format("<g class=\"el arrow\" data-ev=\"{}\"><title>{}</title>"
-                        "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#e15759\" stroke-width=\"1.5\" "
-                        "marker-end=\"url(#arrow)\"/></g>\n",
-                        Escape(a.event), Escape(a.label), x1, y1, x2, y2);
+    out_ += fmt::format(
+        "<g class=\"el arrow\" data-ev=\"{}\"><title>{}</title>"
+        "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#e15759\" stroke-width=\"1.5\" "
+        "marker-end=\"url(#arrow)\"/></g>\n",
+        Escape(a.event), Escape(a.label), x1, y1, x2, y2);
   }
 
   void Chain(double y) {
@@ -176,11 +186,12 @@ class Drawing {
     for (const TimelineSnapshot& s : t_.chain) {
       const size_t c = colour.emplace(s.user, colour.size()).first->second;
       const double x = X(s.x);
-      out_ += fmt::format("<g class=\"el snapshot\" data-ev=\"{}\"><title>snapshot {} by {}</title>"
-                          "<rect x=\"{:.1f}\" y=\"{}\" width=\"14\" height=\"{}\" fill=\"{}\"/>"
-                          "<text x=\"{:.1f}\" y=\"{}\" font-size=\"9\">{}</text></g>",
-                          Escape(s.event), s.id, Escape(s.user), x, y, kSpanHeight,
-                          kUserColours[c % std::size(kUserColours)], x + 1, y + kSpanHeight + 10, s.id);
+      out_ += fmt::format(
+          "<g class=\"el snapshot\" data-ev=\"{}\"><title>snapshot {} by {}</title>"
+          "<rect x=\"{:.1f}\" y=\"{}\" width=\"14\" height=\"{}\" fill=\"{}\"/>"
+          "<text x=\"{:.1f}\" y=\"{}\" font-size=\"9\">{}</text></g>",
+          Escape(s.event), s.id, Escape(s.user), x, y, kSpanHeight, kUserColours[c % std::size(kUserColours)], x + 1,
+          y + kSpanHeight + 10, s.id);
     }
     out_ += "</g>\n";
   }

@@ -3,9 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/memory_store.h"
+#include "commitlab/core/paimon/committer.h"
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/testing/test_env.h"
 
@@ -24,8 +24,12 @@ FileChange Del(DataFile f) { return {ChangeKind::kDelete, std::move(f)}; }
 
 Snapshot Snap(int64_t id, int64_t parent, std::string user, int64_t identifier, std::vector<FileChange> changes,
               CommitKind kind = CommitKind::kAppend) {
-  return Snapshot{.id = id, .parent_id = parent, .commit_user = std::move(user), .commit_identifier = identifier,
-                  .kind = kind, .changes = std::move(changes)};
+  return Snapshot{.id = id,
+                  .parent_id = parent,
+                  .commit_user = std::move(user),
+                  .commit_identifier = identifier,
+                  .kind = kind,
+                  .changes = std::move(changes)};
 }
 
 CommitRecord Acked(std::string user, int64_t identifier, int64_t snapshot, CommitKind kind = CommitKind::kAppend) {
@@ -45,8 +49,8 @@ std::vector<Snapshot> CleanChain() {
           Snap(4, 3, "job-A", 2, {Del(File("a1")), Del(File("b1")), Add(File("c1", 1))}, CommitKind::kCompact)};
 }
 std::vector<CommitRecord> CleanRecords() {
-  return {Acked("job-A", 1, 1), Acked("job-B", 1, 2), Acked("job-A", 2, 3),
-          Acked("job-A", 2, 4, CommitKind::kCompact), Failed("job-B", 2), Unknown("job-B", 3)};
+  return {Acked("job-A", 1, 1), Acked("job-B", 1, 2), Acked("job-A", 2, 3), Acked("job-A", 2, 4, CommitKind::kCompact),
+          Failed("job-B", 2),   Unknown("job-B", 3)};
 }
 
 std::vector<std::string> Strings(const std::vector<Violation>& vs) {
@@ -196,15 +200,14 @@ TEST(OutcomeRecorderTest, ClassifiesWhatTheWriterWasTold) {
   r.OnEvent(Ev(EventType::kAttempt, 8, 0, CommitKind::kCompact));
   r.OnEvent(Ev(EventType::kFiltered, 99));
 
-  EXPECT_THAT(r.records(),
-              ElementsAre(CommitRecord{"job-A", 1, CommitKind::kAppend, CommitOutcome::kAcknowledged, 3},
-                          CommitRecord{"job-A", 2, CommitKind::kAppend, CommitOutcome::kFailed, 0},
-                          CommitRecord{"job-A", 3, CommitKind::kAppend, CommitOutcome::kUnknown, 0},
-                          CommitRecord{"job-A", 4, CommitKind::kAppend, CommitOutcome::kAcknowledged, 5},
-                          CommitRecord{"job-A", 5, CommitKind::kAppend, CommitOutcome::kUnknown, 0},
-                          CommitRecord{"job-A", 6, CommitKind::kAppend, CommitOutcome::kFailed, 0},
-                          CommitRecord{"job-A", 7, CommitKind::kAppend, CommitOutcome::kFailed, 0},
-                          CommitRecord{"job-A", 8, CommitKind::kCompact, CommitOutcome::kUnknown, 0}));
+  EXPECT_THAT(r.records(), ElementsAre(CommitRecord{"job-A", 1, CommitKind::kAppend, CommitOutcome::kAcknowledged, 3},
+                                       CommitRecord{"job-A", 2, CommitKind::kAppend, CommitOutcome::kFailed, 0},
+                                       CommitRecord{"job-A", 3, CommitKind::kAppend, CommitOutcome::kUnknown, 0},
+                                       CommitRecord{"job-A", 4, CommitKind::kAppend, CommitOutcome::kAcknowledged, 5},
+                                       CommitRecord{"job-A", 5, CommitKind::kAppend, CommitOutcome::kUnknown, 0},
+                                       CommitRecord{"job-A", 6, CommitKind::kAppend, CommitOutcome::kFailed, 0},
+                                       CommitRecord{"job-A", 7, CommitKind::kAppend, CommitOutcome::kFailed, 0},
+                                       CommitRecord{"job-A", 8, CommitKind::kCompact, CommitOutcome::kUnknown, 0}));
 }
 
 // --- End to end: the engine, a fault plan and the checker ------------------------------------
@@ -230,7 +233,9 @@ class FaultEnv : public test::TestEnv {
 // "user:event" for every event, in order.
 class EventLog : public EventSink {
  public:
-  void OnEvent(const Event& e) override { lines.push_back(std::string(e.user) + ":" + std::string(EventTypeName(e.type))); }
+  void OnEvent(const Event& e) override {
+    lines.push_back(std::string(e.user) + ":" + std::string(EventTypeName(e.type)));
+  }
   std::vector<std::string> lines;
 };
 

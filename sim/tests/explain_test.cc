@@ -22,15 +22,33 @@ Json Header(const std::string& protocol, const std::string& retry = "paimon") {
 std::vector<Json> LostRace() {
   return {Header("paimon"),
           {{"type", "op_end"}, {"t_us", 1000}, {"writer", "job-B"}, {"op", "read-latest"}, {"saw", 0}},
-          {{"type", "attempt"}, {"t_us", 1000}, {"writer", "job-A"}, {"kind", "APPEND"}, {"attempt", 1}, {"snapshot", 1},
+          {{"type", "attempt"},
+           {"t_us", 1000},
+           {"writer", "job-A"},
+           {"kind", "APPEND"},
+           {"attempt", 1},
+           {"snapshot", 1},
            {"plan", {{"base", 0}, {"add", {"a.parquet"}}, {"delete", Json::array()}}}},
-          {{"type", "attempt"}, {"t_us", 1000}, {"writer", "job-B"}, {"kind", "APPEND"}, {"attempt", 1}, {"snapshot", 1},
+          {{"type", "attempt"},
+           {"t_us", 1000},
+           {"writer", "job-B"},
+           {"kind", "APPEND"},
+           {"attempt", 1},
+           {"snapshot", 1},
            {"plan", {{"base", 0}, {"add", {"b.parquet"}}, {"delete", Json::array()}}}},
           {{"type", "published"}, {"t_us", 2000}, {"writer", "job-A"}, {"kind", "APPEND"}, {"snapshot", 1}},
-          {{"type", "atomic_commit_failed"}, {"t_us", 2500}, {"writer", "job-B"}, {"snapshot", 1},
+          {{"type", "atomic_commit_failed"},
+           {"t_us", 2500},
+           {"writer", "job-B"},
+           {"snapshot", 1},
            {"lost_to", {{"snapshot", 1}, {"writer", "job-A"}, {"user", "job-A"}}}},
-          {{"type", "retry_wait"}, {"t_us", 2500}, {"writer", "job-B"}, {"attempt", 1}, {"wait_us", 11000},
-           {"base_us", 10000}, {"jitter_us", 1000}},
+          {{"type", "retry_wait"},
+           {"t_us", 2500},
+           {"writer", "job-B"},
+           {"attempt", 1},
+           {"wait_us", 11000},
+           {"base_us", 10000},
+           {"jitter_us", 1000}},
           {{"type", "footer"}}};
 }
 
@@ -69,7 +87,12 @@ TEST(ExplainTest, AnInjectedLossHasNoWinner) {
 // files; compact-job-2's own empty APPEND is the latest snapshot when its COMPACT is refused.
 std::vector<Json> FileDeletion() {
   auto attempt = [](std::string w, int64_t snapshot, std::string kind, int64_t base, Json add, Json del) {
-    return Json{{"type", "attempt"}, {"t_us", 0}, {"writer", w}, {"kind", kind}, {"attempt", 1}, {"snapshot", snapshot},
+    return Json{{"type", "attempt"},
+                {"t_us", 0},
+                {"writer", w},
+                {"kind", kind},
+                {"attempt", 1},
+                {"snapshot", snapshot},
                 {"plan", {{"base", base}, {"add", add}, {"delete", del}}}};
   };
   auto published = [](std::string w, int64_t snapshot, std::string kind) {
@@ -83,12 +106,21 @@ std::vector<Json> FileDeletion() {
           attempt("compact-job-2", 3, "APPEND", 2, Json::array(), Json::array()),
           published("compact-job-2", 3, "APPEND"),
           attempt("compact-job-2", 4, "COMPACT", 3, {"l5-y"}, {"l0-a", "l0-b"}),
-          {{"type", "conflict"}, {"t_us", 0}, {"writer", "compact-job-2"}, {"kind", "COMPACT"}, {"snapshot", 4},
+          {{"type", "conflict"},
+           {"t_us", 0},
+           {"writer", "compact-job-2"},
+           {"kind", "COMPACT"},
+           {"snapshot", 4},
            {"cause", {{"kind", "file-deletion"}, {"files", {"l0-a"}}}},
-           {"culprit", {{"snapshot", 2}, {"writer", "compact-job-1"}, {"user", "compact-job-1"}, {"change", "removed"},
-                        {"file", "l0-a"}}},
-           {"message", "File deletion conflicts detected! Give up committing.\n\nBase commit user is: compact-job-2; "
-                       "Current commit user is: compact-job-2."}},
+           {"culprit",
+            {{"snapshot", 2},
+             {"writer", "compact-job-1"},
+             {"user", "compact-job-1"},
+             {"change", "removed"},
+             {"file", "l0-a"}}},
+           {"message",
+            "File deletion conflicts detected! Give up committing.\n\nBase commit user is: compact-job-2; "
+            "Current commit user is: compact-job-2."}},
           {{"type", "footer"}}};
 }
 
@@ -97,7 +129,8 @@ TEST(ExplainTest, AFileDeletionConflictIsTheLecturesMergeTableNamingWhoRemovedTh
   ASSERT_TRUE(x.ok()) << x.status().ToString();
   ASSERT_EQ(x->size(), 1u);
   const std::vector<std::string>& lines = (*x)[0].lines;
-  EXPECT_EQ(lines[0], "compact-job-2's COMPACT commit was refused: File deletion conflicts detected! Give up committing.");
+  EXPECT_EQ(lines[0],
+            "compact-job-2's COMPACT commit was refused: File deletion conflicts detected! Give up committing.");
   EXPECT_EQ(lines[1], "its attempt 1 built on snapshot #3");
   EXPECT_THAT(lines, ::testing::Contains("  l0-a  no: removed by #2 (compact-job-1)  DELETE  left over: conflict"));
   EXPECT_THAT(lines, ::testing::Contains("  l0-b  no: removed by #2 (compact-job-1)  DELETE  left over"));
@@ -116,11 +149,12 @@ TEST(ExplainTest, AFileStillInTheBaseCancelsItsDelete) {
 TEST(ExplainTest, AnLsmConflictGivesBothFilesLevelsAndKeyRanges) {
   std::vector<Json> h = FileDeletion();
   h[8]["cause"] = {{"kind", "lsm"}, {"files", {"l5-x", "l5-y"}}};
-  h[8]["culprit"] = {{"snapshot", 2}, {"writer", "compact-job-1"}, {"user", "compact-job-1"}, {"change", "added"},
-                     {"file", "l5-x"}};
-  h[8]["message"] = "LSM conflicts detected! Give up committing. Conflict files are:\n"
-                    "{}, bucket 0, level 5, file l5-x, minKey 1, maxKey 4\n"
-                    "{}, bucket 0, level 5, file l5-y, minKey 2, maxKey 3\n";
+  h[8]["culprit"] = {
+      {"snapshot", 2}, {"writer", "compact-job-1"}, {"user", "compact-job-1"}, {"change", "added"}, {"file", "l5-x"}};
+  h[8]["message"] =
+      "LSM conflicts detected! Give up committing. Conflict files are:\n"
+      "{}, bucket 0, level 5, file l5-x, minKey 1, maxKey 4\n"
+      "{}, bucket 0, level 5, file l5-y, minKey 2, maxKey 3\n";
   const std::vector<std::string> lines = (*ExplainHistory(h))[0].lines;
   EXPECT_THAT(lines, ::testing::Contains("  l5-x  level 5  keys 1..4  added by snapshot #2 (compact-job-1)"));
   EXPECT_THAT(lines, ::testing::Contains("  l5-y  level 5  keys 2..3  this commit's output"));
@@ -129,14 +163,18 @@ TEST(ExplainTest, AnLsmConflictGivesBothFilesLevelsAndKeyRanges) {
 
 TEST(ExplainTest, AGiveUpAfterLongMaxMillisSaysTheTimeoutWasUnset) {
   std::vector<Json> h = {Header("paimon", "paimon:retries=1"),
-                         {{"type", "gave_up"}, {"t_us", 0}, {"writer", "w4"},
-                          {"message", "Commit failed after 9223372036854775807 millis with 1 retries, there maybe exist "
-                                      "commit conflicts between multiple jobs."}},
+                         {{"type", "gave_up"},
+                          {"t_us", 0},
+                          {"writer", "w4"},
+                          {"message",
+                           "Commit failed after 9223372036854775807 millis with 1 retries, there maybe exist "
+                           "commit conflicts between multiple jobs."}},
                          {{"type", "footer"}}};
   const std::vector<std::string> lines = (*ExplainHistory(h))[0].lines;
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[1], "9223372036854775807 millis is Long.MAX_VALUE: commit.timeout is unset, so commit.max-retries (1) "
-                      "alone ended the commit (FileStoreCommitImpl.tryCommit)");
+  EXPECT_EQ(lines[1],
+            "9223372036854775807 millis is Long.MAX_VALUE: commit.timeout is unset, so commit.max-retries (1) "
+            "alone ended the commit (FileStoreCommitImpl.tryCommit)");
 }
 
 // 无锁并发写入's counter (docs/lectures.md#lock-free-counter): both read 10; worker-a commits 15;
@@ -145,16 +183,22 @@ TEST(ExplainTest, ALostUpdateNamesTheStaleReadAndTheCommitItOverwrote) {
   auto commit = [](std::string w, int64_t version, int64_t read_at) {
     return std::vector<Json>{
         {{"type", "published"}, {"t_us", 0}, {"writer", w}, {"kind", "OVERWRITE"}, {"snapshot", version}},
-        {{"type", "step_end"}, {"t_us", 0}, {"writer", w}, {"status", "ok"},
+        {{"type", "step_end"},
+         {"t_us", 0},
+         {"writer", w},
+         {"status", "ok"},
          {"counter", {{"action", "commit"}, {"key", "hits"}, {"read", 10}, {"read_at", read_at}, {"value", 15}}}}};
   };
   std::vector<Json> h = {Header("iceberg", "iceberg")};
   for (const Json& e : commit("worker-a", 2, 1)) h.push_back(e);
   for (const Json& e : commit("worker-b", 3, 1)) h.push_back(e);
   h.push_back({{"type", "footer"},
-               {"verdicts", {{"violations", {{{"kind", "lost_update"},
-                                             {"message", "lost update: counter hits is 15, but 2 acknowledged "
-                                                         "increments of 5 from 10 make 20 (1 increment lost)"}}}}}}});
+               {"verdicts",
+                {{"violations",
+                  {{{"kind", "lost_update"},
+                    {"message",
+                     "lost update: counter hits is 15, but 2 acknowledged "
+                     "increments of 5 from 10 make 20 (1 increment lost)"}}}}}}});
   Result<std::vector<Explanation>> x = ExplainHistory(h);
   ASSERT_TRUE(x.ok()) << x.status().ToString();
   ASSERT_EQ(x->size(), 1u);
@@ -168,14 +212,19 @@ TEST(ExplainTest, ALostUpdateNamesTheStaleReadAndTheCommitItOverwrote) {
 
 TEST(ExplainTest, SnapshotIdsOfAnotherTableDoNotNameTheWrongWriter) {
   std::vector<Json> h = FileDeletion();
-  h[0]["scenario"]["text"] = "table name=t protocol=paimon\ntable name=other protocol=paimon\nwriter name=writer\n"
-                             "writer name=compact-job-1\nwriter name=compact-job-2\nwriter name=bystander table=other\n";
+  h[0]["scenario"]["text"] =
+      "table name=t protocol=paimon\ntable name=other protocol=paimon\nwriter name=writer\n"
+      "writer name=compact-job-1\nwriter name=compact-job-2\nwriter name=bystander table=other\n";
   // The other table's snapshot 2, published after compact-job-1's snapshot 2 of t.
-  h.insert(h.begin() + 5, Json({{"type", "attempt"}, {"t_us", 0}, {"writer", "bystander"}, {"kind", "APPEND"},
-                                {"attempt", 1}, {"snapshot", 2},
+  h.insert(h.begin() + 5, Json({{"type", "attempt"},
+                                {"t_us", 0},
+                                {"writer", "bystander"},
+                                {"kind", "APPEND"},
+                                {"attempt", 1},
+                                {"snapshot", 2},
                                 {"plan", {{"base", 1}, {"add", {"x"}}, {"delete", {"l0-a"}}}}}));
-  h.insert(h.begin() + 6, Json({{"type", "published"}, {"t_us", 0}, {"writer", "bystander"}, {"kind", "APPEND"},
-                                {"snapshot", 2}}));
+  h.insert(h.begin() + 6,
+           Json({{"type", "published"}, {"t_us", 0}, {"writer", "bystander"}, {"kind", "APPEND"}, {"snapshot", 2}}));
   const std::vector<std::string> lines = (*ExplainHistory(h))[0].lines;
   EXPECT_THAT(lines, ::testing::Contains(::testing::HasSubstr("l0-b  no: removed by #2 (compact-job-1)")));
 }
@@ -184,8 +233,8 @@ TEST(ExplainTest, AnAddOfAFileTheBaseHasIsTheConflictingRow) {
   std::vector<Json> h = FileDeletion();
   h[7]["plan"]["add"] = {"l5-x"};  // compact-job-1's output, live in the base: checkAppendFiles
   h[7]["plan"]["delete"] = Json::array();
-  h[8]["culprit"] = {{"snapshot", 2}, {"writer", "compact-job-1"}, {"user", "compact-job-1"}, {"change", "added"},
-                     {"file", "l5-x"}};
+  h[8]["culprit"] = {
+      {"snapshot", 2}, {"writer", "compact-job-1"}, {"user", "compact-job-1"}, {"change", "added"}, {"file", "l5-x"}};
   const std::vector<std::string> lines = (*ExplainHistory(h))[0].lines;
   EXPECT_THAT(lines, ::testing::Contains("  l5-x  yes: added by #2 (compact-job-1)  ADD     added twice: conflict"));
   EXPECT_THAT(lines, ::testing::Contains("l5-x was added by snapshot #2 (COMPACT by compact-job-1)"));
@@ -196,12 +245,16 @@ TEST(ExplainTest, ALostUpdateListsOnlyItsOwnCounter) {
   std::vector<Json> h = {Header("iceberg", "iceberg")};
   for (const char* key : {"hits", "misses"}) {
     h.push_back({{"type", "published"}, {"t_us", 0}, {"writer", "w"}, {"kind", "OVERWRITE"}, {"snapshot", 2}});
-    h.push_back({{"type", "step_end"}, {"t_us", 0}, {"writer", "w"}, {"status", "ok"},
+    h.push_back({{"type", "step_end"},
+                 {"t_us", 0},
+                 {"writer", "w"},
+                 {"status", "ok"},
                  {"counter", {{"action", "commit"}, {"key", key}, {"read", 1}, {"read_at", 1}, {"value", 2}}}});
   }
-  h.push_back({{"type", "footer"},
-               {"verdicts", {{"violations", {{{"kind", "lost_update"},
-                                             {"message", "lost update: counter misses is 2, but ..."}}}}}}});
+  h.push_back(
+      {{"type", "footer"},
+       {"verdicts",
+        {{"violations", {{{"kind", "lost_update"}, {"message", "lost update: counter misses is 2, but ..."}}}}}}});
   const std::vector<std::string> lines = (*ExplainHistory(h))[0].lines;
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_THAT(lines[1], HasSubstr("read misses = 1"));
@@ -217,15 +270,19 @@ TEST(ExplainTest, ChineseWordsKeepNamesAndNumbers) {
 TEST(ExplainTest, AnyOtherViolationIsTheCheckersFinding) {
   std::vector<Json> h = LostRace();
   h.back() = {{"type", "footer"},
-              {"verdicts", {{"violations", {{{"kind", "lost"},
-                                            {"message", "acknowledged commit of job-A (told snapshot 1) is not in the "
-                                                        "table"},
-                                            {"expected", true}}}}}}};
+              {"verdicts",
+               {{"violations",
+                 {{{"kind", "lost"},
+                   {"message",
+                    "acknowledged commit of job-A (told snapshot 1) is not in the "
+                    "table"},
+                   {"expected", true}}}}}}};
   Result<std::vector<Explanation>> x = ExplainHistory(h);
   ASSERT_EQ(x->size(), 2u);
   EXPECT_EQ((*x)[1].kind, "violation");
-  EXPECT_EQ((*x)[1].lines[0], "the checker (lost): acknowledged commit of job-A (told snapshot 1) is not in the "
-                              "table (expected by the scenario)");
+  EXPECT_EQ((*x)[1].lines[0],
+            "the checker (lost): acknowledged commit of job-A (told snapshot 1) is not in the "
+            "table (expected by the scenario)");
 }
 
 TEST(ExplainTest, TheTextCapsEachKindAndSaysHowManyMore) {

@@ -1,9 +1,9 @@
 #include "commitlab/sim/fault_spec.h"
 
-#include <algorithm>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "commitlab/core/env.h"
@@ -71,7 +71,8 @@ TEST(FaultSpecTest, FormatRoundTrips) {
        {"job-B:publish.after:nth=1:unknown", "*:publish.before:p=0.1:error", "job-A:manifest.before:nth=2:crash",
         "*:read-latest.before:every=3:delay=20ms", "w:publish.after:always:delay=2s", "w:publish.after:p=0:error",
         "w:publish.after:p=1:error", "w:publish.after:p=0.3333333333333333:error",
-        "w:publish.before:nth=9000000000:delay=1500us", "w:publish.before:always:delay=0us", "w:publish.before:every=2:lost", "w:publish.before:first=3:error"}) {
+        "w:publish.before:nth=9000000000:delay=1500us", "w:publish.before:always:delay=0us",
+        "w:publish.before:every=2:lost", "w:publish.before:first=3:error"}) {
     EXPECT_EQ(FormatFaultRule(Parse(spec)), spec);
   }
   // A non-canonical spelling formats canonically and still means the same rule.
@@ -239,12 +240,11 @@ TEST(FaultPlanTest, RecordsFiredFaultsAndCombinesRules) {
   EXPECT_EQ(second.delay_micros, 6000);
   const FaultEffect delay5{FaultEffect::Kind::kDelay, 5000}, delay1{FaultEffect::Kind::kDelay, 1000};
   const FaultEffect error{FaultEffect::Kind::kError, 0};
-  EXPECT_THAT(plan.fired(),
-              ElementsAre(FiredFault{"job-A", "publish.before", 1, 0, delay5},
-                          FiredFault{"job-A", "publish.before", 1, 3, delay1},
-                          FiredFault{"job-A", "publish.before", 2, 0, delay5},
-                          FiredFault{"job-A", "publish.before", 2, 1, error},
-                          FiredFault{"job-A", "publish.before", 2, 3, delay1}));
+  EXPECT_THAT(plan.fired(), ElementsAre(FiredFault{"job-A", "publish.before", 1, 0, delay5},
+                                        FiredFault{"job-A", "publish.before", 1, 3, delay1},
+                                        FiredFault{"job-A", "publish.before", 2, 0, delay5},
+                                        FiredFault{"job-A", "publish.before", 2, 1, error},
+                                        FiredFault{"job-A", "publish.before", 2, 3, delay1}));
   EXPECT_EQ(FormatFiredFault(plan.fired()[3]), "job-A:publish.before:hit=2:error");
   EXPECT_EQ(FormatFiredFault(plan.fired()[0]), "job-A:publish.before:hit=1:delay=5ms");
 }
@@ -280,7 +280,6 @@ TEST(FaultPlanTest, KeepsTheFirstFiredFaultsAndCountsTheRest) {
   EXPECT_EQ(fired.front().hit, 1);
   EXPECT_EQ(fired.back().hit, static_cast<int64_t>(ScriptedFaultPlan::kMaxFiredKept));
 }
-
 
 TEST(FaultPlanTest, MaybeFiresAtOneHitPerWriterAsTheChooserSays) {
   ScriptedFaultPlan plan({*ParseFaultRule("*:publish.after:maybe:unknown")});

@@ -27,10 +27,14 @@ TEST(HistoryTest, LinesHaveTheirTypeFirstAndTheCommonMembersInOrder) {
   h.Record("published", 2500, "job-B", {{"snapshot", 3}});
   h.Footer({{"schedule", nullptr}});
   EXPECT_EQ(out.str(),
-            R"({"type":"header","format":"commitlab-history","version":1,"command":"run","settings":{"seed":7}})" "\n"
-            R"({"type":"op_start","t_us":1500,"step":42,"writer":"job-A","op":"publish"})" "\n"
-            R"({"type":"published","t_us":2500,"step":null,"writer":"job-B","snapshot":3})" "\n"
-            R"({"type":"footer","schedule":null})" "\n");
+            R"({"type":"header","format":"commitlab-history","version":1,"command":"run","settings":{"seed":7}})"
+            "\n"
+            R"({"type":"op_start","t_us":1500,"step":42,"writer":"job-A","op":"publish"})"
+            "\n"
+            R"({"type":"published","t_us":2500,"step":null,"writer":"job-B","snapshot":3})"
+            "\n"
+            R"({"type":"footer","schedule":null})"
+            "\n");
   EXPECT_TRUE(h.status().ok());
 }
 
@@ -57,8 +61,14 @@ TEST(HistoryTest, InvalidUtf8IsReplacedNotThrown) {
 
 TEST(EventFieldsTest, AnAttemptCarriesItsPlan) {
   const std::vector<FileChange> changes = {{ChangeKind::kDelete, {.name = "f0"}}, {ChangeKind::kAdd, {.name = "f1"}}};
-  Event e{.type = EventType::kAttempt, .user = "job-A", .identifier = 3, .attempt = 2, .snapshot_id = 6,
-          .message = "Try to commit", .base_snapshot = 5, .changes = &changes};
+  Event e{.type = EventType::kAttempt,
+          .user = "job-A",
+          .identifier = 3,
+          .attempt = 2,
+          .snapshot_id = 6,
+          .message = "Try to commit",
+          .base_snapshot = 5,
+          .changes = &changes};
   const Json f = EventFields(e);
   EXPECT_EQ(f["plan"], Json({{"base", 5}, {"add", {"f1"}}, {"delete", {"f0"}}}));
   EXPECT_EQ(f["snapshot"], 6);
@@ -67,7 +77,8 @@ TEST(EventFieldsTest, AnAttemptCarriesItsPlan) {
 }
 
 TEST(EventFieldsTest, ARetryWaitCarriesThePolicysInputs) {
-  Event e{.type = EventType::kRetryWait, .wait_micros = 11'000, .wait_base_micros = 10'000, .wait_jitter_micros = 1'000};
+  Event e{
+      .type = EventType::kRetryWait, .wait_micros = 11'000, .wait_base_micros = 10'000, .wait_jitter_micros = 1'000};
   const Json f = EventFields(e);
   EXPECT_EQ(f["wait_us"], 11'000);
   EXPECT_EQ(f["base_us"], 10'000);
@@ -77,7 +88,8 @@ TEST(EventFieldsTest, ARetryWaitCarriesThePolicysInputs) {
 TEST(EventFieldsTest, AConflictCarriesItsCause) {
   const EventCause cause{.kind = CauseKind::kValidation, .files = {"data/a.parquet"}, .snapshot = 2, .by = "writer-1"};
   const Json f = EventFields({.type = EventType::kConflict, .cause = &cause});
-  EXPECT_EQ(f["cause"], Json({{"kind", "validation"}, {"files", {"data/a.parquet"}}, {"snapshot", 2}, {"by", "writer-1"}}));
+  EXPECT_EQ(f["cause"],
+            Json({{"kind", "validation"}, {"files", {"data/a.parquet"}}, {"snapshot", 2}, {"by", "writer-1"}}));
   EXPECT_FALSE(EventFields({.type = EventType::kConflict}).contains("cause"));
 }
 
@@ -110,10 +122,11 @@ TEST(HistoryDiffTest, NamesTheFirstDifferenceAndAShorterSide) {
 }
 
 TEST(HistoryDiffTest, DescribesALineForAPerson) {
-  const Json line = Json::parse(
-      R"({"type":"atomic_commit_failed","t_us":31000,"step":412,"writer":"job-B","attempt":2,"snapshot":5,)"
-      R"("lost_to":{"snapshot":5,"user":"job-A","writer":"job-A"}})");
-  EXPECT_EQ(DescribeHistoryLine(line), "step 412  t=0.031000s  job-B  atomic_commit_failed  attempt 2  snapshot 5  (lost to job-A)");
+  const Json line =
+      Json::parse(R"({"type":"atomic_commit_failed","t_us":31000,"step":412,"writer":"job-B","attempt":2,"snapshot":5,)"
+                  R"("lost_to":{"snapshot":5,"user":"job-A","writer":"job-A"}})");
+  EXPECT_EQ(DescribeHistoryLine(line),
+            "step 412  t=0.031000s  job-B  atomic_commit_failed  attempt 2  snapshot 5  (lost to job-A)");
 }
 
 }  // namespace

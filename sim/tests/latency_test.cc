@@ -122,8 +122,9 @@ TEST(LatencyTest, ErrorsNameThePieceAndWhatWasExpected) {
            {"publish", "piece \"publish\": expected KEY=DIST"},
            {"commit=const:1", "piece \"commit=const:1\": unknown operation \"commit\"; expected read-latest"},
            {"publish.reply=const:1", "unknown hop \"reply\"; expected request or response"},
-           {"publish=gamma:1", "unknown distribution \"gamma\"; expected const:MS, uniform:LO,HI, normal:MEAN,SD or "
-                               "exp:MEAN"},
+           {"publish=gamma:1",
+            "unknown distribution \"gamma\"; expected const:MS, uniform:LO,HI, normal:MEAN,SD or "
+            "exp:MEAN"},
            {"publish=uniform:1", "\"uniform:1\": expected uniform:LO,HI (milliseconds)"},
            {"publish=uniform:3,1", "\"uniform:3,1\": expected LO <= HI"},
            {"publish=normal:10,-2", "expected normal:MEAN,SD with milliseconds from 0 to 1e9, got \"-2\""},

@@ -71,10 +71,11 @@ TEST(SchedulerTest, RunsEveryWriterToCompletionWithEachStrategy) {
     Scheduler s(Make(spec), 42);
     std::vector<int> done(4, 0);
     for (int w = 0; w < 4; ++w) {
-      EXPECT_EQ(s.AddWriter("w" + std::to_string(w), [&s, &done, w] {
-        for (int i = 0; i < 10; ++i) s.Yield();
-        ++done[static_cast<size_t>(w)];
-      }),
+      EXPECT_EQ(s.AddWriter("w" + std::to_string(w),
+                            [&s, &done, w] {
+                              for (int i = 0; i < 10; ++i) s.Yield();
+                              ++done[static_cast<size_t>(w)];
+                            }),
                 w);
     }
     ASSERT_TRUE(s.Run().ok());
@@ -256,7 +257,8 @@ TEST(SchedulerTest, ReplayRefusesAWriterThatCannotRunAndOneThatHasStepsLeft) {
   // a sleeps at step 0; the schedule wants it again at step 1, when only b can run.
   Status st = run("sched1:2w:5s:a2b3");
   ASSERT_EQ(st.code(), Code::kInvalidArgument);
-  EXPECT_EQ(st.message(), "schedule diverged at step 1: the schedule runs a (sleeper) next, but only b (yielder) can run");
+  EXPECT_EQ(st.message(),
+            "schedule diverged at step 1: the schedule runs a (sleeper) next, but only b (yielder) can run");
 
   EXPECT_TRUE(run("sched1:2w:5s:ab3a").ok());
   st = run("sched1:2w:7s:ab3a2b");
@@ -589,8 +591,9 @@ TEST(StrategySpecTest, ErrorsNameTheSpecAndWhatWasExpected) {
     std::string_view message;
   };
   for (const Case& c : std::initializer_list<Case>{
-           {"fifo", "unknown scheduling strategy \"fifo\": expected random, round-robin, pct[:depth=D,k=K] or "
-                    "replay:SCHEDULE"},
+           {"fifo",
+            "unknown scheduling strategy \"fifo\": expected random, round-robin, pct[:depth=D,k=K] or "
+            "replay:SCHEDULE"},
            {"pct:depth=0", "strategy \"pct:depth=0\": depth must be an integer from 1 to 64, got \"0\""},
            {"pct:depth=3x", "strategy \"pct:depth=3x\": depth must be an integer from 1 to 64, got \"3x\""},
            {"pct:k=", "strategy \"pct:k=\": k must be an integer from 1 to"},

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/memory_store.h"
+#include "commitlab/core/paimon/committer.h"
 #include "commitlab/sim/latency.h"
 #include "commitlab/sim/scheduler.h"
 #include "commitlab/sim/step_access.h"
@@ -155,8 +155,8 @@ TEST(SimEnvTest, AnOperationTakesEffectWhenItsRequestArrives) {
       note("B acts again");
     });
     ASSERT_TRUE(sched.Run().ok());
-    EXPECT_EQ(log, (std::vector<std::string>{"B acts@1000", "A publishes@5000", "B acts again@7000",
-                                             "A resumes@10000"}))
+    EXPECT_EQ(log,
+              (std::vector<std::string>{"B acts@1000", "A publishes@5000", "B acts again@7000", "A resumes@10000"}))
         << spec;
   }
 }
@@ -229,8 +229,8 @@ TEST(SimEnvTest, FaultPointWithoutAPlanIsJustASchedulingPoint) {
 class LogSink : public EventSink {
  public:
   void OnEvent(const Event& e) override {
-    lines.push_back(fmt::format("{} {} {} #{} a{} t={}", e.time_micros, EventTypeName(e.type), e.user,
-                                e.snapshot_id, e.attempt, e.wait_micros));
+    lines.push_back(fmt::format("{} {} {} #{} a{} t={}", e.time_micros, EventTypeName(e.type), e.user, e.snapshot_id,
+                                e.attempt, e.wait_micros));
     counts[e.type]++;
   }
   std::vector<std::string> lines;
@@ -247,15 +247,15 @@ struct Race {
   std::map<std::string, int> per_user;
 };
 
-Race RunRace(std::unique_ptr<Strategy> strategy, uint64_t seed, const LatencyModel& latency = {},
-             int commits = 30) {
+Race RunRace(std::unique_ptr<Strategy> strategy, uint64_t seed, const LatencyModel& latency = {}, int commits = 30) {
   Scheduler sched(std::move(strategy), seed);
   SimEnv env(&sched, latency);
   MemoryStore store;
   LogSink sink;
   std::vector<std::unique_ptr<paimon::Committer>> committers;
   for (std::string name : {"job-A", "job-B"}) {
-    committers.push_back(std::make_unique<paimon::Committer>(name, paimon::CommitOptions{.table = "race_log"}, &env, &store, &sink));
+    committers.push_back(
+        std::make_unique<paimon::Committer>(name, paimon::CommitOptions{.table = "race_log"}, &env, &store, &sink));
     paimon::Committer* c = committers.back().get();
     sched.AddWriter(name, [c, name, commits] {
       for (int i = 1; i <= commits; ++i) {
@@ -335,7 +335,6 @@ TEST(SimRaceTest, SameSeedSameRunAndTheScheduleStringReplaysIt) {
   EXPECT_THAT(shorter.status.message(), testing::StartsWith("schedule diverged at step "));
 }
 
-
 // Records, at every pick, what the first runnable writer's next step touches, and runs it.
 class AccessRecorder final : public Strategy {
  public:
@@ -367,7 +366,8 @@ TEST(SimEnvTest, EachSchedulingPointSaysWhatTheNextStepTouches) {
     env.BeginStorageOp(StorageOp::kReadSnapshot);
   });
   ASSERT_TRUE(sched.Run().ok());
-  EXPECT_THAT(r->seen, testing::ElementsAre("local", "publish", "local", "write-file", "fault", "wait", "opaque", "read"));
+  EXPECT_THAT(r->seen,
+              testing::ElementsAre("local", "publish", "local", "write-file", "fault", "wait", "opaque", "read"));
 }
 
 TEST(SimEnvTest, UntimedSleepsLeaveTheClockAndTheWriterRunnable) {

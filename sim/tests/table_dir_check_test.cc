@@ -45,7 +45,8 @@ class TableDirCheckTest : public ::testing::Test {
     NullEventSink sink;
     paimon::Committer c(user, {}, &env, store_.get(), &sink);
     for (int64_t id = first; id < first + n; ++id) {
-      const DataFile f{.name = fmt::format("data-{}-{}.parquet", user, id), .min_key = id, .max_key = id, .row_count = 1};
+      const DataFile f{
+          .name = fmt::format("data-{}-{}.parquet", user, id), .min_key = id, .max_key = id, .row_count = 1};
       ASSERT_TRUE(store_->WriteDataFile(f).ok());
       Result<int> r = c.Commit({.identifier = id, .append_changes = {{ChangeKind::kAdd, f}}});
       ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -190,10 +191,10 @@ TEST_F(TableDirCheckTest, LeftoversAreListedAndCleanedByAge) {
   ASSERT_EQ(r.leftovers.size(), 3u);
   std::vector<std::pair<std::string, LeftoverKind>> got;
   for (const Leftover& l : r.leftovers) got.emplace_back(l.path, l.kind);
-  EXPECT_THAT(got, ::testing::UnorderedElementsAre(
-                       std::pair{temp, LeftoverKind::kTempFile},
-                       std::pair{store_->ManifestPath("manifest-lost-1"), LeftoverKind::kManifest},
-                       std::pair{store_->DataFilePath(orphan), LeftoverKind::kDataFile}));
+  EXPECT_THAT(
+      got, ::testing::UnorderedElementsAre(std::pair{temp, LeftoverKind::kTempFile},
+                                           std::pair{store_->ManifestPath("manifest-lost-1"), LeftoverKind::kManifest},
+                                           std::pair{store_->DataFilePath(orphan), LeftoverKind::kDataFile}));
 
   // A day is far older than files written just now: nothing goes.
   CleanResult kept = CleanLeftovers(r, 86'400'000'000);

@@ -23,20 +23,46 @@ std::vector<Json> Race() {
   ev({{"type", "op_end"}, {"t_us", 1000}, {"step", 4}, {"writer", "job-B"}, {"op", "read-latest"}, {"saw", 0}});
   ev({{"type", "op_start"}, {"t_us", 1000}, {"step", 5}, {"writer", "job-A"}, {"op", "publish"}});
   ev({{"type", "op_start"}, {"t_us", 1000}, {"step", 6}, {"writer", "job-B"}, {"op", "publish"}});
-  ev({{"type", "op_end"}, {"t_us", 2000}, {"step", 7}, {"writer", "job-A"}, {"op", "publish"}, {"snapshot", 1},
+  ev({{"type", "op_end"},
+      {"t_us", 2000},
+      {"step", 7},
+      {"writer", "job-A"},
+      {"op", "publish"},
+      {"snapshot", 1},
       {"outcome", "published"}});
   ev({{"type", "published"}, {"t_us", 2000}, {"step", 7}, {"writer", "job-A"}, {"user", "job-A"}, {"snapshot", 1}});
-  ev({{"type", "op_end"}, {"t_us", 2500}, {"step", 8}, {"writer", "job-B"}, {"op", "publish"}, {"snapshot", 1},
+  ev({{"type", "op_end"},
+      {"t_us", 2500},
+      {"step", 8},
+      {"writer", "job-B"},
+      {"op", "publish"},
+      {"snapshot", 1},
       {"outcome", "lost"}});
-  ev({{"type", "atomic_commit_failed"}, {"t_us", 2500}, {"step", 8}, {"writer", "job-B"},
+  ev({{"type", "atomic_commit_failed"},
+      {"t_us", 2500},
+      {"step", 8},
+      {"writer", "job-B"},
       {"lost_to", {{"snapshot", 1}, {"writer", "job-A"}, {"user", "job-A"}}}});
-  ev({{"type", "retry_wait"}, {"t_us", 2500}, {"step", 9}, {"writer", "job-B"}, {"wait_us", 11000}, {"base_us", 10000},
+  ev({{"type", "retry_wait"},
+      {"t_us", 2500},
+      {"step", 9},
+      {"writer", "job-B"},
+      {"wait_us", 11000},
+      {"base_us", 10000},
       {"jitter_us", 1000}});
   ev({{"type", "op_start"}, {"t_us", 13500}, {"step", 10}, {"writer", "job-B"}, {"op", "publish"}});
-  ev({{"type", "op_end"}, {"t_us", 14000}, {"step", 11}, {"writer", "job-B"}, {"op", "publish"}, {"snapshot", 2},
+  ev({{"type", "op_end"},
+      {"t_us", 14000},
+      {"step", 11},
+      {"writer", "job-B"},
+      {"op", "publish"},
+      {"snapshot", 2},
       {"outcome", "published"}});
   ev({{"type", "published"}, {"t_us", 14000}, {"step", 11}, {"writer", "job-B"}, {"user", "job-B"}, {"snapshot", 2}});
-  ev({{"type", "conflict"}, {"t_us", 14000}, {"step", 12}, {"writer", "job-A"},
+  ev({{"type", "conflict"},
+      {"t_us", 14000},
+      {"step", 12},
+      {"writer", "job-A"},
       {"message", "File deletion conflicts detected! Give up committing.\n\nDon't panic!"}});
   h.push_back({{"type", "footer"}});
   return h;
@@ -101,15 +127,31 @@ TEST(TimelineTest, TheHtmlPageNeedsNoNetwork) {
 
 TEST(TimelineTest, AWriterHeldAtAnOrderLineWaitsInADashedSpanWithAnArrowFromTheOtherWriter) {
   std::vector<Json> h = Race();
-  h.insert(h.begin() + 1, Json({{"type", "gate_wait"}, {"t_us", 0}, {"step", 0}, {"writer", "job-B"},
-                           {"order", "job-A.read -> job-B.read"}, {"line", 9}}));
-  h.insert(h.begin() + 4, Json({{"type", "gate_open"}, {"t_us", 1000}, {"step", 3}, {"writer", "job-B"},
-                           {"order", "job-A.read -> job-B.read"}, {"line", 9}}));
+  h.insert(h.begin() + 1, Json({{"type", "gate_wait"},
+                                {"t_us", 0},
+                                {"step", 0},
+                                {"writer", "job-B"},
+                                {"order", "job-A.read -> job-B.read"},
+                                {"line", 9}}));
+  h.insert(h.begin() + 4, Json({{"type", "gate_open"},
+                                {"t_us", 1000},
+                                {"step", 3},
+                                {"writer", "job-B"},
+                                {"order", "job-A.read -> job-B.read"},
+                                {"line", 9}}));
   // An edge from a point no writer is named by (here a misspelt one) has no arrow, but the wait still shows.
-  h.insert(h.begin() + 5, Json({{"type", "gate_wait"}, {"t_us", 1000}, {"step", 3}, {"writer", "job-A"},
-                           {"order", "nobody.read -> job-A.publish"}, {"line", 10}}));
-  h.insert(h.begin() + 6, Json({{"type", "gate_open"}, {"t_us", 1000}, {"step", 3}, {"writer", "job-A"},
-                           {"order", "nobody.read -> job-A.publish"}, {"line", 10}}));
+  h.insert(h.begin() + 5, Json({{"type", "gate_wait"},
+                                {"t_us", 1000},
+                                {"step", 3},
+                                {"writer", "job-A"},
+                                {"order", "nobody.read -> job-A.publish"},
+                                {"line", 10}}));
+  h.insert(h.begin() + 6, Json({{"type", "gate_open"},
+                                {"t_us", 1000},
+                                {"step", 3},
+                                {"writer", "job-A"},
+                                {"order", "nobody.read -> job-A.publish"},
+                                {"line", 10}}));
   Result<Timeline> t = BuildTimeline(h);
   ASSERT_TRUE(t.ok()) << t.status().ToString();
   ASSERT_EQ(t->gates.size(), 1u);
@@ -181,7 +223,10 @@ TEST(TimelineTest, MembersOfTheWrongTypeAreRefusedNotACrash) {
 TEST(TimelineTest, ControlCharactersNeverReachTheSvg) {
   std::vector<Json> h = Race();
   for (Json& e : h)
-    if (e.contains("writer") && e["writer"] == "job-B") e["writer"] = "job\x01" "B";
+    if (e.contains("writer") && e["writer"] == "job-B")
+      e["writer"] =
+          "job\x01"
+          "B";
   h[15]["message"] = "two\tparts";
   const std::string svg = TimelineSvg(*BuildTimeline(h));
   EXPECT_THAT(svg, Not(HasSubstr("\x01")));

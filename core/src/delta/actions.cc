@@ -61,13 +61,11 @@ bool OperationChangesData(Operation op) {
     case Operation::kUpdate:
     case Operation::kDelete:
     case Operation::kMerge:
-    case Operation::kStreamingUpdate:
-      return true;
+    case Operation::kStreamingUpdate: return true;
     case Operation::kOptimize:
     case Operation::kCreateTable:
     case Operation::kSetTableProperties:
-    case Operation::kUpgradeProtocol:
-      return false;
+    case Operation::kUpgradeProtocol: return false;
   }
   return true;
 }
@@ -102,7 +100,8 @@ std::string FormatSqlPredicate(const Expression& e) {
     case Op::kAlwaysFalse: return "false";
     case Op::kAnd:
       return fmt::format("({} AND {})", FormatSqlPredicate(e.children[0]), FormatSqlPredicate(e.children[1]));
-    case Op::kOr: return fmt::format("({} OR {})", FormatSqlPredicate(e.children[0]), FormatSqlPredicate(e.children[1]));
+    case Op::kOr:
+      return fmt::format("({} OR {})", FormatSqlPredicate(e.children[0]), FormatSqlPredicate(e.children[1]));
     case Op::kNot: return fmt::format("NOT {}", FormatSqlPredicate(e.children[0]));
     default: {
       const std::string_view sym = e.op == Op::kEqual ? "=" : ComparisonSymbol(e.op);

@@ -9,8 +9,7 @@ namespace commitlab::delta {
 namespace {
 
 // DeltaErrors.concurrentModificationExceptionMsg, with the exception's name in front.
-Status ConflictStatus(std::string_view exception, std::string_view base, const Commit& winner,
-                      int64_t winner_version) {
+Status ConflictStatus(std::string_view exception, std::string_view base, const Commit& winner, int64_t winner_version) {
   return Status::Conflict(fmt::format(
       "{}: {}\nConflicting commit: {}\nRefer to https://docs.delta.io/latest/concurrency-control.html for more "
       "details.",
@@ -61,16 +60,13 @@ std::optional<DataFile> FirstAddedFileTxnShouldHaveRead(const CurrentTransaction
   const bool winner_blind = w.commit_info.is_blind_append;
   bool check_blind_adds = false;
   switch (level) {
-    case IsolationLevel::kSnapshotIsolation:
-      return std::nullopt;
+    case IsolationLevel::kSnapshotIsolation: return std::nullopt;
     case IsolationLevel::kWriteSerializable:
       // WriteSerializable orders T before a concurrent blind append, so its rows need not be read;
       // not so when T changes metadata.
       check_blind_adds = t.actions.metadata.has_value();
       break;
-    case IsolationLevel::kSerializable:
-      check_blind_adds = true;
-      break;
+    case IsolationLevel::kSerializable: check_blind_adds = true; break;
   }
   if (winner_blind && !check_blind_adds) return std::nullopt;
   for (const AddFile& a : w.adds) {
@@ -84,11 +80,10 @@ std::optional<DataFile> FirstAddedFileTxnShouldHaveRead(const CurrentTransaction
 Status CheckAddedFiles(const CurrentTransactionInfo& t, const Commit& w, int64_t wv, IsolationLevel level) {
   std::optional<DataFile> f = FirstAddedFileTxnShouldHaveRead(t, w, level);
   if (!f) return Status::OK();
-  return ConflictStatus(
-      kConcurrentAppendException,
-      fmt::format("Files were added to {} by a concurrent update. Please try the operation again.",
-                  PrettyPartition(*f, t.partitioned)),
-      w, wv);
+  return ConflictStatus(kConcurrentAppendException,
+                        fmt::format("Files were added to {} by a concurrent update. Please try the operation again.",
+                                    PrettyPartition(*f, t.partitioned)),
+                        w, wv);
 }
 
 Status CheckDeletedAgainstRead(const CurrentTransactionInfo& t, const Commit& w, int64_t wv) {
@@ -143,8 +138,8 @@ Status CheckConflicts(const CurrentTransactionInfo& current, const Commit& winne
 std::string_view ConflictExceptionName(const Status& s) {
   if (s.code() != Code::kConflict) return "";
   static constexpr std::array<std::string_view, 6> kNames = {
-      kConcurrentAppendException,      kConcurrentDeleteReadException, kConcurrentDeleteDeleteException,
-      kMetadataChangedException,       kConcurrentTransactionException, kProtocolChangedException,
+      kConcurrentAppendException, kConcurrentDeleteReadException,  kConcurrentDeleteDeleteException,
+      kMetadataChangedException,  kConcurrentTransactionException, kProtocolChangedException,
   };
   const std::string& m = s.message();
   for (std::string_view n : kNames)

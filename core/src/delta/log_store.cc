@@ -22,8 +22,8 @@ WriteResult MemoryDeltaLog::WriteIfAbsent(int64_t version, const Commit& commit)
   if (version >= 0 && version < next) return {WriteOutcome::kAlreadyExists, Status::OK()};
   if (version != next)
     return {WriteOutcome::kError,
-            Status::InvalidArgument(fmt::format("_delta_log/{} would leave a gap after version {}",
-                                                DeltaFileName(version), next - 1))};
+            Status::InvalidArgument(
+                fmt::format("_delta_log/{} would leave a gap after version {}", DeltaFileName(version), next - 1))};
   commits_.push_back(commit);
   return {WriteOutcome::kWritten, Status::OK()};
 }

@@ -11,9 +11,8 @@ int64_t TableSnapshot::TxnVersion(std::string_view app_id) const {
 
 Status TableSnapshot::Apply(int64_t version, const Commit& c) {
   if (version != version_ + 1)
-    return Status::InvalidArgument(
-        fmt::format("Versions are not contiguous: cannot apply version {} to a snapshot at version {}", version,
-                    version_));
+    return Status::InvalidArgument(fmt::format(
+        "Versions are not contiguous: cannot apply version {} to a snapshot at version {}", version, version_));
   for (const RemoveFile& r : c.removes) files_.erase(r.file.name);
   for (const AddFile& a : c.adds) files_[a.file.name] = a.file;
   if (c.metadata) metadata_ = c.metadata;

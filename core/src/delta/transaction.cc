@@ -14,12 +14,9 @@ namespace {
 CommitKind KindOf(Operation op) {
   switch (op) {
     case Operation::kInsert:
-    case Operation::kStreamingUpdate:
-      return CommitKind::kAppend;
-    case Operation::kOptimize:
-      return CommitKind::kCompact;
-    default:
-      return CommitKind::kOverwrite;
+    case Operation::kStreamingUpdate: return CommitKind::kAppend;
+    case Operation::kOptimize: return CommitKind::kCompact;
+    default: return CommitKind::kOverwrite;
   }
 }
 
@@ -53,8 +50,10 @@ std::string OptimisticTransaction::LogPath(int64_t version) const {
 Status OptimisticTransaction::Load(const TableSnapshot* base) {
   start_micros_ = env_->NowMicros();
   auto fail = [&](Status st) {
-    Emit({.type = st.code() == Code::kCrashed ? EventType::kCrashed : EventType::kError, .level = Level::kError,
-          .attempt = 1, .message = st.message()});
+    Emit({.type = st.code() == Code::kCrashed ? EventType::kCrashed : EventType::kError,
+          .level = Level::kError,
+          .attempt = 1,
+          .message = st.message()});
     return st;
   };
   if (Status st = env_->FaultPoint(fault::kReadLatestBefore); !st.ok()) return fail(std::move(st));
@@ -169,8 +168,8 @@ IsolationLevel OptimisticTransaction::CommitIsolationLevel(Operation op) const {
   bool data_changed = false;
   for (const AddFile& f : a.adds) data_changed |= f.data_change;
   for (const RemoveFile& f : a.removes) data_changed |= f.data_change;
-  const bool downgrade = table == IsolationLevel::kSerializable ? !data_changed
-                                                                : !data_changed && !OperationChangesData(op);
+  const bool downgrade =
+      table == IsolationLevel::kSerializable ? !data_changed : !data_changed && !OperationChangesData(op);
   return downgrade ? IsolationLevel::kSnapshotIsolation : table;
 }
 
@@ -196,7 +195,8 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
   committed_ = true;
   op_ = op;
   if (snapshot_.version() < 0 && !info_.actions.metadata) {
-    Status st = Status::InvalidArgument("Couldn't find Metadata while committing the first version of the Delta table.");
+    Status st =
+        Status::InvalidArgument("Couldn't find Metadata while committing the first version of the Delta table.");
     Emit({.type = EventType::kError, .level = Level::kError, .attempt = 1, .message = st.message()});
     return st;
   }
@@ -220,10 +220,12 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
             "Commit failed at version: {}\n"
             "Number of actions attempted to commit: {}\n"
             "Total time spent attempting this commit: {} ms",
-            attempt, first_version, version, info_.actions.ActionCount(),
-            (env_->NowMicros() - start_micros_) / 1000);
-        Emit({.type = EventType::kGaveUp, .level = Level::kError, .attempt = static_cast<int>(attempt),
-              .snapshot_id = version, .message = msg});
+            attempt, first_version, version, info_.actions.ActionCount(), (env_->NowMicros() - start_micros_) / 1000);
+        Emit({.type = EventType::kGaveUp,
+              .level = Level::kError,
+              .attempt = static_cast<int>(attempt),
+              .snapshot_id = version,
+              .message = msg});
         return Status::RetriesExhausted(std::move(msg));
       }
       Result<int64_t> next = CheckForConflicts(version, static_cast<int>(attempt), &check_line);
@@ -232,12 +234,9 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
     }
     Status error;
     switch (DoCommit(version, static_cast<int>(attempt) + 1, check_line, &error)) {
-      case WriteStep::kWritten:
-        return version;
-      case WriteStep::kCollided:
-        break;
-      case WriteStep::kFailed:
-        return error;
+      case WriteStep::kWritten: return version;
+      case WriteStep::kCollided: break;
+      case WriteStep::kFailed: return error;
     }
   }
 }
@@ -245,13 +244,18 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
 OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version, int attempt,
                                                                  const std::string& check_line, Status* error) {
   ++stats_.attempts;
-  Emit({.type = EventType::kAttempt, .attempt = attempt, .snapshot_id = version,
+  Emit({.type = EventType::kAttempt,
+        .attempt = attempt,
+        .snapshot_id = version,
         .message = fmt::format("{}Attempting to commit version {} with {} actions with {} isolation level", check_line,
                                version, info_.actions.ActionCount(), IsolationLevelName(level_)),
         .base_snapshot = version - 1,
         .changes = &plan_});
   auto crashed = [&](Status st) {
-    Emit({.type = EventType::kCrashed, .level = Level::kError, .attempt = attempt, .snapshot_id = version,
+    Emit({.type = EventType::kCrashed,
+          .level = Level::kError,
+          .attempt = attempt,
+          .snapshot_id = version,
           .message = st.message()});
     *error = std::move(st);
     return WriteStep::kFailed;
@@ -261,7 +265,10 @@ OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version
     std::string msg = fmt::format(
         "Exception while committing delta #{} to {}/_delta_log: whether {} was written is unknown. Caused by: {}",
         version, options_.table, DeltaFileName(version), cause.message());
-    Emit({.type = EventType::kUnknownOutcome, .level = Level::kWarn, .attempt = attempt, .snapshot_id = version,
+    Emit({.type = EventType::kUnknownOutcome,
+          .level = Level::kWarn,
+          .attempt = attempt,
+          .snapshot_id = version,
           .message = msg});
     *error = Status::IOError(std::move(msg));
     return WriteStep::kFailed;
@@ -288,27 +295,33 @@ OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version
         return unknown(st);
       }
       ++stats_.commits;
-      Emit({.type = EventType::kPublished, .attempt = attempt, .snapshot_id = version,
+      Emit({.type = EventType::kPublished,
+            .attempt = attempt,
+            .snapshot_id = version,
             .message = fmt::format("Committed delta #{} to {}/_delta_log", version, options_.table)});
       return WriteStep::kWritten;
     }
     case WriteOutcome::kAlreadyExists:
       ++stats_.collisions;
-      Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .attempt = attempt, .snapshot_id = version,
+      Emit({.type = EventType::kAtomicCommitFailed,
+            .level = Level::kWarn,
+            .attempt = attempt,
+            .snapshot_id = version,
             .message = fmt::format("java.nio.file.FileAlreadyExistsException: {}", LogPath(version)),
             .injected = injected_loss});
       return WriteStep::kCollided;
-    case WriteOutcome::kError:
-      break;
+    case WriteOutcome::kError: break;
   }
   return unknown(r.error);
 }
 
-Result<int64_t> OptimisticTransaction::CheckForConflicts(int64_t check_version, int attempt,
-                                                         std::string* check_line) {
+Result<int64_t> OptimisticTransaction::CheckForConflicts(int64_t check_version, int attempt, std::string* check_line) {
   auto fail = [&](Status st) {
-    Emit({.type = st.code() == Code::kCrashed ? EventType::kCrashed : EventType::kError, .level = Level::kError,
-          .attempt = attempt + 1, .snapshot_id = check_version, .message = st.message()});
+    Emit({.type = st.code() == Code::kCrashed ? EventType::kCrashed : EventType::kError,
+          .level = Level::kError,
+          .attempt = attempt + 1,
+          .snapshot_id = check_version,
+          .message = st.message()});
     return st;
   };
   if (Status st = env_->FaultPoint(fault::kReadLatestBefore); !st.ok()) return fail(std::move(st));
@@ -327,8 +340,12 @@ Result<int64_t> OptimisticTransaction::CheckForConflicts(int64_t check_version, 
     if (Status st = CheckConflicts(info_, *winner, v, level_); !st.ok()) {
       ++stats_.conflicts;
       const EventCause cause{.kind = CauseKind::kDeltaConflict, .snapshot = v, .by = winner->commit_info.user_name};
-      Emit({.type = EventType::kConflict, .level = Level::kError, .attempt = attempt + 1, .snapshot_id = v,
-            .message = st.message(), .cause = &cause});
+      Emit({.type = EventType::kConflict,
+            .level = Level::kError,
+            .attempt = attempt + 1,
+            .snapshot_id = v,
+            .message = st.message(),
+            .cause = &cause});
       return st;
     }
   }

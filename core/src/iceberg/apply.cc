@@ -89,8 +89,8 @@ std::vector<FileRef> DeleteFilesToDrop(const Operation& op, const FileSet& live_
     bool drop = false;
     switch (op.kind) {
       case OperationKind::kReplacePartitions:
-        drop = ReplacesWholeTable(op) ||
-               std::find(op.replaced_partitions.begin(), op.replaced_partitions.end(), p) != op.replaced_partitions.end();
+        drop = ReplacesWholeTable(op) || std::find(op.replaced_partitions.begin(), op.replaced_partitions.end(), p) !=
+                                             op.replaced_partitions.end();
         break;
       // A copy-on-write delete names its files (deleteFile): only a row filter reaches deletes.
       case OperationKind::kOverwriteByFilter: drop = HoldsForPartition(op.filter, p); break;

@@ -84,7 +84,7 @@ CasResult InMemoryRestCatalog::Commit(const TableMetadata& base, MetadataRef nex
     }
     for (const SnapshotRef& s : next->snapshots)
       if (base.FindSnapshot(s->snapshot_id) == nullptr) merged->snapshots.push_back(s);  // AddSnapshot
-    merged->current_snapshot_id = next->current_snapshot_id;                           // SetSnapshotRef(main)
+    merged->current_snapshot_id = next->current_snapshot_id;                             // SetSnapshotRef(main)
     merged->last_sequence_number = next->last_sequence_number;
   }
   if (sets_schema) merged->current_schema_id = next->current_schema_id;  // SetCurrentSchema

@@ -330,8 +330,13 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
     }
     case CasOutcome::kLost:
       ++stats_.atomic_failures;
-      Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .identifier = op.identifier, .kind = kind,
-            .attempt = attempt, .snapshot_id = new_version, .message = "CommitFailedException: " + cas.message,
+      Emit({.type = EventType::kAtomicCommitFailed,
+            .level = Level::kWarn,
+            .identifier = op.identifier,
+            .kind = kind,
+            .attempt = attempt,
+            .snapshot_id = new_version,
+            .message = "CommitFailedException: " + cas.message,
             .injected = injected_loss});
       return {.kind = AttemptResult::kLost, .message = std::move(cas.message)};
     case CasOutcome::kUnknown: break;

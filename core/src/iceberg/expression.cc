@@ -38,7 +38,8 @@ Bounds BoundsOf(const std::string& column, const Value& literal, const IcebergDa
 
 // InclusiveMetricsEvaluator's comparisons. REQUIRES: e.IsComparison().
 bool MightMatch(const Expression& e, const IcebergDataFile& f) {
-  if (std::optional<Value> p = PartitionValue(e.column, e.value, f.file.partition)) return CompareValues(e.op, *p, e.value);
+  if (std::optional<Value> p = PartitionValue(e.column, e.value, f.file.partition))
+    return CompareValues(e.op, *p, e.value);
   // notEqual has no useful bound (InclusiveMetricsEvaluator.notEq): it might always match.
   if (e.op == Op::kNotEqual) return true;
   const Bounds b = BoundsOf(e.column, e.value, f);
@@ -57,7 +58,8 @@ bool MightMatch(const Expression& e, const IcebergDataFile& f) {
 
 // StrictMetricsEvaluator's comparisons. REQUIRES: e.IsComparison().
 bool MustMatch(const Expression& e, const IcebergDataFile& f) {
-  if (std::optional<Value> p = PartitionValue(e.column, e.value, f.file.partition)) return CompareValues(e.op, *p, e.value);
+  if (std::optional<Value> p = PartitionValue(e.column, e.value, f.file.partition))
+    return CompareValues(e.op, *p, e.value);
   if (f.rows.empty()) return true;  // vacuously: StrictMetricsEvaluator on a file of no records
   const Bounds b = BoundsOf(e.column, e.value, f);
   if (b.mixed_types) return false;
@@ -81,8 +83,7 @@ std::string FormatExpression(const Expression& e) {
   switch (e.op) {
     case Op::kAlwaysTrue: return "true";
     case Op::kAlwaysFalse: return "false";
-    case Op::kAnd:
-      return fmt::format("({} and {})", FormatExpression(e.children[0]), FormatExpression(e.children[1]));
+    case Op::kAnd: return fmt::format("({} and {})", FormatExpression(e.children[0]), FormatExpression(e.children[1]));
     case Op::kOr: return fmt::format("({} or {})", FormatExpression(e.children[0]), FormatExpression(e.children[1]));
     case Op::kNot: return fmt::format("not({})", FormatExpression(e.children[0]));
     default: return fmt::format("ref(name=\"{}\") {} {}", e.column, ComparisonSymbol(e.op), FormatValue(e.value));

@@ -76,8 +76,7 @@ Result<std::vector<SnapshotRef>> ValidationHistory(const TableMetadata& base,
   return out;
 }
 
-Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter,
-                              EventCause* cause) {
+Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter, EventCause* cause) {
   std::vector<std::string> conflicts = Conflicts(
       history, kAddingOps, Added, [&](const IcebergDataFile& f) { return CanContainMatches(filter, f); }, cause);
   if (conflicts.empty()) return Status::OK();
@@ -85,8 +84,7 @@ Status ValidateAddedDataFiles(const std::vector<SnapshotRef>& history, const Exp
                                        FormatExpression(filter), JavaList(conflicts)));
 }
 
-Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter,
-                                EventCause* cause) {
+Status ValidateDeletedDataFiles(const std::vector<SnapshotRef>& history, const Expression& filter, EventCause* cause) {
   std::vector<std::string> conflicts = Conflicts(
       history, kDeletingOps, Deleted, [&](const IcebergDataFile& f) { return CanContainMatches(filter, f); }, cause);
   if (conflicts.empty()) return Status::OK();
@@ -120,8 +118,7 @@ const std::vector<FileRef>& AddedDeletes(const Snapshot& s) { return s.added_del
 // The delete files added in `history` by overwrite/delete snapshots that `matches` accepts; the
 // history runs back to just after the start, so their sequence numbers are above its.
 template <typename Matches>
-std::vector<std::string> NewDeleteFiles(const std::vector<SnapshotRef>& history, Matches matches,
-                                        EventCause* cause) {
+std::vector<std::string> NewDeleteFiles(const std::vector<SnapshotRef>& history, Matches matches, EventCause* cause) {
   return Conflicts(history, kAddingDeletesOps, AddedDeletes, matches, cause);
 }
 
@@ -153,10 +150,9 @@ bool AppliesTo(const IcebergDataFile& del, const IcebergDataFile& data) {
 
 }  // namespace
 
-Status ValidateNoNewDeleteFiles(const std::vector<SnapshotRef>& history, const Expression& filter,
-                                EventCause* cause) {
-  std::vector<std::string> found =
-      NewDeleteFiles(history, [&](const IcebergDataFile& f) { return DeleteFileMightMatch(filter, f); }, cause);
+Status ValidateNoNewDeleteFiles(const std::vector<SnapshotRef>& history, const Expression& filter, EventCause* cause) {
+  std::vector<std::string> found = NewDeleteFiles(
+      history, [&](const IcebergDataFile& f) { return DeleteFileMightMatch(filter, f); }, cause);
   if (found.empty()) return Status::OK();
   return ValidationFailure(fmt::format("Found new conflicting delete files that can apply to records matching {}: {}",
                                        FormatExpression(filter), JavaList(found)));
@@ -170,11 +166,11 @@ Status ValidateNoNewDeleteFiles(const std::vector<SnapshotRef>& history, const s
                                        FormatPartitionSet(partitions), JavaList(found)));
 }
 
-Status ValidateNoNewDeletesForDataFiles(const std::vector<SnapshotRef>& history,
-                                        const std::vector<FileRef>& data_files, EventCause* cause) {
+Status ValidateNoNewDeletesForDataFiles(const std::vector<SnapshotRef>& history, const std::vector<FileRef>& data_files,
+                                        EventCause* cause) {
   for (const FileRef& data : data_files) {
-    std::vector<std::string> found =
-        NewDeleteFiles(history, [&](const IcebergDataFile& del) { return AppliesTo(del, *data); }, cause);
+    std::vector<std::string> found = NewDeleteFiles(
+        history, [&](const IcebergDataFile& del) { return AppliesTo(del, *data); }, cause);
     if (!found.empty())
       return ValidationFailure(fmt::format("Cannot commit, found new delete for replaced data file: {}", data->path()));
   }
@@ -186,16 +182,14 @@ Status ValidateDataFilesExist(const std::vector<SnapshotRef>& history, const std
   const std::initializer_list<DataOperation> with_deletes = {DataOperation::kOverwrite, DataOperation::kReplace,
                                                              DataOperation::kDelete};
   const std::initializer_list<DataOperation> without = {DataOperation::kOverwrite, DataOperation::kReplace};
-  std::vector<std::string> missing =
-      Conflicts(history, include_deletes ? with_deletes : without, Deleted,
-                [&](const IcebergDataFile& f) { return std::find(paths.begin(), paths.end(), f.path()) != paths.end(); },
-                cause);
+  std::vector<std::string> missing = Conflicts(
+      history, include_deletes ? with_deletes : without, Deleted,
+      [&](const IcebergDataFile& f) { return std::find(paths.begin(), paths.end(), f.path()) != paths.end(); }, cause);
   if (missing.empty()) return Status::OK();
   return ValidationFailure(fmt::format("Cannot commit, missing data files: {}", JavaList(missing)));
 }
 
-Status ValidateRequiredDeletes(const FileSet& live, const std::vector<FileRef>& files_to_delete,
-                               EventCause* cause) {
+Status ValidateRequiredDeletes(const FileSet& live, const std::vector<FileRef>& files_to_delete, EventCause* cause) {
   std::vector<std::string> missing;
   for (const FileRef& f : files_to_delete)
     if (live.count(f->path()) == 0) missing.push_back(f->path());

@@ -28,8 +28,7 @@ struct Committer::AttemptResult {
   Status status;            // kFatal, or the cause of a kRetry
 };
 
-Committer::Committer(std::string commit_user, CommitOptions options, Env* env, SnapshotStore* store,
-                     EventSink* events)
+Committer::Committer(std::string commit_user, CommitOptions options, Env* env, SnapshotStore* store, EventSink* events)
     : user_(std::move(commit_user)),
       options_(std::move(options)),
       env_(env),
@@ -68,9 +67,9 @@ Result<int> Committer::Commit(const Committable& c, bool check_append_files) {
   if (!options_.ignore_empty_commit || !c.append_changes.empty()) {
     bool overwrite = false;
     for (const FileChange& ch : c.append_changes) overwrite |= ch.kind == ChangeKind::kDelete;
-    Result<int64_t> r = TryCommit(c.append_changes, c.identifier,
-                                  overwrite ? CommitKind::kOverwrite : CommitKind::kAppend,
-                                  check_append_files || overwrite);
+    Result<int64_t> r =
+        TryCommit(c.append_changes, c.identifier, overwrite ? CommitKind::kOverwrite : CommitKind::kAppend,
+                  check_append_files || overwrite);
     if (!r.ok()) return r.status();
     ++generated;
   }
@@ -82,8 +81,8 @@ Result<int> Committer::Commit(const Committable& c, bool check_append_files) {
   return generated;
 }
 
-Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int64_t identifier,
-                                     CommitKind kind, bool detect_conflicts) {
+Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int64_t identifier, CommitKind kind,
+                                     bool detect_conflicts) {
   const int64_t start = env_->NowMicros();
   const RetryPolicy& policy = options_.retry;
   std::optional<int64_t> failed_base_id;  // latest id seen by an attempt whose publish failed
@@ -92,15 +91,23 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
   int64_t prev_wait = 0;
   auto give_up = [&](int retry, std::string msg) {
     ++stats_.gave_up;
-    Emit({.type = EventType::kGaveUp, .level = Level::kError, .identifier = identifier, .kind = kind,
-          .attempt = retry + 1, .message = msg});
+    Emit({.type = EventType::kGaveUp,
+          .level = Level::kError,
+          .identifier = identifier,
+          .kind = kind,
+          .attempt = retry + 1,
+          .message = msg});
     return Status::RetriesExhausted(std::move(msg));
   };
   for (int retry = 0;; ++retry) {
     Status read = env_->FaultPoint(fault::kReadLatestBefore);
     if (read.code() == Code::kCrashed) {
-      Emit({.type = EventType::kCrashed, .level = Level::kError, .identifier = identifier, .kind = kind,
-            .attempt = retry + 1, .message = read.message()});
+      Emit({.type = EventType::kCrashed,
+            .level = Level::kError,
+            .identifier = identifier,
+            .kind = kind,
+            .attempt = retry + 1,
+            .message = read.message()});
       return read;
     }
     if (read.ok()) {
@@ -114,13 +121,17 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
       }
     }
     if (!read.ok()) {
-      Emit({.type = EventType::kError, .level = Level::kError, .identifier = identifier, .kind = kind,
-            .attempt = retry + 1, .message = read.message()});
+      Emit({.type = EventType::kError,
+            .level = Level::kError,
+            .identifier = identifier,
+            .kind = kind,
+            .attempt = retry + 1,
+            .message = read.message()});
       return read;
     }
 
-    AttemptResult r = TryCommitOnce(changes, identifier, kind, detect_conflicts, latest.get(), failed_base_id,
-                                    retry + 1, start);
+    AttemptResult r =
+        TryCommitOnce(changes, identifier, kind, detect_conflicts, latest.get(), failed_base_id, retry + 1, start);
     if (r.kind == AttemptResult::kSuccess) {
       if (options_.budget != nullptr) options_.budget->OnSuccess();
       return r.snapshot_id;
@@ -131,20 +142,25 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
     const int64_t elapsed = env_->NowMicros() - start;
     const bool timed_out = policy.total_timeout_micros >= 0 && elapsed > policy.total_timeout_micros;
     if (timed_out || (policy.max_retries >= 0 && retry >= policy.max_retries)) {
-      const int64_t timeout_millis = policy.total_timeout_micros >= 0 ? policy.total_timeout_micros / 1000
-                                                                      : std::numeric_limits<int64_t>::max();
+      const int64_t timeout_millis =
+          policy.total_timeout_micros >= 0 ? policy.total_timeout_micros / 1000 : std::numeric_limits<int64_t>::max();
       return give_up(retry, fmt::format("Commit failed after {} millis with {} retries, there maybe exist commit "
                                         "conflicts between multiple jobs.",
                                         timeout_millis, retry));
     }
     if (options_.budget != nullptr && !options_.budget->TryAcquireRetry())
-      return give_up(retry, fmt::format("Commit failed after {} retries: the retry budget is empty, giving up.", retry));
+      return give_up(retry,
+                     fmt::format("Commit failed after {} retries: the retry budget is empty, giving up.", retry));
     int64_t wait = 0;
     if (wants_events_) {  // per attempt: the wait's parts and the event only for a sink that wants them
       const RetryWait next = NextWait(policy, retry + 1, prev_wait, env_->rng());
       wait = next.wait_micros;
-      Emit({.type = EventType::kRetryWait, .level = Level::kInfo, .identifier = identifier, .kind = kind,
-            .attempt = retry + 1, .wait_micros = wait,
+      Emit({.type = EventType::kRetryWait,
+            .level = Level::kInfo,
+            .identifier = identifier,
+            .kind = kind,
+            .attempt = retry + 1,
+            .wait_micros = wait,
             .message = Message("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0),
             .wait_base_micros = next.base_micros,
             .wait_jitter_micros = next.jitter_micros});
@@ -180,9 +196,9 @@ bool InPartition(std::string_view file_partition, std::string_view target) {
 Result<int> Committer::Overwrite(const std::string& partition, const Committable& c) {
   for (const FileChange& ch : c.append_changes) {
     if (!InPartition(ch.file.partition, partition)) {
-      return Status::InvalidArgument(fmt::format(
-          "Trying to overwrite partition {}, but the changes in {} does not belong to this partition",
-          partition.empty() ? "{}" : partition, ch.file.partition.empty() ? "{}" : ch.file.partition));
+      return Status::InvalidArgument(
+          fmt::format("Trying to overwrite partition {}, but the changes in {} does not belong to this partition",
+                      partition.empty() ? "{}" : partition, ch.file.partition.empty() ? "{}" : ch.file.partition));
     }
   }
   overwrite_partition_ = &partition;
@@ -210,23 +226,31 @@ Result<const std::vector<FileChange>*> Committer::OverwriteChanges(const std::ve
 }
 
 Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>& given, int64_t identifier,
-                                                  CommitKind kind, bool detect_conflicts,
-                                                  const Snapshot* latest,
+                                                  CommitKind kind, bool detect_conflicts, const Snapshot* latest,
                                                   const std::optional<int64_t>& failed_base_id, int attempt,
                                                   int64_t start_micros) {
   const int64_t latest_id = latest ? latest->id : 0;
   if (latest_id < 0 || latest_id >= kMaxSnapshotId) {  // a store that returned it is damaged; id + 1 must not overflow
     Status st = Status::Corruption(fmt::format("The latest snapshot id {} is outside 0..{}: the table is damaged.",
                                                latest_id, kMaxSnapshotId - 1));
-    Emit({.type = EventType::kError, .level = Level::kError, .identifier = identifier, .kind = kind,
-          .attempt = attempt, .message = st.message()});
+    Emit({.type = EventType::kError,
+          .level = Level::kError,
+          .identifier = identifier,
+          .kind = kind,
+          .attempt = attempt,
+          .message = st.message()});
     return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
   }
   const int64_t new_id = latest_id + 1;
   const std::string_view kind_name = CommitKindName(kind);
   auto fatal = [&](EventType type, Status st) {
-    Emit({.type = type, .level = Level::kError, .identifier = identifier, .kind = kind, .attempt = attempt,
-          .snapshot_id = new_id, .message = st.message()});
+    Emit({.type = type,
+          .level = Level::kError,
+          .identifier = identifier,
+          .kind = kind,
+          .attempt = attempt,
+          .snapshot_id = new_id,
+          .message = st.message()});
     return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
   };
   auto crashed = [&](Status st) { return fatal(EventType::kCrashed, std::move(st)); };
@@ -246,11 +270,15 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     if (found->has_value()) {
       ++stats_.idempotent_matches;
       ++stats_.snapshots;
-      Emit({.type = EventType::kIdempotentMatch, .level = Level::kInfo, .identifier = identifier, .kind = kind,
-            .attempt = attempt, .snapshot_id = **found,
+      Emit({.type = EventType::kIdempotentMatch,
+            .level = Level::kInfo,
+            .identifier = identifier,
+            .kind = kind,
+            .attempt = attempt,
+            .snapshot_id = **found,
             .message = Message("Found snapshot {} committed by user {} with identifier {} and kind {} in a "
-                                   "previous attempt. Skip committing it again.",
-                                   **found, user_, identifier, kind_name)});
+                               "previous attempt. Skip committing it again.",
+                               **found, user_, identifier, kind_name)});
       return {AttemptResult::kSuccess, **found, Status::OK()};
     }
   }
@@ -261,8 +289,13 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
       if (!refusal.ok()) return fatal(EventType::kError, refusal.status());
       if (!refusal->empty()) {
         ++stats_.conflicts;
-        Emit({.type = EventType::kConflict, .level = Level::kError, .identifier = identifier, .kind = kind,
-              .attempt = attempt, .snapshot_id = new_id, .message = *refusal});
+        Emit({.type = EventType::kConflict,
+              .level = Level::kError,
+              .identifier = identifier,
+              .kind = kind,
+              .attempt = attempt,
+              .snapshot_id = new_id,
+              .message = *refusal});
         return {AttemptResult::kFatal, 0, Status::Conflict(*refusal)};
       }
     }
@@ -270,7 +303,10 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   }
   ++stats_.attempts;
   if (wants_events_)
-    Emit({.type = EventType::kAttempt, .identifier = identifier, .kind = kind, .attempt = attempt,
+    Emit({.type = EventType::kAttempt,
+          .identifier = identifier,
+          .kind = kind,
+          .attempt = attempt,
           .snapshot_id = new_id,
           .message = Message("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", new_id, user_,
                              identifier, kind_name),
@@ -284,8 +320,14 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     EventCause cause;
     if (Status st = CheckConflicts(base_, changes, ctx, &cause); !st.ok()) {
       ++stats_.conflicts;
-      Emit({.type = EventType::kConflict, .level = Level::kError, .identifier = identifier, .kind = kind,
-            .attempt = attempt, .snapshot_id = new_id, .message = st.message(), .cause = &cause});
+      Emit({.type = EventType::kConflict,
+            .level = Level::kError,
+            .identifier = identifier,
+            .kind = kind,
+            .attempt = attempt,
+            .snapshot_id = new_id,
+            .message = st.message(),
+            .cause = &cause});
       return {AttemptResult::kFatal, 0, std::move(st)};
     }
   }
@@ -341,8 +383,12 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     case PublishOutcome::kPublished:
       ++stats_.snapshots;
       if (wants_events_)
-        Emit({.type = EventType::kPublished, .level = Level::kInfo, .identifier = identifier, .kind = kind,
-              .attempt = attempt, .snapshot_id = new_id,
+        Emit({.type = EventType::kPublished,
+              .level = Level::kInfo,
+              .identifier = identifier,
+              .kind = kind,
+              .attempt = attempt,
+              .snapshot_id = new_id,
               .message = Message("Successfully commit snapshot {} to table {} by user {} with identifier {} and "
                                  "kind {}.",
                                  new_id, options_.table, user_, identifier, kind_name)});
@@ -350,32 +396,40 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     case PublishOutcome::kAlreadyExists:
       ++stats_.atomic_failures;
       if (wants_events_)
-        Emit({.type = EventType::kAtomicCommitFailed, .level = Level::kWarn, .identifier = identifier, .kind = kind,
-              .attempt = attempt, .snapshot_id = new_id,
+        Emit({.type = EventType::kAtomicCommitFailed,
+              .level = Level::kWarn,
+              .identifier = identifier,
+              .kind = kind,
+              .attempt = attempt,
+              .snapshot_id = new_id,
               // Not Message(): its arguments would be formatted even when no sink wants the text.
-              .message = wants_messages_
-                             ? fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and "
-                                           "kind {} after {} seconds. Skip clean up and try again.",
-                                           new_id, user_, identifier, kind_name,
-                                           JavaSeconds(env_->NowMicros() - start_micros))
-                             : std::string(),
+              .message =
+                  wants_messages_
+                      ? fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and "
+                                    "kind {} after {} seconds. Skip clean up and try again.",
+                                    new_id, user_, identifier, kind_name, JavaSeconds(env_->NowMicros() - start_micros))
+                      : std::string(),
               .injected = injected_loss});
       return {AttemptResult::kRetry, 0, Status::OK()};
-    case PublishOutcome::kError:
-      break;
+    case PublishOutcome::kError: break;
   }
   ++stats_.unknown_outcomes;
   std::string msg = fmt::format(
       "Exception occurs when committing snapshot #{} by user {} with identifier {} and kind {}. Cannot clean up "
       "because we can't determine the success. Caused by: {}",
       new_id, user_, identifier, kind_name, pr.error.message());
-  Emit({.type = EventType::kUnknownOutcome, .level = Level::kWarn, .identifier = identifier, .kind = kind,
-        .attempt = attempt, .snapshot_id = new_id, .message = msg});
+  Emit({.type = EventType::kUnknownOutcome,
+        .level = Level::kWarn,
+        .identifier = identifier,
+        .kind = kind,
+        .attempt = attempt,
+        .snapshot_id = new_id,
+        .message = msg});
   return {AttemptResult::kRetry, 0, Status::IOError(std::move(msg))};
 }
 
-Result<std::optional<int64_t>> Committer::FindOwnSnapshot(int64_t from_id, const Snapshot& latest,
-                                                          int64_t identifier, CommitKind kind) {
+Result<std::optional<int64_t>> Committer::FindOwnSnapshot(int64_t from_id, const Snapshot& latest, int64_t identifier,
+                                                          CommitKind kind) {
   auto matches = [&](const Snapshot& s) {
     return s.commit_user == user_ && s.commit_identifier == identifier && s.kind == kind;
   };
@@ -429,9 +483,10 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
   for (Committable& c : committables)
     if (c.identifier > *newest) kept.push_back(std::move(c));
   const size_t dropped = committables.size() - kept.size();
-  Emit({.type = EventType::kFiltered, .identifier = *newest,
+  Emit({.type = EventType::kFiltered,
+        .identifier = *newest,
         .message = Message("Filtered {} committed committable(s) of user {}: its newest committed identifier is {}.",
-                               dropped, user_, *newest)});
+                           dropped, user_, *newest)});
   return kept;
 }
 
@@ -444,16 +499,18 @@ Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_
     if (!s.ok()) return s.status();
     if (s->commit_user == user_) continue;
     if (s->kind == CommitKind::kCompact || s->kind == CommitKind::kOverwrite) {
-      return fmt::format("When trying to commit snapshot {}, commit user {} has found a {} snapshot (id: {}) by another "
-                         "user {}. Giving up committing as commit.strict-mode.last-safe-snapshot is set.",
-                         new_id, user_, CommitKindName(s->kind), id, s->commit_user);
+      return fmt::format(
+          "When trying to commit snapshot {}, commit user {} has found a {} snapshot (id: {}) by another "
+          "user {}. Giving up committing as commit.strict-mode.last-safe-snapshot is set.",
+          new_id, user_, CommitKindName(s->kind), id, s->commit_user);
     }
     // Every bucket here is a real (fixed) bucket: any file in the APPEND counts.
     if (s->kind == CommitKind::kAppend && kind == CommitKind::kOverwrite && !s->changes.empty()) {
-      return fmt::format("When trying to commit snapshot {}, commit user {} has found a APPEND snapshot (id: {}) by "
-                         "another user {} which committed files to fixed bucket. Giving up committing as "
-                         "commit.strict-mode.last-safe-snapshot is set.",
-                         new_id, user_, id, s->commit_user);
+      return fmt::format(
+          "When trying to commit snapshot {}, commit user {} has found a APPEND snapshot (id: {}) by "
+          "another user {} which committed files to fixed bucket. Giving up committing as "
+          "commit.strict-mode.last-safe-snapshot is set.",
+          new_id, user_, id, s->commit_user);
     }
   }
   return std::string();
@@ -482,7 +539,8 @@ Result<int> Committer::FilterAndCommit(std::vector<Committable> committables) {
     for (const std::string& n : missing) names += (names.empty() ? "" : ",") + n;
     return Status::NotFound(
         "Cannot recover from this checkpoint because some files in the snapshot that need to be resubmitted have "
-        "been deleted:\n    " + names +
+        "been deleted:\n    " +
+        names +
         "\n    The most likely reason is because you are recovering from a very old savepoint that contains some "
         "uncommitted files that have already been deleted.");
   }

@@ -19,18 +19,19 @@ using FileKey = std::tuple<std::string, int32_t, int32_t, std::string>;  // part
 FileKey KeyOf(const DataFile& f) { return {f.partition, f.bucket, f.level, f.name}; }
 
 std::string ConflictMessage(std::string_view headline, const ConflictContext& ctx,
-                            const std::vector<FileChange>& base_entries,
-                            const std::vector<FileChange>& delta, std::string_view cause) {
+                            const std::vector<FileChange>& base_entries, const std::vector<FileChange>& delta,
+                            std::string_view cause) {
   std::string m(headline);
-  m += "\n\nDon't panic!\n"
-       "Conflicts during commits are normal and this failure is intended to resolve the conflicts.\n"
-       "Conflicts are mainly caused by the following scenarios:\n"
-       "1. Multiple jobs are writing into the same partition at the same time, or you use STATEMENT SET to execute multiple INSERT statements into the same Paimon table.\n"
-       "   You'll probably see different base commit user and current commit user below.\n"
-       "   You can use https://paimon.apache.org/docs/master/maintenance/dedicated-compaction#dedicated-compaction-job to support multiple writing.\n"
-       "2. You're recovering from an old savepoint, or you're creating multiple jobs from a savepoint.\n"
-       "   The job will fail continuously in this scenario to protect metadata from corruption.\n"
-       "   You can either recover from the latest savepoint, or you can revert the table to the snapshot corresponding to the old savepoint.\n\n";
+  m +=
+      "\n\nDon't panic!\n"
+      "Conflicts during commits are normal and this failure is intended to resolve the conflicts.\n"
+      "Conflicts are mainly caused by the following scenarios:\n"
+      "1. Multiple jobs are writing into the same partition at the same time, or you use STATEMENT SET to execute multiple INSERT statements into the same Paimon table.\n"
+      "   You'll probably see different base commit user and current commit user below.\n"
+      "   You can use https://paimon.apache.org/docs/master/maintenance/dedicated-compaction#dedicated-compaction-job to support multiple writing.\n"
+      "2. You're recovering from an old savepoint, or you're creating multiple jobs from a savepoint.\n"
+      "   The job will fail continuously in this scenario to protect metadata from corruption.\n"
+      "   You can either recover from the latest savepoint, or you can revert the table to the snapshot corresponding to the old savepoint.\n\n";
   m += fmt::format("Base commit user is: {}; Current commit user is: {}\n\n", ctx.base_commit_user,
                    ctx.current_commit_user);
   auto list = [&m](const std::vector<FileChange>& entries) {
@@ -62,14 +63,14 @@ std::string PartitionSimpleString(std::string_view partition) {
 }
 
 std::string DescribeFile(const DataFile& f) {
-  return fmt::format("{}, bucket {}, level {}, file {}, minKey {}, maxKey {}",
-                     f.partition.empty() ? "{}" : f.partition, f.bucket, f.level, f.name, f.min_key, f.max_key);
+  return fmt::format("{}, bucket {}, level {}, file {}, minKey {}, maxKey {}", f.partition.empty() ? "{}" : f.partition,
+                     f.bucket, f.level, f.name, f.min_key, f.max_key);
 }
 
 }  // namespace
 
-Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta,
-                      const ConflictContext& ctx, EventCause* cause) {
+Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta, const ConflictContext& ctx,
+                      EventCause* cause) {
   auto blame = [cause](CauseKind kind, std::vector<std::string> files) {
     if (cause != nullptr) *cause = {.kind = kind, .files = std::move(files)};
   };
@@ -102,7 +103,9 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
         if (n == old) continue;
         blame(CauseKind::kBucketCount, {});
         return conflict(fmt::format("Total buckets of partition {} changed from {} to {} without overwrite. Give up "
-                                    "committing.", PartitionSimpleString(p), old, n), "");
+                                    "committing.",
+                                    PartitionSimpleString(p), old, n),
+                        "");
       }
     }
     for (const FileChange& c : delta) {
@@ -112,14 +115,16 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
       if (c.file.total_buckets == old) continue;
       blame(CauseKind::kBucketCount, {c.file.name});
       return conflict(fmt::format("Total buckets of partition {} changed from {} to {} without overwrite. Give up "
-                                  "committing.", PartitionSimpleString(c.file.partition), old, c.file.total_buckets), "");
+                                  "committing.",
+                                  PartitionSimpleString(c.file.partition), old, c.file.total_buckets),
+                      "");
     }
   }
 
   auto add_conflict = [&](const DataFile& f, const FileChange& in_map) {
     blame(CauseKind::kFileDeletion, {f.name});
-    return conflict(kFileDeletionConflict,
-                    fmt::format("Trying to add file {} which is already in the the map: {}", f.name, FormatChange(in_map)));
+    return conflict(kFileDeletionConflict, fmt::format("Trying to add file {} which is already in the the map: {}",
+                                                       f.name, FormatChange(in_map)));
   };
 
   // 1. The delta alone (ConflictDetection.checkConflicts, FileEntry.mergeEntries(deltaEntries)):
@@ -172,8 +177,9 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
   if (leftover != nullptr) {
     const DataFile& f = leftover->change->file;
     blame(CauseKind::kFileDeletion, {f.name});
-    return conflict(kFileDeletionConflict,
-                    fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
+    return conflict(
+        kFileDeletionConflict,
+        fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
   }
   if (!ctx.primary_key) return Status::OK();
 
@@ -199,8 +205,8 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
     for (size_t i = 1; i < files.size(); ++i) {
       if (files[i - 1].max_key >= files[i].min_key) {
         blame(CauseKind::kLsm, {files[i - 1].name, files[i].name});
-        std::string headline = fmt::format("{} Conflict files are:\n{}\n{}", kLsmConflict,
-                                           DescribeFile(files[i - 1]), DescribeFile(files[i]));
+        std::string headline = fmt::format("{} Conflict files are:\n{}\n{}", kLsmConflict, DescribeFile(files[i - 1]),
+                                           DescribeFile(files[i]));
         return conflict(headline, fmt::format("Key ranges [{}, {}] and [{}, {}] overlap in level {} of bucket {}.",
                                               files[i - 1].min_key, files[i - 1].max_key, files[i].min_key,
                                               files[i].max_key, level, bucket));

@@ -216,9 +216,8 @@ TEST_F(DeltaTransactionTest, AFilterOnADataColumnAloneReadsTheWholeTable) {
   CreateTable(IsolationLevel::kSerializable);
   OptimisticTransaction t = Start("T");
   // An OR that names a data column is no partition filter: trackReadPredicates records TRUE.
-  const std::vector<DataFile> read =
-      t.FilterFiles(Expression::Or(Expression::Equal("x", int64_t{1}),
-                                   Expression::Compare(Expression::Op::kGreaterThan, "id", int64_t{2019})));
+  const std::vector<DataFile> read = t.FilterFiles(Expression::Or(
+      Expression::Equal("x", int64_t{1}), Expression::Compare(Expression::Op::kGreaterThan, "id", int64_t{2019})));
   EXPECT_EQ(read.size(), 3u);
   EXPECT_EQ(t.reads().read_predicates[0].ToString(), "true");
 }
@@ -250,8 +249,9 @@ TEST_F(DeltaTransactionTest, UnpartitionedTableConflictsWithAnyAdd) {
   b.FilterFiles();
   b.Remove(F("g1", ""));
   ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
-  EXPECT_THAT(b.Commit(Operation::kDelete).status().message(),
-              StartsWith("ConcurrentAppendException: Files were added to the root of the table by a concurrent update."));
+  EXPECT_THAT(
+      b.Commit(Operation::kDelete).status().message(),
+      StartsWith("ConcurrentAppendException: Files were added to the root of the table by a concurrent update."));
 }
 
 // OPTIMIZE of x=1: reads f1 and f2, replaces them by one file, dataChange=false throughout.
@@ -261,8 +261,7 @@ void StageOptimize(OptimisticTransaction& t) {
   t.Add(F("compacted", "x=1", 20), /*data_change=*/false);
 }
 
-class DeltaCompactionTest : public DeltaTransactionTest,
-                            public ::testing::WithParamInterface<IsolationLevel> {};
+class DeltaCompactionTest : public DeltaTransactionTest, public ::testing::WithParamInterface<IsolationLevel> {};
 
 TEST_P(DeltaCompactionTest, IgnoresConcurrentAppends) {
   CreateTable(GetParam());

@@ -94,7 +94,7 @@ TEST(IcebergExpressionTest, RangesPruneByBoundsAndMatchStrictlyOnlyWhenTheBounds
   EXPECT_FALSE(CanContainMatches(Id(Op::kLessThan, 10), *f));
   EXPECT_TRUE(AllRowsMatch(Id(Op::kLessThanOrEqual, 19), *f));
   EXPECT_FALSE(AllRowsMatch(Id(Op::kLessThan, 19), *f));
-  EXPECT_TRUE(AllRowsMatch(Id(Op::kNotEqual, 25), *f));   // outside the bounds: no row equals it
+  EXPECT_TRUE(AllRowsMatch(Id(Op::kNotEqual, 25), *f));  // outside the bounds: no row equals it
   EXPECT_FALSE(AllRowsMatch(Id(Op::kNotEqual, 15), *f));
   EXPECT_TRUE(CanContainMatches(Id(Op::kNotEqual, 15), *f));
   EXPECT_TRUE(CanContainMatches(Expression::Not(outside), *f));
@@ -107,7 +107,8 @@ TEST(IcebergExpressionTest, PartitionComparisonsUseThePartitionValue) {
   const FileRef f = Ids(1, 1, "dt=2024-01-02/hr=7");
   EXPECT_TRUE(AllRowsMatch(Expression::Compare(Op::kGreaterThan, "dt", std::string("2024-01-01")), *f));
   EXPECT_FALSE(CanContainMatches(Expression::Compare(Op::kLessThan, "hr", int64_t{7}), *f));
-  EXPECT_TRUE(AllRowsMatch(Expression::Compare(Op::kLessThanOrEqual, "hr", int64_t{10}), *f));  // 7 <= 10, not "7" <= "10"
+  EXPECT_TRUE(
+      AllRowsMatch(Expression::Compare(Op::kLessThanOrEqual, "hr", int64_t{10}), *f));  // 7 <= 10, not "7" <= "10"
 }
 
 TEST(IcebergExpressionTest, RowsEvaluateEveryOperatorAndNullsOnlySatisfyNotEqual) {

@@ -5,12 +5,12 @@
 #include <string>
 #include <utility>
 
-#include "commitlab/testing/test_env.h"
-#include "commitlab/testing/test_util.h"
 #include "commitlab/core/iceberg/catalog.h"
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/file_io.h"
 #include "commitlab/core/iceberg/operation.h"
+#include "commitlab/testing/test_env.h"
+#include "commitlab/testing/test_util.h"
 
 namespace commitlab::iceberg {
 namespace {

@@ -51,7 +51,8 @@ class CommitterTest : public ::testing::Test {
   std::vector<Snapshot> Chain() {
     std::vector<Snapshot> out;
     auto latest = store_.LatestSnapshot();
-    for (int64_t id = 1; latest.ok() && latest->has_value() && id <= (*latest)->id; ++id) out.push_back(*store_.ReadSnapshot(id));
+    for (int64_t id = 1; latest.ok() && latest->has_value() && id <= (*latest)->id; ++id)
+      out.push_back(*store_.ReadSnapshot(id));
     return out;
   }
   DataFile NewFile(int64_t key) {
@@ -208,7 +209,8 @@ TEST_F(CommitterTest, TwoCompactorsOfTheSameL0FilesReproduceTheLecture) {
   Result<int> r = job2.Commit(compaction("data-6ad7fbe4-0.parquet"));
   ASSERT_EQ(r.status().code(), Code::kConflict);
   EXPECT_THAT(r.status().message(), HasSubstr("File deletion conflicts detected! Give up committing."));
-  EXPECT_THAT(r.status().message(), HasSubstr("Base commit user is: compact-job-2; Current commit user is: compact-job-2"));
+  EXPECT_THAT(r.status().message(),
+              HasSubstr("Base commit user is: compact-job-2; Current commit user is: compact-job-2"));
   EXPECT_THAT(r.status().message(), HasSubstr("level=5, fileName=data-09b6ced1-0.parquet"));
 
   std::vector<Snapshot> chain = Chain();
@@ -339,7 +341,8 @@ class CommitBeforeFirstPublish : public EnvWrapper {
 TEST_F(CommitterTest, AnOverwriteRetriedAfterALostRaceRecomputesItsDeletes) {
   Committer b = Make("job-B");
   ASSERT_TRUE(b.Commit(AppendOf(1, {Add(InPartition("a", "dt=1"))})).ok());
-  CommitBeforeFirstPublish env(&env_, [&] { ASSERT_TRUE(b.Commit(AppendOf(2, {Add(InPartition("b", "dt=1", 4))})).ok()); });
+  CommitBeforeFirstPublish env(&env_,
+                               [&] { ASSERT_TRUE(b.Commit(AppendOf(2, {Add(InPartition("b", "dt=1", 4))})).ok()); });
   Committer a("job-A", {.table = "race_log"}, &env, &store_, &sink_);
   ASSERT_EQ(*a.Overwrite("dt=1", AppendOf(1, {Add(InPartition("c", "dt=1", 3))})), 1);
   EXPECT_EQ(a.stats().atomic_failures, 1);
@@ -394,8 +397,9 @@ TEST_F(CommitterTest, FilterAndCommitRefusesMissingFiles) {
   Committer x = Make("job-X");
   auto r = x.FilterAndCommit({AppendOf(1, {Add(File("never-written"))})});
   EXPECT_EQ(r.status().code(), Code::kNotFound);
-  EXPECT_THAT(r.status().message(),
-              HasSubstr("some files in the snapshot that need to be resubmitted have been deleted:\n    never-written\n"));
+  EXPECT_THAT(
+      r.status().message(),
+      HasSubstr("some files in the snapshot that need to be resubmitted have been deleted:\n    never-written\n"));
 }
 
 // Every store call is a storage operation the Env brackets, so a simulator schedules around it.
@@ -411,7 +415,7 @@ TEST_F(CommitterTest, StrictModeChecksFromTheSnapshotItLastBuiltOn) {
   DataFile f1 = NewFile(1);
   ASSERT_EQ(*other.Commit(AppendOf(1, {Add(f1)})), 1);
   ASSERT_EQ(*other.Commit(CompactOf(2, {Del(f1), Add(File("l5", 5, 1, 1, 1))})), 1);  // snapshot 2: COMPACT
-  ASSERT_EQ(*strict.Commit(AppendOf(1, {Add(NewFile(2))})), 1);  // the first commit is not checked
+  ASSERT_EQ(*strict.Commit(AppendOf(1, {Add(NewFile(2))})), 1);                       // the first commit is not checked
   ASSERT_EQ(*other.Commit(AppendOf(3, {Add(NewFile(3))})), 1);  // another user's APPEND: no matter
   ASSERT_EQ(*strict.Commit(AppendOf(2, {Add(NewFile(4))})), 1);
   ASSERT_EQ(*other.Commit(CompactOf(4, {Del(File("l5", 5, 1, 1, 1)), Add(File("l5b", 5, 1, 1, 1))})), 1);

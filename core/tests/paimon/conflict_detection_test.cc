@@ -15,7 +15,9 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-ConflictContext Ctx(bool primary_key = true) { return {"conflict_orders", "compact-job-2", "compact-job-2", primary_key}; }
+ConflictContext Ctx(bool primary_key = true) {
+  return {"conflict_orders", "compact-job-2", "compact-job-2", primary_key};
+}
 
 TableState StateWith(std::vector<DataFile> files) {
   TableState s;
@@ -35,10 +37,12 @@ TEST(ConflictDetectionTest, DeletingAFileAnotherJobDeletedIsAFileDeletionConflic
   ASSERT_EQ(st.code(), Code::kConflict);
   EXPECT_THAT(st.message(), StartsWith("File deletion conflicts detected! Give up committing."));
   EXPECT_THAT(st.message(), HasSubstr("Base commit user is: compact-job-2; Current commit user is: compact-job-2"));
-  EXPECT_THAT(st.message(), HasSubstr("Base entries are:\n{kind=ADD, partition=, bucket=0, level=5, fileName=data-l5-job1"));
-  EXPECT_THAT(st.message(), HasSubstr("Changes are:\n{kind=DELETE, partition=, bucket=0, level=0, fileName=data-0"));
   EXPECT_THAT(st.message(),
-              HasSubstr("Caused by: Trying to delete file data-0 for table conflict_orders which is not previously added."));
+              HasSubstr("Base entries are:\n{kind=ADD, partition=, bucket=0, level=5, fileName=data-l5-job1"));
+  EXPECT_THAT(st.message(), HasSubstr("Changes are:\n{kind=DELETE, partition=, bucket=0, level=0, fileName=data-0"));
+  EXPECT_THAT(
+      st.message(),
+      HasSubstr("Caused by: Trying to delete file data-0 for table conflict_orders which is not previously added."));
 }
 
 DataFile WithBuckets(DataFile f, int32_t total_buckets, std::string partition = "") {

@@ -9,16 +9,16 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <memory>
 #include <system_error>
 #include <utility>
 
 #include "commitlab/core/rng.h"
-#include "commitlab/sim/writer_name.h"
 #include "commitlab/process/writer_json.h"
+#include "commitlab/sim/writer_name.h"
 
 extern char** environ;
 
@@ -151,7 +151,8 @@ class Supervisor {
     pid_t pid = -1;
     const int rc = ::posix_spawn(&pid, options_.commitlab.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) return Status::InvalidArgument(fmt::format("cannot start {}: {}", options_.commitlab, ErrnoMessage(rc)));
+    if (rc != 0)
+      return Status::InvalidArgument(fmt::format("cannot start {}: {}", options_.commitlab, ErrnoMessage(rc)));
     out.CloseWriteEnd();
     err.CloseWriteEnd();
     Child c{.writer = writer, .pid = pid, .out = out.TakeReadEnd(), .err = err.TakeReadEnd()};
@@ -266,8 +267,8 @@ class Supervisor {
 }  // namespace
 
 std::vector<std::string> WriterArgs(const ProcessRaceOptions& options, const std::string& user) {
-  std::vector<std::string> args = {"writer", "--dir", options.dir, "--user", user,
-                                   "--until", std::to_string(options.commits), "--json"};
+  std::vector<std::string> args = {
+      "writer", "--dir", options.dir, "--user", user, "--until", std::to_string(options.commits), "--json"};
   args.insert(args.end(), options.writer_args.begin(), options.writer_args.end());
   return args;
 }

@@ -60,8 +60,8 @@ class AckSink : public EventSink {
 Status CheckOptions(const TableWriterOptions& o) {
   if (o.dir.empty()) return Status::InvalidArgument("--dir is required");
   if (!IsValidCommitUser(o.user)) {
-    return Status::InvalidArgument(fmt::format(
-        "--user '{}' is not 1..100 of A-Z, a-z, 0-9, '.', '_', '-' (and must not start with '.')", o.user));
+    return Status::InvalidArgument(
+        fmt::format("--user '{}' is not 1..100 of A-Z, a-z, 0-9, '.', '_', '-' (and must not start with '.')", o.user));
   }
   if (o.commits.has_value() == o.until.has_value()) return Status::InvalidArgument("give one of --commits and --until");
   if (o.commits && (*o.commits < 0 || *o.commits > 1'000'000))
@@ -98,8 +98,7 @@ Result<int64_t> VerifyTable(const std::string& dir, const std::string& user) {
     const sim::TableDirProblem& p = report->problems.front();
     return Status::InvalidArgument(fmt::format(
         "refusing to write into a damaged table: {}: {}{} (`commitlab check {}` lists every problem)", p.kind,
-        p.message, report->problems.size() > 1 ? fmt::format("; and {} more", report->problems.size() - 1) : "",
-        dir));
+        p.message, report->problems.size() > 1 ? fmt::format("; and {} more", report->problems.size() - 1) : "", dir));
   }
   int64_t newest = 0;
   for (const Snapshot& s : report->chain)
@@ -109,7 +108,8 @@ Result<int64_t> VerifyTable(const std::string& dir, const std::string& user) {
 
 }  // namespace
 
-Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options, const std::function<void(const Ack&)>& on_ack) {
+Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options,
+                                         const std::function<void(const Ack&)>& on_ack) {
   COMMITLAB_RETURN_IF_ERROR(CheckOptions(options));
   COMMITLAB_RETURN_IF_ERROR(CheckJoinable(options.dir));
   Result<std::unique_ptr<DirStore>> store = DirStore::Open(options.dir, {.fsync = options.fsync});
@@ -131,24 +131,24 @@ Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options, cons
   sim::OutcomeRecorder outcomes;
   AckSink acks(on_ack);
   TeeEventSink events({&outcomes, &acks});
-  paimon::Committer committer(options.user,
-                              {.table = DirTableName(options.dir),
-                               .idempotency_check = options.idempotency_check,
-                               .retry = options.retry},
-                              &env, store->get(), &events);
+  paimon::Committer committer(
+      options.user,
+      {.table = DirTableName(options.dir), .idempotency_check = options.idempotency_check, .retry = options.retry},
+      &env, store->get(), &events);
   std::string file_stem = "data-";
   AppendRandomUuid(env.rng(), &file_stem);
   Status stopped;
-  const Status started = real.RunThreads({{options.user, [&] {
-                      for (int64_t id = *newest + 1; id <= last && stopped.ok(); ++id) {
-                        const DataFile f{.name = fmt::format("{}-{}.parquet", file_stem, id),
-                                         .min_key = id, .max_key = id, .row_count = 1};
-                        stopped = paimon::WriteDataFile(&env, store->get(), f);
-                        if (!stopped.ok()) break;
-                        Result<int> committed = committer.Commit({.identifier = id, .append_changes = {{ChangeKind::kAdd, f}}});
-                        if (!committed.ok()) stopped = committed.status();
-                      }
-                    }}});
+  const Status started = real.RunThreads(
+      {{options.user, [&] {
+          for (int64_t id = *newest + 1; id <= last && stopped.ok(); ++id) {
+            const DataFile f{
+                .name = fmt::format("{}-{}.parquet", file_stem, id), .min_key = id, .max_key = id, .row_count = 1};
+            stopped = paimon::WriteDataFile(&env, store->get(), f);
+            if (!stopped.ok()) break;
+            Result<int> committed = committer.Commit({.identifier = id, .append_changes = {{ChangeKind::kAdd, f}}});
+            if (!committed.ok()) stopped = committed.status();
+          }
+        }}});
   if (!started.ok()) stopped = started;
   result.stats = committer.stats();
   result.records = outcomes.records();

@@ -9,7 +9,8 @@ namespace {
 using sim::Json;
 
 std::optional<sim::CommitOutcome> ParseOutcome(const std::string& s) {
-  for (sim::CommitOutcome o : {sim::CommitOutcome::kAcknowledged, sim::CommitOutcome::kFailed, sim::CommitOutcome::kUnknown})
+  for (sim::CommitOutcome o :
+       {sim::CommitOutcome::kAcknowledged, sim::CommitOutcome::kFailed, sim::CommitOutcome::kUnknown})
     if (sim::CommitOutcomeName(o) == s) return o;
   return std::nullopt;
 }
@@ -85,7 +86,8 @@ std::optional<TableWriterResult> ParseResultJson(const Json& j) {
       const std::optional<CommitKind> kind = ParseCommitKind(c.at("kind").get<std::string>());
       const std::optional<sim::CommitOutcome> outcome = ParseOutcome(c.at("outcome").get<std::string>());
       if (!kind || !outcome) return std::nullopt;
-      r.records.push_back({r.user, c.at("identifier").get<int64_t>(), *kind, *outcome, c.at("snapshot").get<int64_t>()});
+      r.records.push_back(
+          {r.user, c.at("identifier").get<int64_t>(), *kind, *outcome, c.at("snapshot").get<int64_t>()});
     }
     r.fired_faults = j.at("fired_faults").get<std::vector<std::string>>();
     if (!j.at("error").is_null()) {

@@ -22,7 +22,8 @@ inline std::vector<std::string> AuditAcks(const std::string& dir, const ProcessR
   int exit_code = -1;
   const sim::Json check = CheckJson(dir, {}, &exit_code);
   if (check.is_discarded() || !check.is_object()) return {fmt::format("check printed no JSON (exit {})", exit_code)};
-  if (exit_code != 0 || !check.value("sound", false)) problems.push_back(fmt::format("check: {}", check["problems"].dump()));
+  if (exit_code != 0 || !check.value("sound", false))
+    problems.push_back(fmt::format("check: {}", check["problems"].dump()));
   std::map<std::pair<std::string, int64_t>, std::vector<int64_t>> where;  // (user, identifier) -> snapshot ids
   for (const sim::Json& s : check["snapshots"])
     where[{s["user"].get<std::string>(), s["identifier"].get<int64_t>()}].push_back(s["id"].get<int64_t>());
@@ -32,7 +33,8 @@ inline std::vector<std::string> AuditAcks(const std::string& dir, const ProcessR
       const std::vector<int64_t>& ids = where[{a.user, a.identifier}];
       if (ids.size() != 1 || ids[0] != a.snapshot) {
         problems.push_back(fmt::format("ack {} identifier {} snapshot {}: the table has it in {} snapshot(s){}", a.user,
-                                       a.identifier, a.snapshot, ids.size(), ids.empty() ? "" : fmt::format(", first {}", ids[0])));
+                                       a.identifier, a.snapshot, ids.size(),
+                                       ids.empty() ? "" : fmt::format(", first {}", ids[0])));
       }
     }
     for (int64_t id = 1; id <= commits; ++id) {

@@ -19,11 +19,11 @@ namespace commitlab::process {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::IsEmpty;
 using test::AuditAcks;
 using test::CheckJson;
 using test::CommitlabBinary;
 using test::RunCommitlab;
+using ::testing::IsEmpty;
 
 constexpr int kWantedKills = 200;
 
@@ -34,10 +34,14 @@ TEST(KillRaceTest, EveryAcknowledgedCommitSurvivesTwoHundredKills) {
   int kills = 0, leftovers_removed = 0, races = 0;
   for (uint64_t seed = 1; kills < kWantedKills && seed <= 60; ++seed, ++races) {
     SCOPED_TRACE(fmt::format("race with seed {}", seed));
-    const ProcessRaceOptions o{.commitlab = CommitlabBinary(), .dir = fmt::format("{}/t{}", tmp, seed), .writers = 4,
+    const ProcessRaceOptions o{.commitlab = CommitlabBinary(),
+                               .dir = fmt::format("{}/t{}", tmp, seed),
+                               .writers = 4,
                                .commits = 80,
                                .writer_args = {"--seed", std::to_string(seed), "--latency", "publish=uniform:0,2"},
-                               .kills = 30, .kill_seed = seed, .max_kill_delay_micros = 12'000};
+                               .kills = 30,
+                               .kill_seed = seed,
+                               .max_kill_delay_micros = 12'000};
     Result<ProcessRaceResult> race = RunProcessRace(o);
     ASSERT_TRUE(race.ok()) << race.status().ToString();
     kills += race->kills;
@@ -63,8 +67,9 @@ TEST(KillRaceTest, EveryAcknowledgedCommitSurvivesTwoHundredKills) {
     fs::remove_all(o.dir);
   }
   EXPECT_GE(kills, kWantedKills);
-  std::printf("kill -9: %d kills over %d races; every acknowledged commit was in its table once; %d leftovers removed\n",
-              kills, races, leftovers_removed);
+  std::printf(
+      "kill -9: %d kills over %d races; every acknowledged commit was in its table once; %d leftovers removed\n", kills,
+      races, leftovers_removed);
   fs::remove_all(tmp);
 }
 

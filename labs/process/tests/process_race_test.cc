@@ -21,12 +21,12 @@ namespace commitlab::process {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::ElementsAre;
-using ::testing::IsEmpty;
 using test::AuditAcks;
 using test::CheckJson;
 using test::CommitlabBinary;
 using test::RunCommitlab;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
 
 class ProcessRaceTest : public ::testing::Test {
  protected:
@@ -40,7 +40,10 @@ class ProcessRaceTest : public ::testing::Test {
 };
 
 TEST_F(ProcessRaceTest, ThreeProcessesWithOneSeedLandEveryCommitOnce) {
-  const ProcessRaceOptions o{.commitlab = CommitlabBinary(), .dir = tmp_ + "/t", .writers = 3, .commits = 20,
+  const ProcessRaceOptions o{.commitlab = CommitlabBinary(),
+                             .dir = tmp_ + "/t",
+                             .writers = 3,
+                             .commits = 20,
                              .writer_args = {"--seed", "7", "--latency", "publish=uniform:0,1"}};
   Result<ProcessRaceResult> race = RunProcessRace(o);
   ASSERT_TRUE(race.ok()) << race.status().ToString();
@@ -54,8 +57,13 @@ TEST_F(ProcessRaceTest, ThreeProcessesWithOneSeedLandEveryCommitOnce) {
 }
 
 TEST_F(ProcessRaceTest, KilledWritersRestartAndFinishTheirIdentifiers) {
-  const ProcessRaceOptions o{.commitlab = CommitlabBinary(), .dir = tmp_ + "/t", .writers = 3, .commits = 40,
-                             .writer_args = {"--latency", "publish=uniform:0,2"}, .kills = 6, .kill_seed = 3,
+  const ProcessRaceOptions o{.commitlab = CommitlabBinary(),
+                             .dir = tmp_ + "/t",
+                             .writers = 3,
+                             .commits = 40,
+                             .writer_args = {"--latency", "publish=uniform:0,2"},
+                             .kills = 6,
+                             .kill_seed = 3,
                              .max_kill_delay_micros = 10'000};
   Result<ProcessRaceResult> race = RunProcessRace(o);
   ASSERT_TRUE(race.ok()) << race.status().ToString();
@@ -69,8 +77,12 @@ TEST_F(ProcessRaceTest, KilledWritersRestartAndFinishTheirIdentifiers) {
 
 TEST_F(ProcessRaceTest, AHungWriterFailsTheRaceAtItsDeadline) {
   // Every publish takes 100 s of real time; the race gives up after 0.2 s and kills the writers.
-  const ProcessRaceOptions o{.commitlab = CommitlabBinary(), .dir = tmp_ + "/t", .writers = 2, .commits = 1,
-                             .writer_args = {"--latency", "publish=const:100000"}, .timeout_micros = 200'000};
+  const ProcessRaceOptions o{.commitlab = CommitlabBinary(),
+                             .dir = tmp_ + "/t",
+                             .writers = 2,
+                             .commits = 1,
+                             .writer_args = {"--latency", "publish=const:100000"},
+                             .timeout_micros = 200'000};
   Result<ProcessRaceResult> race = RunProcessRace(o);
   ASSERT_FALSE(race.ok());
   EXPECT_THAT(race.status().ToString(), ::testing::HasSubstr("did not finish within 0.2 s"));

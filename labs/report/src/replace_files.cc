@@ -1,8 +1,9 @@
 #include "commitlab/report/replace_files.h"
 
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <cerrno>
 #include <vector>

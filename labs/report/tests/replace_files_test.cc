@@ -1,9 +1,10 @@
 #include "commitlab/report/replace_files.h"
 
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <csignal>
 #include <filesystem>

@@ -1,8 +1,9 @@
 #include "commitlab/report/sweep_files.h"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>

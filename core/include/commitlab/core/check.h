@@ -17,15 +17,15 @@ namespace commitlab::internal {
 }  // namespace commitlab::internal
 
 // `why` is a string literal saying what the condition guards.
-#define COMMITLAB_CHECK(condition, why)                                                   \
-  do {                                                                                    \
-    if (!(condition)) [[unlikely]]                                                        \
-      ::commitlab::internal::CheckFailed(__FILE__, __LINE__, #condition, why);            \
+#define COMMITLAB_CHECK(condition, why)                                        \
+  do {                                                                         \
+    if (!(condition)) [[unlikely]]                                             \
+      ::commitlab::internal::CheckFailed(__FILE__, __LINE__, #condition, why); \
   } while (0)
 
 #if defined(NDEBUG)
-#define COMMITLAB_DCHECK(condition, why) \
-  do {                                   \
+#define COMMITLAB_DCHECK(condition, why)     \
+  do {                                       \
     if (false) static_cast<void>(condition); \
   } while (0)
 #else

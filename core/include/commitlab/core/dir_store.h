@@ -113,11 +113,11 @@ class DirStore : public SnapshotStore {
   const std::string& root() const { return root_; }
   const std::string& snapshot_dir() const { return snapshot_dir_; }  // <root>/snapshot
   const std::string& manifest_dir() const { return manifest_dir_; }  // <root>/manifest
-  std::string LockDir() const;                        // <root>/lock
-  std::string SnapshotPath(int64_t id) const;         // <root>/snapshot/snapshot-<id>
-  std::string LatestHintPath() const;                 // <root>/snapshot/LATEST
-  std::string ManifestPath(std::string_view name) const;  // <root>/manifest/<name>
-  std::string DataFilePath(const DataFile& f) const;  // <root>[/<partition>]/bucket-<b>/<name>
+  std::string LockDir() const;                                       // <root>/lock
+  std::string SnapshotPath(int64_t id) const;                        // <root>/snapshot/snapshot-<id>
+  std::string LatestHintPath() const;                                // <root>/snapshot/LATEST
+  std::string ManifestPath(std::string_view name) const;             // <root>/manifest/<name>
+  std::string DataFilePath(const DataFile& f) const;                 // <root>[/<partition>]/bucket-<b>/<name>
 
  private:
   DirStore(std::string root, DirStoreOptions options);

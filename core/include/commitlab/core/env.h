@@ -30,7 +30,7 @@ inline constexpr std::string_view kManifestBefore = "manifest.before";
 // publish.before: error leaves the outcome unknown to the writer; LostRace (Status::LostRace) is
 // the store refusing the atomic step as if another writer had won it.
 inline constexpr std::string_view kPublishBefore = "publish.before";
-inline constexpr std::string_view kPublishAfter = "publish.after";    // error: took effect, caller unsure
+inline constexpr std::string_view kPublishAfter = "publish.after";  // error: took effect, caller unsure
 }  // namespace fault
 
 class Env {

@@ -14,17 +14,17 @@
 namespace commitlab {
 
 enum class EventType {
-  kAttempt,            // an attempt starts (after reading latest)
-  kPublished,          // INFO Successfully commit snapshot N ...
-  kAtomicCommitFailed, // WARN Atomic commit failed for snapshot #N ... (lost the race)
-  kUnknownOutcome,     // WARN Exception occurs when committing snapshot #N ... (publish threw)
-  kIdempotentMatch,    // INFO the previous attempt's snapshot was found: counted as success
-  kConflict,           // ERROR File deletion / LSM conflicts detected! Give up committing.
-  kRetryWait,          // the wait chosen by the retry policy
-  kGaveUp,             // ERROR Commit failed after ... retries
-  kCrashed,            // the writer stopped at a crash fault
-  kFiltered,           // filterCommitted dropped already committed identifiers
-  kError,              // any other failure that ends the commit
+  kAttempt,             // an attempt starts (after reading latest)
+  kPublished,           // INFO Successfully commit snapshot N ...
+  kAtomicCommitFailed,  // WARN Atomic commit failed for snapshot #N ... (lost the race)
+  kUnknownOutcome,      // WARN Exception occurs when committing snapshot #N ... (publish threw)
+  kIdempotentMatch,     // INFO the previous attempt's snapshot was found: counted as success
+  kConflict,            // ERROR File deletion / LSM conflicts detected! Give up committing.
+  kRetryWait,           // the wait chosen by the retry policy
+  kGaveUp,              // ERROR Commit failed after ... retries
+  kCrashed,             // the writer stopped at a crash fault
+  kFiltered,            // filterCommitted dropped already committed identifiers
+  kError,               // any other failure that ends the commit
 };
 std::string_view EventTypeName(EventType t);  // "published", "atomic_commit_failed", ...
 
@@ -58,10 +58,10 @@ struct Event {
   std::string_view user = {};  // filled in by the committer
   int64_t identifier = 0;
   CommitKind kind = CommitKind::kAppend;
-  int attempt = 0;          // 1-based attempt within one tryCommit
-  int64_t snapshot_id = 0;  // the id this attempt tried to publish (or found)
-  int64_t wait_micros = 0;  // kRetryWait only
-  int64_t time_micros = 0;  // Env time when emitted
+  int attempt = 0;           // 1-based attempt within one tryCommit
+  int64_t snapshot_id = 0;   // the id this attempt tried to publish (or found)
+  int64_t wait_micros = 0;   // kRetryWait only
+  int64_t time_micros = 0;   // Env time when emitted
   std::string message = {};  // the log line in the format's own words
   // kAttempt: the plan. The snapshot (Iceberg: metadata version, Delta: log version) the attempt
   // builds on, and the file changes it publishes; null when the format has none to show.

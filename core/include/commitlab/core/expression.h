@@ -29,19 +29,31 @@ std::string RawValue(const Value& v);
 
 struct Expression {
   enum class Op {
-    kAlwaysTrue, kAlwaysFalse,
-    kEqual, kNotEqual, kLessThan, kLessThanOrEqual, kGreaterThan, kGreaterThanOrEqual,
-    kAnd, kOr, kNot,
+    kAlwaysTrue,
+    kAlwaysFalse,
+    kEqual,
+    kNotEqual,
+    kLessThan,
+    kLessThanOrEqual,
+    kGreaterThan,
+    kGreaterThanOrEqual,
+    kAnd,
+    kOr,
+    kNot,
   };
   Op op = Op::kAlwaysTrue;
-  std::string column = {};               // comparisons only
-  Value value = {};                      // comparisons only
+  std::string column = {};                // comparisons only
+  Value value = {};                       // comparisons only
   std::vector<Expression> children = {};  // kAnd, kOr: two; kNot: one
 
   static Expression AlwaysTrue() { return {}; }
   static Expression AlwaysFalse() { return {Op::kAlwaysFalse}; }
-  static Expression Compare(Op op, std::string column, Value value) { return {op, std::move(column), std::move(value)}; }
-  static Expression Equal(std::string column, Value value) { return Compare(Op::kEqual, std::move(column), std::move(value)); }
+  static Expression Compare(Op op, std::string column, Value value) {
+    return {op, std::move(column), std::move(value)};
+  }
+  static Expression Equal(std::string column, Value value) {
+    return Compare(Op::kEqual, std::move(column), std::move(value));
+  }
   static Expression And(Expression a, Expression b) { return {Op::kAnd, {}, {}, {std::move(a), std::move(b)}}; }
   static Expression Or(Expression a, Expression b) { return {Op::kOr, {}, {}, {std::move(a), std::move(b)}}; }
   static Expression Not(Expression a) { return {Op::kNot, {}, {}, {std::move(a)}}; }

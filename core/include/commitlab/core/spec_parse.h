@@ -46,9 +46,8 @@ std::optional<KeyValue> SplitKeyValue(std::string_view item);
 //   any other item             what on_item(key, value) returns, when that is not OK
 // Returns OK when every item passed. Its own failures are InvalidArgument with the message above
 // alone, for the caller to say which spec it was.
-Status ForEachKeyValue(
-    std::string_view list,
-    const std::function<Status(std::string_view key, std::string_view value)>& on_item);
+Status ForEachKeyValue(std::string_view list,
+                       const std::function<Status(std::string_view key, std::string_view value)>& on_item);
 
 }  // namespace commitlab
 

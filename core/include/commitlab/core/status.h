@@ -17,12 +17,12 @@ enum class Code {
   kOk,
   kInvalidArgument,  // bad input: a flag, a scenario line, a policy spec
   kNotFound,
-  kCorruption,       // a stored file that cannot be parsed
-  kIOError,          // a storage call failed; whether it took effect is unknown
-  kConflict,         // a real conflict: never retried
-  kRetriesExhausted, // the retry loop gave up
-  kCrashed,          // an injected crash: the writer stops where it stands
-  kLostRace,         // an injected refusal of the atomic step, as if another writer had won
+  kCorruption,        // a stored file that cannot be parsed
+  kIOError,           // a storage call failed; whether it took effect is unknown
+  kConflict,          // a real conflict: never retried
+  kRetriesExhausted,  // the retry loop gave up
+  kCrashed,           // an injected crash: the writer stops where it stands
+  kLostRace,          // an injected refusal of the atomic step, as if another writer had won
 };
 
 // An OK status is one null pointer, as in LevelDB: the engine makes and drops several per
@@ -74,7 +74,7 @@ std::string_view CodeName(Code c);
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {  // NOLINT
     COMMITLAB_CHECK(!status_.ok(), "a Result made from a Status needs an error; return the value instead");
   }
@@ -104,10 +104,10 @@ class [[nodiscard]] Result {
 
 }  // namespace commitlab
 
-#define COMMITLAB_RETURN_IF_ERROR(expr)        \
-  do {                                         \
-    ::commitlab::Status _st = (expr);          \
-    if (!_st.ok()) return _st;                 \
+#define COMMITLAB_RETURN_IF_ERROR(expr) \
+  do {                                  \
+    ::commitlab::Status _st = (expr);   \
+    if (!_st.ok()) return _st;          \
   } while (0)
 
 #endif  // COMMITLAB_CORE_STATUS_H_

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "commitlab/core/model.h"

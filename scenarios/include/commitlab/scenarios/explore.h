@@ -34,11 +34,11 @@
 namespace commitlab::scenarios {
 
 struct ExploreOptions {
-  int preemptions = -1;           // -1: unbounded
-  int64_t max_steps = 10'000;     // per execution
+  int preemptions = -1;        // -1: unbounded
+  int64_t max_steps = 10'000;  // per execution
   int64_t max_executions = 1'000'000;
-  bool reduce = true;             // sleep sets (unbounded searches only); off explores every order
-  bool stop_at_first = false;     // stop at the first execution that fails
+  bool reduce = true;          // sleep sets (unbounded searches only); off explores every order
+  bool stop_at_first = false;  // stop at the first execution that fails
   // Called after each execution with the number run so far (progress); may be empty.
   std::function<void(int64_t executions)> progress = {};
 };
@@ -68,12 +68,12 @@ struct ExploreFinding {
 };
 
 struct ExploreReport {
-  int64_t executions = 0;      // run to their end
-  int64_t sleep_blocked = 0;   // stopped early: every runnable writer asleep (equivalent to one run)
-  int64_t sleep_skipped = 0;   // alternatives never started because the writer was asleep
-  int64_t cut_preemptions = 0; // alternatives or continuations over the preemption bound
-  int64_t cut_steps = 0;       // executions stopped at max_steps
-  bool stopped = false;        // max_executions or stop_at_first ended the search early
+  int64_t executions = 0;                     // run to their end
+  int64_t sleep_blocked = 0;                  // stopped early: every runnable writer asleep (equivalent to one run)
+  int64_t sleep_skipped = 0;                  // alternatives never started because the writer was asleep
+  int64_t cut_preemptions = 0;                // alternatives or continuations over the preemption bound
+  int64_t cut_steps = 0;                      // executions stopped at max_steps
+  bool stopped = false;                       // max_executions or stop_at_first ended the search early
   std::vector<ExploreOutcome> outcomes = {};  // most frequent first, then by key
   std::vector<ExploreFinding> findings = {};  // unexpected first, then by kind
   int64_t max_depth = 0;                      // the longest execution, in steps

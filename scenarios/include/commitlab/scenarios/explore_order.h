@@ -16,7 +16,7 @@ namespace commitlab::scenarios {
 
 struct OrderLines {
   std::vector<std::string> lines = {};  // "order job-A.c.publish -> job-B.c"
-  std::string note = {};  // how often they reproduce the finding, or why there are no lines
+  std::string note = {};                // how often they reproduce the finding, or why there are no lines
 };
 
 // Replays the finding's execution, derives the lines, appends them to the scenario's text and

@@ -24,7 +24,6 @@
 
 namespace commitlab::scenarios {
 
-
 inline constexpr char kCounterKeyColumn[] = "name";
 inline constexpr char kCounterValueColumn[] = "value";
 
@@ -51,8 +50,8 @@ std::optional<OnValidationFailure> ParseOnValidationFailure(std::string_view s);
 struct PendingIncrement {
   std::string key = {};
   iceberg::MetadataRef base = {};  // what the value was read at: the overwrite validates from here
-  int64_t read_value = 0;  // absent counts as 0
-  int64_t read_version = 0;  // the metadata version read_value was read at (base moves on a stale re-commit)
+  int64_t read_value = 0;          // absent counts as 0
+  int64_t read_version = 0;        // the metadata version read_value was read at (base moves on a stale re-commit)
   int64_t delta = 0;
   iceberg::FileRef file = {};  // read_value + delta, written by WriteIncrement
   int reads = 0;
@@ -71,9 +70,9 @@ Status WriteIncrement(iceberg::IcebergCommitter* committer, PendingIncrement* st
 // state->base. A ValidationException is handled per `on_failure` (recommit-stale: validate from
 // the current metadata instead; reread: StartIncrement and WriteIncrement again, with the same
 // delta), at most `max_tries` commits in all; any other failure is returned as is.
-Result<iceberg::CommitResult> CommitIncrement(iceberg::IcebergCommitter* committer, PendingIncrement* state,
-                                     OnValidationFailure on_failure,
-                                     iceberg::IsolationLevel isolation = iceberg::IsolationLevel::kSerializable, int max_tries = 10);
+Result<iceberg::CommitResult> CommitIncrement(
+    iceberg::IcebergCommitter* committer, PendingIncrement* state, OnValidationFailure on_failure,
+    iceberg::IsolationLevel isolation = iceberg::IsolationLevel::kSerializable, int max_tries = 10);
 
 struct IncrementResult {
   int64_t read_value = 0;     // what the committed value was computed from (absent counts as 0)
@@ -89,7 +88,8 @@ struct IncrementResult {
 // `on_failure`, at most `max_tries` commits in all; any other failure is returned as is.
 Result<IncrementResult> IncrementCounter(iceberg::IcebergCommitter* committer, std::string_view key, int64_t delta,
                                          OnValidationFailure on_failure,
-                                         iceberg::IsolationLevel isolation = iceberg::IsolationLevel::kSerializable, int max_tries = 10);
+                                         iceberg::IsolationLevel isolation = iceberg::IsolationLevel::kSerializable,
+                                         int max_tries = 10);
 
 // The checker's rule: `acknowledged` successful increments of `delta` from `initial` must leave
 // initial + acknowledged * delta, plus any number up to `unknown` more (increments whose commit

@@ -17,10 +17,10 @@
 namespace commitlab::scenarios {
 
 inline constexpr size_t kMaxLineBytes = 4096;
-inline constexpr size_t kMaxSteps = 100'000;          // after expanding repeats
-inline constexpr size_t kMaxListEntries = 64;         // files=..., checkpoints=...
-inline constexpr size_t kMaxNameBytes = 64;           // writer, table, label, checkpoint names
-inline constexpr size_t kMaxFileBytes = 16 << 20;     // LoadScenarioFile
+inline constexpr size_t kMaxSteps = 100'000;       // after expanding repeats
+inline constexpr size_t kMaxListEntries = 64;      // files=..., checkpoints=...
+inline constexpr size_t kMaxNameBytes = 64;        // writer, table, label, checkpoint names
+inline constexpr size_t kMaxFileBytes = 16 << 20;  // LoadScenarioFile
 // Iceberg data files keep their rows in memory: at most this many rows a file, and at most this
 // many row copies a table (the rows its appends, overwrites and counter inits write, times one
 // more for each rewrite, which may copy them all).

@@ -24,11 +24,11 @@ inline constexpr char kRaceFileName[] = "<race>";
 struct RaceSpec {
   int writers = 2;
   int commits = 30;
-  std::string policy = "paimon";          // a retry policy spec
+  std::string policy = "paimon";  // a retry policy spec
   bool idempotency_check = true;
-  std::string object_store = {};          // "" (memory or a directory) or a mode: "check-then-put", ...
-  std::string latency = {};               // a latency spec; "" for none
-  std::vector<std::string> faults = {};   // fault specs
+  std::string object_store = {};         // "" (memory or a directory) or a mode: "check-then-put", ...
+  std::string latency = {};              // a latency spec; "" for none
+  std::vector<std::string> faults = {};  // fault specs
 };
 
 // The scenario text. InvalidArgument when the counts are out of range.

@@ -25,10 +25,10 @@ struct ReplayOptions {
 };
 
 struct ReplayOutcome {
-  std::string command;                  // "commitlab run scenarios/x.scn --seed 5", as recorded
-  bool threads = false;                 // recorded on OS threads: outcomes compared, not events
-  std::vector<sim::Json> recorded;      // the lines after the header
-  std::vector<sim::Json> replayed;      // the same for the new run
+  std::string command;                                    // "commitlab run scenarios/x.scn --seed 5", as recorded
+  bool threads = false;                                   // recorded on OS threads: outcomes compared, not events
+  std::vector<sim::Json> recorded;                        // the lines after the header
+  std::vector<sim::Json> replayed;                        // the same for the new run
   std::optional<sim::HistoryDifference> difference = {};  // the first one; none: identical
   // Threaded replays: the outcome that did not come back, or the recorded event the simulator
   // could not force and why.

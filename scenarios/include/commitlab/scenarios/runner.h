@@ -188,10 +188,10 @@ struct WriterReport {
 struct TableReport {
   std::string name = {};
   Protocol protocol = Protocol::kPaimon;
-  std::vector<Snapshot> chain = {};  // read back from the store, ids 1..latest
+  std::vector<Snapshot> chain = {};          // read back from the store, ids 1..latest
   std::vector<std::string> operations = {};  // per chain entry: Iceberg's or Delta's operation, or the kind
   int64_t latest_snapshot = 0;
-  int64_t orphan_files = 0;  // manifests and data files no snapshot of the chain references
+  int64_t orphan_files = 0;                      // manifests and data files no snapshot of the chain references
   std::map<std::string, int64_t> counters = {};  // Iceberg counters (iceberg_counter.h) in the current snapshot
 };
 
@@ -222,9 +222,9 @@ struct RunReport {
   std::vector<std::string> run_errors = {};
   std::vector<std::string> fired_faults = {};  // the first ScriptedFaultPlan::kMaxFiredKept
   int64_t fired_faults_total = 0;              // all of them
-  std::string schedule = {};        // simulated runs: the schedule string to replay
-  std::string drawn_settings = {};  // what the strategy drew when the run started ("" if nothing)
-  int64_t virtual_micros = 0;       // simulated runs: when the last writer finished
+  std::string schedule = {};                   // simulated runs: the schedule string to replay
+  std::string drawn_settings = {};             // what the strategy drew when the run started ("" if nothing)
+  int64_t virtual_micros = 0;                  // simulated runs: when the last writer finished
 
   const TableReport& table() const { return tables.front(); }
   int64_t latest_snapshot() const { return tables.empty() ? 0 : table().latest_snapshot; }

@@ -17,11 +17,11 @@
 #include <variant>
 #include <vector>
 
-#include "commitlab/scenarios/iceberg_counter.h"
 #include "commitlab/core/iceberg/expression.h"
 #include "commitlab/core/iceberg/operation.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/retry_policy.h"
+#include "commitlab/scenarios/iceberg_counter.h"
 
 namespace commitlab::scenarios {
 
@@ -128,7 +128,6 @@ struct DeleteDataFilesOp {
 // and compaction are lost, saved checkpoints and the identifier counter survive.
 struct RestartOp {};
 
-
 // --- Iceberg and Delta steps (scenarios/README.md, "Iceberg steps", "Delta steps") ---
 
 // The rows of one new data file: {id: k} for k in [min_key, max_key], assigned like `write` keys.
@@ -184,11 +183,11 @@ struct ReplacePartitionsOp {
 // Iceberg `row-delta`: a RowDelta (merge-on-read DELETE/UPDATE/MERGE) of position deletes for the
 // rows a filter matches, an equality delete of some ids, and/or a new data file.
 struct RowDeltaOp {
-  std::optional<FilterSpec> delete_filter;  // position deletes of the live rows it matches
+  std::optional<FilterSpec> delete_filter;                 // position deletes of the live rows it matches
   std::optional<std::pair<int64_t, int64_t>> delete_keys;  // an equality delete on id, LO..HI
-  std::optional<DataSpec> data;             // a new data file (rows=/keys=)
-  std::string partition;                    // of the equality delete (and the new data)
-  std::optional<FilterSpec> conflict_filter;  // conflictDetectionFilter; alwaysTrue when unset
+  std::optional<DataSpec> data;                            // a new data file (rows=/keys=)
+  std::string partition;                                   // of the equality delete (and the new data)
+  std::optional<FilterSpec> conflict_filter;               // conflictDetectionFilter; alwaysTrue when unset
   iceberg::RowDeltaValidation validation;
   bool validate_from_start = false;
 };
@@ -216,8 +215,8 @@ struct OrphansOp {
 struct CounterOp {
   enum class Action { kInit, kRead, kAdd, kCommit };
   Action action = Action::kRead;
-  std::string key;       // init, read
-  int64_t value = 0;     // init: the value; add: the increment
+  std::string key;    // init, read
+  int64_t value = 0;  // init: the value; add: the increment
   // commit: what a ValidationException makes it do (give-up, recommit-stale, reread).
   OnValidationFailure on_validation = OnValidationFailure::kGiveUp;
 };
@@ -380,9 +379,9 @@ struct SnapshotExpect {
   std::optional<int64_t> identifier;
   std::optional<int64_t> total_records;
   std::optional<int64_t> delta_records;
-  std::optional<int64_t> parent;          // the parent snapshot id (0 for none)
-  std::optional<std::string> operation;   // Iceberg append/overwrite/replace/delete, Delta INSERT/...
-  size_t table = 0;                       // table=NAME; default the first table
+  std::optional<int64_t> parent;         // the parent snapshot id (0 for none)
+  std::optional<std::string> operation;  // Iceberg append/overwrite/replace/delete, Delta INSERT/...
+  size_t table = 0;                      // table=NAME; default the first table
 };
 
 // expect latest-snapshot CMP (0 when the table has none).
@@ -444,8 +443,8 @@ struct CounterValueExpect {
   size_t table = 0;
 };
 
-using ExpectBody = std::variant<SnapshotExpect, LatestSnapshotExpect, PerUserExpect, TallyExpect,
-                                OutcomeExpect, CounterExpect, InvariantExpect, CounterValueExpect>;
+using ExpectBody = std::variant<SnapshotExpect, LatestSnapshotExpect, PerUserExpect, TallyExpect, OutcomeExpect,
+                                CounterExpect, InvariantExpect, CounterValueExpect>;
 
 struct Expectation {
   SourcePos pos;     // the `expect` word

@@ -30,7 +30,7 @@
 namespace commitlab::scenarios {
 
 struct ShrinkOptions {
-  std::string kind = {};        // the violation kind to keep; "" = the failing run's first
+  std::string kind = {};         // the violation kind to keep; "" = the failing run's first
   uint64_t seed = kDefaultSeed;  // the failing run's seed
   uint64_t extra_seeds = 8;      // seeds 1..extra_seeds also count as "still fails"
   int64_t max_tests = 5'000;     // candidate files tried at most
@@ -52,15 +52,15 @@ struct ShrinkResult {
   std::string text = {};    // the minimal scenario, ready to save
   ShrinkSize before = {};
   ShrinkSize after = {};
-  int64_t tests = 0;              // candidates run
+  int64_t tests = 0;                  // candidates run
   std::vector<std::string> log = {};  // each reduction kept
   std::vector<std::string> order_lines = {};
   std::string order_note = {};
-  std::string schedule = {};           // the explorer's shortest interleaving showing it ("" if none)
-  uint64_t failing_seeds = 0;          // of 1..check_seeds, with the minimal file as written
+  std::string schedule = {};   // the explorer's shortest interleaving showing it ("" if none)
+  uint64_t failing_seeds = 0;  // of 1..check_seeds, with the minimal file as written
   uint64_t checked_seeds = 0;
-  bool pinned_seed = false;            // the file carries a `seed` line: it fails on that one
-  bool passes = false;                 // `commitlab run` of the file as written passes
+  bool pinned_seed = false;  // the file carries a `seed` line: it fails on that one
+  bool passes = false;       // `commitlab run` of the file as written passes
 };
 
 // The scenario's text is the starting point; `base` adds its command-line faults and latency

@@ -20,9 +20,9 @@ namespace commitlab::scenarios {
 
 struct StepperWriter {
   std::string name = {};
-  std::string symbol = {};  // its letter in a schedule string: a, b, ...
-  bool runnable = false;    // may run at this point
-  std::string phase = {};   // "publish", "waits 11 ms", "held at order line 31", "done", ...
+  std::string symbol = {};           // its letter in a schedule string: a, b, ...
+  bool runnable = false;             // may run at this point
+  std::string phase = {};            // "publish", "waits 11 ms", "held at order line 31", "done", ...
   std::optional<int64_t> base = {};  // the snapshot (version) its current attempt builds on
   int attempt = 0;                   // its current attempt, 0 before the first
   bool failed = false;               // its last step failed (refused, gave up, crashed)
@@ -32,11 +32,11 @@ struct StepperState {
   int64_t step = 0;       // picks made so far
   bool finished = false;  // nobody is left to pick: the run is over
   std::vector<StepperWriter> writers = {};
-  std::optional<int64_t> latest = {};      // the last snapshot (version) published
-  std::vector<std::string> events = {};    // what the last pick's writer did, one line per event
-  int seed_pick = -1;                      // whom the run's own strategy would pick next
-  std::string picks = {};                  // the picks so far, as a schedule string's letters
-  std::optional<RunReport> report = {};    // once finished
+  std::optional<int64_t> latest = {};    // the last snapshot (version) published
+  std::vector<std::string> events = {};  // what the last pick's writer did, one line per event
+  int seed_pick = -1;                    // whom the run's own strategy would pick next
+  std::string picks = {};                // the picks so far, as a schedule string's letters
+  std::optional<RunReport> report = {};  // once finished
 };
 
 class Stepper {

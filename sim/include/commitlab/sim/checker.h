@@ -49,8 +49,8 @@ struct CommitRecord {
 using WriterOutcome = CommitRecord;
 
 struct Violation {
-  std::string kind;     // short name, see the list above
-  std::string message;  // names the snapshot ids, user, identifier and kind
+  std::string kind;      // short name, see the list above
+  std::string message;   // names the snapshot ids, user, identifier and kind
   int64_t snapshot = 0;  // chain structure and file replay: the snapshot it is about; else 0
 
   std::string ToString() const { return kind + ": " + message; }

@@ -9,8 +9,8 @@
 // TRIGGER nth=N (N >= 1, the N-th hit only), first=N (hits 1..N, as upstream Iceberg's
 // TestTables failCommits(N)), every=K (K >= 1, hits K, 2K, ...), p=P (0 <= P <= 1,
 // one draw from the run's stream per hit), always, or maybe (fires at one hit per writer or at
-// none: `commitlab explore` tries each, a seeded run draws p=0.5 per hit until it fires); EFFECT error, unknown (publish.after only),
-// lost (publish.before only: the atomic step is refused as if another writer had won), crash or
+// none: `commitlab explore` tries each, a seeded run draws p=0.5 per hit until it fires); EFFECT error, unknown
+// (publish.after only), lost (publish.before only: the atomic step is refused as if another writer had won), crash or
 // delay=D with D an integer followed by us, ms or s.
 #ifndef COMMITLAB_SIM_FAULT_SPEC_H_
 #define COMMITLAB_SIM_FAULT_SPEC_H_
@@ -60,8 +60,8 @@ struct FaultRule {
 struct FiredFault {
   std::string writer;
   std::string point;
-  int64_t hit = 0;    // the (rule, writer) hit count at which it fired, from 1
-  size_t rule = 0;    // index of the rule in the plan
+  int64_t hit = 0;  // the (rule, writer) hit count at which it fired, from 1
+  size_t rule = 0;  // index of the rule in the plan
   FaultEffect effect;
 
   bool operator==(const FiredFault&) const = default;

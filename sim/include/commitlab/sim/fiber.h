@@ -15,6 +15,7 @@
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
+
 #include <cstddef>
 #include <functional>
 
@@ -62,8 +63,8 @@ class Fiber {
   const size_t stack_size_;
   bool started_ = false;
   bool finished_ = false;
-  boost::context::fiber self_;           // this fiber, while suspended
-  boost::context::stack_context stack_;  // where our stack lies (for ASan)
+  boost::context::fiber self_;                   // this fiber, while suspended
+  boost::context::stack_context stack_;          // where our stack lies (for ASan)
   [[maybe_unused]] void* tsan_fiber_ = nullptr;  // TSan's context for this fiber; unused in plain builds
 };
 

@@ -9,9 +9,10 @@
 #ifndef COMMITLAB_SIM_HISTORY_H_
 #define COMMITLAB_SIM_HISTORY_H_
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <string_view>

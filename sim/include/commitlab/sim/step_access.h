@@ -20,16 +20,16 @@
 namespace commitlab::sim {
 
 enum class StepAccess : uint8_t {
-  kLocal,       // the writer's own computation: no shared state
-  kFault,       // the fault plan's per-writer decision, then the writer's own computation
-  kWait,        // after a sleep: a retry's next move, or a spin on an object store's lock flag
-  kWriteFile,   // writes a new data file or manifest under a fresh name
-  kCheckFile,   // asks whether a data file exists
-  kRead,        // reads the table's latest pointer or a committed snapshot
-  kPublish,     // the atomic step (rename, compare-and-swap, put-if-absent) or a store's check
-  kNoteRead,    // reads what the run notes beside the tables (which Iceberg counters exist)
-  kNoteWrite,   // writes it (a counter's init)
-  kOpaque,      // anything: commutes with nothing
+  kLocal,      // the writer's own computation: no shared state
+  kFault,      // the fault plan's per-writer decision, then the writer's own computation
+  kWait,       // after a sleep: a retry's next move, or a spin on an object store's lock flag
+  kWriteFile,  // writes a new data file or manifest under a fresh name
+  kCheckFile,  // asks whether a data file exists
+  kRead,       // reads the table's latest pointer or a committed snapshot
+  kPublish,    // the atomic step (rename, compare-and-swap, put-if-absent) or a store's check
+  kNoteRead,   // reads what the run notes beside the tables (which Iceberg counters exist)
+  kNoteWrite,  // writes it (a counter's init)
+  kOpaque,     // anything: commutes with nothing
 };
 
 std::string_view StepAccessName(StepAccess a);  // "local", "fault", ..., "opaque"
@@ -38,7 +38,8 @@ std::string_view StepAccessName(StepAccess a);  // "local", "fault", ..., "opaqu
 constexpr bool Commute(StepAccess a, StepAccess b) {
   if (a == StepAccess::kOpaque || b == StepAccess::kOpaque) return false;
   auto either = [&](StepAccess x, StepAccess y) { return (a == x && b == y) || (a == y && b == x); };
-  if (either(StepAccess::kPublish, StepAccess::kPublish) || either(StepAccess::kPublish, StepAccess::kRead)) return false;
+  if (either(StepAccess::kPublish, StepAccess::kPublish) || either(StepAccess::kPublish, StepAccess::kRead))
+    return false;
   if (either(StepAccess::kNoteWrite, StepAccess::kNoteWrite) || either(StepAccess::kNoteWrite, StepAccess::kNoteRead))
     return false;
   // Names are fresh, but a scenario may name a data file itself: a check races with its write.

@@ -31,10 +31,10 @@ class Scheduler;
 
 // What a strategy sees at one scheduling step.
 struct SchedulePoint {
-  int64_t step = 0;               // 0-based index of this pick in the run
-  int last = -1;                  // the writer that ran until now (maybe finished); -1 at the start
-  std::span<const int> runnable;  // the writers that may run now: ascending, never empty
-  uint64_t draw = 0;              // this step's value from the run's random stream
+  int64_t step = 0;                      // 0-based index of this pick in the run
+  int last = -1;                         // the writer that ran until now (maybe finished); -1 at the start
+  std::span<const int> runnable;         // the writers that may run now: ascending, never empty
+  uint64_t draw = 0;                     // this step's value from the run's random stream
   const Scheduler* scheduler = nullptr;  // for what each writer's next step touches (next_access)
 };
 

@@ -74,7 +74,7 @@ Result<TableDirReport> CheckTableDir(const std::string& root, TableDirCheckOptio
 
 struct CleanResult {
   std::vector<std::string> removed = {};
-  int64_t kept_young = 0;  // leftovers younger than older_than_micros
+  int64_t kept_young = 0;                // leftovers younger than older_than_micros
   std::vector<std::string> errors = {};  // "PATH: why" for each file that could not be removed
 };
 // Removes the report's leftovers at least `older_than_micros` old. REQUIRES: report.sound(): on a

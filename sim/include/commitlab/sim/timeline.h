@@ -1,8 +1,8 @@
 // A run's timeline, drawn from its history (docs/history.md), after Jepsen's timeline.html: one
 // lane per writer with its storage operations as spans (a publish green when it won, red when it
 // lost, with an arrow from the publish that took its snapshot), retry waits as hatched spans,
-// `order` gates as dashed arrows, refusals, crashes and faults as marks, and the chain of published snapshots coloured by commit
-// user along the bottom. Every element carries its history event, shown on hover and click.
+// `order` gates as dashed arrows, refusals, crashes and faults as marks, and the chain of published snapshots coloured
+// by commit user along the bottom. Every element carries its history event, shown on hover and click.
 #ifndef COMMITLAB_SIM_TIMELINE_H_
 #define COMMITLAB_SIM_TIMELINE_H_
 
@@ -56,9 +56,9 @@ struct TimelineArrow {
 struct TimelineGate {
   size_t from_lane = 0;
   size_t to_lane = 0;
-  double x = 0;             // where the gated writer went on
-  std::string label = {};   // "order writer.loaded -> compact-job-2.plan (line 31)"
-  std::string event = {};   // the gate_open
+  double x = 0;            // where the gated writer went on
+  std::string label = {};  // "order writer.loaded -> compact-job-2.plan (line 31)"
+  std::string event = {};  // the gate_open
 };
 
 // A publish that storage recorded (also one whose writer was told it failed).
@@ -71,9 +71,9 @@ struct TimelineSnapshot {
 
 struct Timeline {
   std::string title = {};
-  bool by_step = false;     // the x axis counts scheduler steps, not milliseconds
-  bool wall_clock = false;  // an OS-thread run: milliseconds of the wall clock, not virtual
-  size_t lost_races = 0;    // atomic commit failures, drawn as arrows when the winner is known
+  bool by_step = false;                    // the x axis counts scheduler steps, not milliseconds
+  bool wall_clock = false;                 // an OS-thread run: milliseconds of the wall clock, not virtual
+  size_t lost_races = 0;                   // atomic commit failures, drawn as arrows when the winner is known
   std::vector<std::string> warnings = {};  // e.g. a history without its footer
   double x_max = 0;
   std::vector<std::string> lanes = {};  // writers, in order of first appearance

@@ -115,7 +115,7 @@ struct CommitInfo {
   int64_t timestamp_millis = 0;
   std::string user_name = {};  // the writer
   Operation operation = Operation::kInsert;
-  int64_t read_version = -1;   // -1: the table did not exist
+  int64_t read_version = -1;                                       // -1: the table did not exist
   IsolationLevel isolation_level = IsolationLevel::kSerializable;  // the level this commit used
   bool is_blind_append = false;
   std::vector<std::string> read_predicates = {};  // ReadPredicate::ToString of each scan

@@ -99,8 +99,7 @@ class OptimisticTransaction {
  private:
   enum class WriteStep { kWritten, kCollided, kFailed };
 
-  OptimisticTransaction(std::string writer, DeltaLog* log, Env* env, EventSink* events,
-                        TransactionOptions options);
+  OptimisticTransaction(std::string writer, DeltaLog* log, Env* env, EventSink* events, TransactionOptions options);
   Status Load(const TableSnapshot* base);
   // Records `p` and the files of the read snapshot it matches, which it returns.
   std::vector<DataFile> Read(ReadPredicate p);
@@ -118,7 +117,7 @@ class OptimisticTransaction {
   EventSink* events_;
   TransactionOptions options_;
   TableSnapshot snapshot_;
-  CurrentTransactionInfo info_;  // reads recorded so far; actions filled in by Commit
+  CurrentTransactionInfo info_;   // reads recorded so far; actions filled in by Commit
   std::vector<FileChange> plan_;  // the commit's adds and removes, for events
   IsolationLevel level_ = IsolationLevel::kSerializable;
   Operation op_ = Operation::kInsert;

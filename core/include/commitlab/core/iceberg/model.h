@@ -97,7 +97,7 @@ struct Snapshot {
   std::vector<FileRef> deleted_files = {};
   std::vector<FileRef> added_delete_files = {};    // row deltas
   std::vector<FileRef> removed_delete_files = {};  // dropped with their data, or rewritten
-  std::shared_ptr<const FileSet> live_files = {};   // after this snapshot; never null
+  std::shared_ptr<const FileSet> live_files = {};  // after this snapshot; never null
   // The delete files live after it; null or empty when there are none.
   std::shared_ptr<const FileSet> live_deletes = {};
   // The data sequence number of every live data and delete file: the sequence number of the

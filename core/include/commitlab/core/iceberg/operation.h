@@ -72,7 +72,7 @@ struct Operation {
   IsolationLevel isolation = IsolationLevel::kSerializable;
   std::optional<int64_t> starting_snapshot_id = {};  // the current snapshot when the writer read
   int32_t starting_schema_id = 0;
-  int64_t starting_version = 0;  // the metadata version it started from
+  int64_t starting_version = 0;               // the metadata version it started from
   Expression filter = {};                     // overwrite / delete by filter: row and conflict filter
   std::vector<FileRef> files_to_add = {};     // append, overwrite, rewrite
   std::vector<FileRef> files_to_delete = {};  // rewrite, delete files, delete by filter (from the scan)
@@ -87,7 +87,7 @@ struct Operation {
   std::vector<FileRef> deletes_to_add = {};
   std::vector<std::string> referenced_data_files = {};
   RowDeltaValidation row_delta_validation = {};
-  int64_t identifier = 0;                     // the caller's tag, copied into events
+  int64_t identifier = 0;  // the caller's tag, copied into events
 };
 
 // `base` is the metadata the writer read; the operation starts from its current snapshot.

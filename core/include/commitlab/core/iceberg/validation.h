@@ -75,8 +75,8 @@ Status ValidateNoNewDeleteFiles(const std::vector<SnapshotRef>& history, const s
 // No delete file added since the start applies to one of `data_files` (the files an operation
 // replaces): "Cannot commit, found new delete for replaced data file: %s"
 // (validateNoNewDeletesForDataFiles; upstream prints the GenericDataFile, here its path).
-Status ValidateNoNewDeletesForDataFiles(const std::vector<SnapshotRef>& history,
-                                        const std::vector<FileRef>& data_files, EventCause* cause = nullptr);
+Status ValidateNoNewDeletesForDataFiles(const std::vector<SnapshotRef>& history, const std::vector<FileRef>& data_files,
+                                        EventCause* cause = nullptr);
 // The referenced data files were not removed since the start by an overwrite or replace (or a
 // delete, when `include_deletes`): "Cannot commit, missing data files: [%s]" (validateDataFilesExist).
 Status ValidateDataFilesExist(const std::vector<SnapshotRef>& history, const std::vector<std::string>& paths,

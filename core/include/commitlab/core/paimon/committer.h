@@ -51,8 +51,7 @@ struct CommitOptions {
 
 class Committer {
  public:
-  Committer(std::string commit_user, CommitOptions options, Env* env, SnapshotStore* store,
-            EventSink* events);
+  Committer(std::string commit_user, CommitOptions options, Env* env, SnapshotStore* store, EventSink* events);
 
   const std::string& commit_user() const { return user_; }
   const CommitStats& stats() const { return stats_; }
@@ -85,16 +84,14 @@ class Committer {
   struct AttemptResult;
   // The store's answer, bracketed as a storage operation (kCheckData) like every other.
   bool DataFileExists(const DataFile& f);
-  Result<int64_t> TryCommit(const std::vector<FileChange>& changes, int64_t identifier,
-                            CommitKind kind, bool detect_conflicts);
-  AttemptResult TryCommitOnce(const std::vector<FileChange>& changes, int64_t identifier,
-                              CommitKind kind, bool detect_conflicts,
-                              const Snapshot* latest,
-                              const std::optional<int64_t>& failed_base_id, int attempt,
-                              int64_t start_micros);
+  Result<int64_t> TryCommit(const std::vector<FileChange>& changes, int64_t identifier, CommitKind kind,
+                            bool detect_conflicts);
+  AttemptResult TryCommitOnce(const std::vector<FileChange>& changes, int64_t identifier, CommitKind kind,
+                              bool detect_conflicts, const Snapshot* latest,
+                              const std::optional<int64_t>& failed_base_id, int attempt, int64_t start_micros);
   // Scans (from_id, latest] for a snapshot of ours with this identifier and kind.
-  Result<std::optional<int64_t>> FindOwnSnapshot(int64_t from_id, const Snapshot& latest,
-                                                 int64_t identifier, CommitKind kind);
+  Result<std::optional<int64_t>> FindOwnSnapshot(int64_t from_id, const Snapshot& latest, int64_t identifier,
+                                                 CommitKind kind);
   // StrictModeChecker.check over snapshots (last_safe, new_id): Paimon's refusal text, or "".
   Result<std::string> StrictModeRefusal(int64_t last_safe, int64_t new_id, CommitKind kind);
   // Brings base_ up to snapshot `latest` by replaying the snapshots in between.

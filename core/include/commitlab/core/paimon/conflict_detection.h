@@ -24,7 +24,7 @@ namespace commitlab::paimon {
 
 struct ConflictContext {
   std::string table;
-  std::string base_commit_user;     // user of the latest snapshot (may be ourselves)
+  std::string base_commit_user;  // user of the latest snapshot (may be ourselves)
   std::string current_commit_user;
   bool primary_key = true;
   CommitKind kind = CommitKind::kAppend;  // an OVERWRITE may change a partition's bucket count
@@ -36,8 +36,8 @@ inline constexpr char kLsmConflict[] = "LSM conflicts detected! Give up committi
 // OK, or Status::Conflict whose message is Paimon's full text: headline, causes, users, base
 // entries, changes, and "Caused by: ...". On a conflict `cause` (if not null) gets its kind
 // ("file-deletion" or "lsm") and the files in conflict.
-Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta,
-                      const ConflictContext& ctx, EventCause* cause = nullptr);
+Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta, const ConflictContext& ctx,
+                      EventCause* cause = nullptr);
 
 }  // namespace commitlab::paimon
 

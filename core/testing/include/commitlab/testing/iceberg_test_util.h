@@ -12,13 +12,13 @@
 #include <utility>
 #include <vector>
 
-#include "commitlab/testing/test_env.h"
-#include "commitlab/testing/test_util.h"
 #include "commitlab/core/iceberg/catalog.h"
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/file_io.h"
 #include "commitlab/core/iceberg/model.h"
 #include "commitlab/core/iceberg/reader.h"
+#include "commitlab/testing/test_env.h"
+#include "commitlab/testing/test_util.h"
 
 namespace commitlab::iceberg::test {
 

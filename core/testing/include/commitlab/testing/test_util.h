@@ -10,8 +10,8 @@
 
 namespace commitlab::test {
 
-inline DataFile File(std::string name, int32_t level = 0, int64_t min_key = 0, int64_t max_key = 0,
-                     int64_t rows = 1, int32_t bucket = 0, std::string partition = "") {
+inline DataFile File(std::string name, int32_t level = 0, int64_t min_key = 0, int64_t max_key = 0, int64_t rows = 1,
+                     int32_t bucket = 0, std::string partition = "") {
   return DataFile{std::move(name), std::move(partition), bucket, level, min_key, max_key, rows};
 }
 inline FileChange Add(DataFile f) { return {ChangeKind::kAdd, std::move(f)}; }
@@ -36,8 +36,7 @@ struct RecordedEvent {
 class RecordingSink : public EventSink {
  public:
   void OnEvent(const Event& e) override {
-    events.push_back(
-        {e.type, e.level, std::string(e.user), e.snapshot_id, e.wait_micros, e.message});
+    events.push_back({e.type, e.level, std::string(e.user), e.snapshot_id, e.wait_micros, e.message});
   }
   int Count(EventType t) const {
     int n = 0;

@@ -12,8 +12,8 @@
 
 #include "commitlab/core/commit_stats.h"
 #include "commitlab/core/status.h"
-#include "commitlab/sim/checker.h"
 #include "commitlab/process/table_writer.h"
+#include "commitlab/sim/checker.h"
 
 namespace commitlab::process {
 
@@ -36,9 +36,9 @@ struct ProcessRaceOptions {
 struct WriterProcesses {
   std::string user = {};
   int starts = 0;
-  int killed = 0;  // processes of this user that died of our SIGKILL
-  std::vector<Ack> acks = {};  // in the order printed, over every process
-  CommitStats stats = {};  // summed over the processes that finished (a killed one reports none)
+  int killed = 0;                               // processes of this user that died of our SIGKILL
+  std::vector<Ack> acks = {};                   // in the order printed, over every process
+  CommitStats stats = {};                       // summed over the processes that finished (a killed one reports none)
   std::vector<sim::CommitRecord> records = {};  // from the processes that finished
   std::vector<std::string> fired_faults = {};
   // The last process's end: "" when it finished every commit, else why not (its error, or its

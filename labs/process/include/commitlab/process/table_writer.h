@@ -47,8 +47,8 @@ struct Ack {
 
 struct TableWriterResult {
   std::string user = {};
-  int64_t resumed_after = 0;  // the user's newest committed identifier when the writer joined
-  int64_t acknowledged = 0;   // commits acknowledged by this process
+  int64_t resumed_after = 0;    // the user's newest committed identifier when the writer joined
+  int64_t acknowledged = 0;     // commits acknowledged by this process
   int64_t last_identifier = 0;  // the newest identifier acknowledged (resumed_after if none)
   CommitStats stats = {};
   std::vector<sim::CommitRecord> records = {};  // what this process was told of each commit
@@ -62,7 +62,8 @@ struct TableWriterResult {
 // InvalidArgument (nothing was committed) for bad options, a user another live process holds,
 // or a table that is damaged or cannot be read; the message names the file. `on_ack` is called
 // once per acknowledged commit, right after its publish returned.
-Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options, const std::function<void(const Ack&)>& on_ack);
+Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options,
+                                         const std::function<void(const Ack&)>& on_ack);
 
 }  // namespace commitlab::process
 

@@ -5,8 +5,8 @@
 
 #include <optional>
 
-#include "commitlab/sim/history.h"
 #include "commitlab/process/table_writer.h"
+#include "commitlab/sim/history.h"
 
 namespace commitlab::process {
 
