@@ -19,9 +19,10 @@ cd "$(dirname "$0")"
 PACKAGES=(libboost-program-options-dev libboost-context-dev libfmt-dev nlohmann-json3-dev cmake g++
           libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema)
 # The tests also open timeline pages in headless chromium and render their SVG with rsvg-convert,
-# and fuzz each parser with clang's libFuzzer (libclang-rt-14-dev holds its runtime).
+# and fuzz each parser with clang's libFuzzer (libclang-rt-14-dev holds its runtime); clang-format
+# checks that the sources keep their style.
 FUZZ_PACKAGES=(clang libclang-rt-14-dev)
-TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin "${FUZZ_PACKAGES[@]}")
+TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin clang-format "${FUZZ_PACKAGES[@]}")
 
 install_missing() {
   local missing=() pkg

@@ -7,6 +7,7 @@
 #   bench     each Google Benchmark binary for a moment (it still runs; timings are not judged)
 #   long      minutes each: the 100,000-seed explorations, kill -9 races
 #   package   `cmake --install`, then a project outside the tree builds against the package
+#   style     the sources are formatted as .clang-format says (cmake/check_format.sh)
 #   env, fuzz, fuzz-smoke: set where those tests are made
 # Every test has a timeout: 300 s unless its family sets one. The scenario tests get 900 s: in the
 # debug build (build/debug, no optimisation) the thousand-seed replay and determinism tests take

@@ -1,0 +1,9 @@
+#!/bin/sh
+# The style test: every tracked .h and .cc file is as clang-format (.clang-format) would write it.
+# Prints each place that differs; `git ls-files '*.h' '*.cc' | xargs clang-format -i` fixes them.
+set -eu
+cd "$1"
+command -v clang-format >/dev/null 2>&1 || { echo "clang-format is not installed (./run.sh test installs it)" >&2; exit 1; }
+files=$(git ls-files '*.h' '*.cc') || { echo "not a git checkout: cannot list the tracked sources" >&2; exit 1; }
+# shellcheck disable=SC2086
+clang-format --dry-run --Werror $files
