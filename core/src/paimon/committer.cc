@@ -45,6 +45,18 @@ void Committer::Deliver(Event e) {
   events_->OnEvent(e);
 }
 
+void Committer::EmitError(EventType type, int64_t identifier, CommitKind kind, int attempt, int64_t snapshot_id,
+                          std::string message, const EventCause* cause) {
+  Emit({.type = type,
+        .level = Level::kError,
+        .identifier = identifier,
+        .kind = kind,
+        .attempt = attempt,
+        .snapshot_id = snapshot_id,
+        .message = std::move(message),
+        .cause = cause});
+}
+
 void Committer::NextManifestName() {
   // "manifest-{uuid}-{n}": the stem is built once, in place (the uuid is drawn by the first
   // attempt), and then only the counter changes: no fmt, no allocation once grown.
@@ -91,23 +103,13 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
   int64_t prev_wait = 0;
   auto give_up = [&](int retry, std::string msg) {
     ++stats_.gave_up;
-    Emit({.type = EventType::kGaveUp,
-          .level = Level::kError,
-          .identifier = identifier,
-          .kind = kind,
-          .attempt = retry + 1,
-          .message = msg});
+    EmitError(EventType::kGaveUp, identifier, kind, retry + 1, 0, msg);
     return Status::RetriesExhausted(std::move(msg));
   };
   for (int retry = 0;; ++retry) {
     Status read = env_->FaultPoint(fault::kReadLatestBefore);
     if (read.code() == Code::kCrashed) {
-      Emit({.type = EventType::kCrashed,
-            .level = Level::kError,
-            .identifier = identifier,
-            .kind = kind,
-            .attempt = retry + 1,
-            .message = read.message()});
+      EmitError(EventType::kCrashed, identifier, kind, retry + 1, 0, read.message());
       return read;
     }
     if (read.ok()) {
@@ -121,12 +123,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
       }
     }
     if (!read.ok()) {
-      Emit({.type = EventType::kError,
-            .level = Level::kError,
-            .identifier = identifier,
-            .kind = kind,
-            .attempt = retry + 1,
-            .message = read.message()});
+      EmitError(EventType::kError, identifier, kind, retry + 1, 0, read.message());
       return read;
     }
 
@@ -233,24 +230,13 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   if (latest_id < 0 || latest_id >= kMaxSnapshotId) {  // a store that returned it is damaged; id + 1 must not overflow
     Status st = Status::Corruption(fmt::format("The latest snapshot id {} is outside 0..{}: the table is damaged.",
                                                latest_id, kMaxSnapshotId - 1));
-    Emit({.type = EventType::kError,
-          .level = Level::kError,
-          .identifier = identifier,
-          .kind = kind,
-          .attempt = attempt,
-          .message = st.message()});
+    EmitError(EventType::kError, identifier, kind, attempt, 0, st.message());
     return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
   }
   const int64_t new_id = latest_id + 1;
   const std::string_view kind_name = CommitKindName(kind);
   auto fatal = [&](EventType type, Status st) {
-    Emit({.type = type,
-          .level = Level::kError,
-          .identifier = identifier,
-          .kind = kind,
-          .attempt = attempt,
-          .snapshot_id = new_id,
-          .message = st.message()});
+    EmitError(type, identifier, kind, attempt, new_id, st.message());
     return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
   };
   auto crashed = [&](Status st) { return fatal(EventType::kCrashed, std::move(st)); };
@@ -289,13 +275,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
       if (!refusal.ok()) return fatal(EventType::kError, refusal.status());
       if (!refusal->empty()) {
         ++stats_.conflicts;
-        Emit({.type = EventType::kConflict,
-              .level = Level::kError,
-              .identifier = identifier,
-              .kind = kind,
-              .attempt = attempt,
-              .snapshot_id = new_id,
-              .message = *refusal});
+        EmitError(EventType::kConflict, identifier, kind, attempt, new_id, *refusal);
         return {AttemptResult::kFatal, 0, Status::Conflict(*refusal)};
       }
     }
@@ -320,14 +300,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     EventCause cause;
     if (Status st = CheckConflicts(base_, changes, ctx, &cause); !st.ok()) {
       ++stats_.conflicts;
-      Emit({.type = EventType::kConflict,
-            .level = Level::kError,
-            .identifier = identifier,
-            .kind = kind,
-            .attempt = attempt,
-            .snapshot_id = new_id,
-            .message = st.message(),
-            .cause = &cause});
+      EmitError(EventType::kConflict, identifier, kind, attempt, new_id, st.message(), &cause);
       return {AttemptResult::kFatal, 0, std::move(st)};
     }
   }

@@ -106,6 +106,9 @@ class Committer {
     if (wants_events_) Deliver(std::move(e));
   }
   void Deliver(Event e);
+  // An error-level event of one attempt: why the commit, or the attempt, stopped.
+  void EmitError(EventType type, int64_t identifier, CommitKind kind, int attempt, int64_t snapshot_id,
+                 std::string message, const EventCause* cause = nullptr);
   // fmt::format, or "" when no sink reads messages (the text of an Emit-only message).
   template <typename... Args>
   std::string Message(fmt::format_string<Args...> format, Args&&... args) const {
