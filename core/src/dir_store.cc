@@ -478,14 +478,21 @@ Status DirStore::WriteDataFileImpl(const DataFile& f) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Status::IOError(fmt::format("cannot create directory {}: {}", dir, ec.message()));
-  if (options_.fsync == Fsync::kAll && !SyncedBefore(dir))
+  if (options_.fsync == Fsync::kAll && !Synced(dir)) {
     COMMITLAB_RETURN_IF_ERROR(SyncDirChain(dir, root_, options_));
+    MarkSynced(dir);  // only once it held: a failed sync is tried again by the next write
+  }
   return ReplaceFile(dir, f.name, DataFileLine(f), options_);
 }
 
-bool DirStore::SyncedBefore(const std::string& dir) {
+bool DirStore::Synced(const std::string& dir) {
   MutexLock lock(&synced_mu_);
-  return !synced_dirs_.insert(dir).second;
+  return synced_dirs_.count(dir) > 0;
+}
+
+void DirStore::MarkSynced(const std::string& dir) {
+  MutexLock lock(&synced_mu_);
+  synced_dirs_.insert(dir);
 }
 
 Status DirStore::VerifyDataFile(const DataFile& f) const {

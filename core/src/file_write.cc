@@ -44,14 +44,14 @@ Result<std::string> WriteTempBeside(const std::string& path, std::string_view co
   int fd = -1;
   for (int tries = 0; fd < 0 && tries < 100; ++tries) {
     tmp = TempPath(path);
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);  // less the umask
     if (fd < 0 && errno != EEXIST) return IoError("write", path, errno);
   }
   if (fd < 0) return IoError("write", path, EEXIST);
   Status written = WriteAll(fd, content, path);
   if (written.ok() && sync) {
     // A full disk or a quota may show only here or at close.
-    while (::fsync(fd) != 0 && written.ok()) {
+    while (written.ok() && ::fsync(fd) != 0) {
       if (errno != EINTR) written = IoError("write", path, errno);
     }
     if (written.ok() && on_fsync) on_fsync(tmp);
@@ -72,7 +72,22 @@ Status WriteFileAtomically(const std::string& path, std::string_view content) {
     ::unlink(tmp->c_str());
     return IoError("write", path, err);
   }
-  return Status::OK();
+  return SyncFolderOf(path);
+}
+
+Status SyncFolderOf(const std::string& path) {
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return IoError("write", path, errno);
+  Status st = Status::OK();
+  while (::fsync(fd) != 0) {
+    if (errno == EINTR) continue;
+    st = IoError("write", path, errno);
+    break;
+  }
+  ::close(fd);
+  return st;
 }
 
 }  // namespace commitlab

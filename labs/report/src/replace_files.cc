@@ -50,6 +50,7 @@ Status ReplaceFiles(std::span<const FileText> files) {
       return IoError("write", files[i].path.string(), err);
     }
   }
+  for (const FileText& f : files) COMMITLAB_RETURN_IF_ERROR(SyncFolderOf(f.path.string()));
   return Status::OK();
 }
 

@@ -142,8 +142,11 @@ class DirStore : public SnapshotStore {
   Result<int64_t> ListLatestId() const;
   Status CheckPublishable(const Snapshot& s) const;
   void WriteLatestHint(int64_t id) const;
-  // False the first time for `dir`: with Fsync::kAll its parents are synced once per store.
-  bool SyncedBefore(const std::string& dir);
+  // With Fsync::kAll a data file's folder and its parents are synced once per store: Synced says
+  // whether that has succeeded for `dir`, MarkSynced records it. Two writers may both sync a new
+  // folder; neither goes on before its own sync held.
+  bool Synced(const std::string& dir);
+  void MarkSynced(const std::string& dir);
 
   const std::string root_;
   const std::string snapshot_dir_;

@@ -14,16 +14,21 @@
 namespace commitlab {
 
 // Writes `content` to a new hidden file in the folder of `path` (".NAME.PID-N.tmp", created with
-// O_EXCL, so unique across threads and processes), fsynced first when `sync`, and closed; returns
-// the temporary's path for the caller to rename or link into place. `on_fsync`, if set, hears of
-// the fsync. An error is IOError "cannot write PATH: <errno text>", naming `path` and not the
-// temporary, and leaves nothing behind.
+// O_EXCL, so unique across threads and processes, mode 0666 less the umask), fsynced first when
+// `sync`, and closed; returns the temporary's path for the caller to rename or link into place.
+// `on_fsync`, if set, hears of the fsync. An error is IOError "cannot write PATH: <errno text>",
+// naming `path` and not the temporary, and leaves nothing behind.
 Result<std::string> WriteTempBeside(const std::string& path, std::string_view content, bool sync,
                                     const std::function<void(const std::string&)>& on_fsync = {});
 
-// Replaces `path` by `content` atomically: WriteTempBeside (fsynced), then rename(2). Errors as
-// WriteTempBeside's; on one, `path` is as it was and no temporary is left.
+// Replaces `path` by `content` atomically and durably: WriteTempBeside (fsynced), rename(2), then
+// SyncFolderOf(path). Errors as WriteTempBeside's; on one before the rename, `path` is as it was
+// and no temporary is left.
 Status WriteFileAtomically(const std::string& path, std::string_view content);
+
+// fsyncs the folder holding `path`, so that a rename or link into it survives a power loss.
+// IOError "cannot write PATH: ..." names `path`.
+Status SyncFolderOf(const std::string& path);
 
 // Writes all of `data` to `fd`, across short writes and EINTR; IOError "cannot write PATH: ...".
 Status WriteAll(int fd, std::string_view data, const std::string& path);

@@ -20,7 +20,7 @@ struct FileText {
 // them all into place only once every one is written: a failure leaves the old files as they were
 // and no temporary behind. Errors name the file (not its temporary) and the reason. Only a rename
 // failing after others succeeded (an I/O error; a folder in the way is refused up front) leaves
-// the earlier files replaced.
+// the earlier files replaced. Once it returns OK the new files and their names are on disk.
 Status ReplaceFiles(std::span<const FileText> files);
 
 // Whether new files can be created in `dir`: creates and removes a temporary there, so that a
