@@ -36,7 +36,8 @@ if(COMMITLAB_TESTS)
   endif()
   add_test(NAME package.consumer
            COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
-                   -DWORK_DIR=${PROJECT_BINARY_DIR}/consumer-test -DCXX=${CMAKE_CXX_COMPILER}
-                   -DCXX_FLAGS=${consumer_flags} -P ${PROJECT_SOURCE_DIR}/cmake/consumer_test.cmake)
+                   -DWORK_DIR=${PROJECT_BINARY_DIR}/consumer-test -DLIBDIR=${CMAKE_INSTALL_LIBDIR}
+                   -DCXX=${CMAKE_CXX_COMPILER} -DCXX_FLAGS=${consumer_flags} "-DPREFIX_PATH=${CMAKE_PREFIX_PATH}"
+                   -P ${PROJECT_SOURCE_DIR}/cmake/consumer_test.cmake)
   set_tests_properties(package.consumer PROPERTIES LABELS package TIMEOUT 600)
 endif()

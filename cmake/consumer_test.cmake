@@ -1,6 +1,7 @@
 # The package test: installs the build in BUILD_DIR into WORK_DIR/prefix, builds cmake/consumer
 # against it with find_package(commitlab), runs it, and checks what it printed.
-#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... -DCXX_FLAGS=... -P consumer_test.cmake
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DLIBDIR=lib -DCXX=... -DCXX_FLAGS=...
+#         -DPREFIX_PATH=... -P consumer_test.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
 
 function(step what)
@@ -12,14 +13,14 @@ function(step what)
 endfunction()
 
 step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
-foreach(f lib/cmake/commitlab/commitlabConfig.cmake include/commitlab/core/status.h bin/commitlab)
+foreach(f ${LIBDIR}/cmake/commitlab/commitlabConfig.cmake include/commitlab/core/status.h bin/commitlab)
   if(NOT EXISTS ${WORK_DIR}/prefix/${f})
     message(FATAL_ERROR "consumer test: the install has no ${f}")
   endif()
 endforeach()
-# Only the prefix: the consumer must find everything through the installed package.
+# The prefix, and where the build found fmt, Boost and nlohmann-json: nothing of the source tree.
 step("configuring the consumer" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/cmake/consumer -B ${WORK_DIR}/build
-     -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_CXX_COMPILER=${CXX} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+     "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix;${PREFIX_PATH}" -DCMAKE_CXX_COMPILER=${CXX} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
      -DCMAKE_BUILD_TYPE=Release)
 step("building the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step("running the consumer" ${WORK_DIR}/build/consumer)

@@ -15,16 +15,36 @@
 #define COMMITLAB_THREAD_ANNOTATION(x)
 #endif
 
-// The names of https://clang.llvm.org/docs/ThreadSafetyAnalysis.html, spelled as there.
+// The names of https://clang.llvm.org/docs/ThreadSafetyAnalysis.html, spelled as there. Each is
+// defined only if nobody has yet (as LevelDB's port/thread_annotations.h does), so a project that
+// includes these headers beside its own annotations keeps its definitions.
+#ifndef CAPABILITY
 #define CAPABILITY(x) COMMITLAB_THREAD_ANNOTATION(capability(x))
+#endif
+#ifndef SCOPED_CAPABILITY
 #define SCOPED_CAPABILITY COMMITLAB_THREAD_ANNOTATION(scoped_lockable)
+#endif
+#ifndef GUARDED_BY
 #define GUARDED_BY(x) COMMITLAB_THREAD_ANNOTATION(guarded_by(x))
+#endif
+#ifndef PT_GUARDED_BY
 #define PT_GUARDED_BY(x) COMMITLAB_THREAD_ANNOTATION(pt_guarded_by(x))
+#endif
+#ifndef REQUIRES
 #define REQUIRES(...) COMMITLAB_THREAD_ANNOTATION(requires_capability(__VA_ARGS__))
+#endif
+#ifndef ACQUIRE
 #define ACQUIRE(...) COMMITLAB_THREAD_ANNOTATION(acquire_capability(__VA_ARGS__))
+#endif
+#ifndef RELEASE
 #define RELEASE(...) COMMITLAB_THREAD_ANNOTATION(release_capability(__VA_ARGS__))
+#endif
+#ifndef EXCLUDES
 #define EXCLUDES(...) COMMITLAB_THREAD_ANNOTATION(locks_excluded(__VA_ARGS__))
+#endif
+#ifndef ASSERT_CAPABILITY
 #define ASSERT_CAPABILITY(x) COMMITLAB_THREAD_ANNOTATION(assert_capability(x))
+#endif
 
 namespace commitlab {
 

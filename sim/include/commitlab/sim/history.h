@@ -57,7 +57,7 @@ class History {
   void WriteLocked(const Json& line) REQUIRES(mu_);
 
   mutable Mutex mu_;
-  std::ostream* const out_;
+  std::ostream* const out_ PT_GUARDED_BY(mu_);
   StepSource step_ GUARDED_BY(mu_);
   std::vector<std::string> lines_ GUARDED_BY(mu_);
   bool failed_ GUARDED_BY(mu_) = false;
