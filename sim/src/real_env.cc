@@ -15,18 +15,22 @@
 namespace commitlab::sim {
 namespace {
 
-// The calling thread's writer identity; set by RunThreads for the thread's lifetime.
+// The calling thread's identity for one RealEnv, named by its id and not its address: a thread
+// that outlives an env (a test's main thread) must not take a new env at the same address for the
+// old one, with the old one's stream.
 struct ThreadWriter {
-  const RealEnv* env = nullptr;
+  uint64_t env_id = 0;  // 0: none
+  bool writer = false;  // a thread RunThreads started, named `name`
   std::string name;
   std::optional<Rng> rng;
 };
 thread_local ThreadWriter t_writer;
+std::atomic<uint64_t> next_env_id{1};
 
 }  // namespace
 
 RealEnv::RealEnv(uint64_t seed, FaultPlan* faults, LatencyModel latency)
-    : seed_(seed), faults_(faults), latency_(latency) {}
+    : id_(next_env_id.fetch_add(1)), seed_(seed), faults_(faults), latency_(latency) {}
 
 void RealEnv::BeginStorageOp(StorageOp op) { SleepMicros(latency_.RequestMicros(op, rng())); }
 
@@ -43,9 +47,10 @@ void RealEnv::SleepMicros(int64_t micros) {
 }
 
 Rng& RealEnv::rng() {
-  if (t_writer.env != this || !t_writer.rng) {
+  if (t_writer.env_id != id_ || !t_writer.rng) {
     // A thread RunThreads did not start (a test's main thread): give it a stream of its own.
-    t_writer.env = this;
+    t_writer = ThreadWriter();
+    t_writer.env_id = id_;
     t_writer.rng.emplace(DeriveSeed(seed_, next_stream_.fetch_add(1) + 1, 0xfeed));
   }
   return *t_writer.rng;
@@ -53,7 +58,7 @@ Rng& RealEnv::rng() {
 
 Status RealEnv::FaultPoint(std::string_view name) {
   if (over_budget()) {
-    if (t_writer.env == this) {
+    if (t_writer.env_id == id_ && t_writer.writer) {
       MutexLock lock(&stopped_mu_);
       if (std::find(stopped_.begin(), stopped_.end(), t_writer.name) == stopped_.end())
         stopped_.push_back(t_writer.name);
@@ -63,7 +68,7 @@ Status RealEnv::FaultPoint(std::string_view name) {
                     FormatDurationMicros(max_wall_micros_)));
   }
   if (faults_ == nullptr) return Status::OK();
-  FaultDecision d = faults_->Check(t_writer.env == this ? t_writer.name : std::string(), name, rng());
+  FaultDecision d = faults_->Check(t_writer.env_id == id_ ? t_writer.name : std::string(), name, rng());
   SleepMicros(d.delay_micros);
   return d.status;
 }
@@ -82,7 +87,8 @@ Status RealEnv::RunThreads(std::vector<Writer> writers) {
   for (size_t i = 0; i < writers.size(); ++i) {
     try {
       threads.emplace_back([this, &start, &abandoned, &w = writers[i], i] {
-        t_writer.env = this;
+        t_writer.env_id = id_;
+        t_writer.writer = true;
         t_writer.name = w.name;
         t_writer.rng.emplace(DeriveSeed(seed_, i));
         start.arrive_and_wait();  // release all writers at once so that they race

@@ -49,6 +49,7 @@ class RealEnv : public Env {
   std::vector<std::string> stopped_by_budget() const;
 
  private:
+  const uint64_t id_;  // unique in the process: how a thread knows which env it writes for
   const uint64_t seed_;
   FaultPlan* const faults_;  // may be null; must be thread-safe
   const LatencyModel latency_;
