@@ -39,9 +39,10 @@ class TableDirCheckTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(tmp_); }
 
-  // `n` commits by `user`, one new data file each.
+  // `n` commits by `user`, one new data file each. Each call has an env of its own seed: the
+  // manifests' names are drawn from it, and two committers drawing the same names would collide.
   void Commit(const std::string& user, int64_t first, int64_t n) {
-    RealEnv env(1);
+    RealEnv env(next_seed_++);
     NullEventSink sink;
     paimon::Committer c(user, {}, &env, store_.get(), &sink);
     for (int64_t id = first; id < first + n; ++id) {
@@ -72,6 +73,7 @@ class TableDirCheckTest : public ::testing::Test {
 
   std::string tmp_, root_;
   std::unique_ptr<DirStore> store_;
+  uint64_t next_seed_ = 1;
 };
 
 TEST_F(TableDirCheckTest, ASoundTableHasNoProblemsAndNoLeftovers) {
