@@ -99,21 +99,11 @@ Status MakeDirectories(const std::string& dir) {
   return Status::OK();
 }
 
-Status SyncFd(int fd, const std::string& path, const DirStoreOptions& options) {
-  while (::fsync(fd) != 0) {
-    if (errno != EINTR) return IoError("fsync", path, errno);
-  }
-  if (options.on_fsync) options.on_fsync(path);
-  return Status::OK();
-}
-
 // Makes a rename or link in `dir`, or a new subdirectory of it, survive a power loss.
 Status SyncDir(const std::string& dir, const DirStoreOptions& options) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return IoError("open directory", dir, errno);
-  Status st = SyncFd(fd, dir, options);
-  ::close(fd);
-  return st;
+  COMMITLAB_RETURN_IF_ERROR(FsyncDir(dir));
+  if (options.on_fsync) options.on_fsync(dir);
+  return Status::OK();
 }
 
 // Syncs `dir` and each of its parents up to and including `top`: a directory's entry lives in its

@@ -24,6 +24,14 @@ std::string TempPath(const std::string& path) {
       .string();
 }
 
+// fsync(2) through EINTR: 0 or the errno.
+int FsyncFd(int fd) {
+  while (::fsync(fd) != 0) {
+    if (errno != EINTR) return errno;
+  }
+  return 0;
+}
+
 }  // namespace
 
 Status WriteAll(int fd, std::string_view data, const std::string& path) {
@@ -51,9 +59,7 @@ Result<std::string> WriteTempBeside(const std::string& path, std::string_view co
   Status written = WriteAll(fd, content, path);
   if (written.ok() && sync) {
     // A full disk or a quota may show only here or at close.
-    while (written.ok() && ::fsync(fd) != 0) {
-      if (errno != EINTR) written = IoError("write", path, errno);
-    }
+    if (const int err = FsyncFd(fd); err != 0) written = IoError("write", path, err);
     if (written.ok() && on_fsync) on_fsync(tmp);
   }
   if (::close(fd) != 0 && written.ok()) written = IoError("write", path, errno);
@@ -72,22 +78,20 @@ Status WriteFileAtomically(const std::string& path, std::string_view content) {
     ::unlink(tmp->c_str());
     return IoError("write", path, err);
   }
-  return SyncFolderOf(path);
+  return FsyncDir(FolderOf(path));
 }
 
-Status SyncFolderOf(const std::string& path) {
+std::string FolderOf(const std::string& path) {
   std::string dir = std::filesystem::path(path).parent_path().string();
-  if (dir.empty()) dir = ".";
+  return dir.empty() ? "." : dir;
+}
+
+Status FsyncDir(const std::string& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return IoError("write", path, errno);
-  Status st = Status::OK();
-  while (::fsync(fd) != 0) {
-    if (errno == EINTR) continue;
-    st = IoError("write", path, errno);
-    break;
-  }
+  if (fd < 0) return IoError("open directory", dir, errno);
+  const int err = FsyncFd(fd);
   ::close(fd);
-  return st;
+  return err == 0 ? Status::OK() : IoError("fsync", dir, err);
 }
 
 }  // namespace commitlab

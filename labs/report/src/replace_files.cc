@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <set>
 #include <vector>
 
 #include "commitlab/core/file_read.h"
@@ -50,7 +51,9 @@ Status ReplaceFiles(std::span<const FileText> files) {
       return IoError("write", files[i].path.string(), err);
     }
   }
-  for (const FileText& f : files) COMMITLAB_RETURN_IF_ERROR(SyncFolderOf(f.path.string()));
+  std::set<std::string> folders;  // each synced once, however many files it holds
+  for (const FileText& f : files) folders.insert(FolderOf(f.path.string()));
+  for (const std::string& folder : folders) COMMITLAB_RETURN_IF_ERROR(FsyncDir(folder));
   return Status::OK();
 }
 

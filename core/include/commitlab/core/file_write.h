@@ -22,13 +22,16 @@ Result<std::string> WriteTempBeside(const std::string& path, std::string_view co
                                     const std::function<void(const std::string&)>& on_fsync = {});
 
 // Replaces `path` by `content` atomically and durably: WriteTempBeside (fsynced), rename(2), then
-// SyncFolderOf(path). Errors as WriteTempBeside's; on one before the rename, `path` is as it was
-// and no temporary is left.
+// FsyncDir of its folder. Errors as WriteTempBeside's (or FsyncDir's); on one before the rename,
+// `path` is as it was and no temporary is left.
 Status WriteFileAtomically(const std::string& path, std::string_view content);
 
-// fsyncs the folder holding `path`, so that a rename or link into it survives a power loss.
-// IOError "cannot write PATH: ..." names `path`.
-Status SyncFolderOf(const std::string& path);
+// fsyncs the directory `dir`, so that a rename, link or new entry in it survives a power loss.
+// IOError "cannot open directory DIR: ..." or "cannot fsync DIR: ...".
+Status FsyncDir(const std::string& dir);
+
+// The folder holding `path` ("." for a bare name).
+std::string FolderOf(const std::string& path);
 
 // Writes all of `data` to `fd`, across short writes and EINTR; IOError "cannot write PATH: ...".
 Status WriteAll(int fd, std::string_view data, const std::string& path);
