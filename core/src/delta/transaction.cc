@@ -208,9 +208,15 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
   const int64_t first_version = snapshot_.version() + 1;
   int64_t version = first_version;
   std::string check_line;
+  const std::optional<RetryPolicy>& retry = options_.retry;
+  int64_t prev_wait = 0;
   for (int64_t attempt = 0;; ++attempt) {  // Delta's attemptNumber
     if (attempt > 0) {
-      if (attempt > options_.max_commit_attempts) {
+      const bool out_of_attempts = retry ? (retry->max_retries >= 0 && attempt > retry->max_retries) ||
+                                               (retry->total_timeout_micros >= 0 &&
+                                                env_->NowMicros() - start_micros_ >= retry->total_timeout_micros)
+                                         : attempt > options_.max_commit_attempts;
+      if (out_of_attempts) {
         ++stats_.gave_up;
         std::string msg = fmt::format(
             "This commit has failed as it has been tried {} times but did not succeed.\n"
@@ -227,6 +233,10 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
               .snapshot_id = version,
               .message = msg});
         return Status::RetriesExhausted(std::move(msg));
+      }
+      if (retry) {
+        prev_wait = NextWaitMicros(*retry, static_cast<int>(attempt), prev_wait, env_->rng());
+        env_->SleepMicros(prev_wait);
       }
       Result<int64_t> next = CheckForConflicts(version, static_cast<int>(attempt), &check_line);
       if (!next.ok()) return next.status();

@@ -434,6 +434,32 @@ TEST_F(DeltaTransactionTest, GivesUpAfterMaxCommitAttempts) {
   EXPECT_EQ(sink_.Count(EventType::kGaveUp), 1);
 }
 
+TEST_F(DeltaTransactionTest, AGivenPolicyWaitsBeforeEachRetryAndItsLimitReplacesMaxCommitAttempts) {
+  CreateTable(IsolationLevel::kSerializable);
+  Result<RetryPolicy> exponential = ParseRetryPolicy("exponential:base=5ms,cap=1s,retries=1");
+  ASSERT_TRUE(exponential.ok());
+  OptimisticTransaction b = Start("B", TransactionOptions{.retry = *exponential});
+  for (const char* w : {"A1", "A2"}) {
+    OptimisticTransaction a = Start(w);
+    a.Add(F(w));
+    ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  }
+  // B loses version 1, waits 10 ms (5 ms x 2^1), reads both winners and lands version 3.
+  b.Add(F("b"));
+  ASSERT_EQ(*b.Commit(Operation::kInsert), 3);
+  EXPECT_EQ(env_.slept_micros(), 10'000);
+  EXPECT_EQ(b.stats().winners_checked, 2);
+  // C may not retry at all: its first loss gives up, though max_commit_attempts would allow more.
+  Result<RetryPolicy> once = ParseRetryPolicy("full-jitter:retries=0");
+  ASSERT_TRUE(once.ok());
+  OptimisticTransaction late = Start("late", TransactionOptions{.read_version = 0, .retry = *once});
+  late.Add(F("c"));
+  Result<int64_t> v = late.Commit(Operation::kInsert);
+  EXPECT_EQ(v.status().code(), Code::kRetriesExhausted);
+  EXPECT_EQ(late.stats().attempts, 1);
+  EXPECT_EQ(env_.slept_micros(), 10'000);  // no wait before giving up
+}
+
 TEST_F(DeltaTransactionTest, ErrorBeforeTheWriteIsAnUnknownOutcome) {
   CreateTable(IsolationLevel::kSerializable);
   OptimisticTransaction a = Start("A");

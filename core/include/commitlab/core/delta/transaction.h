@@ -25,6 +25,7 @@
 #include "commitlab/core/delta/snapshot.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
+#include "commitlab/core/retry_policy.h"
 #include "commitlab/core/status.h"
 
 namespace commitlab::delta {
@@ -37,6 +38,11 @@ struct TransactionOptions {
   // Retries after the first attempt; Delta tries up to max_commit_attempts + 1 times.
   int64_t max_commit_attempts = kDefaultMaxCommitAttempts;
   std::optional<int64_t> read_version = {};  // default: the latest version
+  // Not Delta's: doCommitRetryIteratively retries a lost version at once. Set, the transaction
+  // waits as this policy says before it reads the winners and tries again, and its retry limit
+  // and total timeout replace max_commit_attempts: a sweep runs the three protocols under the same
+  // policies. `none` with unlimited retries is Delta's own behaviour.
+  std::optional<RetryPolicy> retry = {};
 };
 
 // Counters for one transaction; a writer's tally adds these up.
