@@ -10,7 +10,12 @@ endfunction()
 
 sweep_test(help 0 "commitlab sweep \\[options\\].*--experiment.*--policies" --help)
 sweep_test(unknown_flag 2 "commitlab sweep: unrecognised option '--bogus'" --bogus)
-sweep_test(bad_experiment 2 "--experiment 'nope' is not one of brooker, formats, all" --experiment nope)
+sweep_test(bad_experiment 2 "--experiment 'nope' is not one of brooker, capacity, formats, all" --experiment nope)
+sweep_test(bad_protocol 2 "--protocols \"paimon,hudi\": piece \"hudi\" is not one of paimon, iceberg, delta" --experiment formats --protocols paimon,hudi)
+sweep_test(capacity_list_for_brooker 2 "--capacity \"100,200\": brooker takes one capacity \\(a list is for --experiment capacity\\)" --experiment brooker --capacity 100,200)
+sweep_test(bad_capacity 2 "--capacity \"fast\": piece \"fast\": expected an integer" --experiment capacity --capacity fast)
+sweep_test(queue_range 2 "--queue -1 is out of range 0..100000" --queue -1)
+sweep_test(writers_range 2 "--writers 0 is out of range 1..10000" --writers 0)
 sweep_test(runs_not_a_number 2 "the argument \\('many'\\) for option '--runs' is invalid" --runs many)
 sweep_test(runs_range 2 "--runs 0 is out of range 1..100000" --runs 0)
 sweep_test(threads_range 2 "--threads -1 is out of range 0..256" --threads -1)
@@ -40,10 +45,13 @@ add_test(NAME cli.sweep_failed_write_keeps_the_old_files
 
 # A tiny sweep of each experiment writes its TSV (header + one row per point), plots and summary.
 add_test(NAME cli.sweep_tiny_brooker
-  COMMAND sh -c "rm -rf sweep-tiny-b && ${SWEEP_EXPECT_RUN} 0 'brooker: 2 writer counts x 2 policies x 3 runs = 12 runs.*Least work' -- $<TARGET_FILE:commitlab> sweep --experiment brooker --n 2,5 --policies none,full-jitter --runs 3 --threads 2 --out sweep-tiny-b && test $(wc -l < sweep-tiny-b/brooker.tsv) -eq 5 && test -s sweep-tiny-b/brooker-calls.svg && test -s sweep-tiny-b/brooker-completion.svg && test -s sweep-tiny-b/summary.md && ! test -e sweep-tiny-b/formats.tsv"
+  COMMAND sh -c "rm -rf sweep-tiny-b && ${SWEEP_EXPECT_RUN} 0 'brooker: 2 writer counts x 2 policies x 3 runs = 12 runs.*Who wins at each N' -- $<TARGET_FILE:commitlab> sweep --experiment brooker --n 2,5 --policies none,full-jitter --runs 3 --threads 2 --out sweep-tiny-b && test $(wc -l < sweep-tiny-b/brooker.tsv) -eq 5 && test -s sweep-tiny-b/brooker-calls.svg && test -s sweep-tiny-b/brooker-completion.svg && test -s sweep-tiny-b/summary.md && ! test -e sweep-tiny-b/formats.tsv"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME cli.sweep_tiny_formats
-  COMMAND sh -c "rm -rf sweep-tiny-f && ${SWEEP_EXPECT_RUN} 0 'formats: 1 writer counts x 3 policies x 2 runs = 6 runs.*highest throughput' -- $<TARGET_FILE:commitlab> sweep --experiment formats --appenders 3 --commits 4 --policies none,paimon,iceberg --runs 2 --out sweep-tiny-f && test $(wc -l < sweep-tiny-f/formats.tsv) -eq 4 && test -s sweep-tiny-f/formats-commits-per-s.svg && ! test -e sweep-tiny-f/brooker.tsv"
+  COMMAND sh -c "rm -rf sweep-tiny-f && ${SWEEP_EXPECT_RUN} 0 'formats: 1 writer counts x 3 protocols x 3 policies x 2 runs = 18 runs.*highest throughput.*Against 04' -- $<TARGET_FILE:commitlab> sweep --experiment formats --appenders 3 --commits 4 --policies none,paimon,iceberg --runs 2 --out sweep-tiny-f && test $(wc -l < sweep-tiny-f/formats.tsv) -eq 10 && test -s sweep-tiny-f/formats-iceberg-commits-per-s.svg && test -s sweep-tiny-f/formats-protocols-commits-per-s.svg && ! test -e sweep-tiny-f/brooker.tsv"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME cli.sweep_tiny_capacity
+  COMMAND sh -c "rm -rf sweep-tiny-c && ${SWEEP_EXPECT_RUN} 0 'capacity: 1 writer counts x 2 capacities x 2 policies x 3 runs = 12 runs.*Who finishes first.*No backoff finishes first at' -- $<TARGET_FILE:commitlab> sweep --experiment capacity --writers 8 --capacity 0,200 --policies none,full-jitter --runs 3 --out sweep-tiny-c && test $(wc -l < sweep-tiny-c/capacity.tsv) -eq 5 && test -s sweep-tiny-c/capacity-throttled.svg"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 # The same seed writes the same bytes whatever the thread count.
 add_test(NAME cli.sweep_same_bytes_any_threads

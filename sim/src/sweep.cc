@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "commitlab/core/rng.h"
 
@@ -39,6 +40,18 @@ uint64_t Fnv1a(std::string_view s) {
 }
 
 double Millis(double micros) { return micros / 1000.0; }
+
+// Nearest-rank p10 and p90 of per-run figures.
+Spread SpreadOf(std::vector<double> v) {
+  if (v.empty()) return {};
+  std::sort(v.begin(), v.end());
+  auto at = [&](double p) {
+    auto rank = static_cast<int64_t>(std::ceil(p / 100.0 * static_cast<double>(v.size()) - 1e-9));
+    rank = std::clamp<int64_t>(rank, 1, static_cast<int64_t>(v.size()));
+    return v[static_cast<size_t>(rank - 1)];
+  };
+  return {.p10 = at(10), .p90 = at(90)};
+}
 
 }  // namespace
 
@@ -119,20 +132,60 @@ std::string_view ExperimentName(Experiment e) {
   switch (e) {
     case Experiment::kBrooker: return "brooker";
     case Experiment::kFormats: return "formats";
+    case Experiment::kCapacity: return "capacity";
   }
   return "?";
+}
+
+std::string_view ProtocolName(Protocol p) {
+  switch (p) {
+    case Protocol::kPaimon: return "paimon";
+    case Protocol::kIceberg: return "iceberg";
+    case Protocol::kDelta: return "delta";
+  }
+  return "?";
+}
+
+Result<std::vector<Protocol>> ParseProtocolList(std::string_view list) {
+  std::vector<Protocol> out;
+  for (std::string_view piece : SplitCommas(list)) {
+    std::optional<Protocol> found;
+    for (Protocol p : {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta})
+      if (piece == ProtocolName(p)) found = p;
+    if (!found)
+      return Status::InvalidArgument(
+          fmt::format("\"{}\": piece \"{}\" is not one of paimon, iceberg, delta", list, piece));
+    if (std::find(out.begin(), out.end(), *found) != out.end())
+      return Status::InvalidArgument(fmt::format("\"{}\": \"{}\" is given twice", list, piece));
+    out.push_back(*found);
+  }
+  return out;
+}
+
+std::string FormatCapacity(const StoreCapacity& c) {
+  if (!c.limited()) return "unlimited";
+  return fmt::format("{} req/s, queue {}", c.requests_per_s, c.queue);
 }
 
 SweepConfig DefaultSweepConfig(Experiment e) {
   SweepConfig c;
   c.experiment = e;
   c.policies = DefaultSweepPolicies();
-  if (e == Experiment::kBrooker) {
-    for (int n = 10; n <= 190; n += 10) c.writer_counts.push_back(n);
-    c.latency = *ParseLatencyModel(kBrookerLatencySpec);
-  } else {
-    c.writer_counts = {2, 4, 8, 16, 32, 64};
-    c.latency = *ParseLatencyModel(kLectureLatencySpec);
+  switch (e) {
+    case Experiment::kBrooker:
+      for (int n = 10; n <= 190; n += 10) c.writer_counts.push_back(n);
+      c.latency = *ParseLatencyModel(kBrookerLatencySpec);
+      break;
+    case Experiment::kFormats:
+      c.writer_counts = {2, 4, 8, 16, 32};
+      c.protocols = {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta};
+      c.latency = *ParseLatencyModel(kLectureLatencySpec);
+      break;
+    case Experiment::kCapacity:
+      c.writer_counts = {50};
+      c.capacities.assign(kDefaultCapacities.begin(), kDefaultCapacities.end());
+      c.latency = *ParseLatencyModel(kBrookerLatencySpec);
+      break;
   }
   return c;
 }
@@ -142,13 +195,18 @@ uint64_t RunSeed(uint64_t base, Experiment e, int writers, const RetryPolicy& po
   return DeriveSeed(cell, Fnv1a(FormatRetryPolicy(policy)), static_cast<uint64_t>(run));
 }
 
-SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOutcome> runs) {
+SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOutcome> runs, Protocol protocol,
+                   int64_t capacity_rps) {
   SweepRow row;
   row.writers = writers;
+  row.capacity_rps = capacity_rps;
+  row.protocol = std::string(ProtocolName(protocol));
   row.policy = FormatRetryPolicy(policy);
   row.runs = static_cast<int>(runs.size());
   if (runs.empty()) return row;
-  double calls = 0, completion = 0, finish = 0, commits = 0;
+  double calls = 0, completion = 0, finish = 0, commits = 0, latency_sum = 0, throttled = 0;
+  std::vector<double> run_calls, run_completion, run_rate, run_attempts, run_p99, run_mean;
+  std::vector<int64_t> run_latencies;
   size_t samples = 0;
   for (const RunOutcome& r : runs) samples += r.latencies_micros.size();
   std::vector<int64_t> latencies;
@@ -158,8 +216,21 @@ SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOu
     completion += static_cast<double>(r.completion_micros);
     finish += static_cast<double>(r.finish_micros);
     commits += static_cast<double>(r.commits_ok);
+    throttled += static_cast<double>(r.throttled);
     row.gave_up_total += r.gave_up;
     latencies.insert(latencies.end(), r.latencies_micros.begin(), r.latencies_micros.end());
+    for (const int64_t l : r.latencies_micros) latency_sum += static_cast<double>(l);
+    const auto run_commits = static_cast<double>(r.commits_ok);
+    run_calls.push_back(static_cast<double>(r.calls));
+    run_completion.push_back(Millis(static_cast<double>(r.completion_micros)));
+    run_rate.push_back(r.finish_micros > 0 ? run_commits / (static_cast<double>(r.finish_micros) / 1e6) : 0);
+    run_attempts.push_back(r.commits_ok > 0 ? static_cast<double>(r.calls) / run_commits : 0);
+    run_latencies.assign(r.latencies_micros.begin(), r.latencies_micros.end());
+    std::sort(run_latencies.begin(), run_latencies.end());
+    run_p99.push_back(Millis(static_cast<double>(Percentile(run_latencies, 99))));
+    double run_sum = 0;
+    for (const int64_t l : run_latencies) run_sum += static_cast<double>(l);
+    run_mean.push_back(run_latencies.empty() ? 0 : Millis(run_sum / static_cast<double>(run_latencies.size())));
   }
   std::sort(latencies.begin(), latencies.end());
   const double n = static_cast<double>(runs.size());
@@ -172,6 +243,15 @@ SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOu
   row.mean_gave_up = static_cast<double>(row.gave_up_total) / n;
   row.commits_per_s = finish > 0 ? commits / (finish / 1e6) : 0;
   row.attempts_per_commit = commits > 0 ? calls / commits : 0;
+  row.gave_up_pct = writers > 0 ? 100.0 * static_cast<double>(row.gave_up_total) / (n * writers) : 0;
+  row.mean_latency_ms = samples > 0 ? Millis(latency_sum / static_cast<double>(samples)) : 0;
+  row.mean_throttled = throttled / n;
+  row.calls_spread = SpreadOf(std::move(run_calls));
+  row.completion_ms_spread = SpreadOf(std::move(run_completion));
+  row.commits_per_s_spread = SpreadOf(std::move(run_rate));
+  row.attempts_per_commit_spread = SpreadOf(std::move(run_attempts));
+  row.p99_latency_ms_spread = SpreadOf(std::move(run_p99));
+  row.latency_ms_spread = SpreadOf(std::move(run_mean));
   return row;
 }
 

@@ -1,54 +1,162 @@
-// One simulated run of each sweep experiment: the real Committer on SimEnv, a fresh MemoryStore.
+// One simulated run of each sweep experiment: the real committers of the three table formats on
+// SweepEnv, each run with its own in-memory store, catalog or log.
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/delta/log_store.h"
+#include "commitlab/core/delta/transaction.h"
 #include "commitlab/core/events.h"
+#include "commitlab/core/iceberg/catalog.h"
+#include "commitlab/core/iceberg/committer.h"
+#include "commitlab/core/iceberg/file_io.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/paimon/data_writer.h"
 #include "commitlab/sim/scheduler.h"
-#include "commitlab/sim/sim_env.h"
 #include "commitlab/sim/strategy.h"
 #include "commitlab/sim/sweep.h"
 #include "commitlab/sim/writer_name.h"
+#include "sweep_env.h"
 
 namespace commitlab::sim {
 namespace {
 
-// SimEnv with lazy time. A sweep injects no faults and its data files and manifests have unique
-// names, so the only effects whose order matters are reading the latest snapshot and publishing.
-// Every other delay (a response hop, a backoff wait, a data or manifest write) only moves the
-// writer's own clock: it is added to the writer's pending time, and the writer sleeps it off in one
-// piece right before its next ordered effect, which then happens at exactly the virtual time it
-// would have without the shortcut. An attempt thus costs two scheduling points instead of four or
-// more; ties between writers due at the same instant are still broken by the strategy.
-class SweepEnv final : public SimEnv {
- public:
-  SweepEnv(Scheduler* scheduler, const LatencyModel& latency, int writers)
-      : SimEnv(scheduler, latency), pending_micros_(static_cast<size_t>(writers), 0) {}
+using internal::SweepEnv;
 
-  // The writer's own clock: the scheduler's plus what it has yet to sleep off.
-  int64_t NowMicros() override { return SimEnv::NowMicros() + pending(); }
-  void SleepMicros(int64_t micros) override { Defer(micros); }
-  void BeginStorageOp(StorageOp op) override {
-    Defer(latency().RequestMicros(op, rng()));
-    if (op == StorageOp::kReadLatest || op == StorageOp::kReadSnapshot || op == StorageOp::kPublish) {
-      SimEnv::SleepMicros(std::exchange(pending(), 0));
-    }
+// A short name (in std::string's inline buffer): the file's name is copied into every snapshot
+// that carries it, and a sweep's runs create millions of them.
+std::string FileName(int writer, int64_t identifier) {
+  std::string name = "data-";
+  AppendDecimal(writer, &name);
+  name += '-';
+  AppendDecimal(identifier, &name);
+  return name;
+}
+
+// The data file write of a format whose committer does not charge it: one write-data call.
+void ChargeDataWrite(Env* env) {
+  env->BeginStorageOp(StorageOp::kWriteData);
+  env->EndStorageOp(StorageOp::kWriteData);
+}
+
+// Paimon: FileStoreCommit through the Committer, snapshot-N published by create-if-absent.
+class PaimonWriters {
+ public:
+  PaimonWriters(int writers, const RetryPolicy& policy, bool idempotency_check, bool write_data, SweepEnv* env)
+      : env_(env), write_data_(write_data) {
+    paimon::CommitOptions options;
+    options.table = write_data ? "race_log" : "brooker";
+    options.retry = policy;
+    options.idempotency_check = idempotency_check;
+    committers_.reserve(static_cast<size_t>(writers));
+    for (int i = 0; i < writers; ++i) committers_.emplace_back(WriterName(i), options, env, &store_, &sink_);
   }
-  void EndStorageOp(StorageOp op) override { Defer(latency().ResponseMicros(op, rng())); }
-  Status FaultPoint(std::string_view) override { return Status::OK(); }
+
+  const std::string& name(int i) const { return committers_[static_cast<size_t>(i)].commit_user(); }
+  int64_t calls(int i) const { return committers_[static_cast<size_t>(i)].stats().attempts; }
+  Status WriteData(int i, int64_t id) {
+    if (!write_data_) return Status::OK();
+    return paimon::WriteDataFile(env_, &store_, File(i, id));
+  }
+  Status Commit(int i, int64_t id) {
+    Committable c{.identifier = id, .append_changes = {{ChangeKind::kAdd, File(i, id)}}};
+    return committers_[static_cast<size_t>(i)].Commit(c).status();
+  }
 
  private:
-  int64_t& pending() { return pending_micros_[static_cast<size_t>(scheduler()->current())]; }
-  void Defer(int64_t micros) {
-    if (micros > 0) pending() += micros;
+  static DataFile File(int i, int64_t id) {
+    return DataFile{.name = FileName(i, id), .min_key = id, .max_key = id, .row_count = 1};
   }
 
-  std::vector<int64_t> pending_micros_;  // per writer; touched only by that writer's fiber
+  SweepEnv* const env_;
+  const bool write_data_;
+  MemoryStore store_{MemoryStore::Threads::kOne};  // every writer is a fiber of this thread
+  NullEventSink sink_;                             // no events are built for it
+  std::vector<paimon::Committer> committers_;
+};
+
+// Iceberg: SnapshotProducer.commit() against a catalog that swaps the metadata pointer; every
+// attempt rewrites the manifest list and the metadata file.
+class IcebergWriters {
+ public:
+  IcebergWriters(int writers, const RetryPolicy& policy, SweepEnv* env) : env_(env) {
+    committers_.reserve(static_cast<size_t>(writers));
+    for (int i = 0; i < writers; ++i)
+      committers_.emplace_back(WriterName(i), iceberg::IcebergCommitOptions{.retry = policy}, env, &catalog_, &io_,
+                               &sink_);
+  }
+
+  const std::string& name(int i) const { return committers_[static_cast<size_t>(i)].writer(); }
+  int64_t calls(int i) const { return committers_[static_cast<size_t>(i)].stats().attempts; }
+  Status WriteData(int i, int64_t id) {
+    iceberg::FileRef f = iceberg::MakeDataFile(FileName(i, id), {Row{{"id", Value(id)}}});
+    ChargeDataWrite(env_);
+    return committers_[static_cast<size_t>(i)].WriteDataFile(f);
+  }
+  Status Commit(int i, int64_t id) {
+    iceberg::IcebergCommitter& c = committers_[static_cast<size_t>(i)];
+    Result<iceberg::MetadataRef> base = c.Refresh();
+    if (!base.ok()) return base.status();
+    Result<iceberg::FileRef> f = io_.ReadDataFile(FileName(i, id));
+    if (!f.ok()) return f.status();
+    return c.Commit(iceberg::NewAppend(**base, {*f})).status();
+  }
+
+ private:
+  SweepEnv* const env_;
+  iceberg::InMemoryCatalog catalog_{"db.race_log"};
+  iceberg::InMemoryFileIO io_;
+  NullEventSink sink_;
+  std::vector<iceberg::IcebergCommitter> committers_;
+};
+
+// Delta: OptimisticTransaction, the next N.json written put-if-absent; a lost version reads the
+// winners, checks them for conflicts (blind appends have none) and tries the version after.
+class DeltaWriters {
+ public:
+  DeltaWriters(int writers, const RetryPolicy& policy, SweepEnv* env)
+      : env_(env), options_{.table = "race_log", .retry = policy}, bases_(static_cast<size_t>(writers)) {
+    names_.reserve(static_cast<size_t>(writers));
+    for (int i = 0; i < writers; ++i) names_.push_back(WriterName(i));
+    calls_.assign(static_cast<size_t>(writers), 0);
+    delta::Commit create;  // version 0, CREATE TABLE, before any writer starts
+    create.metadata = delta::Metadata{.id = "race_log", .schema = "id BIGINT"};
+    create.protocol = delta::Protocol{};
+    create.commit_info.operation = delta::Operation::kCreateTable;
+    created_ = log_.WriteIfAbsent(0, create).error;
+  }
+
+  const std::string& name(int i) const { return names_[static_cast<size_t>(i)]; }
+  int64_t calls(int i) const { return calls_[static_cast<size_t>(i)]; }
+  Status WriteData(int, int64_t) {
+    ChargeDataWrite(env_);
+    return Status::OK();
+  }
+  Status Commit(int i, int64_t id) {
+    if (!created_.ok()) return created_;
+    const auto w = static_cast<size_t>(i);
+    Result<delta::OptimisticTransaction> txn = delta::OptimisticTransaction::Start(
+        names_[w], &log_, env_, nullptr, options_, bases_[w] ? &*bases_[w] : nullptr);
+    if (!txn.ok()) return txn.status();
+    txn->Add(DataFile{.name = FileName(i, id), .min_key = id, .max_key = id, .row_count = 1});
+    Result<int64_t> v = txn->Commit(delta::Operation::kInsert);
+    calls_[w] += txn->stats().attempts;
+    bases_[w] = txn->snapshot();  // the next transaction reads only the commits after it
+    return v.status();
+  }
+
+ private:
+  SweepEnv* const env_;
+  const delta::TransactionOptions options_;
+  delta::MemoryDeltaLog log_;
+  Status created_;
+  std::vector<std::string> names_;
+  std::vector<int64_t> calls_;
+  std::vector<std::optional<delta::TableSnapshot>> bases_;
 };
 
 // What one writer did; written only by its own fiber.
@@ -59,36 +167,25 @@ struct WriterTally {
   int64_t stopped_micros = 0;
 };
 
-// A short name (in std::string's inline buffer): the file's name is copied into every snapshot
-// that carries it, and a sweep's runs create millions of them.
-Committable OneFileAppend(int writer, int64_t identifier) {
-  std::string name = "data-";
-  AppendDecimal(writer, &name);
-  name += '-';
-  AppendDecimal(identifier, &name);
-  DataFile f{.name = std::move(name), .min_key = identifier, .max_key = identifier, .row_count = 1};
-  return Committable{.identifier = identifier, .append_changes = {{ChangeKind::kAdd, f}}};
-}
-
-// One run: `writers` writers, each making `commits` commits (after writing its data file when
-// `write_data`), tallied. Random scheduling breaks ties between writers due at the same instant
+// One run: `writers` writers of one protocol, each making `commits` commits (writing its data
+// file first), tallied. Random scheduling breaks ties between writers due at the same instant
 // without favouring low indices.
+template <typename Writers>
 class WritersRun {
  public:
-  WritersRun(int writers, int commits, bool write_data, const paimon::CommitOptions& options, uint64_t seed,
-             const LatencyModel& latency)
+  template <typename... Args>
+  WritersRun(int writers, int commits, uint64_t seed, const LatencyModel& latency, const StoreCapacity& capacity,
+             Args&&... args)
       : commits_(commits),
-        write_data_(write_data),
         scheduler_(MakeRandomStrategy(), seed),
-        env_(&scheduler_, latency, writers),
+        env_(&scheduler_, latency, writers, capacity),
+        writers_(writers, std::forward<Args>(args)..., &env_),
         tallies_(static_cast<size_t>(writers)) {
     scheduler_.set_record_schedule(false);  // a sweep never replays a run
-    committers_.reserve(static_cast<size_t>(writers));
     latencies_micros_.reserve(static_cast<size_t>(writers) * static_cast<size_t>(commits));
     for (int i = 0; i < writers; ++i) {
-      committers_.emplace_back(WriterName(i), options, &env_, &store_, &sink_);
       // Two words of capture: std::function keeps them inline, with no allocation per writer.
-      scheduler_.AddWriter(committers_.back().commit_user(), [this, i] { Write(i); });
+      scheduler_.AddWriter(writers_.name(i), [this, i] { Write(i); });
     }
   }
 
@@ -97,27 +194,26 @@ class WritersRun {
     out.status = scheduler_.Run();
     for (size_t i = 0; i < tallies_.size(); ++i) {
       const WriterTally& t = tallies_[i];
-      out.calls += committers_[i].stats().attempts;
+      out.calls += writers_.calls(static_cast<int>(i));
       out.commits_ok += t.commits_ok;
       out.gave_up += t.gave_up ? 1 : 0;
       out.finish_micros = std::max(out.finish_micros, t.stopped_micros);
       out.completion_micros = std::max(out.completion_micros, t.last_success_micros);
     }
     out.latencies_micros = std::move(latencies_micros_);
+    out.throttled = env_.throttled();
     return out;
   }
 
  private:
   void Write(int i) {
-    paimon::Committer& c = committers_[static_cast<size_t>(i)];
     WriterTally& t = tallies_[static_cast<size_t>(i)];
     for (int64_t id = 1; id <= commits_; ++id) {
-      Committable committable = OneFileAppend(i, id);
-      if (write_data_ && !paimon::WriteDataFile(&env_, &store_, committable.append_changes.front().file).ok()) break;
+      if (!writers_.WriteData(i, id).ok()) break;
       const int64_t start = env_.NowMicros();
-      Result<int> r = c.Commit(committable);
-      if (!r.ok()) {
-        t.gave_up = r.status().code() == Code::kRetriesExhausted;
+      Status st = writers_.Commit(i, id);
+      if (!st.ok()) {
+        t.gave_up = st.code() == Code::kRetriesExhausted;
         break;
       }
       ++t.commits_ok;
@@ -128,33 +224,35 @@ class WritersRun {
   }
 
   const int commits_;
-  const bool write_data_;
   Scheduler scheduler_;
   SweepEnv env_;
-  MemoryStore store_{MemoryStore::Threads::kOne};  // every writer is a fiber of this thread
-  NullEventSink sink_;                             // no events are built for it
-  std::vector<paimon::Committer> committers_;
+  Writers writers_;
   std::vector<WriterTally> tallies_;
   std::vector<int64_t> latencies_micros_;  // of every commit, in the order they landed
 };
 
 }  // namespace
 
-RunOutcome RunBrookerOnce(int writers, const RetryPolicy& policy, uint64_t seed, const LatencyModel& latency) {
-  paimon::CommitOptions options;
-  options.table = "brooker";
-  options.retry = policy;
-  // Brooker's client makes exactly two calls per attempt; the scan would add snapshot reads.
-  options.idempotency_check = false;
-  return WritersRun(writers, /*commits=*/1, /*write_data=*/false, options, seed, latency).Run();
+RunOutcome RunBrookerOnce(int writers, const RetryPolicy& policy, uint64_t seed, const LatencyModel& latency,
+                          const StoreCapacity& capacity) {
+  // Brooker's client makes exactly two calls per attempt; the idempotency scan would add snapshot
+  // reads, and the data file is not his.
+  return WritersRun<PaimonWriters>(writers, /*commits=*/1, seed, latency, capacity, policy,
+                                   /*idempotency_check=*/false, /*write_data=*/false)
+      .Run();
 }
 
 RunOutcome RunAppendersOnce(int writers, int commits, const RetryPolicy& policy, uint64_t seed,
-                            const LatencyModel& latency) {
-  paimon::CommitOptions options;
-  options.table = "race_log";
-  options.retry = policy;
-  return WritersRun(writers, commits, /*write_data=*/true, options, seed, latency).Run();
+                            const LatencyModel& latency, Protocol protocol, const StoreCapacity& capacity) {
+  switch (protocol) {
+    case Protocol::kPaimon:
+      return WritersRun<PaimonWriters>(writers, commits, seed, latency, capacity, policy, /*idempotency_check=*/true,
+                                       /*write_data=*/true)
+          .Run();
+    case Protocol::kIceberg: return WritersRun<IcebergWriters>(writers, commits, seed, latency, capacity, policy).Run();
+    case Protocol::kDelta: return WritersRun<DeltaWriters>(writers, commits, seed, latency, capacity, policy).Run();
+  }
+  return {};
 }
 
 }  // namespace commitlab::sim

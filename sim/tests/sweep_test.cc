@@ -185,6 +185,93 @@ TEST(AppendersRunTest, EveryCommitLandsUnderUnlimitedRetries) {
   EXPECT_GE(r.finish_micros, r.completion_micros);
 }
 
+TEST(AppendersRunTest, EveryProtocolLandsEveryCommitUnderUnlimitedRetries) {
+  const LatencyModel lecture = *ParseLatencyModel(kLectureLatencySpec);
+  for (Protocol p : {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta}) {
+    RunOutcome r = RunAppendersOnce(4, 5, DefaultRetryPolicy(RetryKind::kFullJitter), 3, lecture, p);
+    ASSERT_TRUE(r.status.ok()) << ProtocolName(p) << ": " << r.status.ToString();
+    EXPECT_EQ(r.commits_ok, 20) << ProtocolName(p);
+    EXPECT_EQ(r.gave_up, 0) << ProtocolName(p);
+    EXPECT_GT(r.calls, 20) << ProtocolName(p) << ": four writers at once must lose some publishes";
+    EXPECT_EQ(r.latencies_micros.size(), 20u) << ProtocolName(p);
+  }
+}
+
+TEST(AppendersRunTest, AloneEachProtocolPublishesOncePerCommit) {
+  const LatencyModel lecture = *ParseLatencyModel(kLectureLatencySpec);
+  for (Protocol p : {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta}) {
+    RunOutcome r = RunAppendersOnce(1, 6, DefaultRetryPolicy(RetryKind::kNone), 3, lecture, p);
+    EXPECT_EQ(r.calls, 6) << ProtocolName(p);
+    EXPECT_EQ(r.commits_ok, 6) << ProtocolName(p);
+  }
+}
+
+TEST(AppendersRunTest, EveryProtocolGivesUpAtTheRetryLimit) {
+  // Eight writers with no retries: the first publish of each version wins, the others give up.
+  const LatencyModel lecture = *ParseLatencyModel(kLectureLatencySpec);
+  for (Protocol p : {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta}) {
+    RunOutcome r = RunAppendersOnce(8, 3, Policy("full-jitter:retries=0"), 5, lecture, p);
+    ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+    EXPECT_GT(r.gave_up, 0) << ProtocolName(p);
+    EXPECT_EQ(r.calls, r.commits_ok + r.gave_up) << ProtocolName(p) << ": one attempt per commit, no more";
+  }
+}
+
+// ---- A store of limited capacity -----------------------------------------------------------
+
+TEST(CapacityTest, EveryCallWaitsForItsServiceAndTakesEffectWhenServed) {
+  // 100 requests/s: 10 ms of service each. One writer: the read is served 10..20 ms (response at
+  // 30), the zero-latency manifest write 30..40, the publish arrives at 50 and is served 50..60;
+  // its response arrives at 70 ms, against 40 ms with no limit.
+  RunOutcome r = RunBrookerOnce(1, DefaultRetryPolicy(RetryKind::kNone), 7, ConstantHops(),
+                                StoreCapacity{.requests_per_s = 100, .queue = 8});
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.calls, 1);
+  EXPECT_EQ(r.completion_micros, 70'000);
+  EXPECT_EQ(r.throttled, 0);
+}
+
+TEST(CapacityTest, QueuedRequestsWaitForThoseAheadOfThem) {
+  // Two writers' reads arrive together at 10 ms: A's is served 10..20, B's waits and is served
+  // 20..30. A: manifest 30..40, publish arrives at 50, served 50..60, answered at 70 (as alone).
+  // B: manifest 40..50, publish arrives at 60, served 60..70 and loses, answered at 80; at once a
+  // read (served 90..100, answered 110), a manifest (110..120), a publish served 130..140: 150 ms.
+  RunOutcome r = RunBrookerOnce(2, DefaultRetryPolicy(RetryKind::kNone), 7, ConstantHops(),
+                                StoreCapacity{.requests_per_s = 100, .queue = 8});
+  EXPECT_THAT(Sorted(r.latencies_micros), ElementsAre(70'000, 150'000));
+  EXPECT_EQ(r.calls, 3);
+  EXPECT_EQ(r.throttled, 0);
+}
+
+TEST(CapacityTest, AFullQueueAnswersSlowDownAndTheClientSendsAgainWithoutFailing) {
+  // No queue at all: of ten reads arriving together, one is served and nine get 503 SlowDown; the
+  // SDK waits and sends them again, so every writer still commits.
+  RunOutcome r = RunBrookerOnce(10, DefaultRetryPolicy(RetryKind::kFullJitter), 7, ConstantHops(),
+                                StoreCapacity{.requests_per_s = 1000, .queue = 0});
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_GE(r.throttled, 9);
+  EXPECT_EQ(r.commits_ok, 10);
+  EXPECT_EQ(r.gave_up, 0);
+}
+
+TEST(CapacityTest, AnUnlimitedStoreIsTheDefaultRunExactly) {
+  const LatencyModel brooker = *ParseLatencyModel(kBrookerLatencySpec);
+  RunOutcome a = RunBrookerOnce(20, DefaultRetryPolicy(RetryKind::kFullJitter), 9, brooker);
+  RunOutcome b = RunBrookerOnce(20, DefaultRetryPolicy(RetryKind::kFullJitter), 9, brooker, StoreCapacity{});
+  EXPECT_EQ(a.calls, b.calls);
+  EXPECT_EQ(a.latencies_micros, b.latencies_micros);
+  EXPECT_EQ(b.throttled, 0);
+}
+
+TEST(CapacityTest, WithoutBackoffALimitedStoreSlowsEveryoneDown) {
+  const LatencyModel brooker = *ParseLatencyModel(kBrookerLatencySpec);
+  RunOutcome free = RunBrookerOnce(40, DefaultRetryPolicy(RetryKind::kNone), 9, brooker);
+  RunOutcome tight = RunBrookerOnce(40, DefaultRetryPolicy(RetryKind::kNone), 9, brooker,
+                                    StoreCapacity{.requests_per_s = 300, .queue = 16});
+  EXPECT_GT(tight.completion_micros, 2 * free.completion_micros);
+  EXPECT_GT(tight.throttled, 0);
+}
+
 // ---- Aggregation and seeds -----------------------------------------------------------------
 
 TEST(AggregateTest, MeansPooledPercentilesAndGiveUps) {
@@ -215,6 +302,15 @@ TEST(AggregateTest, MeansPooledPercentilesAndGiveUps) {
   EXPECT_DOUBLE_EQ(row.mean_commits_ok, 1.5);
   EXPECT_DOUBLE_EQ(row.attempts_per_commit, 8.0 / 3.0);
   EXPECT_DOUBLE_EQ(row.commits_per_s, 3.0 / 0.2);  // 3 commits over 200 ms of runs
+  EXPECT_DOUBLE_EQ(row.gave_up_pct, 25.0);         // 1 of 2 x 2 writers
+  EXPECT_DOUBLE_EQ(row.mean_latency_ms, 160.0 / 3);
+  // Nearest rank over two runs: p10 is the lower, p90 the higher.
+  EXPECT_EQ(row.calls_spread, (Spread{3, 5}));
+  EXPECT_EQ(row.completion_ms_spread, (Spread{40, 80}));
+  EXPECT_EQ(row.commits_per_s_spread, (Spread{1 / 0.12, 2 / 0.08}));
+  EXPECT_EQ(row.attempts_per_commit_spread, (Spread{1.5, 5}));
+  EXPECT_EQ(row.p99_latency_ms_spread, (Spread{40, 80}));
+  EXPECT_EQ(row.latency_ms_spread, (Spread{40, 60}));
 }
 
 TEST(RunSeedTest, DependsOnEveryLabelAndNothingElse) {
@@ -231,7 +327,8 @@ TEST(RunSeedTest, DependsOnEveryLabelAndNothingElse) {
 
 SweepConfig TinyConfig(Experiment e, int threads) {
   SweepConfig c = DefaultSweepConfig(e);
-  c.writer_counts = e == Experiment::kBrooker ? std::vector<int>{3, 7} : std::vector<int>{2, 3};
+  c.writer_counts = e == Experiment::kFormats ? std::vector<int>{2, 3} : std::vector<int>{3, 7};
+  if (e == Experiment::kCapacity) c.capacities = {300, 0};
   c.policies = {DefaultRetryPolicy(RetryKind::kNone), DefaultRetryPolicy(RetryKind::kFullJitter),
                 PaimonDefaultPolicy()};
   c.runs = 4;
@@ -242,7 +339,7 @@ SweepConfig TinyConfig(Experiment e, int threads) {
 }
 
 TEST(RunSweepTest, RowsDoNotDependOnTheThreadCount) {
-  for (Experiment e : {Experiment::kBrooker, Experiment::kFormats}) {
+  for (Experiment e : {Experiment::kBrooker, Experiment::kCapacity, Experiment::kFormats}) {
     SweepResult one = RunSweep(TinyConfig(e, 1));
     SweepResult two = RunSweep(TinyConfig(e, 2));
     ASSERT_TRUE(one.status.ok()) << one.status.ToString();
@@ -271,6 +368,42 @@ TEST(RunSweepTest, OneRowPerNAndPolicyInOrderAndProgressCountsEveryRun) {
     EXPECT_EQ(row.runs, 4);
     EXPECT_GE(row.mean_calls, row.writers);  // every writer publishes at least once
   }
+}
+
+TEST(RunSweepTest, FormatsRowsGoByAppendersThenProtocolThenPolicy) {
+  SweepResult r = RunSweep(TinyConfig(Experiment::kFormats, 2));
+  ASSERT_EQ(r.rows.size(), 2u * 3 * 3);
+  EXPECT_EQ(r.rows[0].protocol, "paimon");
+  EXPECT_EQ(r.rows[3].protocol, "iceberg");
+  EXPECT_EQ(r.rows[6].protocol, "delta");
+  EXPECT_EQ(r.rows[7].policy, "full-jitter");
+  EXPECT_EQ(r.rows[9].writers, 3);
+  // Brooker's runs are Paimon's whatever the protocol list says.
+  SweepConfig b = TinyConfig(Experiment::kBrooker, 2);
+  b.protocols = {Protocol::kDelta};
+  for (const SweepRow& row : RunSweep(b).rows) EXPECT_EQ(row.protocol, "paimon");
+}
+
+TEST(RunSweepTest, CapacityRowsGoByCapacityAndShareTheirSeeds) {
+  SweepResult r = RunSweep(TinyConfig(Experiment::kCapacity, 2));
+  ASSERT_EQ(r.rows.size(), 2u * 2 * 3);
+  EXPECT_EQ(r.rows[0].capacity_rps, 300);
+  EXPECT_EQ(r.rows[3].capacity_rps, 0);
+  // Unlimited capacity is Brooker's experiment: the same rows, capacity aside.
+  SweepConfig b = TinyConfig(Experiment::kBrooker, 2);
+  b.experiment = Experiment::kCapacity;  // the same seeds
+  SweepResult unlimited = RunSweep(b);
+  EXPECT_EQ(unlimited.rows[0], r.rows[3]);
+  EXPECT_GT(r.rows[0].mean_completion_ms, r.rows[3].mean_completion_ms);
+}
+
+TEST(ParseProtocolListTest, NamesOnceEach) {
+  EXPECT_THAT(*ParseProtocolList("delta,paimon"), ElementsAre(Protocol::kDelta, Protocol::kPaimon));
+  EXPECT_THAT(ParseProtocolList("paimon,hudi").status().message(),
+              HasSubstr("piece \"hudi\" is not one of paimon, iceberg, delta"));
+  EXPECT_THAT(ParseProtocolList("delta,delta").status().message(), HasSubstr("\"delta\" is given twice"));
+  EXPECT_EQ(FormatCapacity({}), "unlimited");
+  EXPECT_EQ(FormatCapacity({.requests_per_s = 500, .queue = 4}), "500 req/s, queue 4");
 }
 
 TEST(RunSweepTest, EachRowEqualsItsRunsRunAlone) {

@@ -91,18 +91,35 @@ std::string RenderLineChartSvg(const LineChart& chart) {
   auto usable = [&](double x, double y) {
     return std::isfinite(x) && std::isfinite(y) && (!chart.log_x || x > 0) && (!chart.log_y || y > 0);
   };
+  auto extend = [&](double x, double y) {
+    if (!usable(x, y)) return;
+    x_min = std::min(x_min, x), x_max = std::max(x_max, x);
+    y_min = std::min(y_min, y), y_max = std::max(y_max, y);
+  };
   for (const ChartSeries& s : chart.series) {
-    for (const auto& [x, y] : s.points) {
-      if (!usable(x, y)) continue;
-      x_min = std::min(x_min, x), x_max = std::max(x_max, x);
-      y_min = std::min(y_min, y), y_max = std::max(y_max, y);
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      const auto [x, y] = s.points[i];
+      extend(x, y);
+      if (i < s.band.size() && usable(x, y)) extend(x, s.band[i].first), extend(x, s.band[i].second);
     }
   }
-  const Axis xa = MakeAxis(x_min, x_max, chart.log_x);
+  Axis xa = MakeAxis(x_min, x_max, chart.log_x);
+  if (chart.log_x && !chart.x_ticks.empty() && x_min < x_max) {
+    // Ticks at the data's own x values: the axis spans the data (plus a margin), not whole decades.
+    const double lo = std::log10(x_min), hi = std::log10(x_max), margin = (hi - lo) * 0.06;
+    xa.lo = lo - margin, xa.hi = hi + margin;
+  }
   const Axis ya = MakeAxis(y_min, y_max, chart.log_y);
   const double pw = chart.width - kLeft - kRight, ph = chart.height - kTop - kBottom;
   auto px = [&](double x) { return kLeft + xa.Fraction(x) * pw; };
   auto py = [&](double y) { return kTop + (1 - ya.Fraction(y)) * ph; };
+  auto inside_x = [&](double x) {
+    const double f = (chart.log_x && x <= 0) ? -1 : xa.Fraction(x);
+    return std::isfinite(x) && f >= -1e-9 && f <= 1 + 1e-9;
+  };
+  std::vector<double> x_ticks;
+  for (const double t : chart.x_ticks.empty() ? xa.ticks : chart.x_ticks)
+    if (inside_x(t)) x_ticks.push_back(t);
 
   std::string out = fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -113,7 +130,7 @@ std::string RenderLineChartSvg(const LineChart& chart) {
       chart.width, chart.height, kLeft + pw / 2, Escape(chart.title));
 
   out += "<g stroke=\"#dddddd\" stroke-width=\"1\">\n";
-  for (const double t : xa.ticks)
+  for (const double t : x_ticks)
     out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\"/>\n", px(t), kTop, kTop + ph);
   for (const double t : ya.ticks)
     out += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\"/>\n", kLeft, py(t), kLeft + pw);
@@ -122,9 +139,15 @@ std::string RenderLineChartSvg(const LineChart& chart) {
   out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"black\"/>\n",
                      kLeft, kTop, pw, ph);
   out += "<g font-size=\"11\">\n";
-  for (const double t : xa.ticks)
+  // Dense ticks keep their grid lines but label only those at least kMinLabelGap apart.
+  constexpr double kMinLabelGap = 26;
+  double last_label = -inf;
+  for (const double t : x_ticks) {
+    if (px(t) - last_label < kMinLabelGap) continue;
+    last_label = px(t);
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(t), kTop + ph + 16,
                        TickLabel(t));
+  }
   for (const double t : ya.ticks)
     out +=
         fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", kLeft - 6, py(t) + 4, TickLabel(t));
@@ -135,17 +158,55 @@ std::string RenderLineChartSvg(const LineChart& chart) {
       "<text x=\"18\" y=\"{0:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 18 {0:.1f})\">{1}</text>\n",
       kTop + ph / 2, Escape(chart.y_label));
 
+  for (const ChartMarker& m : chart.markers) {
+    if (!inside_x(m.x)) continue;
+    out += fmt::format(
+        "<g class=\"marker\"><line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#444444\" "
+        "stroke-dasharray=\"2,3\"/>\n<text x=\"{3:.1f}\" y=\"{4}\" font-size=\"11\" fill=\"#444444\">{5}</text></g>\n",
+        px(m.x), kTop, kTop + ph, px(m.x) + 4, kTop + 12, Escape(m.label));
+  }
+
+  // Bands first, so that no line hides under another series' band.
+  for (size_t i = 0; i < chart.series.size(); ++i) {
+    const ChartSeries& s = chart.series[i];
+    std::string upper, lower;
+    for (size_t k = 0; k < s.points.size() && k < s.band.size(); ++k) {
+      const double x = s.points[k].first;
+      const auto [lo, hi] = s.band[k];
+      if (!usable(x, lo) || !usable(x, hi)) continue;
+      upper += fmt::format("{}{:.1f},{:.1f}", upper.empty() ? "" : " ", px(x), py(hi));
+      lower = fmt::format("{:.1f},{:.1f} ", px(x), py(lo)) + lower;
+    }
+    if (upper.empty()) continue;
+    out += fmt::format("<polygon class=\"band\" fill=\"{}\" fill-opacity=\"0.14\" stroke=\"none\" points=\"{} {}\"/>\n",
+                       kPalette[i % kPalette.size()], upper, lower);
+  }
+
   for (size_t i = 0; i < chart.series.size(); ++i) {
     const ChartSeries& s = chart.series[i];
     const std::string_view color = kPalette[i % kPalette.size()];
-    std::string points, markers;
-    for (const auto& [x, y] : s.points) {
+    auto hollow = [&](size_t k) { return k < s.hollow.size() && s.hollow[k]; };
+    std::string solid, dashed, markers;
+    bool have_prev = false;
+    size_t prev = 0;
+    for (size_t k = 0; k < s.points.size(); ++k) {
+      const auto [x, y] = s.points[k];
       if (!usable(x, y)) continue;
-      points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", px(x), py(y));
-      markers += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\"/>\n", px(x), py(y));
+      if (have_prev) {
+        std::string& path = hollow(prev) || hollow(k) ? dashed : solid;
+        path += fmt::format("M{:.1f},{:.1f}L{:.1f},{:.1f}", px(s.points[prev].first), py(s.points[prev].second), px(x),
+                            py(y));
+      }
+      have_prev = true;
+      prev = k;
+      markers += hollow(k)
+                     ? fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"white\"/>\n", px(x), py(y))
+                     : fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\"/>\n", px(x), py(y));
     }
-    out += fmt::format("<g fill=\"{0}\" stroke=\"{0}\">\n<title>{1}</title>\n", color, Escape(s.name));
-    out += fmt::format("<polyline fill=\"none\" stroke-width=\"2\" points=\"{}\"/>\n", points);
+    out += fmt::format("<g class=\"series\" fill=\"{0}\" stroke=\"{0}\">\n<title>{1}</title>\n", color, Escape(s.name));
+    if (!solid.empty()) out += fmt::format("<path fill=\"none\" stroke-width=\"2\" d=\"{}\"/>\n", solid);
+    if (!dashed.empty())
+      out += fmt::format("<path fill=\"none\" stroke-width=\"2\" stroke-dasharray=\"5,4\" d=\"{}\"/>\n", dashed);
     out += markers + "</g>\n";
     const double ly = kTop + 10 + 20.0 * static_cast<double>(i);
     out += fmt::format(
@@ -153,6 +214,10 @@ std::string RenderLineChartSvg(const LineChart& chart) {
         kLeft + pw + 14, ly, kLeft + pw + 38, color);
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", kLeft + pw + 44, ly + 4, Escape(s.name));
   }
+  const double notes_top = kTop + 10 + 20.0 * static_cast<double>(chart.series.size()) + 8;
+  for (size_t i = 0; i < chart.notes.size(); ++i)
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"10\" fill=\"#444444\">{}</text>\n", kLeft + pw + 14,
+                       notes_top + 14.0 * static_cast<double>(i), Escape(chart.notes[i]));
   out += "</svg>\n";
   return out;
 }

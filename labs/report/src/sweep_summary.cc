@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
+
+#include "commitlab/report/sweep_charts.h"
 
 namespace commitlab::report {
 namespace {
@@ -13,13 +17,21 @@ namespace {
 using sim::SweepResult;
 using sim::SweepRow;
 
-// Rows by (N, policy spec).
-using Table = std::map<std::pair<int, std::string>, const SweepRow*>;
+// Rows by (x, series): the view of one plot, x being N, appenders or capacity.
+using Table = std::map<std::pair<int64_t, std::string>, const SweepRow*>;
 
-Table Index(const SweepResult& r) {
+Table Index(const SweepResult& r, const std::function<bool(const SweepRow&)>& keep = nullptr,
+            const std::function<std::string(const SweepRow&)>& series = nullptr) {
   Table t;
-  for (const SweepRow& row : r.rows) t[{row.writers, row.policy}] = &row;
+  const bool capacity = r.config.experiment == sim::Experiment::kCapacity;
+  for (const SweepRow& row : r.rows)
+    if (!keep || keep(row)) t[{capacity ? row.capacity_rps : row.writers, series ? series(row) : row.policy}] = &row;
   return t;
+}
+
+const SweepRow* Find(const Table& t, int64_t x, const std::string& series) {
+  auto it = t.find({x, series});
+  return it == t.end() ? nullptr : it->second;
 }
 
 std::vector<std::string> Policies(const SweepResult& r) {
@@ -28,18 +40,44 @@ std::vector<std::string> Policies(const SweepResult& r) {
   return out;
 }
 
-// The N values to tabulate: those of `wanted` the sweep has, else its smallest, middle and largest.
-std::vector<int> Pick(const std::vector<int>& have, const std::vector<int>& wanted) {
-  std::vector<int> out;
-  for (int n : wanted)
-    if (std::find(have.begin(), have.end(), n) != have.end()) out.push_back(n);
-  if (!out.empty() || have.empty()) return out;
-  out = {have.front(), have[have.size() / 2], have.back()};
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
+constexpr std::string_view kDaggerNote =
+    "A † marks a point where writers gave up at their retry limit: its figures count only the writers that "
+    "stayed, so it is never ranked.\n\n";
+
+// "Plots: [calls](brooker-calls.svg), ...": links to the files SweepCharts writes beside this one.
+std::string PlotLinks(std::string_view prefix, std::initializer_list<std::string_view> names) {
+  std::string out = "Plots:";
+  bool first = true;
+  for (std::string_view n : names) {
+    out += fmt::format("{} [{}]({}-{}.svg)", first ? "" : ",", n, prefix, n);
+    first = false;
+  }
+  return out + ".\n\n";
 }
 
 std::string Num(double v) { return v >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.1f}", v); }
+
+// A table with a row per x and a column per series; a cell where writers gave up carries a †.
+template <typename X>
+std::string WideTable(std::string_view title, std::string_view x_name, const std::vector<X>& xs,
+                      const std::vector<std::string>& columns, const Table& t,
+                      const std::function<std::string(const SweepRow&)>& cell,
+                      const std::function<std::string(X)>& x_text = nullptr) {
+  std::string out = fmt::format("#### {}\n\n| {} |", title, x_name);
+  for (const std::string& c : columns) out += fmt::format(" {} |", c);
+  out += "\n|---:|";
+  for (size_t i = 0; i < columns.size(); ++i) out += "---:|";
+  out += "\n";
+  for (const X x : xs) {
+    out += fmt::format("| {} |", x_text ? x_text(x) : fmt::format("{}", x));
+    for (const std::string& c : columns) {
+      const SweepRow* row = Find(t, static_cast<int64_t>(x), c);
+      out += row == nullptr ? " - |" : fmt::format(" {}{} |", cell(*row), row->gave_up_total > 0 ? " †" : "");
+    }
+    out += "\n";
+  }
+  return out + "\n";
+}
 
 // Over the N values where every named policy ran: how often `holds(n)` is true, as a verdict.
 template <typename F>
@@ -64,38 +102,42 @@ void BrookerSection(const SweepResult& r, std::string* out) {
       "completion = when the last successful writer got its success; latency = per writer, start to success.\n\n",
       sim::FormatLatencyModel(r.config.latency), r.config.runs, r.config.seed);
 
-  for (int n : Pick(r.config.writer_counts, {10, 50, 100, 190})) {
-    *out += fmt::format(
-        "### N = {}\n\n| policy | mean calls | mean completion (s) | p50 latency (ms) | p99 latency (ms) | "
-        "gave up (per run) |\n|---|---:|---:|---:|---:|---:|\n",
-        n);
+  *out += PlotLinks("brooker", {"calls", "completion", "gave-up", "calls-per-success", "latency-per-success"});
+  *out += kDaggerNote;
+  const std::vector<int>& ns_all = r.config.writer_counts;
+  *out += WideTable<int>("Mean calls (publish attempts) per run", "N", ns_all, policies, t,
+                         [](const SweepRow& w) { return Num(w.mean_calls); });
+  *out += WideTable<int>("Mean completion of the last successful writer (s)", "N", ns_all, policies, t,
+                         [](const SweepRow& w) { return fmt::format("{:.2f}", w.mean_completion_ms / 1000); });
+  *out += WideTable<int>("Writers that gave up (% of all writers)", "N", ns_all, policies, t,
+                         [](const SweepRow& w) { return fmt::format("{:.1f}", w.gave_up_pct); });
+  *out += WideTable<int>("Calls per successful writer (every call of the run / writers that succeeded)", "N", ns_all,
+                         policies, t, [](const SweepRow& w) { return Num(w.attempts_per_commit); });
+  *out += WideTable<int>("Mean time to success of a successful writer (ms)", "N", ns_all, policies, t,
+                         [](const SweepRow& w) { return Num(w.mean_latency_ms); });
+  *out +=
+      "#### Who wins at each N\n\nRanked among the policies with which no writer gave up.\n\n"
+      "| N | least work | finished first | not ranked: writers gave up |\n|---:|---|---|---|\n";
+  for (int n : ns_all) {
     const SweepRow* least = nullptr;
     const SweepRow* first = nullptr;
     std::string quitters;
     for (const std::string& p : policies) {
-      auto it = t.find({n, p});
-      if (it == t.end()) continue;
-      const SweepRow& row = *it->second;
-      *out += fmt::format("| {} | {} | {:.2f} | {} | {} | {:.2f} |\n", p, Num(row.mean_calls),
-                          row.mean_completion_ms / 1000, Num(row.p50_latency_ms), Num(row.p99_latency_ms),
-                          row.mean_gave_up);
-      if (row.gave_up_total > 0) {
-        quitters +=
-            fmt::format("{}{} ({:.1f} of {} writers per run)", quitters.empty() ? "" : ", ", p, row.mean_gave_up, n);
+      const SweepRow* row = Find(t, n, p);
+      if (row == nullptr) continue;  // a cell the sweep did not run
+      if (row->gave_up_total > 0) {
+        quitters += fmt::format("{}{} ({:.1f}%)", quitters.empty() ? "" : ", ", p, row->gave_up_pct);
         continue;  // giving up is cheap and early: not a fair winner
       }
-      if (least == nullptr || row.mean_calls < least->mean_calls) least = &row;
-      if (first == nullptr || row.mean_completion_ms < first->mean_completion_ms) first = &row;
+      if (least == nullptr || row->mean_calls < least->mean_calls) least = row;
+      if (first == nullptr || row->mean_completion_ms < first->mean_completion_ms) first = row;
     }
-    *out += "\n";
-    if (least != nullptr) {
-      *out += fmt::format("Least work: **{}** ({} calls). Finished first: **{}** ({:.2f} s). ", least->policy,
-                          Num(least->mean_calls), first->policy, first->mean_completion_ms / 1000);
-    }
-    *out += quitters.empty()
-                ? "No writer gave up.\n\n"
-                : fmt::format("Not ranked, because writers gave up at their retry limit: {}.\n\n", quitters);
+    *out += fmt::format("| {} | {} | {} | {} |\n", n,
+                        least ? fmt::format("**{}** ({} calls)", least->policy, Num(least->mean_calls)) : "-",
+                        first ? fmt::format("**{}** ({:.2f} s)", first->policy, first->mean_completion_ms / 1000) : "-",
+                        quitters.empty() ? "none" : quitters);
   }
+  *out += "\n";
 
   // Brooker's claims need his five policies with the default base and cap.
   const std::vector<std::string> five = {"none", "exponential", "equal-jitter", "full-jitter", "decorrelated"};
@@ -112,7 +154,7 @@ void BrookerSection(const SweepResult& r, std::string* out) {
         "with their default base and cap.\n\n";
     return;
   }
-  auto at = [&](int n, const std::string& p) { return *t.at({n, p}); };
+  auto at = [&](int n, const std::string& p) { return *t.at({n, p}); };  // every n of ns has all five
   auto calls = [&](int n, const std::string& p) { return at(n, p).mean_calls; };
   auto time = [&](int n, const std::string& p) { return at(n, p).mean_completion_ms; };
   auto min_jitter = [&](int n, auto f) {
@@ -175,50 +217,233 @@ void BrookerSection(const SweepResult& r, std::string* out) {
   *out += "\n";
 }
 
+// Highest throughput, fewest attempts and lowest p99 at each x, among the series with no give-ups.
+template <typename X>
+std::string FormatsWinners(const std::vector<X>& xs, const std::vector<std::string>& series, const Table& t) {
+  std::string out =
+      "| appenders | highest throughput | fewest attempts per commit | lowest p99 latency | not ranked: gave up |\n"
+      "|---:|---|---|---|---|\n";
+  for (const X x : xs) {
+    // The best row so far of each kind, with its series name.
+    std::pair<const SweepRow*, std::string> fastest, leanest, quickest;
+    std::string quitters;
+    for (const std::string& p : series) {
+      const SweepRow* row = Find(t, x, p);
+      if (row == nullptr) continue;  // a cell the sweep did not run
+      if (row->gave_up_total > 0) {
+        quitters += fmt::format("{}{} ({:.1f}%)", quitters.empty() ? "" : ", ", p, row->gave_up_pct);
+        continue;
+      }
+      if (!fastest.first || row->commits_per_s > fastest.first->commits_per_s) fastest = {row, p};
+      if (!leanest.first || row->attempts_per_commit < leanest.first->attempts_per_commit) leanest = {row, p};
+      if (!quickest.first || row->p99_latency_ms < quickest.first->p99_latency_ms) quickest = {row, p};
+    }
+    if (fastest.first == nullptr) {
+      out += fmt::format("| {} | - | - | - | {} |\n", x, quitters);
+      continue;
+    }
+    out += fmt::format("| {} | **{}** ({:.1f}/s) | **{}** ({:.2f}) | **{}** ({} ms) | {} |\n", x, fastest.second,
+                       fastest.first->commits_per_s, leanest.second, leanest.first->attempts_per_commit,
+                       quickest.second, Num(quickest.first->p99_latency_ms), quitters.empty() ? "none" : quitters);
+  }
+  return out + "\n";
+}
+
+// Whether protocol `a` lands more commits per second than `b`, each under its policy, at each
+// appender count where neither gave up.
+std::string ThroughputClaim(const SweepResult& r, const std::string& a, const std::string& a_policy,
+                            const std::string& b, const std::string& b_policy) {
+  int holds = 0, compared = 0, skipped = 0;
+  double lo = 1e300, hi = 0;
+  for (const SweepRow& x : r.rows) {
+    if (x.protocol != a || x.policy != a_policy) continue;
+    const SweepRow* y = nullptr;
+    for (const SweepRow& c : r.rows)
+      if (c.protocol == b && c.policy == b_policy && c.writers == x.writers && c.capacity_rps == x.capacity_rps) y = &c;
+    if (y == nullptr) continue;
+    if (x.gave_up_total > 0 || y->gave_up_total > 0 || y->commits_per_s <= 0) {
+      ++skipped;
+      continue;
+    }
+    ++compared;
+    holds += x.commits_per_s > y->commits_per_s ? 1 : 0;
+    lo = std::min(lo, x.commits_per_s / y->commits_per_s), hi = std::max(hi, x.commits_per_s / y->commits_per_s);
+  }
+  if (compared == 0) return "**not checked** (no appender count where neither gave up)";
+  std::string verdict = holds == compared ? fmt::format("**agrees** (at all {} appender counts", compared)
+                        : holds == 0      ? fmt::format("**does not agree** (at none of {} appender counts", compared)
+                                          : fmt::format("**partly agrees** ({} of {} appender counts", holds, compared);
+  verdict +=
+      fmt::format("; {} / {} lands {:.2f}x to {:.2f}x the commits/s of {} / {}", a, a_policy, lo, hi, b, b_policy);
+  if (skipped > 0) verdict += fmt::format("; {} not compared: writers gave up", skipped);
+  return verdict + ")";
+}
+
 void FormatsSection(const SweepResult& r, std::string* out) {
-  const Table t = Index(r);
   *out += fmt::format(
       "## Table-format sweep\n\n"
-      "S2 第 5 讲's race scaled: W appenders x {} commits each (write a data file, then commit it) through the "
-      "Paimon committer with its defaults (idempotency scan on); a writer stops at its first failed commit. "
-      "Latency: the race's latency `{}`. {} runs per point, seed {}. commits/s = landed commits per "
-      "simulated second until the last writer stopped; attempts per commit = publish attempts per landed commit; "
-      "latency per commit, from Commit() to success.\n\n",
-      r.config.commits, sim::FormatLatencyModel(r.config.latency), r.config.runs, r.config.seed);
-  for (int w : Pick(r.config.writer_counts, {2, 8, 64})) {
+      "S2 第 5 讲's race scaled: W appenders x {} commits each (write a data file, then commit it); a writer "
+      "stops at its first failed commit. Each table format commits through its own protocol: **Paimon** "
+      "publishes snapshot-N+1 if absent (the committer with its defaults, idempotency scan on); **Iceberg** "
+      "refreshes, rewrites the manifest list and metadata file and swaps the catalog pointer (an in-memory catalog); "
+      "**Delta** writes the next `_delta_log/N.json` if absent and, when it loses, reads the winners, checks them "
+      "for conflicts (blind appends have none) and tries the next version. Every protocol waits as the policy says "
+      "between attempts (Delta's own is `none`: at once, without limit). Latency: the race's `{}`; store capacity "
+      "{}. {} runs per point, seed {}. commits/s = landed commits per simulated second until the last writer "
+      "stopped; attempts per commit = publish attempts per landed commit; latency per commit, from the commit call "
+      "to success.\n\n",
+      r.config.commits, sim::FormatLatencyModel(r.config.latency),
+      sim::FormatCapacity({.requests_per_s = r.config.capacities.front(), .queue = r.config.queue}), r.config.runs,
+      r.config.seed);
+  *out += kDaggerNote;
+  const std::vector<std::string> policies = Policies(r);
+  const std::vector<int>& ws = r.config.writer_counts;
+
+  // The lecture's operating point.
+  for (const SweepRow& row : r.rows) {
+    if (row.writers != 2 || row.protocol != "paimon" || row.policy != "paimon") continue;
     *out += fmt::format(
-        "### {} appenders\n\n| policy | commits/s | attempts per commit | p99 latency (ms) | gave up "
-        "(per run) |\n|---|---:|---:|---:|---:|\n",
-        w);
-    const SweepRow* fastest = nullptr;
-    const SweepRow* leanest = nullptr;
-    for (const std::string& p : Policies(r)) {
-      auto it = t.find({w, p});
-      if (it == t.end()) continue;
-      const SweepRow& row = *it->second;
-      *out += fmt::format("| {} | {:.1f} | {:.2f} | {} | {:.2f} |\n", p, row.commits_per_s, row.attempts_per_commit,
-                          Num(row.p99_latency_ms), row.mean_gave_up);
-      if (row.gave_up_total > 0) continue;
-      if (fastest == nullptr || row.commits_per_s > fastest->commits_per_s) fastest = &row;
-      if (leanest == nullptr || row.attempts_per_commit < leanest->attempts_per_commit) leanest = &row;
+        "### The lecture's operating point\n\n2 appenders on Paimon with its default policy (S2 第 5 讲's race): "
+        "{:.1f} commits/s (p10-p90 of runs {:.1f}-{:.1f}), {:.2f} attempts per commit, p99 latency {} ms, {:.1f}% "
+        "gave up.\n\n",
+        row.commits_per_s, row.commits_per_s_spread.p10, row.commits_per_s_spread.p90, row.attempts_per_commit,
+        Num(row.p99_latency_ms), row.gave_up_pct);
+  }
+
+  if (r.config.protocols.size() > 1) {
+    std::vector<std::string> columns;
+    for (const char* policy_of : {"native", "full-jitter"}) {
+      for (sim::Protocol p : r.config.protocols) {
+        const std::string name(sim::ProtocolName(p));
+        const std::string policy =
+            policy_of == std::string_view("native") ? std::string(NativePolicy(name)) : policy_of;
+        if (std::find(policies.begin(), policies.end(), policy) != policies.end())
+          columns.push_back(name + " / " + policy);
+      }
     }
-    *out += fastest == nullptr
-                ? "\n"
-                : fmt::format(
-                      "\nAmong policies with no writer giving up: highest throughput **{}** ({:.1f} "
-                      "commits/s), fewest attempts per commit **{}** ({:.2f}).\n\n",
-                      fastest->policy, fastest->commits_per_s, leanest->policy, leanest->attempts_per_commit);
+    const Table both = Index(r, nullptr, [](const SweepRow& w) { return w.protocol + " / " + w.policy; });
+    *out += "### The protocols compared\n\n" + PlotLinks("formats-protocols", {"commits-per-s"}) +
+            "Each protocol under its own default policy, then all under full jitter.\n\n";
+    *out += WideTable<int>("Landed commits per second", "appenders", ws, columns, both,
+                           [](const SweepRow& w) { return fmt::format("{:.1f}", w.commits_per_s); });
+    *out += WideTable<int>("Publish attempts per landed commit", "appenders", ws, columns, both,
+                           [](const SweepRow& w) { return fmt::format("{:.2f}", w.attempts_per_commit); });
+    *out += WideTable<int>("p99 commit latency (ms)", "appenders", ws, columns, both,
+                           [](const SweepRow& w) { return Num(w.p99_latency_ms); });
+    *out += FormatsWinners<int>(ws, columns, both);
+    const bool iceberg_and_delta =
+        std::count(r.config.protocols.begin(), r.config.protocols.end(), sim::Protocol::kIceberg) > 0 &&
+        std::count(r.config.protocols.begin(), r.config.protocols.end(), sim::Protocol::kDelta) > 0;
+    if (iceberg_and_delta) {
+      *out += "#### Against 04 事务与并发控制\n\n";
+      auto has = [&](const std::string& p) { return std::find(policies.begin(), policies.end(), p) != policies.end(); };
+      if (has("iceberg") && has("none"))
+        *out += "- Iceberg's appends reach a higher throughput than Delta's, each with its own retries: " +
+                ThroughputClaim(r, "iceberg", "iceberg", "delta", "none") + ".\n";
+      for (const std::string& p : policies)
+        if (p == "full-jitter" || p == "none")
+          *out += fmt::format("- ... and under the same policy ({}): ", p) +
+                  ThroughputClaim(r, "iceberg", p, "delta", p) + ".\n";
+      *out += "\n";
+    }
+  }
+
+  for (sim::Protocol p : r.config.protocols) {
+    const std::string name(sim::ProtocolName(p));
+    const Table t = Index(r, [&name](const SweepRow& w) { return w.protocol == name; });
+    *out += fmt::format("### {}\n\n", name) +
+            PlotLinks("formats-" + name, {"commits-per-s", "attempts-per-commit", "p99-latency", "gave-up"});
+    *out += WideTable<int>("Landed commits per second", "appenders", ws, policies, t,
+                           [](const SweepRow& w) { return fmt::format("{:.1f}", w.commits_per_s); });
+    *out += WideTable<int>("Publish attempts per landed commit", "appenders", ws, policies, t,
+                           [](const SweepRow& w) { return fmt::format("{:.2f}", w.attempts_per_commit); });
+    *out += WideTable<int>("p99 commit latency (ms)", "appenders", ws, policies, t,
+                           [](const SweepRow& w) { return Num(w.p99_latency_ms); });
+    *out += WideTable<int>("Appenders that gave up (%)", "appenders", ws, policies, t,
+                           [](const SweepRow& w) { return fmt::format("{:.1f}", w.gave_up_pct); });
+    *out += FormatsWinners<int>(ws, policies, t);
+  }
+}
+
+void CapacitySection(const SweepResult& r, std::string* out) {
+  const int n = r.config.writer_counts.empty() ? 0 : r.config.writer_counts.front();
+  *out += fmt::format(
+      "## A store that pushes back\n\n"
+      "Brooker's experiment at N = {} against a store of limited capacity: one first-come-first-served server "
+      "in front of every call (reads, manifest writes and publishes), serving R requests per second; a request "
+      "that finds {} others waiting is refused with 503 SlowDown, and the client waits U(0, min(20 s, 500 ms x "
+      "2^k)) and sends it again, as an AWS SDK does. Wasted calls now cost everyone time. Latency `{}`; {} runs "
+      "per point, seed {}.\n\n",
+      n, r.config.queue, sim::FormatLatencyModel(r.config.latency), r.config.runs, r.config.seed);
+  *out += PlotLinks("capacity",
+                    {"completion", "calls", "gave-up", "calls-per-success", "latency-per-success", "throttled"});
+  *out += kDaggerNote;
+  const Table t = Index(r);
+  const std::vector<std::string> policies = Policies(r);
+  const std::vector<int64_t>& cs = r.config.capacities;
+  const std::function<std::string(int64_t)> cap = [](int64_t c) {
+    return c > 0 ? fmt::format("{}", c) : std::string("unlimited");
+  };
+  *out += WideTable<int64_t>(
+      "Mean completion of the last successful writer (s)", "requests/s", cs, policies, t,
+      [](const SweepRow& w) { return fmt::format("{:.2f}", w.mean_completion_ms / 1000); }, cap);
+  *out += WideTable<int64_t>(
+      "Mean calls (publish attempts) per run", "requests/s", cs, policies, t,
+      [](const SweepRow& w) { return Num(w.mean_calls); }, cap);
+  *out += WideTable<int64_t>(
+      "503 SlowDown answers per run", "requests/s", cs, policies, t,
+      [](const SweepRow& w) { return Num(w.mean_throttled); }, cap);
+  *out += WideTable<int64_t>(
+      "Writers that gave up (%)", "requests/s", cs, policies, t,
+      [](const SweepRow& w) { return fmt::format("{:.1f}", w.gave_up_pct); }, cap);
+
+  *out +=
+      "#### Who finishes first\n\nRanked among the policies with which no writer gave up.\n\n"
+      "| requests/s | finished first | then | no backoff |\n|---:|---|---|---|\n";
+  std::vector<std::string> none_wins, none_loses;
+  for (const int64_t c : cs) {
+    std::vector<const SweepRow*> ranked;
+    for (const std::string& p : policies)
+      if (const SweepRow* row = Find(t, c, p); row != nullptr && row->gave_up_total == 0) ranked.push_back(row);
+    std::sort(ranked.begin(), ranked.end(),
+              [](const SweepRow* a, const SweepRow* b) { return a->mean_completion_ms < b->mean_completion_ms; });
+    if (ranked.empty()) continue;
+    std::string none_place = "not run";
+    for (size_t i = 0; i < ranked.size(); ++i)
+      if (ranked[i]->policy == "none") none_place = fmt::format("#{} of {}", i + 1, ranked.size());
+    if (none_place == "#1 of " + std::to_string(ranked.size())) {
+      none_wins.push_back(cap(c));
+    } else if (none_place != "not run") {
+      none_loses.push_back(cap(c));
+    }
+    *out += fmt::format(
+        "| {} | **{}** ({:.2f} s) | {} | {} |\n", cap(c), ranked[0]->policy, ranked[0]->mean_completion_ms / 1000,
+        ranked.size() > 1 ? fmt::format("{} ({:.2f} s)", ranked[1]->policy, ranked[1]->mean_completion_ms / 1000) : "-",
+        none_place);
+  }
+  *out += "\n";
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  if (!none_wins.empty() || !none_loses.empty()) {
+    *out += fmt::format(
+        "No backoff finishes first at: {}. It does not at: {}. Where it stops winning, its wasted calls queue "
+        "in front of everyone's.\n\n",
+        none_wins.empty() ? "no capacity" : join(none_wins), none_loses.empty() ? "no capacity" : join(none_loses));
   }
 }
 
 }  // namespace
 
-std::string SweepSummaryMarkdown(const SweepResult* brooker, const SweepResult* formats) {
+std::string SweepSummaryMarkdown(const SweepResults& results) {
   std::string out =
       "# Retry-policy sweep\n\nWritten by `commitlab sweep`; the TSV files hold every point, the SVG files plot "
-      "them.\n\n";
-  if (brooker != nullptr) BrookerSection(*brooker, &out);
-  if (formats != nullptr) FormatsSection(*formats, &out);
+      "them (bands: p10-p90 of the runs; hollow points and dashed lines: writers gave up).\n\n";
+  if (results.brooker != nullptr) BrookerSection(*results.brooker, &out);
+  if (results.capacity != nullptr) CapacitySection(*results.capacity, &out);
+  if (results.formats != nullptr) FormatsSection(*results.formats, &out);
   return out;
 }
 

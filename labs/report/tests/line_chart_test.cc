@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -53,7 +54,8 @@ TEST(SvgTest, WellFormedWithOneLinePerSeriesAndEscapedText) {
   EXPECT_TRUE(tags.balanced) << svg;
   EXPECT_EQ(tags.root, "svg");
   EXPECT_EQ(tags.count.at("svg"), 1);
-  EXPECT_EQ(tags.count.at("polyline"), 2);
+  EXPECT_EQ(tags.count.at("path"), 2);  // one solid line each
+  EXPECT_EQ(tags.count.count("polygon"), 0u);
   EXPECT_EQ(tags.count.at("circle"), 6);
   EXPECT_THAT(svg, HasSubstr("calls &lt;&amp;&gt; &quot;quotes&quot;"));
   EXPECT_THAT(svg, HasSubstr(">a&lt;b</text>"));
@@ -72,6 +74,68 @@ TEST(SvgTest, LogAxesLeaveOutNonPositivePointsAndEmptyChartsStillRender) {
   const std::string empty = RenderLineChartSvg(LineChart{.title = "nothing"});
   EXPECT_TRUE(ParseTags(empty).balanced);
   EXPECT_THAT(empty, Not(HasSubstr("nan")));
+}
+
+// The value of attribute `name` in each element whose text starts with `prefix`.
+std::vector<std::string> Attributes(const std::string& svg, const std::string& prefix, const std::string& name) {
+  std::vector<std::string> out;
+  for (size_t at = svg.find(prefix); at != std::string::npos; at = svg.find(prefix, at + 1)) {
+    const size_t end = svg.find('>', at);
+    const size_t a = svg.find(" " + name + "=\"", at);
+    if (a == std::string::npos || a > end) continue;
+    const size_t v = a + name.size() + 3;
+    out.push_back(svg.substr(v, svg.find('"', v) - v));
+  }
+  return out;
+}
+
+TEST(SvgTest, HollowPointsAreDrawnHollowWithDashedLinesIntoAndOutOfThem) {
+  LineChart chart{
+      .title = "t",
+      .series = {
+          {.name = "iceberg", .points = {{10, 1}, {20, 2}, {30, 3}, {40, 4}}, .hollow = {false, false, true, false}}}};
+  const std::string svg = RenderLineChartSvg(chart);
+  EXPECT_TRUE(ParseTags(svg).balanced) << svg;
+  EXPECT_EQ(Attributes(svg, "<circle", "fill"), std::vector<std::string>{"white"});  // only the hollow one
+  const std::vector<std::string> dashes = Attributes(svg, "<path", "stroke-dasharray");
+  ASSERT_EQ(dashes.size(), 1u);
+  // Solid: 10 -> 20; dashed: 20 -> 30 and 30 -> 40.
+  const std::vector<std::string> paths = Attributes(svg, "<path", "d");
+  ASSERT_EQ(paths.size(), 2u);
+  EXPECT_EQ(std::count(paths[0].begin(), paths[0].end(), 'M'), 1);
+  EXPECT_EQ(std::count(paths[1].begin(), paths[1].end(), 'M'), 2);
+}
+
+TEST(SvgTest, BandsWidenTheAxisAndAreOnePolygonPerSeries) {
+  LineChart chart{.title = "t",
+                  .series = {{.name = "a", .points = {{1, 10}, {2, 20}}, .band = {{5, 15}, {12, 90}}},
+                             {.name = "b", .points = {{1, 11}, {2, 21}}}}};
+  const std::string svg = RenderLineChartSvg(chart);
+  EXPECT_TRUE(ParseTags(svg).balanced) << svg;
+  EXPECT_EQ(ParseTags(svg).count.at("polygon"), 1);
+  // The band's 90 is above every point: the y axis reaches it (the top tick label is 90 or more).
+  EXPECT_THAT(svg, HasSubstr("text-anchor=\"end\">100</text>"));
+  EXPECT_THAT(Attributes(svg, "<polygon", "points").front(), Not(HasSubstr("nan")));
+}
+
+TEST(SvgTest, GivenXTicksAreTheOnlyXTicksAndMarkersAreLabelled) {
+  LineChart chart{.title = "t",
+                  .x_label = "appenders",
+                  .log_x = true,
+                  .series = {{"s", {{2, 1}, {8, 2}, {64, 3}}}},
+                  .x_ticks = {2, 8, 64, 1000},  // 1000 is outside the data: left out
+                  .markers = {{.x = 2, .label = "lecture: 2 writers"}, {.x = 5000, .label = "outside"}},
+                  .notes = {"hollow: writers gave up"}};
+  const std::string svg = RenderLineChartSvg(chart);
+  EXPECT_TRUE(ParseTags(svg).balanced) << svg;
+  EXPECT_THAT(svg, HasSubstr("text-anchor=\"middle\">2</text>"));
+  EXPECT_THAT(svg, HasSubstr("text-anchor=\"middle\">8</text>"));
+  EXPECT_THAT(svg, HasSubstr("text-anchor=\"middle\">64</text>"));
+  EXPECT_THAT(svg, Not(HasSubstr(">10</text>")));  // no automatic decade tick
+  EXPECT_THAT(svg, Not(HasSubstr(">1000</text>")));
+  EXPECT_THAT(svg, HasSubstr(">lecture: 2 writers</text>"));
+  EXPECT_THAT(svg, Not(HasSubstr("outside")));
+  EXPECT_THAT(svg, HasSubstr(">hollow: writers gave up</text>"));
 }
 
 }  // namespace

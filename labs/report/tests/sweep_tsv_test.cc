@@ -26,15 +26,17 @@ std::vector<std::string> Lines(const std::string& text) {
 size_t Fields(const std::string& line) { return static_cast<size_t>(std::count(line.begin(), line.end(), '\t')) + 1; }
 
 TEST(SweepTsvTest, HeaderThenOneRowPerPoint) {
-  for (Experiment e : {Experiment::kBrooker, Experiment::kFormats}) {
+  for (Experiment e : {Experiment::kBrooker, Experiment::kCapacity, Experiment::kFormats}) {
     sim::SweepResult r = sim::RunSweep(TinyConfig(e, 2));
     const std::vector<std::string> lines = Lines(SweepTsv(r));
     ASSERT_EQ(lines.size(), 1 + r.rows.size());
     EXPECT_EQ(lines[0], SweepTsvHeader(e));
     for (const std::string& line : lines) EXPECT_EQ(Fields(line), Fields(lines[0])) << line;
   }
-  EXPECT_THAT(SweepTsvHeader(Experiment::kBrooker), HasSubstr("writers\tpolicy\truns\tmean_calls\tmean_completion_ms"));
-  EXPECT_THAT(SweepTsvHeader(Experiment::kFormats), HasSubstr("commits_per_s\tattempts_per_commit"));
+  EXPECT_THAT(SweepTsvHeader(Experiment::kBrooker),
+              HasSubstr("writers\tcapacity_rps\tpolicy\truns\tmean_calls\tmean_completion_ms"));
+  EXPECT_THAT(SweepTsvHeader(Experiment::kFormats), HasSubstr("protocol\tcapacity_rps\tpolicy"));
+  EXPECT_THAT(SweepTsvHeader(Experiment::kFormats), HasSubstr("commits_per_s\tcommits_per_s_p10\tcommits_per_s_p90"));
 }
 
 }  // namespace

@@ -18,10 +18,11 @@ inline RetryPolicy Policy(std::string_view spec) {
   return p.ok() ? *p : RetryPolicy{};
 }
 
-// Two N x three policies x four runs.
+// Two N (or capacities) x three policies x four runs; formats with its three protocols.
 inline sim::SweepConfig TinyConfig(sim::Experiment e, int threads) {
   sim::SweepConfig c = sim::DefaultSweepConfig(e);
-  c.writer_counts = e == sim::Experiment::kBrooker ? std::vector<int>{3, 7} : std::vector<int>{2, 3};
+  c.writer_counts = e == sim::Experiment::kFormats ? std::vector<int>{2, 3} : std::vector<int>{3, 7};
+  if (e == sim::Experiment::kCapacity) c.writer_counts = {5}, c.capacities = {200, 2000};
   c.policies = {DefaultRetryPolicy(RetryKind::kNone), DefaultRetryPolicy(RetryKind::kFullJitter),
                 PaimonDefaultPolicy()};
   c.runs = 4;

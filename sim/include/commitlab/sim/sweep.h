@@ -11,7 +11,11 @@
 //            happens at all. After a failed publish the wait uses failures = 1 first (10 ms for
 //            plain exponential with base 5 ms) and comes before the retry's read request hop.
 //   formats  S2 第 5 讲's race scaled: W appenders x M commits each (a data file write, then a
-//            commit), committer defaults (idempotency scan on), the race's latency (kLectureLatencySpec).
+//            commit), the race's latency (kLectureLatencySpec), through each table format's own
+//            commit protocol (Protocol): Paimon's committer (idempotency scan on), Iceberg's
+//            SnapshotProducer against an in-memory catalog, Delta's OptimisticTransaction.
+//   capacity Brooker's experiment at one N against a store of limited capacity (StoreCapacity),
+//            swept over the capacity: where backing off starts to pay for everyone.
 //
 // Every run is single-threaded and self-contained (its own scheduler, store and committers); its
 // seed is DeriveSeed(base seed, experiment, N, policy, run index) and its result lands in a slot
@@ -19,6 +23,7 @@
 #ifndef COMMITLAB_SIM_SWEEP_H_
 #define COMMITLAB_SIM_SWEEP_H_
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -51,6 +56,27 @@ Result<std::vector<int>> ParseIntList(std::string_view list, int min_value, int 
 // 1-based, clamped to [1, n]. 0 for an empty list. REQUIRES: 0 <= p <= 100.
 int64_t Percentile(std::span<const int64_t> sorted, double p);
 
+// The commit protocols a formats sweep compares, one per table format.
+enum class Protocol { kPaimon, kIceberg, kDelta };
+std::string_view ProtocolName(Protocol p);  // "paimon", "iceberg", "delta"
+// "paimon,iceberg,delta" (any order, each once); errors name the offending piece.
+Result<std::vector<Protocol>> ParseProtocolList(std::string_view list);
+
+// A store that pushes back: one first-come-first-served server in front of every storage call,
+// serving `requests_per_s`. A request that arrives while `queue` others wait is refused with an
+// object store's 503 SlowDown after its request hop; the storage client (as an AWS SDK does)
+// answers it by waiting U(0, min(20 s, 500 ms x 2^k)) for its k-th refusal in a row and sending
+// it again, so throttling costs a writer time but never fails its commit. Unlimited (the default)
+// means no server at all: Brooker's experiment as he ran it, byte for byte.
+struct StoreCapacity {
+  int64_t requests_per_s = 0;  // 0: unlimited
+  int queue = 32;
+  bool limited() const { return requests_per_s > 0; }
+  friend bool operator==(const StoreCapacity&, const StoreCapacity&) = default;
+};
+// "unlimited" or "500 req/s, queue 32".
+std::string FormatCapacity(const StoreCapacity& c);
+
 // ---- One run --------------------------------------------------------------------------------
 
 struct RunOutcome {
@@ -60,27 +86,34 @@ struct RunOutcome {
   int64_t completion_micros = 0;               // when the last successful commit's response arrived
   int64_t finish_micros = 0;                   // when the last writer stopped (success or give-up)
   std::vector<int64_t> latencies_micros = {};  // one per landed commit: Commit() call to response
+  int64_t throttled = 0;                       // requests the store refused (503 SlowDown)
   Status status = {};                          // not OK if the simulator itself failed
 };
 
 // One Brooker run: `writers` writers, one commit each (the sweep passes kBrookerLatencySpec).
-RunOutcome RunBrookerOnce(int writers, const RetryPolicy& policy, uint64_t seed, const LatencyModel& latency);
-// One formats run: `writers` appenders x `commits` commits each; a writer stops at its first
-// failed commit (the sweep passes kLectureLatencySpec).
+RunOutcome RunBrookerOnce(int writers, const RetryPolicy& policy, uint64_t seed, const LatencyModel& latency,
+                          const StoreCapacity& capacity = {});
+// One formats run: `writers` appenders x `commits` commits each through `protocol`; a writer
+// stops at its first failed commit (the sweep passes kLectureLatencySpec).
 RunOutcome RunAppendersOnce(int writers, int commits, const RetryPolicy& policy, uint64_t seed,
-                            const LatencyModel& latency);
+                            const LatencyModel& latency, Protocol protocol = Protocol::kPaimon,
+                            const StoreCapacity& capacity = {});
 
 // ---- Sweeps ---------------------------------------------------------------------------------
 
-enum class Experiment { kBrooker, kFormats };
-std::string_view ExperimentName(Experiment e);  // "brooker", "formats"
+enum class Experiment { kBrooker, kFormats, kCapacity };
+std::string_view ExperimentName(Experiment e);  // "brooker", "formats", "capacity"
 
 struct SweepConfig {
   Experiment experiment = Experiment::kBrooker;
-  std::vector<int> writer_counts;  // N (brooker) or appenders (formats)
+  std::vector<int> writer_counts;  // N (brooker, capacity) or appenders (formats)
   std::vector<RetryPolicy> policies;
+  std::vector<Protocol> protocols = {Protocol::kPaimon};  // formats only: brooker's is Paimon's
+  // Requests per second of the store, 0 = unlimited; the capacity experiment sweeps them.
+  std::vector<int64_t> capacities = {0};
+  int queue = StoreCapacity{}.queue;
   int runs = 100;    // per (N, policy)
-  int commits = 30;  // per appender (formats only)
+  int commits = 10;  // per appender (formats only)
   uint64_t seed = 1;
   LatencyModel latency;  // the experiment's default when not set by the caller
   int threads = 0;       // 0: std::thread::hardware_concurrency()
@@ -88,13 +121,26 @@ struct SweepConfig {
   std::function<void(int64_t, int64_t)> progress;
 };
 
-// A config with the experiment's defaults: N = 10..190:10 (brooker) or 2,4,..,64 (formats),
-// DefaultSweepPolicies(), the experiment's latency model.
+// A config with the experiment's defaults: N = 10..190:10 (brooker), 2,4,..,32 appenders x 10 commits and the
+// three protocols (formats), or N = 50 against kDefaultCapacities (capacity); DefaultSweepPolicies()
+// and the experiment's latency model.
 SweepConfig DefaultSweepConfig(Experiment e);
 
-// One row per (N, policy), in writer_counts x policies order.
+// The 10th and 90th percentiles (nearest rank) of a figure across a cell's runs.
+struct Spread {
+  double p10 = 0;
+  double p90 = 0;
+  friend bool operator==(const Spread&, const Spread&) = default;
+};
+
+// Requests per second the capacity experiment sweeps by default (each with the default queue).
+inline constexpr std::array<int64_t, 8> kDefaultCapacities = {125, 250, 500, 1000, 2000, 4000, 8000, 16000};
+
+// One row per cell, in writer_counts x capacities x protocols x policies order.
 struct SweepRow {
   int writers = 0;
+  int64_t capacity_rps = 0;  // 0 = unlimited
+  std::string protocol = {};
   std::string policy = {};  // FormatRetryPolicy
   int runs = 0;
   double mean_calls = 0;          // publish attempts per run
@@ -106,7 +152,17 @@ struct SweepRow {
   double mean_gave_up = 0;  // writers that gave up, per run
   int64_t gave_up_total = 0;
   double commits_per_s = 0;        // landed commits / virtual seconds until the last writer stopped
-  double attempts_per_commit = 0;  // publish attempts / landed commits
+  double attempts_per_commit = 0;  // publish attempts / landed commits: calls per successful writer (brooker)
+  double gave_up_pct = 0;          // writers that gave up, % of all writers of all runs
+  double mean_latency_ms = 0;      // per landed commit: a successful writer's time to success (brooker)
+  double mean_throttled = 0;       // 503 SlowDown answers per run
+  // Across runs: per-run calls, completion, commits/s, attempts per commit, p99 and mean latency.
+  Spread calls_spread = {};
+  Spread completion_ms_spread = {};
+  Spread commits_per_s_spread = {};
+  Spread attempts_per_commit_spread = {};
+  Spread p99_latency_ms_spread = {};
+  Spread latency_ms_spread = {};  // of each run's mean latency
 
   // Exact, doubles included: a cell's runs and their order are fixed, so its row is too.
   friend bool operator==(const SweepRow&, const SweepRow&) = default;
@@ -119,7 +175,8 @@ struct SweepResult {
 };
 
 // The seed of one run: DeriveSeed(DeriveSeed(base, experiment, N), FNV-1a of the policy's canonical
-// spec, run), so a point's runs do not depend on the other points or policies of the sweep.
+// spec, run), so a point's runs do not depend on the other points or policies of the sweep. The
+// protocols and capacities of a point share its seeds: they are compared on the same draws.
 uint64_t RunSeed(uint64_t base, Experiment e, int writers, const RetryPolicy& policy, int run);
 
 // Runs every (N, policy, run) on a pool of config.threads workers.
@@ -131,8 +188,9 @@ SweepResult RunSweep(const SweepConfig& config);
 // the sweep benchmarks call it once at start-up.
 void TuneAllocatorForSweeps();
 
-// Aggregates the runs of one (N, policy) cell, in run order.
-SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOutcome> runs);
+// Aggregates the runs of one cell, in run order.
+SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOutcome> runs,
+                   Protocol protocol = Protocol::kPaimon, int64_t capacity_rps = 0);
 
 }  // namespace commitlab::sim
 

@@ -12,6 +12,17 @@ namespace commitlab::report {
 struct ChartSeries {
   std::string name = {};
   std::vector<std::pair<double, double>> points = {};  // (x, y), drawn in this order
+  // Empty, or one (low, high) per point: drawn as a shaded band behind the line (p10-p90 of runs).
+  std::vector<std::pair<double, double>> band = {};
+  // Empty, or one flag per point: a hollow marker, and a dashed line into and out of it (a point
+  // that is not what it seems, e.g. one where writers gave up).
+  std::vector<bool> hollow = {};
+};
+
+// A vertical dashed line at x with a label beside it (an operating point worth finding).
+struct ChartMarker {
+  double x = 0;
+  std::string label = {};
 };
 
 struct LineChart {
@@ -23,10 +34,13 @@ struct LineChart {
   int width = 860;
   int height = 520;
   std::vector<ChartSeries> series = {};
+  std::vector<double> x_ticks = {};  // ticks at these x values (e.g. the swept N); empty: automatic
+  std::vector<ChartMarker> markers = {};
+  std::vector<std::string> notes = {};  // lines under the legend: how to read the marks
 };
 
-// The chart as an SVG document: axes with ticks, one polyline (with point markers) per series in
-// a fixed palette, and a legend. Text is XML-escaped.
+// The chart as an SVG document: axes with ticks, per series (in a fixed palette) a band, a line
+// and point markers, a legend with the notes under it, and the markers. Text is XML-escaped.
 std::string RenderLineChartSvg(const LineChart& chart);
 
 }  // namespace commitlab::report

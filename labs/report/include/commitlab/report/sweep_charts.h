@@ -3,6 +3,7 @@
 #define COMMITLAB_REPORT_SWEEP_CHARTS_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commitlab/sim/sweep.h"
@@ -15,9 +16,15 @@ struct SweepChart {
   std::string svg;
 };
 
-// brooker: calls and completion time against N; formats: commits/s, attempts per commit and p99
-// commit latency against the number of appenders. One line per policy.
+// brooker (against N) and capacity (against requests/s): calls, completion, % gave up, calls and
+// time to success per successful writer (and, for capacity, 503s). formats, per protocol: commits/s,
+// attempts per commit, p99 commit latency and % gave up against appenders, one line per policy;
+// then the protocols side by side. Bands show p10-p90 of the runs; hollow points, give-ups.
 std::vector<SweepChart> SweepCharts(const sim::SweepResult& result);
+
+// The policy a protocol retries with by default, as a sweep's policy name: "paimon", "iceberg",
+// and "none" for Delta (a lost version is retried at once, without limit).
+std::string_view NativePolicy(std::string_view protocol);
 
 }  // namespace commitlab::report
 

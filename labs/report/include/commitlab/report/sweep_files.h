@@ -8,16 +8,16 @@
 #include <vector>
 
 #include "commitlab/core/status.h"
+#include "commitlab/report/sweep_summary.h"
 #include "commitlab/sim/sweep.h"
 
 namespace commitlab::report {
 
-// Writes <experiment>.tsv, the charts and summary.md into `dir` (created if missing); either
-// result may be null. All or nothing (ReplaceFiles), since the files describe one sweep together:
+// Writes <experiment>.tsv, the charts and summary.md into `dir` (created if missing), for the
+// experiments that ran. All or nothing (ReplaceFiles), since the files describe one sweep together:
 // a failure keeps the previous set. Appends the paths written to `written`. Errors name the file
 // and the reason.
-Status WriteSweepOutputs(const std::string& dir, const sim::SweepResult* brooker, const sim::SweepResult* formats,
-                         std::vector<std::string>* written);
+Status WriteSweepOutputs(const std::string& dir, const SweepResults& results, std::vector<std::string>* written);
 
 }  // namespace commitlab::report
 

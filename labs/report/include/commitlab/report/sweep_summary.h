@@ -1,5 +1,6 @@
-// The sweep's markdown summary: tables at a few N, who did least work and who finished first,
-// and each of Brooker's qualitative claims checked against the numbers (whatever they say).
+// The sweep's markdown summary: every swept point in tables, who wins where (never a point where
+// writers gave up), the plots linked, and each claim (Brooker's shapes, the Iceberg chapter's
+// throughput claim, where no backoff stops winning) checked against the numbers, whatever they say.
 #ifndef COMMITLAB_REPORT_SWEEP_SUMMARY_H_
 #define COMMITLAB_REPORT_SWEEP_SUMMARY_H_
 
@@ -9,8 +10,14 @@
 
 namespace commitlab::report {
 
-// Either result may be null (that experiment did not run).
-std::string SweepSummaryMarkdown(const sim::SweepResult* brooker, const sim::SweepResult* formats);
+// The experiments of one `commitlab sweep`; null where one did not run.
+struct SweepResults {
+  const sim::SweepResult* brooker = nullptr;
+  const sim::SweepResult* capacity = nullptr;
+  const sim::SweepResult* formats = nullptr;
+};
+
+std::string SweepSummaryMarkdown(const SweepResults& results);
 
 }  // namespace commitlab::report
 

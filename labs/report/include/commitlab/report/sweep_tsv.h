@@ -1,4 +1,4 @@
-// The sweep's tables: one TSV per experiment, one row per (N, policy).
+// The sweep's tables: one TSV per experiment, one row per cell (N, capacity, protocol, policy).
 #ifndef COMMITLAB_REPORT_SWEEP_TSV_H_
 #define COMMITLAB_REPORT_SWEEP_TSV_H_
 

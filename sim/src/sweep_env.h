@@ -1,0 +1,92 @@
+// SweepEnv: the Env of one sweep run. SimEnv with lazy time, and optionally a store of limited
+// capacity (StoreCapacity) in front of every storage call.
+#ifndef COMMITLAB_SIM_SWEEP_ENV_H_
+#define COMMITLAB_SIM_SWEEP_ENV_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "commitlab/sim/scheduler.h"
+#include "commitlab/sim/sim_env.h"
+#include "commitlab/sim/sweep.h"
+
+namespace commitlab::sim::internal {
+
+// A sweep injects no faults and its files have unique names, so the only effects whose order
+// matters are reading the latest version and publishing. Every other delay (a response hop, a
+// backoff wait, a data or manifest write) only moves the writer's own clock: it is added to the
+// writer's pending time, and the writer sleeps it off in one piece right before its next ordered
+// effect, which then happens at exactly the virtual time it would have without the shortcut. An
+// attempt thus costs two scheduling points instead of four or more; ties between writers due at
+// the same instant are still broken by the strategy.
+//
+// With a limited capacity every request is ordered (the server's queue is shared): a request
+// sleeps off its writer's pending time and its request hop, then waits for the server and is
+// served (taking effect when its service ends), or is refused with 503 SlowDown and sent again.
+class SweepEnv final : public SimEnv {
+ public:
+  SweepEnv(Scheduler* scheduler, const LatencyModel& latency, int writers, const StoreCapacity& capacity)
+      : SimEnv(scheduler, latency),
+        pending_micros_(static_cast<size_t>(writers), 0),
+        capacity_(capacity),
+        service_micros_(capacity.limited() ? std::max<int64_t>(1, 1'000'000 / capacity.requests_per_s) : 0) {}
+
+  // The writer's own clock: the scheduler's plus what it has yet to sleep off.
+  int64_t NowMicros() override { return SimEnv::NowMicros() + pending(); }
+  void SleepMicros(int64_t micros) override { Defer(micros); }
+  void BeginStorageOp(StorageOp op) override {
+    Defer(latency().RequestMicros(op, rng()));
+    if (capacity_.limited()) {
+      Serve(op);
+    } else if (op == StorageOp::kReadLatest || op == StorageOp::kReadSnapshot || op == StorageOp::kPublish) {
+      SimEnv::SleepMicros(std::exchange(pending(), 0));
+    }
+  }
+  void EndStorageOp(StorageOp op) override { Defer(latency().ResponseMicros(op, rng())); }
+  Status FaultPoint(std::string_view) override { return Status::OK(); }
+
+  int64_t throttled() const { return throttled_; }
+
+ private:
+  // The request has been sent (its hop is pending): it arrives, queues or is refused.
+  void Serve(StorageOp op) {
+    for (int refusals = 0;; ++refusals) {
+      SimEnv::SleepMicros(std::exchange(pending(), 0));
+      const int64_t now = SimEnv::NowMicros();
+      const int64_t wait = std::max<int64_t>(0, server_free_micros_ - now);
+      if (wait < static_cast<int64_t>(capacity_.queue + 1) * service_micros_) {
+        server_free_micros_ = now + wait + service_micros_;
+        SimEnv::SleepMicros(wait + service_micros_);  // takes effect when its service ends
+        return;
+      }
+      // 503 SlowDown: the answer's hop, the SDK's throttling wait, the request's hop again.
+      ++throttled_;
+      Defer(latency().ResponseMicros(op, rng()));
+      const int64_t ceiling = std::min<int64_t>(kThrottleCapMicros, kThrottleBaseMicros << std::min(refusals, 10));
+      Defer(rng().Between(0, ceiling));
+      Defer(latency().RequestMicros(op, rng()));
+    }
+  }
+
+  int64_t& pending() { return pending_micros_[static_cast<size_t>(scheduler()->current())]; }
+  void Defer(int64_t micros) {
+    if (micros > 0) pending() += micros;
+  }
+
+  // AWS SDKs' standard retry mode on a throttling error: THROTTLING_RETRY_DELAY_BASE 500 ms,
+  // MAXIMUM_RETRY_DELAY 20 s, full jitter (see the backoff reference's SDK table).
+  static constexpr int64_t kThrottleBaseMicros = 500'000;
+  static constexpr int64_t kThrottleCapMicros = 20'000'000;
+
+  std::vector<int64_t> pending_micros_;  // per writer; touched only by that writer's fiber
+  const StoreCapacity capacity_;
+  const int64_t service_micros_;
+  int64_t server_free_micros_ = 0;  // when the server finishes the last request it accepted
+  int64_t throttled_ = 0;
+};
+
+}  // namespace commitlab::sim::internal
+
+#endif  // COMMITLAB_SIM_SWEEP_ENV_H_
