@@ -16,9 +16,11 @@
 
 #include "cli.h"
 #include "commitlab/report/replace_files.h"
+#include "commitlab/report/sweep_advice.h"
 #include "commitlab/report/sweep_files.h"
 #include "commitlab/report/sweep_summary.h"
 #include "commitlab/sim/sweep.h"
+#include "commitlab/sim/sweep_advisor.h"
 
 namespace commitlab::cli {
 namespace {
@@ -64,6 +66,7 @@ struct Flags {
   int threads = 0;
   std::string out = "results/retry-sweep";
   bool quick = false;
+  bool advise = false;
 };
 
 // Builds one experiment's config from the flags; InvalidArgument names the flag.
@@ -121,6 +124,30 @@ std::string Cells(const sim::SweepConfig& c, size_t total) {
 
 double Seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
+// --advise: the formats workload at one operating point, every policy of the grid, ranked.
+int Advise(const Flags& f, const po::variables_map& vm) {
+  Result<sim::SweepConfig> c = MakeConfig(sim::Experiment::kFormats, f, vm);
+  if (!c.ok()) return UsageError(kCommand, c.status().message());
+  c->writer_counts = {f.writers};
+  if (!vm.count("protocols")) c->protocols = {sim::Protocol::kPaimon};
+  if (c->protocols.size() != 1)
+    return UsageError(kCommand, fmt::format("--advise takes one protocol, not \"{}\"", f.protocols));
+  if (!vm.count("policies")) c->policies = sim::AdvisorGrid();
+  const size_t total = c->policies.size() * static_cast<size_t>(c->runs);
+  fmt::print("advise: {} policies x {} runs = {} runs\n", c->policies.size(), c->runs, total);
+  std::fflush(stdout);
+  ProgressBar bar("advise");
+  c->progress = [&bar](int64_t done, int64_t all) { bar.Update(done, all); };
+  sim::TuneAllocatorForSweeps();
+  const sim::SweepResult r = sim::RunSweep(*c);
+  if (!r.status.ok()) {
+    fmt::print(stderr, "commitlab sweep: a simulated run failed: {}\n", r.status.message());
+    return kExitFailed;
+  }
+  fmt::print("\n{}", report::AdviceMarkdown(r, sim::RankForAdvice(r)));
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunSweep(const std::vector<std::string>& args) {
@@ -148,6 +175,9 @@ int RunSweep(const std::vector<std::string>& args) {
       ("seed", po::value(&f.seed)->default_value(1), "base seed; every run's seed derives from it, N, policy and run")
       ("threads", po::value(&f.threads)->default_value(0), "worker threads, 0 = one per core (results do not depend on it)")
       ("out", po::value(&f.out)->default_value("results/retry-sweep"), "output directory")
+      ("advise", "run a grid of policies (or --policies) at one point, --writers appenders on one of --protocols "
+                 "(default paimon) against --capacity, and print the one with the best p99 commit latency among "
+                 "those with no give-ups, and why; writes no files")
       ("quick", "a smoke run: brooker N = 10,50,100,190 x 10 runs, capacity 500,2000,8000 x 10 runs, formats "
                 "2,8,32 appenders x 3 runs");
   // clang-format on
@@ -158,6 +188,7 @@ int RunSweep(const std::vector<std::string>& args) {
     return kExitOk;
   }
   f.quick = vm.count("quick") > 0;
+  f.advise = vm.count("advise") > 0;
   if (vm.count("runs")) {
     if (runs < 1 || runs > 100000)
       return UsageError(kCommand, fmt::format("--runs {} is out of range 1..100000", runs));
@@ -174,6 +205,7 @@ int RunSweep(const std::vector<std::string>& args) {
     return UsageError(kCommand, fmt::format("--threads {} is out of range 0..256", f.threads));
   if (f.commits < 1 || f.commits > 100000)
     return UsageError(kCommand, fmt::format("--commits {} is out of range 1..100000", f.commits));
+  if (f.advise) return Advise(f, vm);
   if (f.out.empty()) return UsageError(kCommand, "--out must name a directory");
   // Before the sweep, not after it: a bad --out should cost nothing.
   std::error_code ec;

@@ -57,3 +57,8 @@ add_test(NAME cli.sweep_tiny_capacity
 add_test(NAME cli.sweep_same_bytes_any_threads
   COMMAND sh -c "rm -rf sweep-t1 sweep-t2 && $<TARGET_FILE:commitlab> sweep --experiment brooker --n 3,6 --runs 5 --seed 9 --threads 1 --out sweep-t1 >/dev/null && $<TARGET_FILE:commitlab> sweep --experiment brooker --n 3,6 --runs 5 --seed 9 --threads 2 --out sweep-t2 >/dev/null && cmp sweep-t1/brooker.tsv sweep-t2/brooker.tsv && cmp sweep-t1/summary.md sweep-t2/summary.md"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+# --advise ranks a grid at one point and writes no files.
+add_test(NAME cli.sweep_advise
+  COMMAND sh -c "rm -rf sweep-advise && mkdir sweep-advise && cd sweep-advise && ${SWEEP_EXPECT_RUN} 0 'advise: 3 policies x 4 runs = 12 runs.*# Retry policy advice.*3 writers appending on delta.*Advice: \\\\*\\\\*' -- $<TARGET_FILE:commitlab> sweep --advise --writers 3 --protocols delta --commits 3 --policies none,full-jitter,paimon --runs 4 && [ -z \"$(ls -A)\" ]"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+sweep_test(advise_two_protocols 2 "--advise takes one protocol, not \"paimon,delta\"" --advise --protocols paimon,delta)
