@@ -37,7 +37,7 @@ void BM_BrookerRun(benchmark::State& state, std::string_view policy_name) {
   state.counters["calls/s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
 }
 
-// One formats run: 16 appenders x 30 commits, the race's latency (sim::kLectureLatencySpec).
+// One Paimon formats run: 16 appenders x 30 commits, the race's latency (sim::kLectureLatencySpec).
 void BM_AppendersRun(benchmark::State& state, std::string_view policy_name) {
   TuneAllocatorForSweeps();
   const RetryPolicy policy = PolicyNamed(policy_name);
@@ -54,6 +54,45 @@ void BM_AppendersRun(benchmark::State& state, std::string_view policy_name) {
   state.counters["attempts/commit"] = commits > 0 ? static_cast<double>(calls) / static_cast<double>(commits) : 0;
   state.counters["calls/s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
 }
+
+// One formats run of each protocol: 16 appenders x 10 commits under full jitter.
+void BM_ProtocolRun(benchmark::State& state, Protocol protocol) {
+  TuneAllocatorForSweeps();
+  const RetryPolicy policy = DefaultRetryPolicy(RetryKind::kFullJitter);
+  const LatencyModel latency = *ParseLatencyModel(kLectureLatencySpec);
+  constexpr int kAppenders = 16;
+  int64_t calls = 0, run = 0;
+  for (auto _ : state) {
+    RunOutcome r = RunAppendersOnce(kAppenders, 10, policy,
+                                    RunSeed(1, Experiment::kFormats, kAppenders, policy, static_cast<int>(run++)),
+                                    latency, protocol);
+    if (!r.status.ok()) state.SkipWithError(r.status.message().c_str());
+    calls += r.calls;
+  }
+  state.counters["calls/s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
+}
+BENCHMARK_CAPTURE(BM_ProtocolRun, paimon, Protocol::kPaimon)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ProtocolRun, iceberg, Protocol::kIceberg)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ProtocolRun, delta, Protocol::kDelta)->Unit(benchmark::kMillisecond);
+
+// One Brooker run at N = 50 against a store of 500 requests/s: every call is ordered by the
+// server's queue, so this is the capacity model's own cost.
+void BM_BrookerLimitedStore(benchmark::State& state) {
+  TuneAllocatorForSweeps();
+  const RetryPolicy policy = DefaultRetryPolicy(RetryKind::kNone);
+  const LatencyModel latency = *ParseLatencyModel(kBrookerLatencySpec);
+  int64_t calls = 0, throttled = 0, run = 0;
+  for (auto _ : state) {
+    RunOutcome r = RunBrookerOnce(50, policy, RunSeed(1, Experiment::kCapacity, 50, policy, static_cast<int>(run++)),
+                                  latency, StoreCapacity{.requests_per_s = 500});
+    if (!r.status.ok()) state.SkipWithError(r.status.message().c_str());
+    calls += r.calls;
+    throttled += r.throttled;
+  }
+  state.counters["503/run"] = static_cast<double>(throttled) / static_cast<double>(state.iterations());
+  state.counters["calls/s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_BrookerLimitedStore)->Unit(benchmark::kMillisecond);
 
 #define COMMITLAB_SWEEP_BENCH(policy, id)                                      \
   BENCHMARK_CAPTURE(BM_BrookerRun, id, policy)->Unit(benchmark::kMillisecond); \
