@@ -16,13 +16,15 @@ cd "$(dirname "$0")"
 
 # Debian packages the build and the tests need; the Boost, fmt and JSON ones are usually missing on a
 # fresh machine. python3-jsonschema validates histories and reports against docs/*.schema.json.
+# libpq-dev (found through pkg-config) is the PostgreSQL client of Iceberg's JDBC catalog.
 PACKAGES=(libboost-program-options-dev libboost-context-dev libfmt-dev nlohmann-json3-dev cmake g++
-          libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema)
+          libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema libpq-dev pkg-config)
 # The tests also open timeline pages in headless chromium and render their SVG with rsvg-convert,
 # and fuzz each parser with clang's libFuzzer (libclang-rt-14-dev holds its runtime); clang-format
 # checks that the sources keep their style.
 FUZZ_PACKAGES=(clang libclang-rt-14-dev)
-TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin clang-format "${FUZZ_PACKAGES[@]}")
+# The catalog tests start a throwaway PostgreSQL server (initdb, pg_ctl) from Debian's postgresql.
+TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin clang-format postgresql "${FUZZ_PACKAGES[@]}")
 
 install_missing() {
   local missing=() pkg

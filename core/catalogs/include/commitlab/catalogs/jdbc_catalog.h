@@ -1,0 +1,77 @@
+// JdbcCatalog: Iceberg's JDBC catalog (JdbcCatalog, JdbcTableOperations, JdbcUtil) on a real
+// PostgreSQL server. The table's pointer is a row of `iceberg_tables`; a commit is
+//
+//   SELECT metadata_location ...        the row must still name the metadata the writer read
+//                                       (validateMetadataLocation), else CommitFailedException
+//   UPDATE iceberg_tables SET metadata_location = <new>, previous_metadata_location = <old>
+//    WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = <old>
+//
+// and an update count other than 1 is CommitFailedException ("Failed to update table %s from
+// catalog %s"), which the committer retries. A connection that breaks once the statement is sent
+// leaves the swap unknown. (Upstream turns it into UncheckedSQLException, which is not retried and
+// cleans nothing up either: the same as CommitStateUnknownException to a writer.)
+//
+// The metadata files themselves are objects in a MetadataFiles registry that every catalog of the
+// process shares, standing in for the warehouse's metadata JSON: the database holds only their
+// locations, as upstream's does.
+#ifndef COMMITLAB_CATALOGS_JDBC_CATALOG_H_
+#define COMMITLAB_CATALOGS_JDBC_CATALOG_H_
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "commitlab/catalogs/pg_connection.h"
+#include "commitlab/core/iceberg/catalog.h"
+#include "commitlab/core/mutex.h"
+
+namespace commitlab::catalogs {
+
+// The metadata files of a process by location. Thread-safe.
+class MetadataFiles {
+ public:
+  void Put(const iceberg::MetadataRef& m);
+  // NotFound when no writer of this process wrote it.
+  Result<iceberg::MetadataRef> Get(const std::string& location) const;
+
+ private:
+  mutable Mutex mu_;
+  std::map<std::string, iceberg::MetadataRef> files_ GUARDED_BY(mu_);
+};
+
+struct JdbcTable {
+  std::string catalog = "commitlab";  // catalog_name
+  std::string ns = "db";              // table_namespace
+  std::string name = "tbl";           // table_name
+};
+
+// One connection; thread-safe (calls are serialised on it). Give each writer its own catalog to
+// race on the server rather than on this object's lock.
+class JdbcCatalog final : public iceberg::IcebergCatalog {
+ public:
+  // Creates iceberg_tables if missing (JdbcUtil's V0 layout) and connects. `files` must outlive it.
+  static Result<std::unique_ptr<JdbcCatalog>> Open(const std::string& conninfo, JdbcTable table, MetadataFiles* files);
+  // Registers the table at `initial` (its version 0): an INSERT, as JdbcCatalog's createTable.
+  // Conflict "Table already exists: db.tbl" when the row is there.
+  Status CreateTable(const iceberg::MetadataRef& initial);
+
+  const std::string& table_name() const override { return qualified_; }
+  Result<iceberg::MetadataRef> Current() override;
+  iceberg::CasResult CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) override;
+
+ private:
+  JdbcCatalog(std::unique_ptr<PgConnection> conn, JdbcTable table, MetadataFiles* files)
+      : conn_(std::move(conn)), table_(std::move(table)), qualified_(table_.ns + "." + table_.name), files_(files) {}
+  // The row's metadata_location.
+  Result<std::string> Location() REQUIRES(mu_);
+
+  Mutex mu_;
+  const std::unique_ptr<PgConnection> conn_ PT_GUARDED_BY(mu_);
+  const JdbcTable table_;
+  const std::string qualified_;
+  MetadataFiles* const files_;
+};
+
+}  // namespace commitlab::catalogs
+
+#endif  // COMMITLAB_CATALOGS_JDBC_CATALOG_H_

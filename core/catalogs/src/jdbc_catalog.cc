@@ -1,0 +1,105 @@
+#include "commitlab/catalogs/jdbc_catalog.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+namespace commitlab::catalogs {
+namespace {
+
+// JdbcUtil.CREATE_CATALOG_TABLE (V0: without iceberg_type).
+constexpr std::string_view kCreateTable =
+    "CREATE TABLE IF NOT EXISTS iceberg_tables (catalog_name VARCHAR(255) NOT NULL, table_namespace VARCHAR(255) NOT "
+    "NULL, table_name VARCHAR(255) NOT NULL, metadata_location VARCHAR(1000), previous_metadata_location "
+    "VARCHAR(1000), PRIMARY KEY (catalog_name, table_namespace, table_name))";
+// JdbcUtil.DO_COMMIT_SQL.
+constexpr std::string_view kDoCommit =
+    "UPDATE iceberg_tables SET metadata_location = $1, previous_metadata_location = $2 WHERE catalog_name = $3 AND "
+    "table_namespace = $4 AND table_name = $5 AND metadata_location = $2";
+constexpr std::string_view kGetLocation =
+    "SELECT metadata_location FROM iceberg_tables WHERE catalog_name = $1 AND table_namespace = $2 AND table_name = $3";
+constexpr std::string_view kInsert =
+    "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
+    "previous_metadata_location) VALUES ($1, $2, $3, $4, NULL)";
+
+}  // namespace
+
+void MetadataFiles::Put(const iceberg::MetadataRef& m) {
+  MutexLock l(&mu_);
+  files_[m->location] = m;
+}
+
+Result<iceberg::MetadataRef> MetadataFiles::Get(const std::string& location) const {
+  MutexLock l(&mu_);
+  auto it = files_.find(location);
+  if (it == files_.end()) return Status::NotFound(fmt::format("File does not exist: {}", location));
+  return it->second;
+}
+
+Result<std::unique_ptr<JdbcCatalog>> JdbcCatalog::Open(const std::string& conninfo, JdbcTable table,
+                                                       MetadataFiles* files) {
+  Result<std::unique_ptr<PgConnection>> conn = PgConnection::Connect(conninfo);
+  if (!conn.ok()) return conn.status();
+  // Several catalogs may open at once: CREATE TABLE IF NOT EXISTS can still race on the catalog's
+  // own rows, so a refusal is retried once the other has made it.
+  Result<PgRows> made = (*conn)->Exec(kCreateTable);
+  if (!made.ok() && made.status().code() == Code::kConflict) made = (*conn)->Exec(kCreateTable);
+  if (!made.ok()) return made.status();
+  return std::unique_ptr<JdbcCatalog>(new JdbcCatalog(std::move(*conn), std::move(table), files));
+}
+
+Status JdbcCatalog::CreateTable(const iceberg::MetadataRef& initial) {
+  files_->Put(initial);
+  MutexLock l(&mu_);
+  Result<PgRows> r = conn_->Exec(kInsert, {table_.catalog, table_.ns, table_.name, initial->location});
+  if (!r.ok() && r.status().code() == Code::kConflict &&
+      r.status().message().find("duplicate key") != std::string::npos)
+    return Status::Conflict(fmt::format("Table already exists: {}", qualified_));
+  if (!r.ok()) return r.status();
+  if (r->affected != 1)
+    return Status::IOError(fmt::format("Failed to create table {} in catalog {}", qualified_, table_.catalog));
+  return Status::OK();
+}
+
+Result<std::string> JdbcCatalog::Location() {
+  Result<PgRows> r = conn_->Exec(kGetLocation, {table_.catalog, table_.ns, table_.name});
+  if (!r.ok()) return r.status();
+  if (r->rows.empty() || !r->rows[0][0])
+    return Status::NotFound(fmt::format("Table does not exist: {} in catalog {}", qualified_, table_.catalog));
+  return *r->rows[0][0];
+}
+
+Result<iceberg::MetadataRef> JdbcCatalog::Current() {
+  Result<std::string> location = [this] {
+    MutexLock l(&mu_);
+    return Location();
+  }();
+  if (!location.ok()) return location.status();
+  return files_->Get(*location);
+}
+
+iceberg::CasResult JdbcCatalog::CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) {
+  using iceberg::CasOutcome;
+  if (new_metadata == nullptr || new_metadata->version != expected_version + 1 || new_metadata->metadata_log.empty()) {
+    return {CasOutcome::kUnknown,
+            fmt::format("Invalid metadata for version {} of table {}", expected_version + 1, qualified_)};
+  }
+  // The new metadata logs the file it was built from: the location the writer read.
+  const std::string& old_location = new_metadata->metadata_log.back();
+  files_->Put(new_metadata);  // the metadata JSON is written before the swap (doCommit step 1)
+  MutexLock l(&mu_);
+  Result<std::string> current = Location();
+  if (!current.ok()) return {CasOutcome::kUnknown, current.status().message()};
+  if (*current != old_location) {
+    return {CasOutcome::kLost, fmt::format("Cannot commit {}: metadata location {} has changed from {}", qualified_,
+                                           *current, old_location)};
+  }
+  Result<PgRows> r =
+      conn_->Exec(kDoCommit, {new_metadata->location, old_location, table_.catalog, table_.ns, table_.name});
+  if (!r.ok()) return {CasOutcome::kUnknown, r.status().message()};
+  if (r->affected != 1)
+    return {CasOutcome::kLost, fmt::format("Failed to update table {} from catalog {}", qualified_, table_.catalog)};
+  return {CasOutcome::kSwapped, ""};
+}
+
+}  // namespace commitlab::catalogs
