@@ -29,6 +29,15 @@ PublishResult ObjectStore::Publish(const Snapshot& s) {
     case PublishMode::kCheckThenPut: return CheckThenPut(s);
     case PublishMode::kLocked: break;
   }
+  if (options_.lock != nullptr) {
+    // runWithLock: a lock that cannot be taken is an error before any write, which the committer
+    // cannot tell from a failed PUT.
+    if (Status st = options_.lock->Acquire(env_); !st.ok()) return {PublishOutcome::kError, std::move(st)};
+    PublishResult r = CheckThenPut(s);
+    // A release that fails leaves the row to expire (expire_time_seconds): the publish stands.
+    (void)options_.lock->Release();
+    return r;
+  }
   if (!AcquireLock())
     return {PublishOutcome::kError,
             Status::IOError(fmt::format("Timed out after {} ms waiting for the table lock to commit snapshot-{}.",

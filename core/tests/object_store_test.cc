@@ -112,6 +112,36 @@ TEST(ObjectStoreTest, LockedHoldsTheLockAcrossTheGap) {
   EXPECT_EQ(store.ReadSnapshot(1)->commit_user, "A");
 }
 
+// A catalog's lock (TableLock) in place of the flag: held around HEAD and PUT, and a lock that
+// cannot be taken fails the publish before anything is written.
+class RecordingLock final : public TableLock {
+ public:
+  Status Acquire(Env*) override {
+    calls += "acquire ";
+    return refuse ? Status::IOError("Acquire lock failed with time: PT8M") : Status::OK();
+  }
+  Status Release() override {
+    calls += "release ";
+    return Status::OK();
+  }
+  std::string calls;
+  bool refuse = false;
+};
+
+TEST(ObjectStoreTest, LockedWithACatalogLockHoldsItAroundHeadAndPut) {
+  HookEnv env;
+  RecordingLock lock;
+  ObjectStore store(&env, {.mode = PublishMode::kLocked, .lock = &lock});
+  env.on_end_publish = [&] { lock.calls += "gap "; };  // between HEAD and PUT
+  EXPECT_EQ(store.Publish(SnapshotBy("A", 1)).outcome, PublishOutcome::kPublished);
+  EXPECT_EQ(lock.calls, "acquire gap release ");
+  lock.refuse = true;
+  PublishResult r = store.Publish(SnapshotBy("B", 2));
+  EXPECT_EQ(r.outcome, PublishOutcome::kError);
+  EXPECT_EQ(r.error.message(), "Acquire lock failed with time: PT8M");
+  EXPECT_FALSE(store.ReadSnapshot(2).ok());
+}
+
 // On real threads the second writer waits for the lock and then loses the race: nothing lost.
 TEST(ObjectStoreTest, LockedSecondWriterOnAnotherThreadWaitsThenGetsAlreadyExists) {
   class WaitSignalEnv : public HookEnv {

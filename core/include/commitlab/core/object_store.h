@@ -31,6 +31,7 @@
 
 #include "commitlab/core/env.h"
 #include "commitlab/core/memory_store.h"
+#include "commitlab/core/table_lock.h"
 
 namespace commitlab {
 
@@ -44,6 +45,9 @@ struct ObjectStoreOptions {
   // Paimon's lock.acquire-timeout (8 min); < 0 waits forever. A timeout is a publish error: the
   // committer cannot tell it from a failed PUT and treats the outcome as unknown.
   int64_t lock_timeout_micros = 8 * 60 * 1'000'000LL;
+  // kLocked: the catalog's lock (not owned; it keeps its own retry and timeout), e.g. one in
+  // PostgreSQL that writers in other processes share. Null: the flag described above.
+  TableLock* lock = nullptr;
 };
 
 class ObjectStore : public MemoryStore {
