@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "cli.h"
+#include "commitlab/catalogs/jdbc_lock.h"
 #include "commitlab/core/object_store.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/process/process_race.h"
@@ -189,7 +190,7 @@ int RunRaceProcesses(const po::variables_map& vm, const ProcessFlags& pf, const 
 int RunRace(const std::vector<std::string>& args) {
   po::options_description options("commitlab race [options]");
   int writers = 2, commits = 30;
-  std::string store_kind = "memory", dir, policy_spec = "paimon", idempotency = "on";
+  std::string store_kind = "memory", dir, policy_spec = "paimon", idempotency = "on", lock_db;
   SimFlags flags;
   ProcessFlags pf;
   // clang-format off
@@ -200,6 +201,9 @@ int RunRace(const std::vector<std::string>& args) {
       ("store", po::value(&store_kind)->default_value("memory"),
        "memory | dir | object:check-then-put | object:locked | object:conditional-put")
       ("dir", po::value(&dir), "table directory for --store dir (default: a fresh one under results/tmp)")
+      ("lock", po::value(&lock_db),
+       "with --store object:locked: hold Paimon's JDBC catalog lock in this PostgreSQL database (a libpq conninfo "
+       "or postgres:// URI) instead of an in-process flag")
       ("policy", po::value(&policy_spec)->default_value("paimon"), "retry policy, e.g. paimon, none, exponential:base=5ms,cap=2s")
       ("idempotency-check", po::value(&idempotency)->default_value("on"), "on | off: look for our own snapshot after a failed publish")
       ("verbose", "also print attempts and retry waits")
@@ -226,6 +230,10 @@ int RunRace(const std::vector<std::string>& args) {
   }
   if (vm.count("dir") && store_kind != "dir" && !vm.count("processes"))
     return UsageError(kCommand, "--dir needs --store dir");
+  if (vm.count("lock") && store_kind != "object:locked")
+    return UsageError(kCommand, "--lock needs --store object:locked");
+  if (vm.count("lock") && vm.count("processes"))
+    return UsageError(kCommand, "--lock runs the writers as threads: it does not go with --processes yet");
   if (idempotency != "on" && idempotency != "off")
     return UsageError(kCommand, fmt::format("--idempotency-check '{}' is not one of on, off", idempotency));
   if (Status st = Validate(vm, &flags); !st.ok()) return UsageError(kCommand, st.message());
@@ -248,6 +256,14 @@ int RunRace(const std::vector<std::string>& args) {
   Result<scenarios::Scenario> scenario = scenarios::RaceScenario(spec);
   if (!scenario.ok()) return UsageError(kCommand, scenario.status().message());
   scenarios::RunOptions run;
+  std::unique_ptr<catalogs::JdbcTableLock> lock;
+  if (vm.count("lock")) {
+    Result<std::unique_ptr<catalogs::JdbcTableLock>> l =
+        catalogs::JdbcTableLock::Open(lock_db, {.lock_id = "commitlab.default.race_log"});
+    if (!l.ok()) return UsageError(kCommand, fmt::format("--lock: {}", l.status().message()));
+    lock = std::move(*l);
+    run.table_lock = lock.get();
+  }
   run.seed = flags.seed;
   run.sched = flags.sched;
   run.schedule = flags.schedule;

@@ -127,7 +127,7 @@ std::vector<sim::RealEnv::Writer> World::Writers(Env* env, Gates* gates, std::fu
   if (std::optional<PublishMode> mode = ParsePublishMode(plan_.object_store)) {
     for (size_t t = 0; t < s_.tables.size(); ++t)
       if (s_.tables[t].protocol == Protocol::kPaimon)
-        stores_[t] = std::make_unique<ObjectStore>(env, ObjectStoreOptions{.mode = *mode});
+        stores_[t] = std::make_unique<ObjectStore>(env, ObjectStoreOptions{.mode = *mode, .lock = options_.table_lock});
   }
   if (options_.history != nullptr) {
     for (size_t t = 0; t < s_.tables.size(); ++t) {  // one a table: each holds one of the three

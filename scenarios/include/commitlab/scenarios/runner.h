@@ -28,6 +28,7 @@
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/core/status.h"
 #include "commitlab/core/store.h"
+#include "commitlab/core/table_lock.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/checker.h"
 #include "commitlab/sim/fault_spec.h"
@@ -104,6 +105,10 @@ struct RunOptions {
   std::optional<int64_t> max_steps = {};
   std::optional<int64_t> max_virtual_micros = {};
   std::optional<int64_t> max_wall_micros = {};
+  // May be null; not owned. The lock `store object:locked` holds across HEAD and PUT in place of
+  // its in-process flag (a catalog's lock, e.g. Paimon's JDBC lock on PostgreSQL); for every
+  // Paimon table of the run.
+  TableLock* table_lock = nullptr;
   // May be empty; simulated runs only. Wraps the strategy the plan names (the stepper drives a
   // run through one that follows the picks made so far and then pauses).
   std::function<std::unique_ptr<sim::Strategy>(std::unique_ptr<sim::Strategy>)> wrap_strategy = {};
