@@ -10,6 +10,8 @@ set_tests_properties(cli.race_lock_in_postgres PROPERTIES LABELS catalog)
 add_test(NAME cli.race_lock_needs_a_locked_store
   COMMAND ${CATALOG_EXPECT_RUN} 2 "--lock needs --store object:locked" -- $<TARGET_FILE:commitlab> race --lock "host=/nowhere")
 add_test(NAME cli.race_lock_server_unreachable
-  COMMAND ${CATALOG_EXPECT_RUN} 2 "--lock: cannot connect to PostgreSQL .host=/nowhere dbname=x.: connection to server on socket" -- $<TARGET_FILE:commitlab> race --store object:locked --lock "host=/nowhere dbname=x")
+  COMMAND ${CATALOG_EXPECT_RUN} 2 "--lock: cannot connect to PostgreSQL: connection to server on socket \"/nowhere/.s.PGSQL.5432\" failed" -- $<TARGET_FILE:commitlab> race --store object:locked --lock "host=/nowhere dbname=x")
 add_test(NAME cli.race_lock_not_with_processes
   COMMAND ${CATALOG_EXPECT_RUN} 2 "--lock runs the writers as threads" -- $<TARGET_FILE:commitlab> race --store object:locked --lock "host=/nowhere" --processes 2)
+add_test(NAME cli.race_lock_not_simulated
+  COMMAND ${CATALOG_EXPECT_RUN} 2 "--lock needs --sched free" -- $<TARGET_FILE:commitlab> race --store object:locked --lock "host=/nowhere" --sched random)

@@ -237,6 +237,10 @@ int RunRace(const std::vector<std::string>& args) {
   if (idempotency != "on" && idempotency != "off")
     return UsageError(kCommand, fmt::format("--idempotency-check '{}' is not one of on, off", idempotency));
   if (Status st = Validate(vm, &flags); !st.ok()) return UsageError(kCommand, st.message());
+  if (vm.count("lock") && flags.strategy != "free")
+    return UsageError(kCommand,
+                      "--lock needs --sched free: the lock's rows expire on the server's clock, which a simulated run "
+                      "does not keep");
   if (!vm.count("processes")) {
     for (const char* flag : {"kills", "fsync"})
       if (!vm[flag].defaulted()) return UsageError(kCommand, fmt::format("--{} needs --processes", flag));

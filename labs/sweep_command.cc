@@ -102,7 +102,7 @@ Result<sim::SweepConfig> MakeConfig(sim::Experiment e, const Flags& f, const po:
     c.protocols = *ps;
   }
   if (vm.count("capacity")) {
-    Result<std::vector<int>> cs = sim::ParseIntList(f.capacity, 0, 10'000'000);
+    Result<std::vector<int>> cs = sim::ParseIntList(f.capacity, 0, 1'000'000);
     if (!cs.ok()) return Status::InvalidArgument(fmt::format("--capacity {}", cs.status().message()));
     if (!capacity && cs->size() != 1)
       return Status::InvalidArgument(
@@ -126,6 +126,13 @@ double Seconds(std::chrono::steady_clock::duration d) { return std::chrono::dura
 
 // --advise: the formats workload at one operating point, every policy of the grid, ranked.
 int Advise(const Flags& f, const po::variables_map& vm) {
+  // The advisor runs one point of the formats workload and writes nothing: flags that choose
+  // other points or files would be ignored, so they are refused.
+  for (const char* flag : {"appenders", "n", "out", "quick"})
+    if (vm.count(flag) && !vm[flag].defaulted())
+      return UsageError(kCommand, fmt::format("--{} does not go with --advise (the point is --writers)", flag));
+  if (!vm["experiment"].defaulted())
+    return UsageError(kCommand, "--experiment does not go with --advise (it runs the formats workload)");
   Result<sim::SweepConfig> c = MakeConfig(sim::Experiment::kFormats, f, vm);
   if (!c.ok()) return UsageError(kCommand, c.status().message());
   c->writer_counts = {f.writers};
@@ -165,8 +172,8 @@ int RunSweep(const std::vector<std::string>& args) {
       ("commits", po::value(&f.commits)->default_value(sim::SweepConfig{}.commits), "formats: commits per appender, 1..100000")
       ("protocols", po::value(&f.protocols), "formats: commit protocols (default paimon,iceberg,delta)")
       ("capacity", po::value(&f.capacity),
-       "store capacity in requests/s, 0 = unlimited: one value for brooker, formats and --advise (default 0), a "
-       "list for capacity (default 125,250,500,1000,2000,4000,8000,16000)")
+       "store capacity in requests/s up to 1000000, 0 = unlimited: one value for brooker, formats and --advise "
+       "(default 0), a list for capacity (default 125,250,500,1000,2000,4000,8000,16000)")
       ("queue", po::value(&f.queue)->default_value(sim::StoreCapacity{}.queue),
        "requests that may wait at a limited store before it answers 503 SlowDown, 0..100000")
       ("policies", po::value(&f.policies),

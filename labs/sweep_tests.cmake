@@ -62,3 +62,6 @@ add_test(NAME cli.sweep_advise
   COMMAND sh -c "rm -rf sweep-advise && mkdir sweep-advise && cd sweep-advise && ${SWEEP_EXPECT_RUN} 0 'advise: 3 policies x 4 runs = 12 runs.*# Retry policy advice.*3 writers appending on delta.*Advice: \\\\*\\\\*' -- $<TARGET_FILE:commitlab> sweep --advise --writers 3 --protocols delta --commits 3 --policies none,full-jitter,paimon --runs 4 && [ -z \"$(ls -A)\" ]"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 sweep_test(advise_two_protocols 2 "--advise takes one protocol, not \"paimon,delta\"" --advise --protocols paimon,delta)
+sweep_test(advise_with_appenders 2 "--appenders does not go with --advise \\(the point is --writers\\)" --advise --appenders 8)
+sweep_test(advise_with_experiment 2 "--experiment does not go with --advise" --advise --experiment brooker)
+sweep_test(capacity_too_high 2 "--capacity \"2000000\": piece \"2000000\": out of range 0..1000000" --experiment brooker --capacity 2000000)

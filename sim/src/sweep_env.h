@@ -56,7 +56,8 @@ class SweepEnv final : public SimEnv {
       SimEnv::SleepMicros(std::exchange(pending(), 0));
       const int64_t now = SimEnv::NowMicros();
       const int64_t wait = std::max<int64_t>(0, server_free_micros_ - now);
-      if (wait < static_cast<int64_t>(capacity_.queue + 1) * service_micros_) {
+      // Refused when `queue` requests wait already (the one in service does not count).
+      if (wait <= int64_t{capacity_.queue} * service_micros_) {
         server_free_micros_ = now + wait + service_micros_;
         SimEnv::SleepMicros(wait + service_micros_);  // takes effect when its service ends
         return;

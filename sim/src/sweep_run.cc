@@ -83,7 +83,8 @@ class PaimonWriters {
 // attempt rewrites the manifest list and the metadata file.
 class IcebergWriters {
  public:
-  IcebergWriters(int writers, const RetryPolicy& policy, SweepEnv* env) : env_(env) {
+  IcebergWriters(int writers, const RetryPolicy& policy, SweepEnv* env)
+      : env_(env), bases_(static_cast<size_t>(writers)) {
     committers_.reserve(static_cast<size_t>(writers));
     for (int i = 0; i < writers; ++i)
       committers_.emplace_back(WriterName(i), iceberg::IcebergCommitOptions{.retry = policy}, env, &catalog_, &io_,
@@ -97,13 +98,22 @@ class IcebergWriters {
     ChargeDataWrite(env_);
     return committers_[static_cast<size_t>(i)].WriteDataFile(f);
   }
+  // The append is built on the metadata the writer last saw (the table it loaded, then each of its
+  // own commits), as table.newAppend() builds on ops.current(); the commit refreshes it anyway.
   Status Commit(int i, int64_t id) {
     iceberg::IcebergCommitter& c = committers_[static_cast<size_t>(i)];
-    Result<iceberg::MetadataRef> base = c.Refresh();
-    if (!base.ok()) return base.status();
+    iceberg::MetadataRef& base = bases_[static_cast<size_t>(i)];
+    if (base == nullptr) {
+      Result<iceberg::MetadataRef> loaded = c.Refresh();
+      if (!loaded.ok()) return loaded.status();
+      base = *loaded;
+    }
     Result<iceberg::FileRef> f = io_.ReadDataFile(FileName(i, id));
     if (!f.ok()) return f.status();
-    return c.Commit(iceberg::NewAppend(**base, {*f})).status();
+    Result<iceberg::CommitResult> r = c.Commit(iceberg::NewAppend(*base, {*f}));
+    if (!r.ok()) return r.status();
+    base = r->committed;
+    return Status::OK();
   }
 
  private:
@@ -112,6 +122,7 @@ class IcebergWriters {
   iceberg::InMemoryFileIO io_;
   NullEventSink sink_;
   std::vector<iceberg::IcebergCommitter> committers_;
+  std::vector<iceberg::MetadataRef> bases_;  // per writer: what its next append builds on
 };
 
 // Delta: OptimisticTransaction, the next N.json written put-if-absent; a lost version reads the

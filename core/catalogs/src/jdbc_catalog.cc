@@ -52,8 +52,7 @@ Status JdbcCatalog::CreateTable(const iceberg::MetadataRef& initial) {
   files_->Put(initial);
   MutexLock l(&mu_);
   Result<PgRows> r = conn_->Exec(kInsert, {table_.catalog, table_.ns, table_.name, initial->location});
-  if (!r.ok() && r.status().code() == Code::kConflict &&
-      r.status().message().find("duplicate key") != std::string::npos)
+  if (!r.ok() && IsUniqueViolation(r.status()))
     return Status::Conflict(fmt::format("Table already exists: {}", qualified_));
   if (!r.ok()) return r.status();
   if (r->affected != 1)

@@ -48,9 +48,10 @@ Result<bool> JdbcTableLock::TryOnce() {
   if (Result<PgRows> r = conn_->Exec(kReleaseExpired, {options_.lock_id}); !r.ok()) return r.status();
   Result<PgRows> r =
       conn_->Exec(kAcquire, {options_.lock_id, std::to_string(options_.acquire_timeout_micros / 1'000'000)});
-  // Upstream's lockAcquire answers false on any SQLException; a broken connection is an error
-  // here, so that a writer does not wait out the whole timeout on a dead link.
-  if (!r.ok()) return r.status().code() == Code::kConflict ? Result<bool>(false) : Result<bool>(r.status());
+  // Upstream's lockAcquire answers false on any SQLException; only a duplicate key (someone holds
+  // it) does here, so that a writer does not wait out the whole timeout on a dead link, a missing
+  // table or a statement timeout.
+  if (!r.ok()) return IsUniqueViolation(r.status()) ? Result<bool>(false) : Result<bool>(r.status());
   return r->affected > 0;
 }
 

@@ -22,8 +22,8 @@ Result<std::unique_ptr<PgConnection>> PgConnection::Connect(const std::string& c
   PGconn* conn = PQconnectdb(conninfo.c_str());
   if (conn == nullptr) return Status::InvalidArgument("libpq could not allocate a connection");
   if (PQstatus(conn) != CONNECTION_OK) {
-    Status st = Status::InvalidArgument(
-        fmt::format("cannot connect to PostgreSQL ({}): {}", conninfo, Trimmed(PQerrorMessage(conn))));
+    // Not the conninfo itself: it may hold a password. libpq's reason names the host or socket.
+    Status st = Status::InvalidArgument(fmt::format("cannot connect to PostgreSQL: {}", Trimmed(PQerrorMessage(conn))));
     PQfinish(conn);
     return st;
   }
@@ -34,6 +34,10 @@ Result<std::unique_ptr<PgConnection>> PgConnection::Connect(const std::string& c
 }
 
 PgConnection::~PgConnection() { PQfinish(conn_); }
+
+bool IsUniqueViolation(const Status& st) {
+  return st.code() == Code::kConflict && st.message().find("[23505]") != std::string::npos;
+}
 
 Result<PgRows> PgConnection::Exec(std::string_view sql, const std::vector<std::string>& params) {
   std::vector<const char*> values;
@@ -55,7 +59,7 @@ Result<PgRows> PgConnection::Exec(std::string_view sql, const std::vector<std::s
     const std::string why = Trimmed(res != nullptr ? PQresultErrorMessage(res) : PQerrorMessage(conn_));
     PQclear(res);
     if (lost) return Status::IOError(fmt::format("PostgreSQL connection lost: {}", why));
-    return Status::Conflict(fmt::format("PostgreSQL refused the statement: {}", why));
+    return Status::Conflict(fmt::format("PostgreSQL refused the statement [{}]: {}", sqlstate, why));
   }
   PgRows out;
   const char* affected = PQcmdTuples(res);

@@ -209,12 +209,13 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
   int64_t version = first_version;
   std::string check_line;
   const std::optional<RetryPolicy>& retry = options_.retry;
+  const int64_t commit_start = env_->NowMicros();  // the policy's total timeout counts from here
   int64_t prev_wait = 0;
   for (int64_t attempt = 0;; ++attempt) {  // Delta's attemptNumber
     if (attempt > 0) {
       const bool out_of_attempts = retry ? (retry->max_retries >= 0 && attempt > retry->max_retries) ||
                                                (retry->total_timeout_micros >= 0 &&
-                                                env_->NowMicros() - start_micros_ >= retry->total_timeout_micros)
+                                                env_->NowMicros() - commit_start > retry->total_timeout_micros)
                                          : attempt > options_.max_commit_attempts;
       if (out_of_attempts) {
         ++stats_.gave_up;

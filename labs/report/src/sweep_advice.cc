@@ -47,7 +47,7 @@ std::string AdviceMarkdown(const sim::SweepResult& r, const sim::Advice& advice,
   if (advice.ranked.size() > 1) {
     const sim::SweepRow& next = *advice.ranked[1];
     const double margin =
-        next.p99_latency_ms > 0 ? 100 * (next.p99_latency_ms - best.p99_latency_ms) / next.p99_latency_ms : 0;
+        best.p99_latency_ms > 0 ? 100 * (next.p99_latency_ms - best.p99_latency_ms) / best.p99_latency_ms : 0;
     out += fmt::format(" The next, {}, is {:.0f}% slower at p99 ({} ms)", next.policy, margin, Ms(next.p99_latency_ms));
     out += best.p99_latency_ms_spread.p90 >= next.p99_latency_ms_spread.p10
                ? ": their per-run ranges overlap, so either will do."

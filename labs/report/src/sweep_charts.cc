@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -102,6 +103,8 @@ void BrookerLike(const SweepResult& r, std::vector<SweepChart>* charts) {
                 .series = Series(r, keep, key, x, f),
                 .x_ticks = capacity ? Ticks(r.config.capacities) : Ticks(r.config.writer_counts),
                 .notes = Notes(f)};
+    if (capacity && std::count(r.config.capacities.begin(), r.config.capacities.end(), 0) > 0)
+      c.notes.emplace_back("unlimited capacity: in summary.md");
     charts->push_back({prefix + "-" + file, RenderLineChartSvg(c)});
   };
   chart("calls.svg", "work", "mean calls (publish attempts) per run", false, kCalls);

@@ -40,7 +40,7 @@ TEST(AdviceTest, AdvisesTheLowestP99WithoutGiveUpsAndSaysWhy) {
   EXPECT_THAT(md, HasSubstr("8 writers appending on paimon (10 commits each"));
   EXPECT_THAT(md, HasSubstr("| 1 | full-jitter | 600 | 450-700 | 9.0 | 40.0 | 1.50 |"));
   EXPECT_THAT(md, HasSubstr("Advice: **full-jitter**. Of the 3 policies with which no writer gave up in 10 runs"));
-  EXPECT_THAT(md, HasSubstr("The next, decorrelated, is 62% slower at p99 (1600 ms), and their per-run ranges do "
+  EXPECT_THAT(md, HasSubstr("The next, decorrelated, is 167% slower at p99 (1600 ms), and their per-run ranges do "
                             "not overlap."));
   EXPECT_THAT(md, HasSubstr("Paimon's default: p99 3000 ms."));
   EXPECT_THAT(md, HasSubstr("Not ranked, because writers gave up at their retry limit (1 policies): none:retries=10 "

@@ -44,23 +44,25 @@ std::string Tail(const fs::path& log) {
 }
 
 // Runs argv (as `postgres` through runuser when asked), its output appended to `log`. Returns the
-// exit status, or -1 when it could not be started.
+// exit status, or -1 when it could not be started. Everything the child needs is made before the
+// fork: after it, in a process that may have threads, the child only calls dup2, execvp and _exit.
 int Run(std::vector<std::string> argv, bool as_postgres, const fs::path& log) {
   if (as_postgres) argv.insert(argv.begin(), {"runuser", "-u", "postgres", "--"});
+  std::vector<char*> args;
+  for (std::string& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   const pid_t pid = fork();
-  if (pid < 0) return -1;
   if (pid == 0) {
-    FILE* out = std::fopen(log.c_str(), "a");
-    if (out != nullptr) {
-      dup2(fileno(out), STDOUT_FILENO);
-      dup2(fileno(out), STDERR_FILENO);
+    if (out >= 0) {
+      dup2(out, STDOUT_FILENO);
+      dup2(out, STDERR_FILENO);
     }
-    std::vector<char*> args;
-    for (std::string& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
     execvp(args[0], args.data());
     _exit(127);
   }
+  if (out >= 0) close(out);
+  if (pid < 0) return -1;
   int status = 0;
   if (waitpid(pid, &status, 0) < 0) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -70,7 +72,7 @@ int Run(std::vector<std::string> argv, bool as_postgres, const fs::path& log) {
 
 PgCluster::PgCluster(std::string bindir, std::string dir, bool as_postgres)
     : bindir_(std::move(bindir)), dir_(std::move(dir)), as_postgres_(as_postgres) {
-  conninfo_ = fmt::format("host={} dbname=postgres user=postgres", dir_);
+  conninfo_ = fmt::format("host='{}' dbname=postgres user=postgres", dir_);
 }
 
 Result<std::unique_ptr<PgCluster>> PgCluster::Start() {
@@ -106,8 +108,8 @@ Result<std::unique_ptr<PgCluster>> PgCluster::Start() {
           log) != 0)
     return Status::IOError(fmt::format("initdb into {} failed:\n{}", data, Tail(log)));
   // Only a Unix socket in our own folder: no TCP port to collide with or to expose.
-  const std::string options =
-      fmt::format("-c listen_addresses='' -k {} -c fsync=off -c synchronous_commit=off -c full_page_writes=off", templ);
+  const std::string options = fmt::format(
+      "-c listen_addresses='' -k '{}' -c fsync=off -c synchronous_commit=off -c full_page_writes=off", templ);
   if (Run({bindir + "/pg_ctl", "-D", data, "-l", server_log.string(), "-o", options, "-w", "-t", "60", "start"},
           as_postgres, log) != 0)
     return Status::IOError(fmt::format("pg_ctl start in {} failed:\n{}{}", data, Tail(log), Tail(server_log)));
@@ -123,18 +125,27 @@ void PgCluster::StartWatchdog() {
   if (pipe2(fds, O_CLOEXEC) != 0) return;
   // Then: stop the server if it runs, and until the folder stays gone (up to 10 s), kill whatever
   // still works on it (an initdb or pg_ctl we started outlives us; initdb's bootstrap backend
-  // writes on until its pipe closes) and remove it. The folder is in a variable: the pattern must
-  // not match this script's own command line.
-  const std::string data = dir_ + "/data";
-  const std::string script = fmt::format(
-      "d='{}'; read _; {}'{}/pg_ctl' -D \"$d\" -m immediate -w stop >/dev/null 2>&1; i=0; while [ $i -lt 100 ]; "
-      "do pkill -9 -f -- \"-D $d\"; rm -rf '{}'; sleep 0.1; [ -e '{}' ] || break; i=$((i+1)); done",
-      data, as_postgres_ ? "runuser -u postgres -- " : "", bindir_, dir_, dir_);
+  // writes on until its pipe closes) and remove it. The paths are arguments, not script text: the
+  // kill pattern must not match this script's own command line, nor a quote in them break it.
+  static constexpr char kScript[] =
+      "read _; $4 \"$3/pg_ctl\" -D \"$1\" -m immediate -w stop >/dev/null 2>&1; i=0; while [ $i -lt 100 ]; do "
+      "pkill -9 -f -- \"-D $1\"; rm -rf \"$2\"; sleep 0.1; [ -e \"$2\" ] || break; i=$((i+1)); done";
+  std::string data = dir_ + "/data", dir = dir_, bindir = bindir_;
+  std::string as = as_postgres_ ? "runuser -u postgres --" : "";
+  std::vector<char*> args = {const_cast<char*>("sh"),
+                             const_cast<char*>("-c"),
+                             const_cast<char*>(kScript),
+                             const_cast<char*>("watchdog"),
+                             data.data(),
+                             dir.data(),
+                             bindir.data(),
+                             as.data(),
+                             nullptr};
   const pid_t pid = fork();
   if (pid == 0) {
     setsid();
     dup2(fds[0], STDIN_FILENO);  // the copy is not close-on-exec; both originals are
-    execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+    execv("/bin/sh", args.data());
     _exit(127);
   }
   close(fds[0]);

@@ -7,9 +7,10 @@
 //    WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = <old>
 //
 // and an update count other than 1 is CommitFailedException ("Failed to update table %s from
-// catalog %s"), which the committer retries. A connection that breaks once the statement is sent
-// leaves the swap unknown. (Upstream turns it into UncheckedSQLException, which is not retried and
-// cleans nothing up either: the same as CommitStateUnknownException to a writer.)
+// catalog %s"), which the committer retries. Any database error (a refused statement, a lost
+// connection, at the SELECT or the UPDATE) is UncheckedSQLException upstream: not retried and
+// nothing cleaned up, which to a writer is the unknown outcome (kUnknown). Only a connection that
+// breaks once the UPDATE is sent leaves the swap truly undecided; the message says which it was.
 //
 // The metadata files themselves are objects in a MetadataFiles registry that every catalog of the
 // process shares, standing in for the warehouse's metadata JSON: the database holds only their

@@ -32,14 +32,18 @@ class PgConnection {
   PgConnection(const PgConnection&) = delete;
   PgConnection& operator=(const PgConnection&) = delete;
 
-  // Runs one statement. Errors: Conflict when the server refused it (a constraint, a syntax
-  // error: it did not take effect), IOError when the connection broke (it may have).
+  // Runs one statement. Errors: Conflict "PostgreSQL refused the statement [SQLSTATE]: ..." when
+  // the server refused it (a constraint, a syntax error: it did not take effect), IOError when the
+  // connection broke (it may have).
   Result<PgRows> Exec(std::string_view sql, const std::vector<std::string>& params = {});
 
  private:
   explicit PgConnection(pg_conn* conn) : conn_(conn) {}
   pg_conn* conn_;
 };
+
+// Exec's error for a duplicate key (SQLSTATE 23505, unique_violation): the row is there already.
+bool IsUniqueViolation(const Status& st);
 
 }  // namespace commitlab::catalogs
 
