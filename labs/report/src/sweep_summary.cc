@@ -89,6 +89,25 @@ std::string Verdict(const std::vector<int>& ns, F holds) {
   return fmt::format("**partly agrees** ({} of {} N)", yes, ns.size());
 }
 
+// The rows at x of `series` with which no writer gave up, with their series names, in series
+// order; the others go to *quitters as "name (p%)". Giving up is cheap and early: never a fair
+// winner.
+std::vector<std::pair<const SweepRow*, std::string>> Rankable(const Table& t, int64_t x,
+                                                              const std::vector<std::string>& series,
+                                                              std::string* quitters) {
+  std::vector<std::pair<const SweepRow*, std::string>> out;
+  for (const std::string& p : series) {
+    const SweepRow* row = Find(t, x, p);
+    if (row == nullptr) continue;  // a cell the sweep did not run
+    if (row->gave_up_total > 0) {
+      *quitters += fmt::format("{}{} ({:.1f}%)", quitters->empty() ? "" : ", ", p, row->gave_up_pct);
+    } else {
+      out.emplace_back(row, p);
+    }
+  }
+  return out;
+}
+
 void BrookerSection(const SweepResult& r, std::string* out) {
   const Table t = Index(r);
   const std::vector<std::string> policies = Policies(r);
@@ -122,13 +141,8 @@ void BrookerSection(const SweepResult& r, std::string* out) {
     const SweepRow* least = nullptr;
     const SweepRow* first = nullptr;
     std::string quitters;
-    for (const std::string& p : policies) {
-      const SweepRow* row = Find(t, n, p);
-      if (row == nullptr) continue;  // a cell the sweep did not run
-      if (row->gave_up_total > 0) {
-        quitters += fmt::format("{}{} ({:.1f}%)", quitters.empty() ? "" : ", ", p, row->gave_up_pct);
-        continue;  // giving up is cheap and early: not a fair winner
-      }
+    for (const auto& candidate : Rankable(t, n, policies, &quitters)) {
+      const SweepRow* row = candidate.first;
       if (least == nullptr || row->mean_calls < least->mean_calls) least = row;
       if (first == nullptr || row->mean_completion_ms < first->mean_completion_ms) first = row;
     }
@@ -227,16 +241,11 @@ std::string FormatsWinners(const std::vector<X>& xs, const std::vector<std::stri
     // The best row so far of each kind, with its series name.
     std::pair<const SweepRow*, std::string> fastest, leanest, quickest;
     std::string quitters;
-    for (const std::string& p : series) {
-      const SweepRow* row = Find(t, x, p);
-      if (row == nullptr) continue;  // a cell the sweep did not run
-      if (row->gave_up_total > 0) {
-        quitters += fmt::format("{}{} ({:.1f}%)", quitters.empty() ? "" : ", ", p, row->gave_up_pct);
-        continue;
-      }
-      if (!fastest.first || row->commits_per_s > fastest.first->commits_per_s) fastest = {row, p};
-      if (!leanest.first || row->attempts_per_commit < leanest.first->attempts_per_commit) leanest = {row, p};
-      if (!quickest.first || row->p99_latency_ms < quickest.first->p99_latency_ms) quickest = {row, p};
+    for (const auto& candidate : Rankable(t, x, series, &quitters)) {
+      const SweepRow* row = candidate.first;
+      if (!fastest.first || row->commits_per_s > fastest.first->commits_per_s) fastest = candidate;
+      if (!leanest.first || row->attempts_per_commit < leanest.first->attempts_per_commit) leanest = candidate;
+      if (!quickest.first || row->p99_latency_ms < quickest.first->p99_latency_ms) quickest = candidate;
     }
     if (fastest.first == nullptr) {
       out += fmt::format("| {} | - | - | - | {} |\n", x, quitters);
