@@ -53,7 +53,7 @@ Result<PgRows> PgConnection::Exec(std::string_view sql, const std::vector<std::s
     // decides: none (the client gave up on the link), class 08 (connection exception) or 57P
     // (the server shutting down or crashing).
     const char* state = res != nullptr ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
-    const std::string_view sqlstate = state != nullptr ? state : "";
+    const std::string sqlstate = state != nullptr ? state : "";  // a copy: PQclear frees `state`
     const bool lost = PQstatus(conn_) != CONNECTION_OK || sqlstate.empty() || sqlstate.starts_with("08") ||
                       sqlstate.starts_with("57P");
     const std::string why = Trimmed(res != nullptr ? PQresultErrorMessage(res) : PQerrorMessage(conn_));
