@@ -1,5 +1,5 @@
 // Retry-policy sweeps: many small simulated runs through the real Committer, in virtual time,
-// aggregated per (writer count, policy). Two experiments:
+// aggregated per cell (writer count, capacity, protocol, policy). Three experiments:
 //
 //   brooker  Brooker's 2015 "Exponential Backoff And Jitter" set-up: N writers start together,
 //            each commits one single-file APPEND and stops after its one success (or when its
@@ -40,7 +40,7 @@ namespace commitlab::sim {
 // Brooker's network: read-latest and publish hops |Normal(10 ms, 2 ms)|, every other op zero.
 inline constexpr std::string_view kBrookerLatencySpec = "read-latest=normal:10,2;publish=normal:10,2";
 
-// The default policy list of both experiments, in the order the outputs use: Brooker's five
+// The default policy list of every experiment, in the order the outputs use: Brooker's five
 // (base 5 ms, cap 2 s, unlimited retries), then Paimon's and Iceberg's defaults with their own
 // retry limits.
 std::vector<RetryPolicy> DefaultSweepPolicies();
