@@ -39,6 +39,7 @@ Status Scheduler::Run() {
   names.reserve(writers_.size());
   for (const Writer& w : writers_) names.push_back(w.name);
   COMMITLAB_RETURN_IF_ERROR(strategy_->Start(names, rng_.Next()));
+  alone_is_trivial_ = strategy_->PicksALoneWriterWithoutState();
 
   int next = NextWriter();
   while (next >= 0) {
@@ -191,21 +192,26 @@ int Scheduler::NextWriter() {
   }
   const std::vector<int>& runnable = ready_;
 
-  const SchedulePoint point{steps_, last_, runnable, rng_.Next(), this};
+  const uint64_t draw = rng_.Next();  // every step draws once, whoever picks
   int pick = -1;
-  if (diverged_.ok()) {
-    Result<int> r = strategy_->Pick(point);
-    if (!r.ok()) {
-      diverged_ = r.status();
-    } else if (!std::binary_search(runnable.begin(), runnable.end(), *r)) {
-      diverged_ = Status::InvalidArgument(
-          fmt::format("strategy {} picked writer {} at step {}, which cannot run", strategy_->Describe(), *r, steps_));
-    } else {
-      pick = *r;
+  if (runnable.size() == 1 && alone_is_trivial_ && diverged_.ok()) {
+    pick = runnable.front();  // what the strategy would say, without the call (a sweep's usual step)
+  } else {
+    const SchedulePoint point{steps_, last_, runnable, draw, this};
+    if (diverged_.ok()) {
+      Result<int> r = strategy_->Pick(point);
+      if (!r.ok()) {
+        diverged_ = r.status();
+      } else if (!std::binary_search(runnable.begin(), runnable.end(), *r)) {
+        diverged_ = Status::InvalidArgument(fmt::format("strategy {} picked writer {} at step {}, which cannot run",
+                                                        strategy_->Describe(), *r, steps_));
+      } else {
+        pick = *r;
+      }
+      if (!diverged_.ok()) fallback_ = MakeRoundRobinStrategy();
     }
-    if (!diverged_.ok()) fallback_ = MakeRoundRobinStrategy();
+    if (pick < 0) pick = *fallback_->Pick(point);
   }
-  if (pick < 0) pick = *fallback_->Pick(point);
   COMMITLAB_DCHECK(std::binary_search(runnable.begin(), runnable.end(), pick), "the picked writer can run");
 
   if (record_schedule_) schedule_.Append(pick);

@@ -22,6 +22,7 @@ class RandomStrategy final : public Strategy {
     // Modulo bias is below n / 2^64: immaterial, and it keeps exactly one draw per step.
     return p.runnable[p.draw % p.runnable.size()];
   }
+  bool PicksALoneWriterWithoutState() const override { return true; }
 };
 
 class RoundRobinStrategy final : public Strategy {

@@ -152,6 +152,7 @@ class Scheduler {
   const uint64_t seed_;
   Rng rng_;
   std::unique_ptr<Strategy> strategy_;
+  bool alone_is_trivial_ = false;       // strategy_->PicksALoneWriterWithoutState(), asked once
   std::unique_ptr<Strategy> fallback_;  // round-robin after a divergence
   Status diverged_;
   Status deadlock_;  // set once every unfinished writer was blocked

@@ -49,6 +49,9 @@ class Strategy {
   virtual Status Start(std::span<const std::string> writers, uint64_t draw) = 0;
   // The writer to run at this step, one of p.runnable. An error means a replayed schedule diverged.
   virtual Result<int> Pick(const SchedulePoint& p) = 0;
+  // True when Pick, given one runnable writer, returns it and changes nothing else: the
+  // scheduler then skips the call (the step's draw is still taken). False unless a strategy says.
+  virtual bool PicksALoneWriterWithoutState() const { return false; }
   // Once, after every writer finished, `steps` steps into the run.
   virtual Status Finish(int64_t /*steps*/) { return Status::OK(); }
   // What Start drew (PCT's priorities and change points), for the run's header; "" if nothing.
