@@ -20,9 +20,13 @@ Status ErrorAt(const Scenario& s, SourcePos pos, std::string_view message) {
   return Status::InvalidArgument(fmt::format("{}: {}", s.Where(pos), message));
 }
 
+// A catalog on a real server's points: no scenario table has such a catalog.
+bool IsCatalogPoint(std::string_view point) { return point == fault::kCatalogBefore || point == fault::kCatalogAfter; }
+
 // The fault points each engine's commit passes (core/src/*/: the env_->FaultPoint calls): Delta
 // writes no manifest before its commit (the log entry is the commit).
 bool HasFaultPoint(Protocol p, std::string_view point) {
+  if (IsCatalogPoint(point)) return false;
   if (p == Protocol::kDelta) return point != fault::kManifestBefore;
   return true;
 }
@@ -36,6 +40,11 @@ std::string WhyNeverFires(const Scenario& s, const sim::FaultRule& rule) {
     if ((rule.writer == "*" || w.name == rule.writer) && HasFaultPoint(s.tables[w.table].protocol, rule.point))
       return "";
   }
+  if (IsCatalogPoint(rule.point))
+    return fmt::format(
+        "{} is reached only by a catalog on a real server (core/catalogs), and no table here has one: the rule "
+        "could never fire",
+        rule.point);
   return fmt::format("{} commits have no {} point (a Delta commit writes no manifest first): the rule could never fire",
                      rule.writer == "*" ? "the writers'" : fmt::format("writer {}'s delta", rule.writer), rule.point);
 }

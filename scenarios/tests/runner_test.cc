@@ -440,6 +440,11 @@ TEST(RunnerTest, AFaultRuleThatCouldNeverFireIsAnInputError) {
       "title \"x\"\ntable name=p protocol=paimon\ntable name=d protocol=delta\n"
       "writer name=a table=p\nwriter name=b table=d\na: write rows=1; commit\nb: begin; add rows=1; commit\n";
   EXPECT_TRUE(PlanError(mixed, options).ok());
+  // A catalog on a real server's points: no scenario table has one.
+  options.faults = {*sim::ParseFaultRule("*:catalog.after:nth=1:error")};
+  EXPECT_EQ(PlanError(mixed, options).message(),
+            "--fault *:catalog.after:nth=1:error: catalog.after is reached only by a catalog on a real server "
+            "(core/catalogs), and no table here has one: the rule could never fire");
 }
 
 TEST(RunnerTest, OptionsWinOverTheScenarioDefaults) {

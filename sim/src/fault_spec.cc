@@ -163,8 +163,9 @@ bool Fires(const FaultTrigger& t, int64_t hit, Rng& rng) {
 }  // namespace
 
 const std::vector<std::string_view>& FaultPointNames() {
-  static const auto* const kNames = new std::vector<std::string_view>{fault::kReadLatestBefore, fault::kManifestBefore,
-                                                                      fault::kPublishBefore, fault::kPublishAfter};
+  static const auto* const kNames =
+      new std::vector<std::string_view>{fault::kReadLatestBefore, fault::kManifestBefore, fault::kPublishBefore,
+                                        fault::kPublishAfter,     fault::kCatalogBefore,  fault::kCatalogAfter};
   return *kNames;
 }
 

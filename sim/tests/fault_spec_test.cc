@@ -91,7 +91,7 @@ TEST(FaultSpecTest, ErrorsNameTheSpecTheFieldAndWhatWasExpected) {
   const BadSpec cases[] = {
       {"job-B:publish.afterr:nth=1:unknown", 6,
        R"(fault "job-B:publish.afterr:nth=1:unknown": unknown point "publish.afterr" (expected one of )"
-       R"(read-latest.before, manifest.before, publish.before, publish.after))"},
+       R"(read-latest.before, manifest.before, publish.before, publish.after, catalog.before, catalog.after))"},
       {"job-B:publish.after:nth=1", 25,
        R"(fault "job-B:publish.after:nth=1": expected 4 fields WRITER:POINT:TRIGGER:EFFECT, got 3)"},
       {"a:publish.after:nth=1:error:x", 28,

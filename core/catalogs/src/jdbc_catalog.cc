@@ -37,7 +37,7 @@ Result<iceberg::MetadataRef> MetadataFiles::Get(const std::string& location) con
 }
 
 Result<std::unique_ptr<JdbcCatalog>> JdbcCatalog::Open(const std::string& conninfo, JdbcTable table,
-                                                       MetadataFiles* files) {
+                                                       MetadataFiles* files, Env* env) {
   Result<std::unique_ptr<PgConnection>> conn = PgConnection::Connect(conninfo);
   if (!conn.ok()) return conn.status();
   // Several catalogs may open at once: CREATE TABLE IF NOT EXISTS can still race on the catalog's
@@ -45,7 +45,7 @@ Result<std::unique_ptr<JdbcCatalog>> JdbcCatalog::Open(const std::string& connin
   Result<PgRows> made = (*conn)->Exec(kCreateTable);
   if (!made.ok() && made.status().code() == Code::kConflict) made = (*conn)->Exec(kCreateTable);
   if (!made.ok()) return made.status();
-  return std::unique_ptr<JdbcCatalog>(new JdbcCatalog(std::move(*conn), std::move(table), files));
+  return std::unique_ptr<JdbcCatalog>(new JdbcCatalog(std::move(*conn), std::move(table), files, env));
 }
 
 Status JdbcCatalog::CreateTable(const iceberg::MetadataRef& initial) {
@@ -93,11 +93,25 @@ iceberg::CasResult JdbcCatalog::CompareAndSwap(int64_t expected_version, iceberg
     return {CasOutcome::kLost, fmt::format("Cannot commit {}: metadata location {} has changed from {}", qualified_,
                                            *current, old_location)};
   }
+  if (env_ != nullptr) {
+    if (Status st = env_->FaultPoint(fault::kCatalogBefore); !st.ok()) {
+      conn_->Drop();
+      return {CasOutcome::kUnknown,
+              fmt::format("PostgreSQL connection lost before the statement was sent ({})", st.message())};
+    }
+  }
   Result<PgRows> r =
       conn_->Exec(kDoCommit, {new_metadata->location, old_location, table_.catalog, table_.ns, table_.name});
   if (!r.ok()) return {CasOutcome::kUnknown, r.status().message()};
   if (r->affected != 1)
     return {CasOutcome::kLost, fmt::format("Failed to update table {} from catalog {}", qualified_, table_.catalog)};
+  if (env_ != nullptr) {
+    if (Status st = env_->FaultPoint(fault::kCatalogAfter); !st.ok()) {
+      conn_->Drop();
+      return {CasOutcome::kUnknown,
+              fmt::format("PostgreSQL connection lost before the answer to the statement ({})", st.message())};
+    }
+  }
   return {CasOutcome::kSwapped, ""};
 }
 

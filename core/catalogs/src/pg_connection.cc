@@ -39,7 +39,11 @@ bool IsUniqueViolation(const Status& st) {
   return st.code() == Code::kConflict && st.message().find("[23505]") != std::string::npos;
 }
 
+void PgConnection::Drop() { PQreset(conn_); }
+
 Result<PgRows> PgConnection::Exec(std::string_view sql, const std::vector<std::string>& params) {
+  // A connection that broke earlier (a server restart, a dropped link) is opened again first.
+  if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const std::string& p : params) values.push_back(p.c_str());

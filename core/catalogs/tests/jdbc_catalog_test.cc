@@ -13,6 +13,7 @@
 #include "commitlab/core/events.h"
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/file_io.h"
+#include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/real_env.h"
 
 namespace commitlab::catalogs {
@@ -94,6 +95,54 @@ TEST_F(JdbcCatalogTest, AServerGoneAfterTheReadLeavesTheSwapUnknown) {
   EXPECT_EQ(r.outcome, CasOutcome::kUnknown);
   EXPECT_THAT(r.message, HasSubstr("PostgreSQL connection lost"));
   EXPECT_FALSE(a->Current().ok());
+}
+
+// Faults at the database boundary: the connection really dropped before the statement (nothing
+// happened) and after it ran (the swap happened); both leave the writer's commit unknown, and its
+// next commit goes through on a new connection.
+TEST_F(JdbcCatalogTest, AConnectionDroppedAroundTheSwapLeavesItUnknownAndTheNextCommitReconnects) {
+  sim::ScriptedFaultPlan faults;
+  for (const char* spec : {"w:catalog.before:nth=1:error", "w:catalog.after:nth=1:error"}) {
+    Result<sim::FaultRule> rule = sim::ParseFaultRule(spec);
+    ASSERT_TRUE(rule.ok()) << rule.status().ToString();
+    faults.AddRule(*rule);
+  }
+  sim::RealEnv env(3, &faults);
+  Result<std::unique_ptr<JdbcCatalog>> catalog = JdbcCatalog::Open(cluster_->conninfo(), {}, &files_, &env);
+  ASSERT_TRUE(catalog.ok()) << catalog.status().ToString();
+  iceberg::InMemoryFileIO io;
+  NullEventSink sink;
+  iceberg::IcebergCommitter committer("w", {}, &env, catalog->get(), &io, &sink);
+  std::vector<Status> results;
+  std::vector<std::string> rows;
+  ASSERT_TRUE(env.RunThreads({{"w",
+                               [&] {
+                                 for (int64_t k = 0; k < 3; ++k) {
+                                   iceberg::FileRef f = iceberg::MakeDataFile(committer.NewDataFilePath(),
+                                                                              {commitlab::Row{{"id", Value(k)}}});
+                                   Status st = committer.WriteDataFile(f);
+                                   Result<MetadataRef> base = committer.Refresh();
+                                   if (st.ok() && base.ok())
+                                     st = committer.Commit(iceberg::NewAppend(**base, {f})).status();
+                                   results.push_back(base.ok() ? st : base.status());
+                                   rows.push_back(Row().first);
+                                 }
+                               }}})
+                  .ok());
+  ASSERT_EQ(results.size(), 3u);
+  // 1: dropped before the UPDATE: unknown to the writer, and the row still names version 0.
+  EXPECT_EQ(results[0].code(), Code::kIOError);
+  EXPECT_THAT(results[0].message(), HasSubstr("CommitStateUnknownException"));
+  EXPECT_THAT(results[0].message(), HasSubstr("connection lost before the statement was sent"));
+  EXPECT_EQ(rows[0], initial_->location);
+  // 2: dropped after it ran: unknown to the writer, but the row names version 1.
+  EXPECT_EQ(results[1].code(), Code::kIOError);
+  EXPECT_THAT(results[1].message(), HasSubstr("connection lost before the answer to the statement"));
+  EXPECT_THAT(rows[1], HasSubstr("metadata/00001-"));
+  // 3: a new connection, a clean commit.
+  EXPECT_TRUE(results[2].ok()) << results[2].ToString();
+  EXPECT_THAT(rows[2], HasSubstr("metadata/00002-"));
+  EXPECT_EQ(faults.fired().size(), 2u);
 }
 
 TEST_F(JdbcCatalogTest, FourThreadsAppendingEachThroughItsOwnConnectionLandEveryCommit) {

@@ -31,6 +31,12 @@ inline constexpr std::string_view kManifestBefore = "manifest.before";
 // the store refusing the atomic step as if another writer had won it.
 inline constexpr std::string_view kPublishBefore = "publish.before";
 inline constexpr std::string_view kPublishAfter = "publish.after";  // error: took effect, caller unsure
+// A catalog on a real server (core/catalogs) around the statement that swaps the pointer. An error
+// at catalog.before drops the connection before the statement is sent (nothing happened); at
+// catalog.after, once it ran, before its answer arrives (the swap happened; the writer is not
+// told). No scenario table has such a catalog yet.
+inline constexpr std::string_view kCatalogBefore = "catalog.before";
+inline constexpr std::string_view kCatalogAfter = "catalog.after";
 }  // namespace fault
 
 class Env {

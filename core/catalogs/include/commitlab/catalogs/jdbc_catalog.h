@@ -23,6 +23,7 @@
 #include <string>
 
 #include "commitlab/catalogs/pg_connection.h"
+#include "commitlab/core/env.h"
 #include "commitlab/core/iceberg/catalog.h"
 #include "commitlab/core/mutex.h"
 
@@ -51,7 +52,11 @@ struct JdbcTable {
 class JdbcCatalog final : public iceberg::IcebergCatalog {
  public:
   // Creates iceberg_tables if missing (JdbcUtil's V0 layout) and connects. `files` must outlive it.
-  static Result<std::unique_ptr<JdbcCatalog>> Open(const std::string& conninfo, JdbcTable table, MetadataFiles* files);
+  // `env`, when given (not owned), is asked at fault points catalog.before and catalog.after
+  // around the swap: an error there drops the real connection (PgConnection::Drop) on that side
+  // of the UPDATE, and the writer is told the outcome is unknown.
+  static Result<std::unique_ptr<JdbcCatalog>> Open(const std::string& conninfo, JdbcTable table, MetadataFiles* files,
+                                                   Env* env = nullptr);
   // Registers the table at `initial` (its version 0): an INSERT, as JdbcCatalog's createTable.
   // Conflict "Table already exists: db.tbl" when the row is there.
   Status CreateTable(const iceberg::MetadataRef& initial);
@@ -61,8 +66,12 @@ class JdbcCatalog final : public iceberg::IcebergCatalog {
   iceberg::CasResult CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) override;
 
  private:
-  JdbcCatalog(std::unique_ptr<PgConnection> conn, JdbcTable table, MetadataFiles* files)
-      : conn_(std::move(conn)), table_(std::move(table)), qualified_(table_.ns + "." + table_.name), files_(files) {}
+  JdbcCatalog(std::unique_ptr<PgConnection> conn, JdbcTable table, MetadataFiles* files, Env* env)
+      : conn_(std::move(conn)),
+        table_(std::move(table)),
+        qualified_(table_.ns + "." + table_.name),
+        files_(files),
+        env_(env) {}
   // The row's metadata_location.
   Result<std::string> Location() REQUIRES(mu_);
 
@@ -71,6 +80,7 @@ class JdbcCatalog final : public iceberg::IcebergCatalog {
   const JdbcTable table_;
   const std::string qualified_;
   MetadataFiles* const files_;
+  Env* const env_;  // may be null: no fault points
 };
 
 }  // namespace commitlab::catalogs
