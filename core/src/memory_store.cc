@@ -30,6 +30,7 @@ Result<Snapshot> MemoryStore::ReadSnapshot(int64_t id) {
 }
 
 Status MemoryStore::WriteManifest(const std::string& name, const std::vector<FileChange>&) {
+  if (!keep_manifests_) return Status::OK();
   MaybeMutexLock lock(&mu_, locking_);
   const size_t needed = name.size() + 1;
   if (manifest_names_.empty() || manifest_names_.back().capacity() - manifest_names_.back().size() < needed) {

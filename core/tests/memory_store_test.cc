@@ -55,6 +55,15 @@ TEST_P(MemoryStoreTest, ManifestsAreListedSortedOnceEach) {
   EXPECT_TRUE(MemoryStore(GetParam()).ListManifests().empty());
 }
 
+TEST_P(MemoryStoreTest, AStoreThatForgetsManifestsAcceptsThemAndListsNone) {
+  MemoryStore store(GetParam(), MemoryStore::Manifests::kForget);
+  for (const char* name : {"m-b", "m-a"}) EXPECT_TRUE(store.WriteManifest(name, {}).ok());
+  EXPECT_TRUE(store.ListManifests().empty());
+  // Snapshots are kept as ever.
+  ASSERT_EQ(store.Publish(MakeSnapshot(1, "m-a")).outcome, PublishOutcome::kPublished);
+  EXPECT_EQ(store.ReadSnapshot(1)->delta_manifest, "m-a");
+}
+
 TEST_P(MemoryStoreTest, ManyManifestsAcrossChunksAreAllListed) {
   MemoryStore store(GetParam());
   std::vector<std::string> want;

@@ -74,8 +74,9 @@ class PaimonWriters {
 
   SweepEnv* const env_;
   const bool write_data_;
-  MemoryStore store_{MemoryStore::Threads::kOne};  // every writer is a fiber of this thread
-  NullEventSink sink_;                             // no events are built for it
+  // Every writer is a fiber of this thread, and nothing lists the manifests.
+  MemoryStore store_{MemoryStore::Threads::kOne, MemoryStore::Manifests::kForget};
+  NullEventSink sink_;  // no events are built for it
   std::vector<paimon::Committer> committers_;
 };
 

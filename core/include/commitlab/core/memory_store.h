@@ -17,7 +17,11 @@ namespace commitlab {
 class MemoryStore : public SnapshotStore {
  public:
   enum class Threads { kMany, kOne };
-  explicit MemoryStore(Threads threads = Threads::kMany) : locking_(threads == Threads::kMany) {}
+  // kForget: manifest writes succeed and are not kept, so ListManifests is empty; for runs that
+  // never list them (a retry-policy sweep writes millions).
+  enum class Manifests { kKeep, kForget };
+  explicit MemoryStore(Threads threads = Threads::kMany, Manifests manifests = Manifests::kKeep)
+      : locking_(threads == Threads::kMany), keep_manifests_(manifests == Manifests::kKeep) {}
 
   Result<std::optional<Snapshot>> LatestSnapshot() override;
   Result<SnapshotRef> LatestSnapshotRef() override;
@@ -37,6 +41,7 @@ class MemoryStore : public SnapshotStore {
   void PutLocked(const Snapshot& s) REQUIRES(mu_);
 
   const bool locking_;  // false: one thread only, and mu_ is never locked (MaybeMutexLock)
+  const bool keep_manifests_;
   Mutex mu_;
   // snapshots_[i] is snapshot i + 1, never null. Shared with readers, so a snapshot once stored
   // is never modified: PutLocked replaces the pointer.
