@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <numeric>
 #include <optional>
 
 #include "commitlab/core/rng.h"
@@ -41,16 +42,19 @@ uint64_t Fnv1a(std::string_view s) {
 
 double Millis(double micros) { return micros / 1000.0; }
 
+// The 0-based index of the nearest-rank p-th percentile of n sorted values: rank ceil(p/100 * n),
+// 1-based, clamped to [1, n]. REQUIRES: n > 0.
+size_t NearestRankIndex(size_t n, double p) {
+  // The small slack keeps p * n / 100 from rounding up past an exact rank (99 * 100 / 100).
+  const auto rank = static_cast<int64_t>(std::ceil(p / 100.0 * static_cast<double>(n) - 1e-9));
+  return static_cast<size_t>(std::clamp<int64_t>(rank, 1, static_cast<int64_t>(n)) - 1);
+}
+
 // Nearest-rank p10 and p90 of per-run figures.
 Spread SpreadOf(std::vector<double> v) {
   if (v.empty()) return {};
   std::sort(v.begin(), v.end());
-  auto at = [&](double p) {
-    auto rank = static_cast<int64_t>(std::ceil(p / 100.0 * static_cast<double>(v.size()) - 1e-9));
-    rank = std::clamp<int64_t>(rank, 1, static_cast<int64_t>(v.size()));
-    return v[static_cast<size_t>(rank - 1)];
-  };
-  return {.p10 = at(10), .p90 = at(90)};
+  return {.p10 = v[NearestRankIndex(v.size(), 10)], .p90 = v[NearestRankIndex(v.size(), 90)]};
 }
 
 }  // namespace
@@ -120,12 +124,7 @@ Result<std::vector<int>> ParseIntList(std::string_view list, int min_value, int 
 }
 
 int64_t Percentile(std::span<const int64_t> sorted, double p) {
-  if (sorted.empty()) return 0;
-  const auto n = static_cast<double>(sorted.size());
-  // The small slack keeps p * n / 100 from rounding up past an exact rank (99 * 100 / 100).
-  auto rank = static_cast<int64_t>(std::ceil(p / 100.0 * n - 1e-9));
-  rank = std::clamp<int64_t>(rank, 1, static_cast<int64_t>(sorted.size()));
-  return sorted[static_cast<size_t>(rank - 1)];
+  return sorted.empty() ? 0 : sorted[NearestRankIndex(sorted.size(), p)];
 }
 
 std::string_view ExperimentName(Experiment e) {
@@ -204,7 +203,8 @@ SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOu
   row.policy = FormatRetryPolicy(policy);
   row.runs = static_cast<int>(runs.size());
   if (runs.empty()) return row;
-  double calls = 0, completion = 0, finish = 0, commits = 0, latency_sum = 0, throttled = 0;
+  double calls = 0, completion = 0, finish = 0, commits = 0, throttled = 0;
+  int64_t latency_sum = 0;  // exact: microsecond totals stay far below 2^53
   std::vector<double> run_calls, run_completion, run_rate, run_attempts, run_p99, run_mean;
   std::vector<int64_t> run_latencies;
   size_t samples = 0;
@@ -219,7 +219,6 @@ SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOu
     throttled += static_cast<double>(r.throttled);
     row.gave_up_total += r.gave_up;
     latencies.insert(latencies.end(), r.latencies_micros.begin(), r.latencies_micros.end());
-    for (const int64_t l : r.latencies_micros) latency_sum += static_cast<double>(l);
     const auto run_commits = static_cast<double>(r.commits_ok);
     run_calls.push_back(static_cast<double>(r.calls));
     run_completion.push_back(Millis(static_cast<double>(r.completion_micros)));
@@ -228,9 +227,10 @@ SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOu
     run_latencies.assign(r.latencies_micros.begin(), r.latencies_micros.end());
     std::sort(run_latencies.begin(), run_latencies.end());
     run_p99.push_back(Millis(static_cast<double>(Percentile(run_latencies, 99))));
-    double run_sum = 0;
-    for (const int64_t l : run_latencies) run_sum += static_cast<double>(l);
-    run_mean.push_back(run_latencies.empty() ? 0 : Millis(run_sum / static_cast<double>(run_latencies.size())));
+    const int64_t run_sum = std::accumulate(run_latencies.begin(), run_latencies.end(), int64_t{0});
+    latency_sum += run_sum;
+    run_mean.push_back(
+        run_latencies.empty() ? 0 : Millis(static_cast<double>(run_sum) / static_cast<double>(run_latencies.size())));
   }
   std::sort(latencies.begin(), latencies.end());
   const double n = static_cast<double>(runs.size());
@@ -244,7 +244,7 @@ SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOu
   row.commits_per_s = finish > 0 ? commits / (finish / 1e6) : 0;
   row.attempts_per_commit = commits > 0 ? calls / commits : 0;
   row.gave_up_pct = writers > 0 ? 100.0 * static_cast<double>(row.gave_up_total) / (n * writers) : 0;
-  row.mean_latency_ms = samples > 0 ? Millis(latency_sum / static_cast<double>(samples)) : 0;
+  row.mean_latency_ms = samples > 0 ? Millis(static_cast<double>(latency_sum) / static_cast<double>(samples)) : 0;
   row.mean_throttled = throttled / n;
   row.calls_spread = SpreadOf(std::move(run_calls));
   row.completion_ms_spread = SpreadOf(std::move(run_completion));

@@ -40,11 +40,7 @@ Result<std::unique_ptr<JdbcCatalog>> JdbcCatalog::Open(const std::string& connin
                                                        MetadataFiles* files, Env* env) {
   Result<std::unique_ptr<PgConnection>> conn = PgConnection::Connect(conninfo);
   if (!conn.ok()) return conn.status();
-  // Several catalogs may open at once: CREATE TABLE IF NOT EXISTS can still race on the catalog's
-  // own rows, so a refusal is retried once the other has made it.
-  Result<PgRows> made = (*conn)->Exec(kCreateTable);
-  if (!made.ok() && made.status().code() == Code::kConflict) made = (*conn)->Exec(kCreateTable);
-  if (!made.ok()) return made.status();
+  if (Status st = (*conn)->CreateIfMissing(kCreateTable); !st.ok()) return st;
   return std::unique_ptr<JdbcCatalog>(new JdbcCatalog(std::move(*conn), std::move(table), files, env));
 }
 

@@ -37,9 +37,7 @@ std::string JavaDuration(int64_t micros) {
 Result<std::unique_ptr<JdbcTableLock>> JdbcTableLock::Open(const std::string& conninfo, JdbcLockOptions options) {
   Result<std::unique_ptr<PgConnection>> conn = PgConnection::Connect(conninfo);
   if (!conn.ok()) return conn.status();
-  Result<PgRows> made = (*conn)->Exec(kCreateTable);
-  if (!made.ok() && made.status().code() == Code::kConflict) made = (*conn)->Exec(kCreateTable);  // a racing create
-  if (!made.ok()) return made.status();
+  if (Status st = (*conn)->CreateIfMissing(kCreateTable); !st.ok()) return st;
   return std::unique_ptr<JdbcTableLock>(new JdbcTableLock(std::move(*conn), std::move(options)));
 }
 

@@ -41,6 +41,12 @@ bool IsUniqueViolation(const Status& st) {
 
 void PgConnection::Drop() { PQreset(conn_); }
 
+Status PgConnection::CreateIfMissing(std::string_view create_sql) {
+  Result<PgRows> made = Exec(create_sql);
+  if (!made.ok() && IsUniqueViolation(made.status())) made = Exec(create_sql);
+  return made.status();
+}
+
 Result<PgRows> PgConnection::Exec(std::string_view sql, const std::vector<std::string>& params) {
   // A connection that broke earlier (a server restart, a dropped link) is opened again first.
   if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);

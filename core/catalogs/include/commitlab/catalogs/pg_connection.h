@@ -36,6 +36,9 @@ class PgConnection {
   // the server refused it (a constraint, a syntax error: it did not take effect), IOError when the
   // connection broke (it may have).
   Result<PgRows> Exec(std::string_view sql, const std::vector<std::string>& params = {});
+  // Runs a CREATE TABLE IF NOT EXISTS. Two connections running it at once can still collide on
+  // the catalog's own rows (a duplicate key); the loser runs it again, once the table is there.
+  Status CreateIfMissing(std::string_view create_sql);
   // Drops the connection as a network failure would, and opens a new one for the next statement
   // (Exec also reconnects first whenever the connection is broken).
   void Drop();
