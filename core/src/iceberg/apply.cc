@@ -103,64 +103,32 @@ std::vector<FileRef> DeleteFilesToDrop(const Operation& op, const FileSet& live_
 
 Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& base, const ApplyContext& ctx) {
   SnapshotRef parent = base.CurrentSnapshot();
-  const FileSet& live = base.LiveFiles();
-  Result<std::vector<FileRef>> deleted = FilesToDelete(op, live);
+  Result<std::vector<FileRef>> deleted = FilesToDelete(op, base.LiveFiles());
   if (!deleted.ok()) return deleted.status();
-  const int64_t sequence = base.last_sequence_number + 1;
-
-  auto next_live = std::make_shared<FileSet>(live);
-  auto next_deletes = std::make_shared<FileSet>(base.LiveDeletes());
-  auto next_sequence = parent != nullptr && parent->file_sequence != nullptr
-                           ? std::make_shared<std::map<std::string, int64_t>>(*parent->file_sequence)
-                           : std::make_shared<std::map<std::string, int64_t>>();
   std::vector<FileRef> dropped_deletes = DeleteFilesToDrop(op, base.LiveDeletes());
   if (op.kind == OperationKind::kReplacePartitions && op.replace_validation.append_only && !dropped_deletes.empty()) {
     // failAnyDelete is set on the delete manifests' filter too.
     return ValidationFailure(fmt::format("Cannot commit file that conflicts with existing partition: {}",
                                          dropped_deletes.front()->file.partition));
   }
-  for (const FileRef& f : *deleted) {
-    next_live->erase(f->path());
-    next_sequence->erase(f->path());
-  }
-  for (const FileRef& f : dropped_deletes) {
-    next_deletes->erase(f->path());
-    next_sequence->erase(f->path());
-  }
-  for (const FileRef& f : op.files_to_add) {
-    next_live->emplace(f->path(), f);
-    next_sequence->insert_or_assign(f->path(), sequence);
-  }
-  for (const FileRef& f : op.deletes_to_add) {
-    next_deletes->emplace(f->path(), f);
-    next_sequence->insert_or_assign(f->path(), sequence);
-  }
 
-  auto s = std::make_shared<Snapshot>();
-  s->snapshot_id = ctx.snapshot_id;
-  s->parent_id = base.current_snapshot_id;
-  s->sequence_number = sequence;
-  s->timestamp_ms = ctx.timestamp_ms;
-  s->operation = *SnapshotOperation(op);
-  s->committed_by = ctx.committed_by;
-  s->schema_id = base.current_schema_id;
-  s->manifest_list = ctx.manifest_list;
-  // The parent's manifests that still hold a live file carry over; emptied ones drop out.
-  if (parent != nullptr) {
-    for (const ManifestRef& m : parent->manifests) {
-      const bool any_live = std::any_of(m->files.begin(), m->files.end(), [&](const std::string& path) {
-        return next_live->count(path) != 0 || next_deletes->count(path) != 0;
-      });
-      if (any_live) s->manifests.push_back(m);
-    }
-  }
-  if (ctx.added_manifest != nullptr) s->manifests.push_back(ctx.added_manifest);
-  s->added_files = op.files_to_add;
-  s->deleted_files = std::move(*deleted);
-  s->added_delete_files = op.deletes_to_add;
-  s->removed_delete_files = std::move(dropped_deletes);
+  Snapshot change;
+  change.snapshot_id = ctx.snapshot_id;
+  change.parent_id = base.current_snapshot_id;
+  change.sequence_number = base.last_sequence_number + 1;
+  change.timestamp_ms = ctx.timestamp_ms;
+  change.operation = *SnapshotOperation(op);
+  change.committed_by = ctx.committed_by;
+  change.schema_id = base.current_schema_id;
+  change.manifest_list = ctx.manifest_list;
+  change.added_files = op.files_to_add;
+  change.deleted_files = std::move(*deleted);
+  change.added_delete_files = op.deletes_to_add;
+  change.removed_delete_files = std::move(dropped_deletes);
+  std::shared_ptr<Snapshot> s = BuildSnapshot(parent.get(), std::move(change), ctx.added_manifest);
+
   int64_t total_records = 0;
-  for (const auto& entry : *next_live) total_records += entry.second->file.row_count;
+  for (const auto& entry : *s->live_files) total_records += entry.second->file.row_count;
   // SnapshotSummary: added-* and deleted-* only when non-zero, totals always.
   auto set_if = [&](const char* key, int64_t n) {
     if (n > 0) s->summary[key] = fmt::format("{}", n);
@@ -171,12 +139,9 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
   set_if("deleted-records", Records(s->deleted_files));
   set_if("added-delete-files", static_cast<int64_t>(s->added_delete_files.size()));
   set_if("removed-delete-files", static_cast<int64_t>(s->removed_delete_files.size()));
-  s->summary["total-data-files"] = fmt::format("{}", next_live->size());
+  s->summary["total-data-files"] = fmt::format("{}", s->live_files->size());
   s->summary["total-records"] = fmt::format("{}", total_records);
   if (op.kind == OperationKind::kReplacePartitions) s->summary["replace-partitions"] = "true";
-  s->live_files = std::move(next_live);
-  s->live_deletes = std::move(next_deletes);
-  s->file_sequence = std::move(next_sequence);
 
   TableMetadata next = NextVersion(base, ctx);
   next.last_sequence_number = s->sequence_number;
@@ -228,6 +193,48 @@ Result<TableMetadata> ApplyOperation(const Operation& op, const TableMetadata& b
     }
     default: return ApplySnapshot(op, base, ctx);
   }
+}
+
+std::shared_ptr<Snapshot> BuildSnapshot(const Snapshot* parent, Snapshot change, const ManifestRef& added_manifest) {
+  auto s = std::make_shared<Snapshot>(std::move(change));
+  auto next_live = parent != nullptr ? std::make_shared<FileSet>(*parent->live_files) : std::make_shared<FileSet>();
+  auto next_deletes = parent != nullptr && parent->live_deletes != nullptr
+                          ? std::make_shared<FileSet>(*parent->live_deletes)
+                          : std::make_shared<FileSet>();
+  auto next_sequence = parent != nullptr && parent->file_sequence != nullptr
+                           ? std::make_shared<std::map<std::string, int64_t>>(*parent->file_sequence)
+                           : std::make_shared<std::map<std::string, int64_t>>();
+  for (const FileRef& f : s->deleted_files) {
+    next_live->erase(f->path());
+    next_sequence->erase(f->path());
+  }
+  for (const FileRef& f : s->removed_delete_files) {
+    next_deletes->erase(f->path());
+    next_sequence->erase(f->path());
+  }
+  for (const FileRef& f : s->added_files) {
+    next_live->emplace(f->path(), f);
+    next_sequence->insert_or_assign(f->path(), s->sequence_number);
+  }
+  for (const FileRef& f : s->added_delete_files) {
+    next_deletes->emplace(f->path(), f);
+    next_sequence->insert_or_assign(f->path(), s->sequence_number);
+  }
+  // The parent's manifests that still hold a live file carry over; emptied ones drop out.
+  s->manifests.clear();
+  if (parent != nullptr) {
+    for (const ManifestRef& m : parent->manifests) {
+      const bool any_live = std::any_of(m->files.begin(), m->files.end(), [&](const std::string& path) {
+        return next_live->count(path) != 0 || next_deletes->count(path) != 0;
+      });
+      if (any_live) s->manifests.push_back(m);
+    }
+  }
+  if (added_manifest != nullptr) s->manifests.push_back(added_manifest);
+  s->live_files = std::move(next_live);
+  s->live_deletes = std::move(next_deletes);
+  s->file_sequence = std::move(next_sequence);
+  return s;
 }
 
 std::vector<int64_t> SnapshotsToExpire(const TableMetadata& base, const ExpireOptions& options) {

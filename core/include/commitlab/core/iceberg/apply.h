@@ -6,6 +6,7 @@
 #define COMMITLAB_CORE_ICEBERG_APPLY_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,15 @@ std::optional<DataOperation> SnapshotOperation(const Operation& op);
 // The metadata `op` makes of `base`. Fails as upstream's apply does: a file to delete that is
 // not live, or an overwrite-by-filter that would delete part of a file (ValidationException).
 Result<TableMetadata> ApplyOperation(const Operation& op, const TableMetadata& base, const ApplyContext& ctx);
+
+// The snapshot a change makes on `parent` (null: the table's first snapshot). `change` holds the
+// header (id, parent id, sequence number, ...) and the added and removed data and delete files;
+// this fills in what follows from the parent as SnapshotProducer does: the live data and delete
+// files, every live file's data sequence number (an added file takes the snapshot's), and the
+// manifests, the parent's that still hold a live file and then `added_manifest`. The summary is
+// left to the caller. Shared by ApplyOperation and the metadata decoder, so a snapshot read back
+// from a file is the one that was written.
+std::shared_ptr<Snapshot> BuildSnapshot(const Snapshot* parent, Snapshot change, const ManifestRef& added_manifest);
 
 // RemoveSnapshots: the snapshots of `base` an expiry drops, oldest first. Kept: the current
 // snapshot and its newest `retain_last` ancestors (itself included), and any snapshot not older

@@ -1,0 +1,158 @@
+#include "commitlab/core/iceberg/metadata_json.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "commitlab/core/iceberg/operation.h"
+#include "commitlab/testing/iceberg_test_util.h"
+
+namespace commitlab::iceberg {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::vector<std::string> Paths(const FileSet& files) {
+  std::vector<std::string> out;
+  for (const auto& [path, f] : files) out.push_back(path);
+  return out;
+}
+
+std::vector<std::string> ManifestPaths(const Snapshot& s) {
+  std::vector<std::string> out;
+  for (const ManifestRef& m : s.manifests) out.push_back(m->path);
+  return out;
+}
+
+// Everything a reader of the table looks at, compared snapshot by snapshot.
+void ExpectSameTable(const TableMetadata& a, const TableMetadata& b) {
+  EXPECT_EQ(a.table_name, b.table_name);
+  EXPECT_EQ(a.version, b.version);
+  EXPECT_EQ(a.location, b.location);
+  EXPECT_EQ(a.current_schema_id, b.current_schema_id);
+  EXPECT_EQ(a.last_sequence_number, b.last_sequence_number);
+  EXPECT_EQ(a.last_updated_ms, b.last_updated_ms);
+  EXPECT_EQ(a.current_snapshot_id, b.current_snapshot_id);
+  EXPECT_EQ(a.metadata_log, b.metadata_log);
+  ASSERT_EQ(a.snapshots.size(), b.snapshots.size());
+  for (size_t i = 0; i < a.snapshots.size(); ++i) {
+    SCOPED_TRACE(i);
+    const Snapshot& x = *a.snapshots[i];
+    const Snapshot& y = *b.snapshots[i];
+    EXPECT_EQ(x.snapshot_id, y.snapshot_id);
+    EXPECT_EQ(x.parent_id, y.parent_id);
+    EXPECT_EQ(x.sequence_number, y.sequence_number);
+    EXPECT_EQ(x.operation, y.operation);
+    EXPECT_EQ(x.committed_by, y.committed_by);
+    EXPECT_EQ(x.manifest_list, y.manifest_list);
+    EXPECT_EQ(x.summary, y.summary);
+    EXPECT_EQ(ManifestPaths(x), ManifestPaths(y));
+    EXPECT_EQ(Paths(*x.live_files), Paths(*y.live_files));
+    EXPECT_EQ(Paths(x.live_deletes ? *x.live_deletes : FileSet{}), Paths(y.live_deletes ? *y.live_deletes : FileSet{}));
+    using Sequence = std::map<std::string, int64_t>;
+    EXPECT_EQ(x.file_sequence ? *x.file_sequence : Sequence(), y.file_sequence ? *y.file_sequence : Sequence());
+    ASSERT_EQ(x.deleted_files.size(), y.deleted_files.size());
+    for (const auto& [path, f] : *x.live_files) {
+      auto it = y.live_files->find(path);
+      ASSERT_NE(it, y.live_files->end());
+      EXPECT_EQ(f->rows, it->second->rows);
+      EXPECT_EQ(f->file.partition, it->second->file.partition);
+      EXPECT_EQ(f->content, it->second->content);
+    }
+  }
+}
+
+class MetadataJsonTest : public test::IcebergFixture {
+ protected:
+  MetadataRef RoundTrip(const TableMetadata& m) {
+    Result<MetadataRef> back = DecodeMetadata(EncodeMetadata(m), "metadata/x.metadata.json");
+    EXPECT_TRUE(back.ok()) << back.status().ToString();
+    return back.ok() ? *back : nullptr;
+  }
+  void Commit(const Operation& op) {
+    IcebergCommitter c = Make("job-A");
+    Result<CommitResult> r = c.Commit(op);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+  }
+};
+
+TEST_F(MetadataJsonTest, AnEmptyTableReadsBack) {
+  MetadataRef back = RoundTrip(*Current());
+  ASSERT_NE(back, nullptr);
+  ExpectSameTable(*Current(), *back);
+}
+
+TEST_F(MetadataJsonTest, AppendsDeletesRowDeltasAndExpiryReadBackSnapshotBySnapshot) {
+  FileRef a = Data("a", {{{"id", int64_t{1}}, {"name", std::string("x")}}}, "dt=1");
+  FileRef b = Data("b", OneRow(), "dt=2");
+  Commit(NewAppend(*Current(), {a}));
+  Commit(NewAppend(*Current(), {b}));
+  Commit(NewDeleteFiles(*Current(), {a}));
+  FileRef c = Data("c", {{{"id", int64_t{7}}}}, "dt=2");
+  FileRef pos = MakePositionDeleteFile("data/dt=2/pos.parquet", {{b->path(), 0}}, "dt=2");
+  Commit(NewRowDelta(*Current(), {c}, {pos}, Expression::AlwaysTrue(), {}));
+  MetadataRef before_expiry = Current();
+  MetadataRef back = RoundTrip(*before_expiry);
+  ASSERT_NE(back, nullptr);
+  ExpectSameTable(*before_expiry, *back);
+  EXPECT_EQ(back->CurrentSnapshot()->live_deletes->size(), 1u);
+
+  // After an expiry the oldest retained snapshot's parent is gone: it is written whole.
+  Commit(NewExpireSnapshots({.retain_last = 2}));
+  MetadataRef expired = Current();
+  ASSERT_EQ(expired->snapshots.size(), 2u);
+  back = RoundTrip(*expired);
+  ASSERT_NE(back, nullptr);
+  ExpectSameTable(*expired, *back);
+  EXPECT_THAT(EncodeMetadata(*expired), HasSubstr("\"live-files\""));
+  EXPECT_THAT(EncodeMetadata(*before_expiry), ::testing::Not(HasSubstr("\"live-files\"")));
+}
+
+TEST_F(MetadataJsonTest, ASnapshotDecodesOntoItsParentAsAnAddSnapshotUpdate) {
+  FileRef a = Data("a", OneRow());
+  Commit(NewAppend(*Current(), {a}));
+  MetadataRef base = Current();
+  FileRef b = Data("b", {{{"id", int64_t{2}}}});
+  Commit(NewAppend(*Current(), {b}));
+  const Snapshot& added = *Current()->CurrentSnapshot();
+
+  Result<SnapshotRef> s = DecodeSnapshot(EncodeSnapshot(added), *base, "add-snapshot");
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(Paths(*(*s)->live_files), Paths(*added.live_files));
+  EXPECT_EQ(ManifestPaths(**s), ManifestPaths(added));
+  EXPECT_EQ(*(*s)->file_sequence, *added.file_sequence);
+
+  // Onto a table that does not have its parent: refused, not guessed.
+  Result<SnapshotRef> orphan = DecodeSnapshot(EncodeSnapshot(added), TableMetadata{}, "add-snapshot");
+  ASSERT_FALSE(orphan.ok());
+  EXPECT_EQ(orphan.status().code(), Code::kInvalidArgument);
+  EXPECT_THAT(orphan.status().message(), HasSubstr("parent snapshot"));
+}
+
+TEST_F(MetadataJsonTest, DamagedFilesAreCorruptionNamingTheFileAndTheField) {
+  Commit(NewAppend(*Current(), {Data("a", OneRow())}));
+  std::string text = EncodeMetadata(*Current());
+  struct Case {
+    std::string text, want;
+  };
+  std::string no_path = text;
+  no_path.replace(no_path.find("\"path\""), 6, "\"paht\"");
+  const std::vector<Case> cases = {
+      {"", "m.json: empty file"},
+      {"[1]", "m.json: expected a JSON object"},
+      {"{\"format-version\":3}", "format-version 3 is not 2"},
+      {no_path, "m.json: snapshots[0].added-files[0]: field \"path\" is missing"},
+      {text.substr(0, text.size() / 2), "m.json: "},
+  };
+  for (const Case& c : cases) {
+    Result<MetadataRef> r = DecodeMetadata(c.text, "m.json");
+    ASSERT_FALSE(r.ok()) << c.text;
+    EXPECT_EQ(r.status().code(), Code::kCorruption);
+    EXPECT_THAT(r.status().message(), HasSubstr(c.want));
+  }
+}
+
+}  // namespace
+}  // namespace commitlab::iceberg
