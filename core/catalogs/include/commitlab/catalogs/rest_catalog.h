@@ -1,0 +1,79 @@
+// RestCatalog: the Iceberg engine's catalog as a client of a REST catalog server over HTTP/1.1
+// (Boost.Beast), after RESTTableOperations.commit: the commit is sent as requirements and updates
+// (UpdateRequirements.forUpdateTable), never as a metadata file:
+//   requirements  assert-table-uuid always; assert-ref-snapshot-id(main, base's snapshot or null)
+//                 when it moves main; assert-current-schema-id when it sets the schema
+//   updates       add-snapshot for each new snapshot (metadata_json.h's EncodeSnapshot),
+//                 set-snapshot-ref main, set-current-schema, remove-snapshots
+// and the answer is read as ErrorHandlers.CommitErrorHandler does: 200 swapped (the server's
+// metadata becomes current), 409 CommitFailedException (lost, retried), 500/502/503/504 and a
+// connection that fails once the request is on its way CommitStateUnknownException (unknown).
+// Any other answer (400, 404) is not a commit failure upstream either: unknown here, with the
+// server's message, so nothing is retried or cleaned up on it.
+#ifndef COMMITLAB_CATALOGS_REST_CATALOG_H_
+#define COMMITLAB_CATALOGS_REST_CATALOG_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "commitlab/core/iceberg/catalog.h"
+#include "commitlab/core/mutex.h"
+#include "commitlab/core/status.h"
+
+namespace commitlab::catalogs {
+
+struct RestEndpoint {
+  std::string host = "127.0.0.1";
+  uint16_t port = 0;
+  std::string ns = "db";
+  std::string table = "tbl";
+  std::string writer = {};  // sent as X-Commitlab-Writer, so server-side faults can name a writer
+  int64_t timeout_micros = int64_t{30} * 1'000'000;  // per request: connect, send and answer
+};
+
+// "rest://127.0.0.1:8181" or "http://127.0.0.1:8181" (host and port; a path is refused).
+// InvalidArgument naming what is wrong.
+Result<RestEndpoint> ParseRestUri(std::string_view uri);
+
+// Thread-safe: requests are serialised on one kept-alive connection. Give each writer its own.
+class RestCatalog final : public iceberg::IcebergCatalog {
+ public:
+  explicit RestCatalog(RestEndpoint endpoint);
+  ~RestCatalog() override;
+
+  // createTable. Conflict "Table already exists: db.tbl" when it does; IOError when the server
+  // cannot be reached.
+  Status CreateTable();
+
+  const std::string& table_name() const override { return qualified_; }
+  // loadTable; NotFound when the table does not exist, IOError when the server cannot be reached.
+  Result<iceberg::MetadataRef> Current() override;
+  // A REST client has no pointer to swap: commits go through Commit. Always kUnknown.
+  iceberg::CasResult CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) override;
+  iceberg::CasResult Commit(const iceberg::TableMetadata& base, iceberg::MetadataRef next) override;
+  bool ChecksRequirements() const override { return true; }
+
+  class Connection;
+
+ private:
+  struct Reply {
+    int status = 0;
+    std::string body;
+  };
+  // One request. IOError when it could not be sent (*sent false: the server never saw it) or its
+  // answer never came (*sent true).
+  Result<Reply> Send(bool post, const std::string& target, const std::string& body, bool* sent) REQUIRES(mu_);
+  Result<iceberg::MetadataRef> Load() REQUIRES(mu_);
+  Result<iceberg::MetadataRef> ReadLoadResult(const std::string& body, const std::string& where) REQUIRES(mu_);
+
+  const RestEndpoint endpoint_;
+  const std::string qualified_;
+  Mutex mu_;
+  std::unique_ptr<Connection> conn_ PT_GUARDED_BY(mu_);
+  std::string uuid_ GUARDED_BY(mu_);  // the table's, from the last load
+};
+
+}  // namespace commitlab::catalogs
+
+#endif  // COMMITLAB_CATALOGS_REST_CATALOG_H_

@@ -1,0 +1,259 @@
+// Boost 1.74's Asio uses std::exchange without including <utility>.
+#include "commitlab/catalogs/rest_catalog.h"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <chrono>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include "commitlab/core/iceberg/metadata_json.h"
+
+namespace commitlab::catalogs {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using nlohmann::json;
+
+namespace {
+
+constexpr uint64_t kMaxAnswerBytes = uint64_t{256} << 20;
+
+// The ErrorModel's message, or the body itself when it is not one.
+std::string ErrorMessage(const std::string& body) {
+  const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_object() && j.contains("error") && j["error"].is_object() && j["error"].contains("message") &&
+      j["error"]["message"].is_string())
+    return j["error"]["message"];
+  return body.substr(0, 200);
+}
+
+}  // namespace
+
+Result<RestEndpoint> ParseRestUri(std::string_view uri) {
+  std::string_view rest = uri;
+  for (std::string_view scheme : {"rest://", "http://"})
+    if (rest.substr(0, scheme.size()) == scheme) rest.remove_prefix(scheme.size());
+  if (rest.size() == uri.size())
+    return Status::InvalidArgument(fmt::format("catalog \"{}\": expected rest://HOST:PORT", uri));
+  if (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+  const size_t colon = rest.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || rest.find('/') != std::string_view::npos)
+    return Status::InvalidArgument(fmt::format("catalog \"{}\": expected rest://HOST:PORT", uri));
+  RestEndpoint e;
+  e.host = std::string(rest.substr(0, colon));
+  const std::string_view port = rest.substr(colon + 1);
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+  if (ec != std::errc() || end != port.data() + port.size() || value == 0 || value > 65535)
+    return Status::InvalidArgument(fmt::format("catalog \"{}\": the port must be 1..65535", uri));
+  e.port = static_cast<uint16_t>(value);
+  return e;
+}
+
+// One kept-alive connection; every operation bounded by the endpoint's timeout.
+class RestCatalog::Connection {
+ public:
+  explicit Connection(const RestEndpoint& e) : endpoint_(e), stream_(io_) {}
+
+  // Whether the connection is open and the server has not closed its end (an idle timeout).
+  bool Usable() {
+    if (!stream_.socket().is_open()) return false;
+    char byte = 0;
+    boost::system::error_code ec;
+    stream_.socket().non_blocking(true, ec);
+    const size_t n = stream_.socket().receive(asio::buffer(&byte, 1), tcp::socket::message_peek, ec);
+    stream_.socket().non_blocking(false, ec);
+    (void)n;
+    return ec == asio::error::would_block;
+  }
+
+  Status Connect() {
+    Close();
+    boost::system::error_code ec;
+    const asio::ip::address address = asio::ip::make_address(endpoint_.host, ec);
+    if (ec) return Status::InvalidArgument(fmt::format("catalog host {}: not an IP address", endpoint_.host));
+    ec = Run([&](auto done) { stream_.async_connect(tcp::endpoint(address, endpoint_.port), done); });
+    if (ec)
+      return Status::IOError(fmt::format("cannot connect to {}:{}: {}", endpoint_.host, endpoint_.port, ec.message()));
+    return Status::OK();
+  }
+
+  boost::system::error_code Write(http::request<http::string_body>& req) {
+    return Run([&](auto done) { http::async_write(stream_, req, [done](beast::error_code ec, size_t) { done(ec); }); });
+  }
+
+  boost::system::error_code Read(http::response<http::string_body>* res) {
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(kMaxAnswerBytes);
+    const boost::system::error_code ec = Run([&](auto done) {
+      http::async_read(stream_, buffer_, parser, [done](beast::error_code e, size_t) { done(e); });
+    });
+    if (!ec) *res = parser.release();
+    return ec;
+  }
+
+  void Close() {
+    boost::system::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.socket().close(ignored);
+    buffer_.clear();
+  }
+
+ private:
+  // Starts one asynchronous operation under the timeout and runs it to its end.
+  template <typename Start>
+  boost::system::error_code Run(Start start) {
+    boost::system::error_code result = asio::error::timed_out;
+    stream_.expires_after(std::chrono::microseconds(endpoint_.timeout_micros));
+    start([&result](boost::system::error_code ec) { result = ec; });
+    io_.restart();
+    io_.run();
+    return result;
+  }
+
+  const RestEndpoint endpoint_;
+  asio::io_context io_{1};
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+};
+
+RestCatalog::RestCatalog(RestEndpoint endpoint)
+    : endpoint_(std::move(endpoint)),
+      qualified_(endpoint_.ns + "." + endpoint_.table),
+      conn_(std::make_unique<Connection>(endpoint_)) {}
+
+RestCatalog::~RestCatalog() = default;
+
+Result<RestCatalog::Reply> RestCatalog::Send(bool post, const std::string& target, const std::string& body,
+                                             bool* sent) {
+  *sent = false;
+  if (!conn_->Usable()) COMMITLAB_RETURN_IF_ERROR(conn_->Connect());
+  http::request<http::string_body> req{post ? http::verb::post : http::verb::get, target, 11};
+  req.set(http::field::host, fmt::format("{}:{}", endpoint_.host, endpoint_.port));
+  req.set(http::field::content_type, "application/json");
+  if (!endpoint_.writer.empty()) req.set("X-Commitlab-Writer", endpoint_.writer);
+  req.keep_alive(true);
+  req.body() = body;
+  req.prepare_payload();
+  *sent = true;  // from here the server may have it, whatever happens next
+  if (boost::system::error_code ec = conn_->Write(req)) {
+    conn_->Close();
+    return Status::IOError(fmt::format("{} {}: the request failed: {}", post ? "POST" : "GET", target, ec.message()));
+  }
+  http::response<http::string_body> res;
+  if (boost::system::error_code ec = conn_->Read(&res)) {
+    conn_->Close();
+    return Status::IOError(fmt::format("{} {}: no answer: {}", post ? "POST" : "GET", target, ec.message()));
+  }
+  if (!res.keep_alive()) conn_->Close();
+  return Reply{static_cast<int>(res.result_int()), std::move(res.body())};
+}
+
+Result<iceberg::MetadataRef> RestCatalog::ReadLoadResult(const std::string& body, const std::string& where) {
+  const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("metadata") || !j.contains("table-uuid") || !j["table-uuid"].is_string())
+    return Status::Corruption(fmt::format("{}: not a LoadTableResult", where));
+  Result<iceberg::MetadataRef> m = iceberg::DecodeMetadata(j["metadata"].dump(), where);
+  if (!m.ok()) return m.status();
+  uuid_ = j["table-uuid"];
+  return m;
+}
+
+Status RestCatalog::CreateTable() {
+  MutexLock l(&mu_);
+  bool sent = false;
+  Result<Reply> r = Send(true, fmt::format("/v1/namespaces/{}/tables", endpoint_.ns),
+                         json({{"name", endpoint_.table}}).dump(), &sent);
+  if (!r.ok()) return r.status();
+  if (r->status == 409) return Status::Conflict(ErrorMessage(r->body));
+  if (r->status != 200)
+    return Status::IOError(fmt::format("create table {}: {}: {}", qualified_, r->status, ErrorMessage(r->body)));
+  return ReadLoadResult(r->body, "createTable").status();
+}
+
+Result<iceberg::MetadataRef> RestCatalog::Current() {
+  MutexLock l(&mu_);
+  return Load();
+}
+
+Result<iceberg::MetadataRef> RestCatalog::Load() {
+  bool sent = false;
+  const std::string target = fmt::format("/v1/namespaces/{}/tables/{}", endpoint_.ns, endpoint_.table);
+  Result<Reply> r = Send(false, target, "", &sent);
+  if (!r.ok()) return r.status();
+  if (r->status == 404) return Status::NotFound(ErrorMessage(r->body));
+  if (r->status != 200)
+    return Status::IOError(fmt::format("load table {}: {}: {}", qualified_, r->status, ErrorMessage(r->body)));
+  return ReadLoadResult(r->body, "loadTable " + qualified_);
+}
+
+iceberg::CasResult RestCatalog::CompareAndSwap(int64_t, iceberg::MetadataRef) {
+  return {iceberg::CasOutcome::kUnknown, "a REST catalog takes commits as requirements and updates, not a swap"};
+}
+
+iceberg::CasResult RestCatalog::Commit(const iceberg::TableMetadata& base, iceberg::MetadataRef next) {
+  using iceberg::CasOutcome;
+  if (next == nullptr) return {CasOutcome::kUnknown, fmt::format("Invalid metadata for table {}", qualified_)};
+  MutexLock l(&mu_);
+  if (uuid_.empty()) {
+    // The uuid comes with a load; a commit before any is built on a base loaded elsewhere.
+    Result<iceberg::MetadataRef> loaded = Load();
+    if (!loaded.ok())
+      return {CasOutcome::kUnknown,
+              fmt::format("cannot load {} (the commit was never sent): {}", qualified_, loaded.status().message())};
+  }
+  json requirements = json::array({{{"type", "assert-table-uuid"}, {"uuid", uuid_}}});
+  json updates = json::array();
+  const bool moves_main = next->current_snapshot_id != base.current_snapshot_id;
+  const bool sets_schema = next->current_schema_id != base.current_schema_id;
+  if (moves_main) {
+    requirements.push_back(
+        {{"type", "assert-ref-snapshot-id"},
+         {"ref", "main"},
+         {"snapshot-id", base.current_snapshot_id ? json(*base.current_snapshot_id) : json(nullptr)}});
+  }
+  if (sets_schema)
+    requirements.push_back({{"type", "assert-current-schema-id"}, {"current-schema-id", base.current_schema_id}});
+  for (const iceberg::SnapshotRef& s : next->snapshots)
+    if (base.FindSnapshot(s->snapshot_id) == nullptr)
+      updates.push_back({{"action", "add-snapshot"}, {"snapshot", json::parse(iceberg::EncodeSnapshot(*s))}});
+  if (moves_main && next->current_snapshot_id)
+    updates.push_back({{"action", "set-snapshot-ref"},
+                       {"ref-name", "main"},
+                       {"type", "branch"},
+                       {"snapshot-id", *next->current_snapshot_id}});
+  if (sets_schema) updates.push_back({{"action", "set-current-schema"}, {"schema-id", next->current_schema_id}});
+  std::set<int64_t> kept;
+  for (const iceberg::SnapshotRef& s : next->snapshots) kept.insert(s->snapshot_id);
+  json removed = json::array();
+  for (const iceberg::SnapshotRef& s : base.snapshots)
+    if (kept.count(s->snapshot_id) == 0) removed.push_back(s->snapshot_id);
+  if (!removed.empty()) updates.push_back({{"action", "remove-snapshots"}, {"snapshot-ids", removed}});
+
+  const std::string target = fmt::format("/v1/namespaces/{}/tables/{}", endpoint_.ns, endpoint_.table);
+  bool sent = false;
+  Result<Reply> r = Send(true, target, json({{"requirements", requirements}, {"updates", updates}}).dump(), &sent);
+  if (!r.ok()) {
+    return {CasOutcome::kUnknown,
+            sent ? r.status().message() : fmt::format("{} (the commit was never sent)", r.status().message())};
+  }
+  if (r->status == 200) {
+    Result<iceberg::MetadataRef> now = ReadLoadResult(r->body, "updateTable " + qualified_);
+    if (!now.ok()) return {CasOutcome::kUnknown, now.status().message()};
+    return {CasOutcome::kSwapped, "", *now};
+  }
+  if (r->status == 409) return {CasOutcome::kLost, ErrorMessage(r->body)};
+  // 500, 502, 503, 504: CommitStateUnknownException "Service failed: <code>: <msg>".
+  return {CasOutcome::kUnknown, fmt::format("Service failed: {}: {}", r->status, ErrorMessage(r->body))};
+}
+
+}  // namespace commitlab::catalogs

@@ -1,0 +1,212 @@
+// The REST catalog: the Beast server on a loopback port in this process, clients over real
+// connections, the warehouse in a temporary folder.
+#include "commitlab/catalogs/rest_catalog.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commitlab/catalogs/rest_catalog_server.h"
+#include "commitlab/core/env.h"
+#include "commitlab/core/events.h"
+#include "commitlab/core/iceberg/apply.h"
+#include "commitlab/core/iceberg/committer.h"
+#include "commitlab/core/iceberg/file_io.h"
+#include "commitlab/core/iceberg/operation.h"
+#include "commitlab/sim/real_env.h"
+
+namespace commitlab::catalogs {
+namespace {
+
+using iceberg::CasOutcome;
+using iceberg::MetadataRef;
+using ::testing::HasSubstr;
+
+class RestCatalogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/commitlab-rest-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    warehouse_ = dir;
+    StartServer();
+    ASSERT_TRUE(Client()->CreateTable().ok());
+  }
+  void TearDown() override {
+    server_.reset();
+    std::filesystem::remove_all(warehouse_);
+  }
+  void StartServer() {
+    Result<std::unique_ptr<RestCatalogServer>> s = RestCatalogServer::Start(
+        {.warehouse = warehouse_, .faults = [this](std::string_view writer, std::string_view point) {
+           return hook_ ? hook_(writer, point) : RestFaultDecision{};
+         }});
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    server_ = std::move(*s);
+  }
+  std::unique_ptr<RestCatalog> Client(std::string writer = "w") {
+    return std::make_unique<RestCatalog>(RestEndpoint{.port = server_->port(), .writer = std::move(writer)});
+  }
+  // The metadata `base` becomes with one appended file, as a writer builds it.
+  MetadataRef Append(const iceberg::TableMetadata& base, const std::string& name, int64_t snapshot_id) {
+    iceberg::FileRef f =
+        iceberg::MakeDataFile("data/" + name + ".parquet", {commitlab::Row{{"id", Value(int64_t{1})}}});
+    Result<iceberg::TableMetadata> next = iceberg::ApplyOperation(
+        iceberg::NewAppend(base, {f}), base,
+        {.snapshot_id = snapshot_id, .metadata_location = iceberg::MetadataFilePath(base.version + 1, name)});
+    EXPECT_TRUE(next.ok());
+    return std::make_shared<iceberg::TableMetadata>(*next);
+  }
+
+  std::string warehouse_;
+  std::function<RestFaultDecision(std::string_view, std::string_view)> hook_;
+  std::unique_ptr<RestCatalogServer> server_;
+};
+
+TEST_F(RestCatalogTest, ATableIsCreatedOnceAndLoadsAtVersionZero) {
+  std::unique_ptr<RestCatalog> c = Client();
+  Result<MetadataRef> m = c->Current();
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  EXPECT_EQ((*m)->version, 0);
+  EXPECT_EQ((*m)->table_name, "db.tbl");
+  Status again = c->CreateTable();
+  EXPECT_EQ(again.code(), Code::kConflict);
+  EXPECT_EQ(again.message(), "Table already exists: db.tbl");
+  RestCatalog missing(RestEndpoint{.port = server_->port(), .table = "nope"});
+  EXPECT_EQ(missing.Current().status().code(), Code::kNotFound);
+}
+
+TEST_F(RestCatalogTest, OfTwoCommitsOnTheSameBaseOneLandsAndTheOtherFailsARequirement) {
+  std::unique_ptr<RestCatalog> a = Client("a"), b = Client("b");
+  const MetadataRef empty = *a->Current();
+  ASSERT_TRUE(b->Current().ok());
+  iceberg::CasResult first = a->Commit(*empty, Append(*empty, "a1", 11));
+  ASSERT_EQ(first.outcome, CasOutcome::kSwapped) << first.message;
+  ASSERT_NE(first.current, nullptr);
+  EXPECT_EQ(first.current->current_snapshot_id, 11);
+  iceberg::CasResult second = b->Commit(*empty, Append(*empty, "b1", 22));
+  EXPECT_EQ(second.outcome, CasOutcome::kLost);
+  EXPECT_EQ(second.message, "Requirement failed: branch main was created concurrently");
+
+  // Both now build on snapshot 11; b is first this time.
+  const MetadataRef base = first.current;
+  ASSERT_EQ(b->Commit(*base, Append(*base, "b2", 33)).outcome, CasOutcome::kSwapped);
+  iceberg::CasResult stale = a->Commit(*base, Append(*base, "a2", 44));
+  EXPECT_EQ(stale.outcome, CasOutcome::kLost);
+  EXPECT_EQ(stale.message, "Requirement failed: branch main has changed: expected id 11 != 33");
+  EXPECT_EQ(server_->commits(), 2);
+}
+
+TEST_F(RestCatalogTest, ARestartedServerServesTheTableFromItsWarehouse) {
+  std::unique_ptr<RestCatalog> c = Client();
+  const MetadataRef empty = *c->Current();
+  const MetadataRef one = c->Commit(*empty, Append(*empty, "x", 5)).current;
+  ASSERT_NE(one, nullptr);
+  server_.reset();
+  StartServer();
+  Result<MetadataRef> back = Client()->Current();
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ((*back)->version, 1);
+  EXPECT_EQ((*back)->location, one->location);
+  ASSERT_EQ((*back)->LiveFiles().size(), 1u);
+  EXPECT_EQ((*back)->LiveFiles().begin()->first, "data/x.parquet");
+}
+
+TEST_F(RestCatalogTest, A503BeforeTheCommitAndADroppedAnswerAfterItAreBothUnknownToTheWriter) {
+  hook_ = [](std::string_view writer, std::string_view point) {
+    if (writer == "before" && point == fault::kCatalogBefore) return RestFaultDecision{Status::IOError("injected")};
+    if (writer == "after" && point == fault::kCatalogAfter) return RestFaultDecision{Status::IOError("injected")};
+    return RestFaultDecision{};
+  };
+  std::unique_ptr<RestCatalog> before = Client("before"), after = Client("after"), reader = Client("reader");
+  const MetadataRef empty = *reader->Current();
+
+  iceberg::CasResult refused = before->Commit(*empty, Append(*empty, "p", 1));
+  EXPECT_EQ(refused.outcome, CasOutcome::kUnknown);
+  EXPECT_THAT(refused.message, HasSubstr("Service failed: 503: injected (nothing was applied)"));
+  EXPECT_EQ((*reader->Current())->version, 0);  // and indeed nothing was
+
+  iceberg::CasResult dropped = after->Commit(*empty, Append(*empty, "q", 2));
+  EXPECT_EQ(dropped.outcome, CasOutcome::kUnknown);
+  EXPECT_THAT(dropped.message, HasSubstr("no answer"));
+  const MetadataRef now = *reader->Current();
+  EXPECT_EQ(now->version, 1);  // it was applied all the same
+  EXPECT_EQ(now->current_snapshot_id, 2);
+}
+
+TEST_F(RestCatalogTest, AServerThatIsNotThereIsUnknownOnlyIfTheCommitWasSent) {
+  const uint16_t port = server_->port();
+  std::unique_ptr<RestCatalog> c = Client();
+  const MetadataRef empty = *c->Current();
+  server_.reset();
+  iceberg::CasResult r = RestCatalog(RestEndpoint{.port = port}).Commit(*empty, Append(*empty, "z", 3));
+  EXPECT_EQ(r.outcome, CasOutcome::kUnknown);
+  EXPECT_THAT(r.message, HasSubstr("never sent"));
+}
+
+TEST_F(RestCatalogTest, FourThreadsAppendingThroughTheServerLandEveryCommit) {
+  constexpr int kWriters = 4, kCommits = 10;
+  sim::RealEnv env(7);
+  iceberg::InMemoryFileIO io;
+  NullEventSink sink;
+  std::vector<std::unique_ptr<RestCatalog>> catalogs;
+  std::vector<iceberg::IcebergCommitter> committers;
+  committers.reserve(kWriters);
+  std::vector<sim::RealEnv::Writer> writers;
+  std::vector<Status> failures(kWriters);
+  Result<RetryPolicy> policy = ParseRetryPolicy("full-jitter:base=1ms,cap=20ms");
+  ASSERT_TRUE(policy.ok());
+  for (int i = 0; i < kWriters; ++i) {
+    const std::string name = "w" + std::to_string(i);
+    catalogs.push_back(Client(name));
+    committers.emplace_back(name, iceberg::IcebergCommitOptions{.retry = *policy}, &env, catalogs.back().get(), &io,
+                            &sink);
+    writers.push_back({name, [&, i] {
+                         iceberg::IcebergCommitter& c = committers[static_cast<size_t>(i)];
+                         for (int k = 0; k < kCommits; ++k) {
+                           iceberg::FileRef f =
+                               iceberg::MakeDataFile(c.NewDataFilePath(), {commitlab::Row{{"id", Value(int64_t{k})}}});
+                           Status st = c.WriteDataFile(f);
+                           Result<MetadataRef> base = st.ok() ? c.Refresh() : Result<MetadataRef>(st);
+                           if (base.ok()) st = c.Commit(iceberg::NewAppend(**base, {f})).status();
+                           if (!st.ok()) {
+                             failures[static_cast<size_t>(i)] = base.ok() ? st : base.status();
+                             return;
+                           }
+                         }
+                       }});
+  }
+  ASSERT_TRUE(env.RunThreads(std::move(writers)).ok());
+  for (const Status& st : failures) EXPECT_TRUE(st.ok()) << st.ToString();
+  const MetadataRef last = *Client()->Current();
+  EXPECT_EQ(last->version, kWriters * kCommits);
+  EXPECT_EQ(last->LiveFiles().size(), static_cast<size_t>(kWriters * kCommits));
+  for (const iceberg::IcebergCommitter& c : committers)
+    EXPECT_EQ(c.stats().attempts, kCommits + c.stats().atomic_failures) << c.writer();
+  EXPECT_EQ(server_->commits(), kWriters * kCommits);
+}
+
+TEST(RestTablesTest, RequestsThatAreNotCommitsAre400AndNamesCannotLeaveTheWarehouse) {
+  char dir[] = "/tmp/commitlab-rest-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  Result<std::unique_ptr<RestTables>> t = RestTables::Open(dir, 1);
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ((*t)->Create("db", R"({"name":"tbl"})").status, 200);
+  EXPECT_EQ((*t)->Commit("db", "tbl", "not json").status, 400);
+  EXPECT_EQ((*t)->Commit("db", "tbl", R"({"requirements":[{"type":"assert-nothing"}],"updates":[]})").status, 400);
+  EXPECT_EQ((*t)->Commit("db", "tbl", R"({"requirements":[],"updates":[{"action":"drop-everything"}]})").status, 400);
+  EXPECT_EQ((*t)->Load("..", "tbl").status, 404);
+  EXPECT_EQ((*t)->Create("db", R"({"name":"../escape"})").status, 400);
+  RestReply wrong_uuid =
+      (*t)->Commit("db", "tbl", R"({"requirements":[{"type":"assert-table-uuid","uuid":"x"}],"updates":[]})");
+  EXPECT_EQ(wrong_uuid.status, 409);
+  EXPECT_THAT(wrong_uuid.body, HasSubstr("Requirement failed: UUID does not match: expected x != "));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace commitlab::catalogs
