@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <utility>
+
+#include "commitlab/core/file_read.h"
+#include "commitlab/core/file_write.h"
+#include "commitlab/core/iceberg/metadata_json.h"
 
 namespace commitlab::catalogs {
 namespace {
@@ -22,18 +27,41 @@ constexpr std::string_view kInsert =
     "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
     "previous_metadata_location) VALUES ($1, $2, $3, $4, NULL)";
 
+constexpr size_t kMaxMetadataBytes = size_t{256} << 20;
+
 }  // namespace
 
-void MetadataFiles::Put(const iceberg::MetadataRef& m) {
+Status MetadataFiles::Put(const iceberg::MetadataRef& m) {
+  if (!folder_.empty()) {
+    const std::string path = folder_ + "/" + m->location;
+    std::error_code ec;
+    std::filesystem::create_directories(FolderOf(path), ec);
+    if (ec) return Status::IOError(fmt::format("cannot create the folder of {}: {}", path, ec.message()));
+    COMMITLAB_RETURN_IF_ERROR(WriteFileAtomically(path, iceberg::EncodeMetadata(*m)));
+  }
   MutexLock l(&mu_);
   files_[m->location] = m;
+  return Status::OK();
 }
 
-Result<iceberg::MetadataRef> MetadataFiles::Get(const std::string& location) const {
+Result<iceberg::MetadataRef> MetadataFiles::Get(const std::string& location) {
+  {
+    MutexLock l(&mu_);
+    auto it = files_.find(location);
+    if (it != files_.end()) return it->second;
+  }
+  if (folder_.empty() || location.find("..") != std::string::npos)
+    return Status::NotFound(fmt::format("File does not exist: {}", location));
+  const std::string path = folder_ + "/" + location;
+  Result<std::string> text = ReadRegularFile(path, kMaxMetadataBytes);
+  if (!text.ok())
+    return text.status().code() == Code::kNotFound ? Status::NotFound(fmt::format("File does not exist: {}", location))
+                                                   : text.status();
+  Result<iceberg::MetadataRef> m = iceberg::DecodeMetadata(*text, path);
+  if (!m.ok()) return m.status();
   MutexLock l(&mu_);
-  auto it = files_.find(location);
-  if (it == files_.end()) return Status::NotFound(fmt::format("File does not exist: {}", location));
-  return it->second;
+  files_[location] = *m;
+  return m;
 }
 
 Result<std::unique_ptr<JdbcCatalog>> JdbcCatalog::Open(const std::string& conninfo, JdbcTable table,
@@ -45,7 +73,7 @@ Result<std::unique_ptr<JdbcCatalog>> JdbcCatalog::Open(const std::string& connin
 }
 
 Status JdbcCatalog::CreateTable(const iceberg::MetadataRef& initial) {
-  files_->Put(initial);
+  COMMITLAB_RETURN_IF_ERROR(files_->Put(initial));
   MutexLock l(&mu_);
   Result<PgRows> r = conn_->Exec(kInsert, {table_.catalog, table_.ns, table_.name, initial->location});
   if (!r.ok() && IsUniqueViolation(r.status()))
@@ -81,7 +109,10 @@ iceberg::CasResult JdbcCatalog::CompareAndSwap(int64_t expected_version, iceberg
   }
   // The new metadata logs the file it was built from: the location the writer read.
   const std::string& old_location = new_metadata->metadata_log.back();
-  files_->Put(new_metadata);  // the metadata JSON is written before the swap (doCommit step 1)
+  // The metadata JSON is written before the swap (doCommit step 1); when it cannot be, the swap is
+  // never tried, and the writer is not told it may retry (a RuntimeIOException upstream).
+  if (Status st = files_->Put(new_metadata); !st.ok())
+    return {CasOutcome::kUnknown, fmt::format("{} (the swap was not tried)", st.message())};
   MutexLock l(&mu_);
   Result<std::string> current = Location();
   if (!current.ok()) return {CasOutcome::kUnknown, current.status().message()};

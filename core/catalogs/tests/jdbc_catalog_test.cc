@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -143,6 +144,25 @@ TEST_F(JdbcCatalogTest, AConnectionDroppedAroundTheSwapLeavesItUnknownAndTheNext
   EXPECT_TRUE(results[2].ok()) << results[2].ToString();
   EXPECT_THAT(rows[2], HasSubstr("metadata/00002-"));
   EXPECT_EQ(faults.fired().size(), 2u);
+}
+
+TEST_F(JdbcCatalogTest, WithAWarehouseFolderAnotherProcessReadsTheMetadataTheSwapNames) {
+  char dir[] = "/tmp/commitlab-jdbc-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  // Two registries on one folder stand for two processes: b never saw a's objects.
+  MetadataFiles a_files(dir), b_files(dir);
+  Result<std::unique_ptr<JdbcCatalog>> a = JdbcCatalog::Open(cluster_->conninfo(), {.name = "shared"}, &a_files);
+  Result<std::unique_ptr<JdbcCatalog>> b = JdbcCatalog::Open(cluster_->conninfo(), {.name = "shared"}, &b_files);
+  ASSERT_TRUE(a.ok() && b.ok());
+  const MetadataRef initial = std::make_shared<TableMetadata>(iceberg::NewTableMetadata("db.shared"));
+  ASSERT_TRUE((*a)->CreateTable(initial).ok());
+  ASSERT_EQ((*a)->CompareAndSwap(0, Next(*initial, "aaaa")).outcome, CasOutcome::kSwapped);
+  Result<MetadataRef> seen = (*b)->Current();
+  ASSERT_TRUE(seen.ok()) << seen.status().ToString();
+  EXPECT_EQ((*seen)->version, 1);
+  EXPECT_EQ((*seen)->location, iceberg::MetadataFilePath(1, "aaaa"));
+  EXPECT_EQ((*seen)->metadata_log, std::vector<std::string>{initial->location});
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(JdbcCatalogTest, FourThreadsAppendingEachThroughItsOwnConnectionLandEveryCommit) {

@@ -541,4 +541,15 @@ Result<SnapshotRef> DecodeSnapshot(std::string_view text, const TableMetadata& t
   return s;
 }
 
+std::string EncodeDataFile(const IcebergDataFile& f) { return json_io::Compact(FileJson(f)); }
+
+Result<FileRef> DecodeDataFile(std::string_view text, std::string_view where) {
+  Result<json> doc = ParseDocument(text, where);
+  if (!doc.ok()) return doc.status();
+  Reader r;
+  FileRef f = ReadFile(r, *doc, "");
+  if (!r.ok()) return r.Error(where);
+  return f;
+}
+
 }  // namespace commitlab::iceberg

@@ -12,9 +12,9 @@
 // nothing cleaned up, which to a writer is the unknown outcome (kUnknown). Only a connection that
 // breaks once the UPDATE is sent leaves the swap truly undecided; the message says which it was.
 //
-// The metadata files themselves are objects in a MetadataFiles registry that every catalog of the
-// process shares, standing in for the warehouse's metadata JSON: the database holds only their
-// locations, as upstream's does.
+// The metadata files themselves are in a MetadataFiles registry that every catalog of the process
+// shares and, given a folder, also JSON files there (metadata_json.h) that other processes read:
+// the database holds only their locations, as upstream's does.
 #ifndef COMMITLAB_CATALOGS_JDBC_CATALOG_H_
 #define COMMITLAB_CATALOGS_JDBC_CATALOG_H_
 
@@ -29,15 +29,20 @@
 
 namespace commitlab::catalogs {
 
-// The metadata files of a process by location. Thread-safe.
+// The metadata files by location. Thread-safe.
 class MetadataFiles {
  public:
-  void Put(const iceberg::MetadataRef& m);
-  // NotFound when no writer of this process wrote it.
-  Result<iceberg::MetadataRef> Get(const std::string& location) const;
+  // Without a folder the files live in this process only; with one, each is also written to
+  // <folder>/<location> (atomically), and one this process never wrote is read from there.
+  explicit MetadataFiles(std::string folder = "") : folder_(std::move(folder)) {}
+  // IOError when the file cannot be written.
+  Status Put(const iceberg::MetadataRef& m);
+  // NotFound when no writer wrote it; Corruption naming the file when it cannot be read back.
+  Result<iceberg::MetadataRef> Get(const std::string& location);
 
  private:
-  mutable Mutex mu_;
+  const std::string folder_;
+  Mutex mu_;
   std::map<std::string, iceberg::MetadataRef> files_ GUARDED_BY(mu_);
 };
 

@@ -32,6 +32,11 @@ std::string EncodeSnapshot(const Snapshot& s);
 // retained in `table` (a snapshot is only added on top of a snapshot the table has).
 Result<SnapshotRef> DecodeSnapshot(std::string_view text, const TableMetadata& table, std::string_view where);
 
+// A data or delete file with its contents, as a file of a warehouse folder holds it
+// (dir_file_io.h): one line of JSON.
+std::string EncodeDataFile(const IcebergDataFile& f);
+Result<FileRef> DecodeDataFile(std::string_view text, std::string_view where);
+
 }  // namespace commitlab::iceberg
 
 #endif  // COMMITLAB_CORE_ICEBERG_METADATA_JSON_H_
