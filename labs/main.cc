@@ -42,6 +42,9 @@ const std::vector<Command>& Commands() {
       {"writer", "one writer process on a table directory (start several; kill -9 one and restart it)",
        commitlab::cli::RunWriter},
       {"check", "read a table directory alone: is it sound, what is left over", commitlab::cli::RunCheck},
+      {"catalog",
+       "Iceberg catalogs on real servers: serve the REST catalog, race writer processes through it or PostgreSQL",
+       commitlab::cli::RunCatalog},
   };
   return commands;
 }

@@ -275,7 +275,11 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
     state.manifest_lists.push_back(ctx.manifest_list);
     ++stats_.manifests_written;
   }
-  if (Status st = WriteFile(ctx.metadata_location, FileKind::kMetadata); !st.ok()) return fatal(EventType::kError, st);
+  // A REST client sends updates and the server writes the metadata file (RESTTableOperations).
+  if (catalog_->ClientWritesMetadata()) {
+    if (Status st = WriteFile(ctx.metadata_location, FileKind::kMetadata); !st.ok())
+      return fatal(EventType::kError, st);
+  }
 
   // 4. The swap: the one atomic step.
   auto committed = std::make_shared<const TableMetadata>(std::move(*next));

@@ -53,6 +53,7 @@ class RestCatalog final : public iceberg::IcebergCatalog {
   iceberg::CasResult CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) override;
   iceberg::CasResult Commit(const iceberg::TableMetadata& base, iceberg::MetadataRef next) override;
   bool ChecksRequirements() const override { return true; }
+  bool ClientWritesMetadata() const override { return false; }
 
   class Connection;
 

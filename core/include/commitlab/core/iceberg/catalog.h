@@ -52,6 +52,10 @@ class IcebergCatalog {
   // Whether a commit that lost to a concurrent one has been retried by the server already
   // (a REST catalog's requirements): a schema change is then final either way.
   virtual bool ChecksRequirements() const { return false; }
+  // Whether a committer writes each attempt's metadata file before the commit (the pointer-swap
+  // catalogs) or the catalog writes it (a REST server, to which the client sends only updates).
+  // The in-memory REST catalog keeps the client's file as the server's.
+  virtual bool ClientWritesMetadata() const { return true; }
 };
 
 // Thread-safe: the check and the swap happen under one mutex, never held across a call out (a
