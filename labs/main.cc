@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "real_catalogs.h"
 #include "version.h"
 
 namespace {
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
   // A reader that went away (`commitlab race | head`) makes the next write fail with EPIPE, which
   // RunCommand reports (exit 2), rather than killing the process without a word.
   std::signal(SIGPIPE, SIG_IGN);
+  commitlab::cli::InstallRealCatalogs();  // scenario tables with catalog=jdbc or rest-server
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     PrintUsage(stderr);

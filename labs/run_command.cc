@@ -75,7 +75,7 @@ sim::Json Settings(const std::string& path, const scenarios::RunOptions& run, co
 
 int RunScenario(const std::vector<std::string>& args) {
   po::options_description options("commitlab run FILE [options]");
-  std::string path, store_kind = "memory", dir;
+  std::string path, store_kind = "memory", dir, catalog;
   SimFlags flags;
   // clang-format off
   options.add_options()
@@ -85,6 +85,9 @@ int RunScenario(const std::vector<std::string>& args) {
       ("dir", po::value(&dir), "where --store dir puts the tables, a folder each (default: a fresh one in results/tmp)")
       ("verbose", "also print attempts and retry waits")
       ("ignore-order", "drop the file's order lines (as commitlab explore --ignore-order)")
+      ("catalog", po::value(&catalog),
+       "every Iceberg table's catalog instead of its own: in-memory | rest | jdbc (PostgreSQL at $COMMITLAB_PG) | "
+       "rest-server (a REST catalog server started on a loopback port)")
       ("json", "print one JSON report (docs/report.schema.json) instead of the log and summary");
   // clang-format on
   AddSimOptions(&options, &flags, scenarios::kDefaultSched, "");
@@ -111,6 +114,18 @@ int RunScenario(const std::vector<std::string>& args) {
   if (!scenario.ok()) {
     fmt::print(stderr, "{}\n", scenario.status().message());
     return kExitUsage;
+  }
+  if (vm.count("catalog")) {
+    if (catalog != "in-memory" && catalog != "rest" && catalog != "jdbc" && catalog != "rest-server")
+      return UsageError(kCommand,
+                        fmt::format("--catalog '{}' is not one of in-memory, rest, jdbc, rest-server", catalog));
+    int iceberg_tables = 0;
+    for (scenarios::Table& t : scenario->tables) {
+      if (t.protocol != scenarios::Protocol::kIceberg) continue;
+      t.catalog = catalog;
+      ++iceberg_tables;
+    }
+    if (iceberg_tables == 0) return UsageError(kCommand, "--catalog: the scenario has no Iceberg table");
   }
   const bool json = vm.count("json") > 0;
   scenarios::RunOptions run;

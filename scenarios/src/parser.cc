@@ -23,7 +23,7 @@ constexpr std::array<std::string_view, 10> kTableKeys = {"name",    "protocol", 
                                                          "buckets", "levels",   "ignore-empty-commit", "isolation",
                                                          "flavour", "catalog"};
 constexpr std::array<std::string_view, 2> kDeltaFlavours = {"oss", "databricks"};
-constexpr std::array<std::string_view, 2> kIcebergCatalogs = {"in-memory", "rest"};
+constexpr std::array<std::string_view, 4> kIcebergCatalogs = {"in-memory", "rest", "rest-server", "jdbc"};
 // Keys that only mean something to one protocol.
 struct OneProtocolKey {
   std::string_view key;

@@ -135,6 +135,7 @@ class NotingCatalog final : public iceberg::IcebergCatalog {
   iceberg::CasResult CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) override;
   iceberg::CasResult Commit(const iceberg::TableMetadata& base, iceberg::MetadataRef next) override;
   bool ChecksRequirements() const override { return target_->ChecksRequirements(); }
+  bool ClientWritesMetadata() const override { return target_->ClientWritesMetadata(); }
 
  private:
   iceberg::IcebergCatalog* const target_;

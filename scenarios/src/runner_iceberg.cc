@@ -34,18 +34,26 @@ std::string Version(const MetadataRef& m) {
 
 class IcebergWriter final : public ProtocolWriter {
  public:
-  IcebergWriter(ProtocolContext ctx, IcebergTableRun* table)
+  // `opened`: whether the writer's own catalog client could be made; if not, every step fails with it.
+  IcebergWriter(ProtocolContext ctx, IcebergTableRun* table, std::unique_ptr<iceberg::IcebergCatalog> own_catalog,
+                Status opened)
       : ctx_(std::move(ctx)),
         table_(table),
-        noting_catalog_(ctx_.history != nullptr ? std::make_unique<NotingCatalog>(table->catalog(), ctx_.history)
-                                                : nullptr),
+        opened_(std::move(opened)),
+        own_catalog_(std::move(own_catalog)),
+        noting_catalog_(ctx_.history != nullptr
+                            ? std::make_unique<NotingCatalog>(
+                                  own_catalog_ != nullptr ? own_catalog_.get() : table->catalog(), ctx_.history)
+                            : nullptr),
         noting_io_(ctx_.history != nullptr ? std::make_unique<NotingFileIO>(table->io(), ctx_.history) : nullptr),
         catalog_(noting_catalog_ != nullptr ? static_cast<iceberg::IcebergCatalog*>(noting_catalog_.get())
+                 : own_catalog_ != nullptr  ? own_catalog_.get()
                                             : table->catalog()),
         io_(noting_io_ != nullptr ? static_cast<iceberg::FileIO*>(noting_io_.get()) : table->io()),
         committer_(ctx_.writer->commit_user, {.retry = ctx_.retry}, ctx_.env, catalog_, io_, ctx_.events) {}
 
   Status Run(const Step& step, StepResult* r) override {
+    if (!opened_.ok()) return opened_;
     return std::visit(
         [&](const auto& op) -> Status {
           using T = std::decay_t<decltype(op)>;
@@ -399,6 +407,9 @@ class IcebergWriter final : public ProtocolWriter {
 
   ProtocolContext ctx_;
   IcebergTableRun* const table_;
+  const Status opened_;
+  // The writer's own client of a catalog on a real server; null for one in memory.
+  const std::unique_ptr<iceberg::IcebergCatalog> own_catalog_;
   // With a history, the writer's catalog and file store note each call's result into it.
   const std::unique_ptr<NotingCatalog> noting_catalog_;
   const std::unique_ptr<NotingFileIO> noting_io_;
@@ -414,7 +425,9 @@ class IcebergWriter final : public ProtocolWriter {
 }  // namespace
 
 std::unique_ptr<ProtocolWriter> MakeIcebergWriter(ProtocolContext ctx, IcebergTableRun* table) {
-  return std::make_unique<IcebergWriter>(std::move(ctx), table);
+  Result<std::unique_ptr<iceberg::IcebergCatalog>> own = table->WriterCatalog(ctx.writer->name, ctx.env);
+  Status open = own.status();
+  return std::make_unique<IcebergWriter>(std::move(ctx), table, own.ok() ? std::move(*own) : nullptr, std::move(open));
 }
 
 }  // namespace commitlab::scenarios::internal

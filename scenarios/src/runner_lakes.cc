@@ -40,6 +40,24 @@ int64_t SummaryInt(const std::map<std::string, std::string>& summary, const std:
 
 }  // namespace
 
+IcebergTableRun::IcebergTableRun(const Table& table) : table_(table) {
+  if (table.catalog == "in-memory") catalog_ = std::make_unique<iceberg::InMemoryCatalog>(table.name);
+  if (table.catalog == "rest") catalog_ = std::make_unique<iceberg::InMemoryRestCatalog>(table.name);
+}
+
+Status IcebergTableRun::Open() {
+  if (catalog_ != nullptr) return Status::OK();
+  Result<std::unique_ptr<RealCatalogTable>> real = OpenRealCatalog(table_.catalog, table_.name);
+  if (!real.ok()) return real.status();
+  real_ = std::move(*real);
+  return Status::OK();
+}
+
+Result<std::unique_ptr<iceberg::IcebergCatalog>> IcebergTableRun::WriterCatalog(const std::string& writer, Env* env) {
+  if (real_ == nullptr) return std::unique_ptr<iceberg::IcebergCatalog>();
+  return real_->WriterCatalog(writer, env);
+}
+
 void IcebergTableRun::Acknowledged(int64_t snapshot_id, int64_t sequence_number) {
   MutexLock lock(&mu_);
   acknowledged_[snapshot_id] = sequence_number;
@@ -73,8 +91,12 @@ bool IcebergTableRun::CounterInitialised(const std::string& key) {
 void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* violations,
                              std::map<std::string, int64_t>* orphans_by_user) {
   MutexLock lock(&mu_);
-  Result<iceberg::MetadataRef> current = catalog_->Current();
-  if (!current.ok()) return;  // the in-memory catalog never fails
+  Result<iceberg::MetadataRef> current = catalog()->Current();
+  if (!current.ok()) {
+    violations->push_back({"unreadable", fmt::format("table {}: its catalog cannot be read: {}", table_.name,
+                                                     current.status().message())});
+    return;
+  }
   const iceberg::TableMetadata& m = **current;
 
   // The chain: retained snapshots by sequence number; a parent that was expired is found among

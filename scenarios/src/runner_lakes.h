@@ -7,6 +7,7 @@
 //            lost          an acknowledged snapshot is neither retained nor expired by an expire step
 //            missing_file  a file a retained snapshot reaches is gone from the store
 //            lost_update   a counter is not its initial value plus the acknowledged increments
+//            unreadable    the table's catalog on a real server cannot be read back
 //   Delta    lost          an acknowledged version does not hold its writer's commit
 #ifndef COMMITLAB_SCENARIOS_RUNNER_LAKES_H_
 #define COMMITLAB_SCENARIOS_RUNNER_LAKES_H_
@@ -21,9 +22,11 @@
 #include <vector>
 
 #include "commitlab/core/delta/log_store.h"
+#include "commitlab/core/env.h"
 #include "commitlab/core/iceberg/catalog.h"
 #include "commitlab/core/iceberg/file_io.h"
 #include "commitlab/core/mutex.h"
+#include "commitlab/scenarios/real_catalogs.h"
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/checker.h"
@@ -33,13 +36,18 @@ namespace commitlab::scenarios::internal {
 // Thread-safe: writers on OS threads record into it concurrently.
 class IcebergTableRun {
  public:
-  explicit IcebergTableRun(const Table& table)
-      : table_(table),
-        catalog_(table.catalog == "rest" ? std::make_unique<iceberg::InMemoryRestCatalog>(table.name)
-                                         : std::make_unique<iceberg::InMemoryCatalog>(table.name)) {}
+  // A catalog in memory is made here; one on a real server by Open.
+  explicit IcebergTableRun(const Table& table);
 
+  // Opens the table's catalog on a real server (jdbc, rest-server: commitlab/scenarios/real_catalogs.h);
+  // nothing for one in memory. InvalidArgument saying what is missing when a server cannot be had.
+  Status Open();
   const Table& table() const { return table_; }
-  iceberg::InMemoryCatalog* catalog() { return catalog_.get(); }
+  // The catalog the run reads the table through.
+  iceberg::IcebergCatalog* catalog() { return real_ != nullptr ? real_->catalog() : catalog_.get(); }
+  // The catalog `writer` commits through: its own client of a catalog on a real server; null for a
+  // catalog in memory (use catalog()).
+  Result<std::unique_ptr<iceberg::IcebergCatalog>> WriterCatalog(const std::string& writer, Env* env);
   iceberg::InMemoryFileIO* io() { return &io_; }
 
   // A writer was told its operation committed `snapshot_id` with `sequence_number`.
@@ -66,7 +74,8 @@ class IcebergTableRun {
   };
 
   const Table& table_;
-  const std::unique_ptr<iceberg::InMemoryCatalog> catalog_;
+  std::unique_ptr<iceberg::IcebergCatalog> catalog_;  // in memory
+  std::unique_ptr<RealCatalogTable> real_;            // on a real server
   iceberg::InMemoryFileIO io_;
   Mutex mu_;
   std::map<int64_t, int64_t> acknowledged_ GUARDED_BY(mu_);  // snapshot id -> sequence number

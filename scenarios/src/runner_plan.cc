@@ -20,14 +20,16 @@ Status ErrorAt(const Scenario& s, SourcePos pos, std::string_view message) {
   return Status::InvalidArgument(fmt::format("{}: {}", s.Where(pos), message));
 }
 
-// A catalog on a real server's points: no scenario table has such a catalog.
+// The points of a catalog on a real server (core/catalogs): its clients ask at them.
 bool IsCatalogPoint(std::string_view point) { return point == fault::kCatalogBefore || point == fault::kCatalogAfter; }
+bool OnARealServer(const Table& t) { return t.catalog == "jdbc" || t.catalog == "rest-server"; }
 
 // The fault points each engine's commit passes (core/src/*/: the env_->FaultPoint calls): Delta
-// writes no manifest before its commit (the log entry is the commit).
-bool HasFaultPoint(Protocol p, std::string_view point) {
-  if (IsCatalogPoint(point)) return false;
-  if (p == Protocol::kDelta) return point != fault::kManifestBefore;
+// writes no manifest before its commit (the log entry is the commit); only an Iceberg table whose
+// catalog is on a real server has catalog points.
+bool HasFaultPoint(const Table& t, std::string_view point) {
+  if (IsCatalogPoint(point)) return t.protocol == Protocol::kIceberg && OnARealServer(t);
+  if (t.protocol == Protocol::kDelta) return point != fault::kManifestBefore;
   return true;
 }
 
@@ -37,13 +39,12 @@ std::string WhyNeverFires(const Scenario& s, const sim::FaultRule& rule) {
   if (rule.writer != "*" && !s.FindWriter(rule.writer))
     return fmt::format("writer \"{}\" is not declared (expected a writer name or *)", rule.writer);
   for (const Writer& w : s.writers) {
-    if ((rule.writer == "*" || w.name == rule.writer) && HasFaultPoint(s.tables[w.table].protocol, rule.point))
-      return "";
+    if ((rule.writer == "*" || w.name == rule.writer) && HasFaultPoint(s.tables[w.table], rule.point)) return "";
   }
   if (IsCatalogPoint(rule.point))
     return fmt::format(
-        "{} is reached only by a catalog on a real server (core/catalogs), and no table here has one: the rule "
-        "could never fire",
+        "{} is reached only by an Iceberg table whose catalog is on a real server (catalog=jdbc or rest-server), "
+        "and no writer here commits to one: the rule could never fire",
         rule.point);
   return fmt::format("{} commits have no {} point (a Delta commit writes no manifest first): the rule could never fire",
                      rule.writer == "*" ? "the writers'" : fmt::format("writer {}'s delta", rule.writer), rule.point);

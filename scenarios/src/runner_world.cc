@@ -68,6 +68,7 @@ Status World::ClaimUsers(size_t table, const DirStore& store) {
 Status World::Open() {
   for (const Table& t : s_.tables) {
     iceberg_.push_back(t.protocol == Protocol::kIceberg ? std::make_unique<IcebergTableRun>(t) : nullptr);
+    if (iceberg_.back() != nullptr) COMMITLAB_RETURN_IF_ERROR(iceberg_.back()->Open());
     delta_.push_back(t.protocol == Protocol::kDelta ? std::make_unique<DeltaTableRun>(t) : nullptr);
     if (delta_.back() != nullptr) COMMITLAB_RETURN_IF_ERROR(delta_.back()->Create());
     // An object store needs the run's Env: Writers() makes it.

@@ -272,7 +272,7 @@ const std::vector<BadCase>& LakesBadCases() {
       {"CatalogOnDelta", "title \"t\"\ntable name=D protocol=delta catalog=rest\n",
        "t.scn:2:29: key \"catalog\" applies to iceberg tables only, not to delta table D"},
       {"UnknownCatalog", "title \"t\"\ntable name=I protocol=iceberg catalog=glue\n",
-       "t.scn:2:39: expected one of in-memory, rest for key \"catalog\", got \"glue\""},
+       "t.scn:2:39: expected one of in-memory, rest, rest-server, jdbc for key \"catalog\", got \"glue\""},
       {"FlavourOnIceberg", "title \"t\"\ntable name=I protocol=iceberg flavour=oss\n",
        "t.scn:2:31: key \"flavour\" applies to delta tables only, not to iceberg table I"},
       {"UnknownFlavour", "title \"t\"\ntable name=D protocol=delta flavour=emr\n",

@@ -440,11 +440,17 @@ TEST(RunnerTest, AFaultRuleThatCouldNeverFireIsAnInputError) {
       "title \"x\"\ntable name=p protocol=paimon\ntable name=d protocol=delta\n"
       "writer name=a table=p\nwriter name=b table=d\na: write rows=1; commit\nb: begin; add rows=1; commit\n";
   EXPECT_TRUE(PlanError(mixed, options).ok());
-  // A catalog on a real server's points: no scenario table has one.
+  // A catalog on a real server's points: only an Iceberg table with such a catalog has them.
   options.faults = {*sim::ParseFaultRule("*:catalog.after:nth=1:error")};
   EXPECT_EQ(PlanError(mixed, options).message(),
-            "--fault *:catalog.after:nth=1:error: catalog.after is reached only by a catalog on a real server "
-            "(core/catalogs), and no table here has one: the rule could never fire");
+            "--fault *:catalog.after:nth=1:error: catalog.after is reached only by an Iceberg table whose catalog "
+            "is on a real server (catalog=jdbc or rest-server), and no writer here commits to one: the rule could "
+            "never fire");
+  const std::string in_memory = "title \"x\"\ntable name=t protocol=iceberg\nwriter name=a\na: append rows=1\n";
+  EXPECT_THAT(PlanError(in_memory, options).message(), HasSubstr("the rule could never fire"));
+  const std::string on_a_server =
+      "title \"x\"\ntable name=t protocol=iceberg catalog=rest-server\nwriter name=a\na: append rows=1\n";
+  EXPECT_TRUE(PlanError(on_a_server, options).ok());
 }
 
 TEST(RunnerTest, OptionsWinOverTheScenarioDefaults) {

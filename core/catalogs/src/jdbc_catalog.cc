@@ -27,6 +27,9 @@ constexpr std::string_view kInsert =
     "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
     "previous_metadata_location) VALUES ($1, $2, $3, $4, NULL)";
 
+// JdbcUtil.DROP_TABLE_SQL.
+constexpr std::string_view kDropTable =
+    "DELETE FROM iceberg_tables WHERE catalog_name = $1 AND table_namespace = $2 AND table_name = $3";
 constexpr size_t kMaxMetadataBytes = size_t{256} << 20;
 
 }  // namespace
@@ -82,6 +85,11 @@ Status JdbcCatalog::CreateTable(const iceberg::MetadataRef& initial) {
   if (r->affected != 1)
     return Status::IOError(fmt::format("Failed to create table {} in catalog {}", qualified_, table_.catalog));
   return Status::OK();
+}
+
+Status JdbcCatalog::DropTable() {
+  MutexLock l(&mu_);
+  return conn_->Exec(kDropTable, {table_.catalog, table_.ns, table_.name}).status();
 }
 
 Result<std::string> JdbcCatalog::Location() {

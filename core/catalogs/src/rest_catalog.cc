@@ -126,9 +126,10 @@ class RestCatalog::Connection {
   beast::flat_buffer buffer_;
 };
 
-RestCatalog::RestCatalog(RestEndpoint endpoint)
+RestCatalog::RestCatalog(RestEndpoint endpoint, Env* env)
     : endpoint_(std::move(endpoint)),
       qualified_(endpoint_.ns + "." + endpoint_.table),
+      env_(env),
       conn_(std::make_unique<Connection>(endpoint_)) {}
 
 RestCatalog::~RestCatalog() = default;
@@ -240,6 +241,10 @@ iceberg::CasResult RestCatalog::Commit(const iceberg::TableMetadata& base, icebe
   if (!removed.empty()) updates.push_back({{"action", "remove-snapshots"}, {"snapshot-ids", removed}});
 
   const std::string target = fmt::format("/v1/namespaces/{}/tables/{}", endpoint_.ns, endpoint_.table);
+  if (env_ != nullptr) {
+    if (Status st = env_->FaultPoint(fault::kCatalogBefore); !st.ok())
+      return {CasOutcome::kUnknown, fmt::format("Service failed: 503: {} (the commit was never sent)", st.message())};
+  }
   bool sent = false;
   Result<Reply> r = Send(true, target, json({{"requirements", requirements}, {"updates", updates}}).dump(), &sent);
   if (!r.ok()) {
@@ -247,6 +252,13 @@ iceberg::CasResult RestCatalog::Commit(const iceberg::TableMetadata& base, icebe
             sent ? r.status().message() : fmt::format("{} (the commit was never sent)", r.status().message())};
   }
   if (r->status == 200) {
+    if (env_ != nullptr) {
+      if (Status st = env_->FaultPoint(fault::kCatalogAfter); !st.ok()) {
+        conn_->Close();
+        return {CasOutcome::kUnknown,
+                fmt::format("POST {}: no answer: {} (the server applied the commit)", target, st.message())};
+      }
+    }
     Result<iceberg::MetadataRef> now = ReadLoadResult(r->body, "updateTable " + qualified_);
     if (!now.ok()) return {CasOutcome::kUnknown, now.status().message()};
     return {CasOutcome::kSwapped, "", *now};

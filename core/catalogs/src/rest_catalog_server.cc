@@ -162,7 +162,9 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
                             false);
       }
       RestReply reply = self->server_->Commit(ns, table, self->request_.body());
-      const RestFaultDecision after = self->server_->Fault(self->writer_, fault::kCatalogAfter);
+      // catalog.after is the point past an applied commit, as the JDBC catalog's is past its swap.
+      const RestFaultDecision after =
+          reply.status == 200 ? self->server_->Fault(self->writer_, fault::kCatalogAfter) : RestFaultDecision{};
       self->After(after.delay_micros, [self, reply = std::move(reply), drop = !after.status.ok()]() mutable {
         self->Answer(std::move(reply), drop);
       });

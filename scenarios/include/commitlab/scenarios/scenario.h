@@ -56,7 +56,9 @@ struct Table {
   // Delta: "oss" (open-source Delta: Serializable only) or "databricks" (WriteSerializable too).
   std::string flavour = "oss";
   // Iceberg: "in-memory" (a pointer swap, as Java's InMemoryCatalog, JDBC or Hive) or "rest" (a
-  // REST catalog: requirements and updates, applied by the server to the current metadata).
+  // REST catalog: requirements and updates, applied by the server to the current metadata), both
+  // in memory; or the same two on real servers: "jdbc" (PostgreSQL at $COMMITLAB_PG) and
+  // "rest-server" (a REST catalog server the run starts on a loopback port).
   std::string catalog = "in-memory";
 };
 

@@ -65,6 +65,8 @@ class JdbcCatalog final : public iceberg::IcebergCatalog {
   // Registers the table at `initial` (its version 0): an INSERT, as JdbcCatalog's createTable.
   // Conflict "Table already exists: db.tbl" when the row is there.
   Status CreateTable(const iceberg::MetadataRef& initial);
+  // Removes the table's row if there is one (JdbcCatalog.dropTable without purging files).
+  Status DropTable();
 
   const std::string& table_name() const override { return qualified_; }
   Result<iceberg::MetadataRef> Current() override;

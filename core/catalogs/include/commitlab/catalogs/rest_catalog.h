@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 
+#include "commitlab/core/env.h"
 #include "commitlab/core/iceberg/catalog.h"
 #include "commitlab/core/mutex.h"
 #include "commitlab/core/status.h"
@@ -39,7 +40,12 @@ Result<RestEndpoint> ParseRestUri(std::string_view uri);
 // Thread-safe: requests are serialised on one kept-alive connection. Give each writer its own.
 class RestCatalog final : public iceberg::IcebergCatalog {
  public:
-  explicit RestCatalog(RestEndpoint endpoint);
+  // `env`, when given (not owned), is asked at fault points catalog.before and catalog.after of
+  // each commit, for runs that inject faults at the client (scenarios): an error before means the
+  // request is never sent, as a 503 that applied nothing; an error after drops the connection
+  // once the server has applied the commit, as an answer lost on the way. Either is unknown to
+  // the writer. A server started with a fault hook injects the same faults at its end.
+  explicit RestCatalog(RestEndpoint endpoint, Env* env = nullptr);
   ~RestCatalog() override;
 
   // createTable. Conflict "Table already exists: db.tbl" when it does; IOError when the server
@@ -70,6 +76,7 @@ class RestCatalog final : public iceberg::IcebergCatalog {
 
   const RestEndpoint endpoint_;
   const std::string qualified_;
+  Env* const env_;  // may be null: no fault points
   Mutex mu_;
   std::unique_ptr<Connection> conn_ PT_GUARDED_BY(mu_);
   std::string uuid_ GUARDED_BY(mu_);  // the table's, from the last load

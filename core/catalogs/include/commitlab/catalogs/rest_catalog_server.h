@@ -9,7 +9,7 @@
 // and a request body is bounded, so no client can hold the server.
 //
 // Faults at the server, for the outcomes a client cannot tell apart: each commit asks the fault
-// hook at catalog.before (nothing applied yet) and catalog.after (applied and stored). An error
+// hook at catalog.before (nothing applied yet) and, once it is applied and stored, catalog.after. An error
 // before answers 503 without applying (the client must treat it as unknown, the specification
 // says); an error after closes the connection without answering, so the commit happened and the
 // client never hears; a delay holds the request (other connections go on); a crash ends the
