@@ -1,7 +1,9 @@
-// `commitlab catalog serve | race | writer`: Iceberg catalogs on real servers. `serve` runs the REST
-// catalog (core/catalogs/rest_catalog_server.h); `race` runs N writers through a catalog and judges
-// the table (catalog_race.h); `writer` is one of those writers as its own process.
+// `commitlab catalog serve | race | bench | writer`: Iceberg catalogs on real servers. `serve` runs
+// the REST catalog (core/catalogs/rest_catalog_server.h); `race` runs N writers through a catalog
+// and judges the table (catalog_race.h); `bench` runs races over writer counts and policies;
+// `writer` is one of those writers as its own process.
 #include <signal.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -17,6 +19,7 @@
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/history.h"
 #include "commitlab/sim/real_env.h"
+#include "commitlab/sim/sweep.h"
 
 namespace commitlab::cli {
 namespace {
@@ -322,21 +325,105 @@ int Race(const std::vector<std::string>& args) {
   return r->violated() ? kExitFailed : kExitOk;
 }
 
+// Commits per second through a real catalog: one race per (writer count, policy), each on a
+// fresh table, as a markdown table.
+int Bench(const std::vector<std::string>& args) {
+  constexpr std::string_view kCommand = "catalog bench";
+  po::options_description options(
+      "commitlab catalog bench --catalog rest|rest://HOST:PORT|postgres://... --warehouse DIR [options]\n\n"
+      "Runs `catalog race` (append) for each writer count and retry policy, each on a fresh table, and\n"
+      "prints commits per second, attempts per commit and give-ups as a markdown table.\n\nOptions");
+  std::string catalog = "rest", processes = "1,2,4,8", policies = "iceberg", warehouse;
+  int64_t commits = 20;
+  uint64_t seed = 1;
+  // clang-format off
+  options.add_options()
+      ("help,h", "show this help")
+      ("catalog", po::value(&catalog)->default_value("rest"), "memory | rest | rest://HOST:PORT | a PostgreSQL URI or conninfo")
+      ("processes", po::value(&processes)->default_value("1,2,4,8"), "writer counts, e.g. 1,2,4,8")
+      ("policies", po::value(&policies)->default_value("iceberg"), "retry policies, ';'-separated, e.g. 'iceberg;none;full-jitter'")
+      ("commits", po::value(&commits)->default_value(20), "commits per writer, 1..100000")
+      ("warehouse", po::value(&warehouse), "shared folder (required but for memory); each run gets its own table")
+      ("seed", po::value(&seed)->default_value(1), "seed of retry waits and uuids");
+  // clang-format on
+  po::variables_map vm;
+  if (!ParseArgs(kCommand, args, options, nullptr, &vm)) return kExitUsage;
+  if (vm.count("help")) {
+    fmt::print("{}\n", fmt::streamed(options));
+    return kExitOk;
+  }
+  Result<CatalogSpec> spec = ParseCatalogSpec(catalog);
+  if (!spec.ok()) return UsageError(kCommand, spec.status().message());
+  Result<std::vector<int>> counts = sim::ParseIntList(processes, 1, 64);
+  if (!counts.ok()) return UsageError(kCommand, fmt::format("--processes: {}", counts.status().message()));
+  if (commits < 1 || commits > 100000) return UsageError(kCommand, "--commits must be 1..100000");
+  std::vector<std::string> policy_list;
+  for (size_t start = 0; start <= policies.size();) {
+    const size_t end = std::min(policies.find(';', start), policies.size());
+    if (end > start) policy_list.push_back(policies.substr(start, end - start));
+    start = end + 1;
+  }
+  for (const std::string& p : policy_list)
+    if (Result<RetryPolicy> r = ParseRetryPolicy(p); !r.ok())
+      return UsageError(kCommand, fmt::format("--policies: {}", r.status().message()));
+  fmt::print(
+      "| catalog | writers | policy | commits/s | attempts per commit | lost swaps | writers that gave up | wall s |\n"
+      "|---|---:|---|---:|---:|---:|---:|---:|\n");
+  int run = 0;
+  for (const std::string& policy : policy_list) {
+    for (int n : *counts) {
+      CatalogRaceOptions o;
+      o.catalog = *spec;
+      o.warehouse = warehouse;
+      // A name of its own in a database that outlives the run (PostgreSQL keeps earlier benches' rows).
+      o.table = fmt::format("bench{}_{}", ::getpid(), ++run);
+      o.writers = n;
+      o.commits = commits;
+      o.policy = policy;
+      o.seed = seed;
+      o.binary = "/proc/self/exe";
+      Result<CatalogRaceReport> r = RunCatalogRace(o);
+      if (!r.ok()) {
+        if (r.status().code() == Code::kInvalidArgument) return UsageError(kCommand, r.status().message());
+        fmt::print(stderr, "commitlab catalog bench: {}\n", r.status().message());
+        return kExitUsage;
+      }
+      int64_t attempts = 0, lost = 0, gave_up = 0;
+      for (const CatalogWriterResult& w : r->writers) {
+        attempts += w.stats.attempts;
+        lost += w.stats.atomic_failures;
+        gave_up += w.error.empty() ? 0 : 1;
+      }
+      fmt::print("| {} | {} | {} | {:.1f} | {:.2f} | {} | {} | {:.2f} |\n", CatalogKindName(spec->kind), n, policy,
+                 r->wall_seconds > 0 ? static_cast<double>(r->acknowledged) / r->wall_seconds : 0.0,
+                 r->acknowledged > 0 ? static_cast<double>(attempts) / static_cast<double>(r->acknowledged) : 0.0, lost,
+                 gave_up, r->wall_seconds);
+      std::fflush(stdout);
+      if (r->violated()) {
+        fmt::print(stderr, "commitlab catalog bench: the table does not hold what the writers were told\n");
+        return kExitFailed;
+      }
+    }
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunCatalog(const std::vector<std::string>& args) {
   const std::string usage =
-      "usage: commitlab catalog serve | race | writer [options]   (--help after each for its options)";
+      "usage: commitlab catalog serve | race | bench | writer [options]   (--help after each for its options)";
   if (args.empty()) return UsageError("catalog", usage);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "serve") return Serve(rest);
   if (args[0] == "race") return Race(rest);
+  if (args[0] == "bench") return Bench(rest);
   if (args[0] == "writer") return Writer(rest);
   if (args[0] == "--help" || args[0] == "-h") {
     fmt::print("{}\n", usage);
     return kExitOk;
   }
-  return UsageError("catalog", fmt::format("'{}' is not serve, race or writer; {}", args[0], usage));
+  return UsageError("catalog", fmt::format("'{}' is not serve, race, bench or writer; {}", args[0], usage));
 }
 
 }  // namespace commitlab::cli
