@@ -263,7 +263,9 @@ Result<CatalogRaceReport> RunProcesses(const CatalogRaceOptions& options) {
     r.writers.push_back(std::move(w));
   }
   for (const sim::FiredFault& f : plan.fired()) r.fired_faults.push_back(sim::FormatFiredFault(f));
-  COMMITLAB_RETURN_IF_ERROR(Judge(options, setup->catalog.get(), setup->io.get(), acked, &r));
+  if (Status st = Judge(options, setup->catalog.get(), setup->io.get(), acked, &r); !st.ok())
+    return Status::IOError(
+        fmt::format("the writers ran, but the table cannot be read back to judge them: {}", st.message()));
   return r;
 }
 
@@ -327,6 +329,11 @@ Result<CatalogRaceReport> RunCatalogRace(const CatalogRaceOptions& options) {
     if (rule->point != fault::kCatalogBefore && rule->point != fault::kCatalogAfter)
       return Status::InvalidArgument(fmt::format("--fault {}: a catalog race injects faults at {} and {} only", f,
                                                  fault::kCatalogBefore, fault::kCatalogAfter));
+    if (rule->effect.kind == sim::FaultEffect::Kind::kCrash)
+      return Status::InvalidArgument(fmt::format(
+          "--fault {}: a race cannot crash its catalog (the REST server it starts is this process); crash a server of "
+          "its own: `commitlab catalog serve --fault ...` and --catalog rest://HOST:PORT",
+          f));
   }
   if (options.catalog.kind == CatalogKind::kMemory) {
     if (!options.faults.empty())
