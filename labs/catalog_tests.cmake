@@ -41,3 +41,7 @@ add_test(NAME cli.run_jdbc_needs_a_database
 add_test(NAME cli.run_catalog_needs_an_iceberg_table
   COMMAND ${CATALOG_EXPECT_RUN} 2 "--catalog: the scenario has no Iceberg table" -- $<TARGET_FILE:commitlab> run scenarios/paimon_race.scn --catalog jdbc
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+# `race --catalog` is `catalog race`: Iceberg writer processes through the JDBC catalog.
+add_test(NAME cli.race_catalog_postgres_processes
+  COMMAND $<TARGET_FILE:with_postgres> -- sh -c "d=$(mktemp -d) && ${CATALOG_EXPECT_RUN} 0 'every acknowledged commit is in the table \\(15 of 15\\), none twice' -- $<TARGET_FILE:commitlab> race --catalog \"$COMMITLAB_PG\" --processes 3 --commits 5 --policy iceberg:retries=1000 --warehouse $d/w; rc=$?; rm -rf $d; exit $rc")
+set_tests_properties(cli.race_catalog_postgres_processes PROPERTIES LABELS catalog)

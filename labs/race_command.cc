@@ -188,6 +188,13 @@ int RunRaceProcesses(const po::variables_map& vm, const ProcessFlags& pf, const 
 }  // namespace
 
 int RunRace(const std::vector<std::string>& args) {
+  // Iceberg writers through a catalog are `commitlab catalog race`: `race --catalog ...` is the same.
+  for (const std::string& a : args)
+    if (a == "--catalog" || a.rfind("--catalog=", 0) == 0) {
+      std::vector<std::string> forwarded = {"race"};
+      forwarded.insert(forwarded.end(), args.begin(), args.end());
+      return RunCatalog(forwarded);
+    }
   po::options_description options("commitlab race [options]");
   int writers = 2, commits = 30;
   std::string store_kind = "memory", dir, policy_spec = "paimon", idempotency = "on", lock_db;
@@ -196,6 +203,7 @@ int RunRace(const std::vector<std::string>& args) {
   // clang-format off
   options.add_options()
       ("help,h", "show this help")
+      ("catalog", po::value<std::string>(), "Iceberg writers through a catalog instead: `commitlab catalog race` (see its --help)")
       ("writers", po::value(&writers)->default_value(2), "number of writers (job-A, job-B, ...), 1..1000")
       ("commits", po::value(&commits)->default_value(30), "commits per writer, 1..100000")
       ("store", po::value(&store_kind)->default_value("memory"),
