@@ -1,18 +1,27 @@
 // `commitlab catalog race` on real processes: the same workloads through the in-memory catalog
 // (threads), a REST catalog server and PostgreSQL's JDBC catalog (writer processes), judged alike.
 // PostgreSQL is a throwaway server per test (PgCluster); one that cannot start fails the test.
+#include <spawn.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commitlab/catalogs/pg_cluster.h"
+#include "commitlab/catalogs/rest_catalog.h"
 #include "commitlab_binary.h"
+
+extern char** environ;
 
 namespace commitlab::process {
 namespace {
@@ -157,6 +166,89 @@ TEST_P(CatalogFaultTest, LostAnswersAmongRacingWritersAreNeverAViolation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ServerCatalogs, CatalogFaultTest, ::testing::Values("rest", "postgres"));
+
+// `catalog serve` as its own process. Its first line names the port it listens on.
+class ServeProcess {
+ public:
+  explicit ServeProcess(std::vector<std::string> args) {
+    args.insert(args.begin(), {test::CommitlabBinary(), "catalog", "serve", "--port", "0"});
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int fds[2];
+    if (::pipe(fds) != 0) return;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, fds[0]);
+    const int rc = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(fds[1]);
+    if (rc != 0) {
+      ::close(fds[0]);
+      pid_ = -1;
+      return;
+    }
+    out_ = ::fdopen(fds[0], "r");
+    char line[512] = {};
+    if (std::fgets(line, sizeof line, out_) != nullptr) {
+      const std::string text = line;
+      const size_t at = text.find("127.0.0.1:");
+      if (at != std::string::npos) port_ = std::stoi(text.substr(at + 10));
+    }
+  }
+  ~ServeProcess() {
+    if (pid_ > 0) ::kill(pid_, SIGKILL);
+    (void)Wait();
+  }
+  int port() const { return port_; }
+  void Interrupt() { ::kill(pid_, SIGINT); }
+  // Waits for the server to exit; its exit code (-1 when a signal ended it).
+  int Wait() {
+    if (out_ != nullptr) {
+      // Read to the end, so that what it prints as it stops has somewhere to go.
+      char buf[512];
+      while (std::fgets(buf, sizeof buf, out_) != nullptr) {
+      }
+      std::fclose(std::exchange(out_, nullptr));
+    }
+    if (pid_ <= 0) return -1;
+    int status = 0;
+    ::waitpid(std::exchange(pid_, -1), &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  std::FILE* out_ = nullptr;
+  int port_ = 0;
+};
+
+TEST(CatalogServeTest, AServerCrashedAfterApplyingACommitServesItAfterARestart) {
+  char dir[] = "/tmp/commitlab-serve-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string warehouse = std::string(dir) + "/catalog";
+  ServeProcess crashing({"--warehouse", warehouse, "--fault", "*:catalog.after:nth=1:crash"});
+  ASSERT_GT(crashing.port(), 0) << "the server did not say where it listens";
+  test::CommandOutput race =
+      RunCommitlab({"catalog", "race", "--catalog", "rest://127.0.0.1:" + std::to_string(crashing.port()), "--writers",
+                    "1", "--warehouse", std::string(dir) + "/w"});
+  EXPECT_EQ(race.exit_code, 2) << race.out;       // the table cannot be read back from a dead server
+  if (race.exit_code != 2) crashing.Interrupt();  // it did not crash: do not wait for it forever
+  EXPECT_EQ(crashing.Wait(), 137);
+
+  // The commit was stored before the crash: a new server on the warehouse has it.
+  ServeProcess restarted({"--warehouse", warehouse});
+  ASSERT_GT(restarted.port(), 0);
+  catalogs::RestCatalog client({.port = static_cast<uint16_t>(restarted.port())});
+  Result<iceberg::MetadataRef> m = client.Current();
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  EXPECT_EQ((*m)->version, 1);
+  EXPECT_EQ((*m)->LiveFiles().count("data/job-A-00001.parquet"), 1u);
+  restarted.Interrupt();
+  EXPECT_EQ(restarted.Wait(), 0);  // Ctrl-C stops it cleanly
+  std::filesystem::remove_all(dir);
+}
 
 TEST(CatalogRaceFlagsTest, WhatCannotRunIsRefusedWithExit2) {
   EXPECT_EQ(RunCommitlab({"catalog", "race", "--catalog", "memory", "--processes", "2"}).exit_code, 2);
