@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -160,11 +161,19 @@ Status WaitAll(std::vector<Child>* children, Clock::time_point deadline) {
       if (!c.done) ::kill(c.pid, SIGKILL);
   });
   for (Child& c : *children) {
+    // Wait without reaping first: until it is reaped, the pid cannot be reused by another process
+    // that the watchdog would then kill.
+    siginfo_t info;
+    while (::waitid(P_PID, static_cast<id_t>(c.pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+    }
+    {
+      std::lock_guard<std::mutex> l(mu);
+      c.done = true;
+    }
     int status = 0;
-    ::waitpid(c.pid, &status, 0);
-    std::lock_guard<std::mutex> l(mu);
+    while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+    }
     c.status = status;
-    c.done = true;
   }
   {
     std::lock_guard<std::mutex> l(mu);
@@ -183,10 +192,11 @@ Result<CatalogRaceReport> RunProcesses(const CatalogRaceOptions& options) {
   if (ec) return Status::InvalidArgument(fmt::format("--warehouse {}: {}", options.warehouse, ec.message()));
   CatalogSpec spec = options.catalog;
 
-  // A REST server of our own, with the server-side faults.
-  std::unique_ptr<catalogs::RestCatalogServer> server;
+  // A REST server of our own, with the server-side faults. Declared after what its fault hook
+  // uses, so that it is stopped first.
   sim::ScriptedFaultPlan plan;
   Rng fault_rng(options.seed);
+  std::unique_ptr<catalogs::RestCatalogServer> server;
   if (spec.kind == CatalogKind::kRest && spec.uri.empty()) {
     for (const std::string& f : options.faults) {
       Result<sim::FaultRule> rule = sim::ParseFaultRule(f);

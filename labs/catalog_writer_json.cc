@@ -6,6 +6,18 @@ namespace commitlab::cli {
 
 using nlohmann::json;
 
+namespace {
+
+// A field of the summary; a missing one, or one of another type, reads as empty.
+int64_t Int(const json& s, const char* key) {
+  return s.contains(key) && s[key].is_number_integer() ? s[key].get<int64_t>() : 0;
+}
+std::string String(const json& s, const char* key) {
+  return s.contains(key) && s[key].is_string() ? s[key].get<std::string>() : "";
+}
+
+}  // namespace
+
 std::string CatalogAckLine(int64_t identifier, int64_t snapshot) {
   return json({{"ack", {identifier, snapshot}}}).dump() + "\n";
 }
@@ -21,7 +33,8 @@ std::string CatalogSummaryLine(const CatalogWriterResult& r, const std::vector<s
             {"error", r.error},
             {"error_code", static_cast<int>(r.error_code)},
             {"fired_faults", fired_faults}};
-  return json({{"summary", s}}).dump() + "\n";
+  // The error may quote a server's answer, which need not be UTF-8.
+  return json({{"summary", s}}).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 CatalogWriterOutput ParseCatalogWriterOutput(std::string_view text) {
@@ -39,15 +52,15 @@ CatalogWriterOutput ParseCatalogWriterOutput(std::string_view text) {
     } else if (j.contains("summary") && j["summary"].is_object()) {
       const json& s = j["summary"];
       CatalogWriterResult r;
-      r.user = s.value("user", "");
-      r.acknowledged = s.value("acknowledged", int64_t{0});
-      r.stats.attempts = s.value("attempts", int64_t{0});
-      r.stats.atomic_failures = s.value("atomic_failures", int64_t{0});
-      r.stats.conflicts = s.value("conflicts", int64_t{0});
-      r.stats.gave_up = s.value("gave_up", int64_t{0});
-      r.unknown = s.value("unknown", int64_t{0});
-      r.error = s.value("error", "");
-      r.error_code = static_cast<Code>(s.value("error_code", 0));
+      r.user = String(s, "user");
+      r.acknowledged = Int(s, "acknowledged");
+      r.stats.attempts = Int(s, "attempts");
+      r.stats.atomic_failures = Int(s, "atomic_failures");
+      r.stats.conflicts = Int(s, "conflicts");
+      r.stats.gave_up = Int(s, "gave_up");
+      r.unknown = Int(s, "unknown");
+      r.error = String(s, "error");
+      r.error_code = static_cast<Code>(Int(s, "error_code"));
       if (s.contains("fired_faults") && s["fired_faults"].is_array())
         for (const json& f : s["fired_faults"])
           if (f.is_string()) out.fired.push_back(f.get<std::string>());

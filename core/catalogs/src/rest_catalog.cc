@@ -1,5 +1,6 @@
-// Boost 1.74's Asio uses std::exchange without including <utility>.
 #include "commitlab/catalogs/rest_catalog.h"
+
+#include <fcntl.h>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -33,7 +34,8 @@ std::string ErrorMessage(const std::string& body) {
   if (j.is_object() && j.contains("error") && j["error"].is_object() && j["error"].contains("message") &&
       j["error"]["message"].is_string())
     return j["error"]["message"];
-  return body.substr(0, 200);
+  // Not an ErrorModel: the start of the body, as valid UTF-8.
+  return json(body.substr(0, 200)).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -84,6 +86,8 @@ class RestCatalog::Connection {
     ec = Run([&](auto done) { stream_.async_connect(tcp::endpoint(address, endpoint_.port), done); });
     if (ec)
       return Status::IOError(fmt::format("cannot connect to {}:{}: {}", endpoint_.host, endpoint_.port, ec.message()));
+    // Asio opens sockets without SOCK_CLOEXEC: a process started from here must not hold the connection.
+    ::fcntl(stream_.socket().native_handle(), F_SETFD, FD_CLOEXEC);
     return Status::OK();
   }
 

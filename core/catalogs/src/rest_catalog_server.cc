@@ -1,5 +1,6 @@
-// Boost 1.74's Asio uses std::exchange without including <utility>.
 #include "commitlab/catalogs/rest_catalog_server.h"
+
+#include <fcntl.h>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -58,6 +59,8 @@ class RestCatalogServer::Impl {
     if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
     if (!ec) acceptor_.bind(endpoint, ec);
     if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    // Asio opens sockets without SOCK_CLOEXEC: a process started from here must not hold the port.
+    if (!ec) ::fcntl(acceptor_.native_handle(), F_SETFD, FD_CLOEXEC);
     if (ec)
       return Status::IOError(fmt::format("cannot listen on {}:{}: {}", options_.address, options_.port, ec.message()));
     port_ = acceptor_.local_endpoint().port();
@@ -147,8 +150,28 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
 
  private:
   void OnRead(beast::error_code ec) {
-    if (ec) return Close();  // the client closed, timed out, or sent what is not HTTP
+    if (ec == http::error::body_limit) return Refuse(413, "the request body is larger than this catalog takes");
+    if (ec && ec.category() == beast::error_code(http::error::bad_target).category() &&
+        ec != http::error::end_of_stream && ec != http::error::partial_message)
+      return Refuse(400, fmt::format("not an HTTP request: {}", ec.message()));
+    if (ec) return Close();  // the client closed or timed out
     request_ = parser_->release();
+    try {
+      Serve();
+    } catch (const std::exception& e) {  // a bug, not the client's: it hears 500, the server goes on
+      Answer(RestError(500, "ServiceFailureException", e.what()), false);
+    }
+  }
+
+  // Answers a request that could not be read, and closes.
+  void Refuse(int status, std::string_view message) {
+    request_ = {};
+    request_.version(11);
+    request_.keep_alive(false);
+    Answer(RestError(status, "BadRequestException", message), false);
+  }
+
+  void Serve() {
     server_->owner_->requests_.fetch_add(1);
     std::string ns, table;
     if (!Impl::IsCommit(request_, &ns, &table)) return Answer(server_->Route(request_), false);
@@ -214,6 +237,7 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
 void RestCatalogServer::Impl::Accept() {
   acceptor_.async_accept(io_, [this](boost::system::error_code ec, tcp::socket socket) {
     if (ec) return;  // closed by Stop
+    ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);
     std::make_shared<Session>(this, std::move(socket))->Read();
     Accept();
   });

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -40,10 +41,27 @@ RestReply NoSuchTable(const std::string& ns, const std::string& table) {
 RestReply CommitFailed(std::string_view message) { return RestError(409, "CommitFailedException", message); }
 RestReply BadRequest(std::string_view message) { return RestError(400, "BadRequestException", message); }
 
+constexpr int kMaxDepth = 64;
+
+// An object, nested at most kMaxDepth deep (what is echoed back or re-encoded must not recurse
+// without bound).
 std::optional<json> ParseBody(std::string_view body) {
-  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  bool too_deep = false;
+  json j = json::parse(
+      body,
+      [&too_deep](int depth, json::parse_event_t, json&) {
+        if (depth > kMaxDepth) too_deep = true;
+        return !too_deep;
+      },
+      /*allow_exceptions=*/false);
+  if (too_deep || j.is_discarded() || !j.is_object()) return std::nullopt;
   return j;
+}
+
+// Text for a message: invalid UTF-8 replaced, long values cut.
+std::string Echo(const json& v) {
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, json::error_handler_t::replace);
+  return s.size() > 200 ? s.substr(0, 200) + "..." : s;
 }
 
 std::string FormatId(const json& v) { return v.is_null() ? "null" : v.dump(); }
@@ -58,8 +76,8 @@ std::optional<RestReply> CheckRequirements(const json& requirements, const std::
     if (type == "assert-table-uuid") {
       if (!r.contains("uuid") || !r["uuid"].is_string()) return BadRequest("assert-table-uuid needs a uuid");
       if (r["uuid"] != uuid)
-        return CommitFailed(fmt::format("Requirement failed: UUID does not match: expected {} != {}",
-                                        r["uuid"].get<std::string>(), uuid));
+        return CommitFailed(
+            fmt::format("Requirement failed: UUID does not match: expected {} != {}", Echo(r["uuid"]), uuid));
     } else if (type == "assert-ref-snapshot-id" || type == "assert-current-snapshot-id") {
       if (type == "assert-ref-snapshot-id" && (!r.contains("ref") || r["ref"] != "main"))
         return BadRequest("assert-ref-snapshot-id: this catalog has the one branch main");
@@ -79,7 +97,7 @@ std::optional<RestReply> CheckRequirements(const json& requirements, const std::
         return CommitFailed(fmt::format("Requirement failed: current schema changed: expected id {} != {}",
                                         r["current-schema-id"].get<int64_t>(), now.current_schema_id));
     } else {
-      return BadRequest(fmt::format("unsupported requirement type {}", type.empty() ? r.dump() : type));
+      return BadRequest(fmt::format("unsupported requirement type {}", type.empty() ? Echo(r) : Echo(type)));
     }
   }
   return std::nullopt;
@@ -115,15 +133,17 @@ std::variant<iceberg::TableMetadata, RestReply> ApplyUpdates(const iceberg::Tabl
       next.last_sequence_number = (*s)->sequence_number;
       next.snapshots.push_back(*s);
     } else if (action == "set-snapshot-ref") {
-      if (u.value("ref-name", "") != "main" || !u.contains("snapshot-id") || !u["snapshot-id"].is_number_integer())
+      if (!u.contains("ref-name") || u["ref-name"] != "main" || !u.contains("snapshot-id") ||
+          !u["snapshot-id"].is_number_integer())
         return BadRequest("set-snapshot-ref needs ref-name main and a snapshot-id");
       const int64_t id = u["snapshot-id"];
       if (next.FindSnapshot(id) == nullptr)
         return BadRequest(fmt::format("Cannot set main to unknown snapshot: {}", id));
       next.current_snapshot_id = id;
     } else if (action == "set-current-schema") {
-      if (!u.contains("schema-id") || !u["schema-id"].is_number_integer())
-        return BadRequest("set-current-schema needs a schema-id");
+      if (!u.contains("schema-id") || !u["schema-id"].is_number_integer() || u["schema-id"].get<int64_t>() < 0 ||
+          u["schema-id"].get<int64_t>() > INT32_MAX)
+        return BadRequest("set-current-schema needs a schema-id in 0..2147483647");
       next.current_schema_id = u["schema-id"].get<int32_t>();
     } else if (action == "remove-snapshots") {
       if (!u.contains("snapshot-ids") || !u["snapshot-ids"].is_array())
@@ -135,7 +155,7 @@ std::variant<iceberg::TableMetadata, RestReply> ApplyUpdates(const iceberg::Tabl
         return BadRequest("Cannot remove the current snapshot of main");
       std::erase_if(next.snapshots, [&](const iceberg::SnapshotRef& s) { return gone.count(s->snapshot_id) != 0; });
     } else {
-      return BadRequest(fmt::format("unsupported update action {}", action.empty() ? u.dump() : action));
+      return BadRequest(fmt::format("unsupported update action {}", action.empty() ? Echo(u) : Echo(action)));
     }
   }
   return next;
@@ -145,7 +165,8 @@ std::variant<iceberg::TableMetadata, RestReply> ApplyUpdates(const iceberg::Tabl
 
 RestReply RestError(int status, std::string_view type, std::string_view message) {
   json body = {{"error", {{"message", message}, {"type", type}, {"code", status}}}};
-  return {status, body.dump()};
+  // A message may quote what a client sent, which need not be UTF-8.
+  return {status, body.dump(-1, ' ', false, json::error_handler_t::replace)};
 }
 
 Result<std::unique_ptr<RestTables>> RestTables::Open(std::string warehouse, uint64_t seed) {

@@ -2,6 +2,7 @@
 // connections, the warehouse in a temporary folder.
 #include "commitlab/catalogs/rest_catalog.h"
 
+#include <boost/asio.hpp>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -139,13 +140,46 @@ TEST_F(RestCatalogTest, A503BeforeTheCommitAndADroppedAnswerAfterItAreBothUnknow
 }
 
 TEST_F(RestCatalogTest, AServerThatIsNotThereIsUnknownOnlyIfTheCommitWasSent) {
-  const uint16_t port = server_->port();
   std::unique_ptr<RestCatalog> c = Client();
-  const MetadataRef empty = *c->Current();
+  const MetadataRef empty = *c->Current();  // the client knows the table: the commit is what fails
   server_.reset();
-  iceberg::CasResult r = RestCatalog(RestEndpoint{.port = port}).Commit(*empty, Append(*empty, "z", 3));
+  iceberg::CasResult r = c->Commit(*empty, Append(*empty, "z", 3));
   EXPECT_EQ(r.outcome, CasOutcome::kUnknown);
-  EXPECT_THAT(r.message, HasSubstr("never sent"));
+  EXPECT_THAT(r.message, HasSubstr("(the commit was never sent)"));
+  EXPECT_THAT(r.message, HasSubstr("cannot connect"));
+}
+
+// What a client sends raw, and the status line of the answer ("" when none came).
+std::string RawExchange(uint16_t port, const std::string& request) {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::socket socket(io);
+  boost::system::error_code ec;
+  socket.connect({boost::asio::ip::make_address("127.0.0.1"), port}, ec);
+  if (ec) return "";
+  boost::asio::write(socket, boost::asio::buffer(request), ec);
+  std::string answer;
+  char buf[4096];
+  for (size_t n; (n = socket.read_some(boost::asio::buffer(buf), ec)) > 0 || !ec;) answer.append(buf, n);
+  return answer.substr(0, answer.find("\r\n"));
+}
+
+TEST_F(RestCatalogTest, RequestsThatAreNotWellFormedAreAnsweredAndTheServerGoesOn) {
+  const uint16_t port = server_->port();
+  // A target that is not UTF-8 is echoed in the 404 with the bytes replaced.
+  EXPECT_EQ(RawExchange(port, "GET /v1/namespaces/\xff/tables/t HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+            "HTTP/1.1 404 Not Found");
+  EXPECT_EQ(RawExchange(port, "HELLO\r\n\r\n"), "HTTP/1.1 400 Bad Request");
+  const std::string deep = std::string(5000, '[') + std::string(5000, ']');
+  const std::string body = R"({"requirements":)" + deep + R"(,"updates":[]})";
+  EXPECT_EQ(RawExchange(port,
+                        "POST /v1/namespaces/db/tables/tbl HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                        "Content-Length: " +
+                            std::to_string(body.size()) + "\r\n\r\n" + body),
+            "HTTP/1.1 400 Bad Request");
+  EXPECT_EQ(RawExchange(
+                port, "POST /v1/namespaces/db/tables/tbl HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\n"),
+            "HTTP/1.1 413 Payload Too Large");
+  EXPECT_TRUE(Client()->Current().ok());
 }
 
 TEST_F(RestCatalogTest, FourThreadsAppendingThroughTheServerLandEveryCommit) {
@@ -201,6 +235,9 @@ TEST(RestTablesTest, RequestsThatAreNotCommitsAre400AndNamesCannotLeaveTheWareho
   EXPECT_EQ((*t)->Commit("db", "tbl", R"({"requirements":[],"updates":[{"action":"drop-everything"}]})").status, 400);
   EXPECT_EQ((*t)->Load("..", "tbl").status, 404);
   EXPECT_EQ((*t)->Create("db", R"({"name":"../escape"})").status, 400);
+  EXPECT_EQ(
+      (*t)->Commit("db", "tbl", R"({"requirements":[],"updates":[{"action":"set-snapshot-ref","ref-name":5}]})").status,
+      400);
   RestReply wrong_uuid =
       (*t)->Commit("db", "tbl", R"({"requirements":[{"type":"assert-table-uuid","uuid":"x"}],"updates":[]})");
   EXPECT_EQ(wrong_uuid.status, 409);

@@ -78,8 +78,10 @@ Result<StoredFile> DirFileIO::Read(const std::string& path) {
   StoredFile f;
   f.path = path;
   f.kind = *kind;
-  f.writer = doc->value("writer", "");
-  f.written_micros = doc->value("written-micros", int64_t{0});
+  // Fields of another type (a file someone else put here) read as absent rather than throw.
+  if (doc->contains("writer") && (*doc)["writer"].is_string()) f.writer = (*doc)["writer"].get<std::string>();
+  if (doc->contains("written-micros") && (*doc)["written-micros"].is_number_integer())
+    f.written_micros = (*doc)["written-micros"].get<int64_t>();
   if (doc->contains("data")) {
     Result<FileRef> data = DecodeDataFile((*doc)["data"].dump(), full);
     if (!data.ok()) return data.status();

@@ -378,13 +378,16 @@ Snapshot ReadHeader(Reader& r, const json& j, const std::string& at) {
   s.schema_id = r.Int32(j, at, "schema-id");
   s.manifest_list = r.String(j, at, "manifest-list");
   if (const json* summary = r.Field(j, at, "summary")) {
-    if (!summary->is_object()) r.Fail(at, "field \"summary\" must be an object");
-    for (const auto& [k, v] : summary->items()) {
-      if (!v.is_string()) {
-        r.Fail(at, "field \"summary\" must hold strings");
-        break;
+    if (!summary->is_object()) {
+      r.Fail(at, "field \"summary\" must be an object");
+    } else {
+      for (const auto& [k, v] : summary->items()) {
+        if (!v.is_string()) {
+          r.Fail(at, "field \"summary\" must hold strings");
+          break;
+        }
+        s.summary[k] = v.get<std::string>();
       }
-      s.summary[k] = v.get<std::string>();
     }
   }
   s.added_files = ReadFiles(r, j, at, "added-files");

@@ -56,7 +56,8 @@ class RestCatalogServer {
   ~RestCatalogServer();  // Stop()
 
   uint16_t port() const { return port_; }
-  // Stops accepting, closes every connection and joins the thread. Idempotent.
+  // Stops accepting and serving, and joins the thread; open connections are closed when the
+  // server is destroyed. Idempotent.
   void Stop();
   int64_t requests() const { return requests_.load(); }
   int64_t commits() const { return commits_.load(); }

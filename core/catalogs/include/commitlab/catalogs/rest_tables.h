@@ -12,8 +12,9 @@
 // crash in between leaves the table at the old version and an orphan metadata file.
 //
 // Requirements: assert-table-uuid, assert-ref-snapshot-id (branch main), assert-current-schema-id,
-// and assert-current-snapshot-id (the request 04 事务与并发控制 1.2 sketches; not among the
-// specification's requirement types, so checked as assert-ref-snapshot-id on main). Updates: add-snapshot,
+// and assert-current-snapshot-id (the requirement in the commit request that the lecture 04 事务与并发控制
+// sketches in its section 1.2; not among the specification's types, so checked as
+// assert-ref-snapshot-id on main). Updates: add-snapshot,
 // set-snapshot-ref (main), set-current-schema, remove-snapshots. Anything else is 400.
 #ifndef COMMITLAB_CATALOGS_REST_TABLES_H_
 #define COMMITLAB_CATALOGS_REST_TABLES_H_
