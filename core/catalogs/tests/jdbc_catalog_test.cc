@@ -16,6 +16,7 @@
 #include "commitlab/core/iceberg/file_io.h"
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/real_env.h"
+#include "threaded_appends.h"
 
 namespace commitlab::catalogs {
 namespace {
@@ -166,45 +167,11 @@ TEST_F(JdbcCatalogTest, WithAWarehouseFolderAnotherProcessReadsTheMetadataTheSwa
 }
 
 TEST_F(JdbcCatalogTest, FourThreadsAppendingEachThroughItsOwnConnectionLandEveryCommit) {
-  constexpr int kWriters = 4, kCommits = 10;
-  sim::RealEnv env(7);
-  iceberg::InMemoryFileIO io;
-  NullEventSink sink;
-  std::vector<std::unique_ptr<JdbcCatalog>> catalogs;
-  std::vector<iceberg::IcebergCommitter> committers;
-  committers.reserve(kWriters);
-  std::vector<sim::RealEnv::Writer> writers;
-  std::vector<Status> failures(kWriters);
-  for (int i = 0; i < kWriters; ++i) {
-    catalogs.push_back(Open());
-    // Unlimited retries with a short backoff: every append must land whatever the interleaving.
-    Result<RetryPolicy> policy = ParseRetryPolicy("full-jitter:base=1ms,cap=20ms");
-    ASSERT_TRUE(policy.ok());
-    committers.emplace_back("w" + std::to_string(i), iceberg::IcebergCommitOptions{.retry = *policy}, &env,
-                            catalogs.back().get(), &io, &sink);
-    writers.push_back({"w" + std::to_string(i), [&, i] {
-                         iceberg::IcebergCommitter& c = committers[static_cast<size_t>(i)];
-                         for (int k = 0; k < kCommits; ++k) {
-                           iceberg::FileRef f =
-                               iceberg::MakeDataFile(c.NewDataFilePath(), {commitlab::Row{{"id", Value(int64_t{k})}}});
-                           Status st = c.WriteDataFile(f);
-                           Result<MetadataRef> base = st.ok() ? c.Refresh() : Result<MetadataRef>(st);
-                           if (base.ok()) st = c.Commit(iceberg::NewAppend(**base, {f})).status();
-                           if (!st.ok()) {
-                             failures[static_cast<size_t>(i)] = base.ok() ? st : base.status();
-                             return;
-                           }
-                         }
-                       }});
-  }
-  ASSERT_TRUE(env.RunThreads(std::move(writers)).ok());
-  for (const Status& st : failures) EXPECT_TRUE(st.ok()) << st.ToString();
-  const MetadataRef last = *catalogs.front()->Current();
-  EXPECT_EQ(last->version, kWriters * kCommits);
-  EXPECT_EQ(last->LiveFiles().size(), static_cast<size_t>(kWriters * kCommits));
-  // Every lost swap was retried to success: attempts = commits + lost swaps, writer by writer.
-  for (const iceberg::IcebergCommitter& c : committers)
-    EXPECT_EQ(c.stats().attempts, kCommits + c.stats().atomic_failures) << c.writer();
+  test::ExpectThreadedAppendsLand(4, 10,
+                                  [this](std::string) { return std::unique_ptr<iceberg::IcebergCatalog>(Open()); });
+  const MetadataRef last = *Open()->Current();
+  EXPECT_EQ(last->version, 40);
+  EXPECT_EQ(last->LiveFiles().size(), 40u);
 }
 
 }  // namespace
