@@ -156,9 +156,15 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
       return Refuse(400, fmt::format("not an HTTP request: {}", ec.message()));
     if (ec) return Close();  // the client closed or timed out
     request_ = parser_->release();
+    Guarded([this] { Serve(); });
+  }
+
+  // Runs `step` of serving a request; an exception (a bug, not the client's) answers 500 and the
+  // server goes on.
+  void Guarded(const std::function<void()>& step) {
     try {
-      Serve();
-    } catch (const std::exception& e) {  // a bug, not the client's: it hears 500, the server goes on
+      step();
+    } catch (const std::exception& e) {
       Answer(RestError(500, "ServiceFailureException", e.what()), false);
     }
   }
@@ -178,20 +184,23 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
     const auto header = request_.find("X-Commitlab-Writer");
     writer_ = header == request_.end() ? "" : std::string(header->value());
     const RestFaultDecision before = server_->Fault(writer_, fault::kCatalogBefore);
-    After(before.delay_micros, [self = shared_from_this(), before, ns, table] {
-      if (!before.status.ok()) {
-        return self->Answer(RestError(503, "ServiceUnavailableException",
-                                      fmt::format("{} (nothing was applied)", before.status.message())),
-                            false);
-      }
-      RestReply reply = self->server_->Commit(ns, table, self->request_.body());
-      // catalog.after is the point past an applied commit, as the JDBC catalog's is past its swap.
-      const RestFaultDecision after =
-          reply.status == 200 ? self->server_->Fault(self->writer_, fault::kCatalogAfter) : RestFaultDecision{};
-      self->After(after.delay_micros, [self, reply = std::move(reply), drop = !after.status.ok()]() mutable {
-        self->Answer(std::move(reply), drop);
-      });
-    });
+    After(before.delay_micros,
+          [self = shared_from_this(), before, ns, table] { self->Guarded([&] { self->Apply(before, ns, table); }); });
+  }
+
+  // The commit, once catalog.before has let it through.
+  void Apply(const RestFaultDecision& before, const std::string& ns, const std::string& table) {
+    if (!before.status.ok()) {
+      return Answer(RestError(503, "ServiceUnavailableException",
+                              fmt::format("{} (nothing was applied)", before.status.message())),
+                    false);
+    }
+    RestReply reply = server_->Commit(ns, table, request_.body());
+    // catalog.after is the point past an applied commit, as the JDBC catalog's is past its swap.
+    const RestFaultDecision after =
+        reply.status == 200 ? server_->Fault(writer_, fault::kCatalogAfter) : RestFaultDecision{};
+    After(after.delay_micros, [self = shared_from_this(), reply = std::move(reply),
+                               drop = !after.status.ok()]() mutable { self->Answer(std::move(reply), drop); });
   }
 
   // Runs `next` after `delay_micros` without holding the thread (other connections go on).
