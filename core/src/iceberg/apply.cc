@@ -220,9 +220,12 @@ std::shared_ptr<Snapshot> BuildSnapshot(const Snapshot* parent, Snapshot change,
     next_deletes->emplace(f->path(), f);
     next_sequence->insert_or_assign(f->path(), s->sequence_number);
   }
-  // The parent's manifests that still hold a live file carry over; emptied ones drop out.
+  // The parent's manifests that still hold a live file carry over; emptied ones drop out. Each of
+  // the parent's held one, so when nothing was removed they all carry over.
   s->manifests.clear();
-  if (parent != nullptr) {
+  if (parent != nullptr && s->deleted_files.empty() && s->removed_delete_files.empty()) {
+    s->manifests = parent->manifests;
+  } else if (parent != nullptr) {
     for (const ManifestRef& m : parent->manifests) {
       const bool any_live = std::any_of(m->files.begin(), m->files.end(), [&](const std::string& path) {
         return next_live->count(path) != 0 || next_deletes->count(path) != 0;
