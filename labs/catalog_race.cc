@@ -57,7 +57,7 @@ Status Judge(const CatalogRaceOptions& options, iceberg::IcebergCatalog* catalog
   if (options.workload == CatalogWorkload::kAppend) {
     for (size_t i = 0; i < acked_ids.size(); ++i)
       for (int64_t id : acked_ids[i]) {
-        const std::string path = fmt::format("data/{}-{:05d}.parquet", r->writers[i].user, id);
+        const std::string path = AppendFilePath(r->writers[i].user, id);
         if (live.count(path) == 0) r->missing.push_back(path);
       }
   } else {

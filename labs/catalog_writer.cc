@@ -14,8 +14,7 @@ namespace {
 
 // One append of {writer, id}. Returns the snapshot id.
 Result<int64_t> AppendOne(iceberg::IcebergCommitter* c, const std::string& user, int64_t id) {
-  iceberg::FileRef f = iceberg::MakeDataFile(fmt::format("data/{}-{:05d}.parquet", user, id),
-                                             {Row{{"writer", user}, {"id", Value(id)}}});
+  iceberg::FileRef f = iceberg::MakeDataFile(AppendFilePath(user, id), {Row{{"writer", user}, {"id", Value(id)}}});
   COMMITLAB_RETURN_IF_ERROR(c->WriteDataFile(f));
   Result<iceberg::MetadataRef> base = c->Refresh();
   if (!base.ok()) return base.status();
@@ -25,6 +24,10 @@ Result<int64_t> AppendOne(iceberg::IcebergCommitter* c, const std::string& user,
 }
 
 }  // namespace
+
+std::string AppendFilePath(std::string_view user, int64_t id) {
+  return fmt::format("data/{}-{:05d}.parquet", user, id);
+}
 
 CatalogWriterResult RunCatalogWriter(const CatalogWriterOptions& options, iceberg::IcebergCatalog* catalog,
                                      iceberg::FileIO* io, Env* env,

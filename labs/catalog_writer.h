@@ -55,6 +55,9 @@ CatalogWriterResult RunCatalogWriter(const CatalogWriterOptions& options, iceber
                                      iceberg::FileIO* io, Env* env,
                                      const std::function<void(int64_t, int64_t)>& on_ack);
 
+// The data file of `user`'s append `id`, by which the race finds it in the table.
+std::string AppendFilePath(std::string_view user, int64_t id);
+
 // Commits the counter's first value (kCounterStart) as user "setup".
 Status InitCounter(iceberg::IcebergCatalog* catalog, iceberg::FileIO* io, Env* env);
 
