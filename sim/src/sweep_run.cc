@@ -151,13 +151,20 @@ class DeltaWriters {
   Status Commit(int i, int64_t id) {
     if (!created_.ok()) return created_;
     const auto w = static_cast<size_t>(i);
-    Result<delta::OptimisticTransaction> txn = delta::OptimisticTransaction::Start(
-        names_[w], &log_, env_, nullptr, options_, bases_[w] ? &*bases_[w] : nullptr);
-    if (!txn.ok()) return txn.status();
+    // The writer's snapshot goes into the transaction and comes back out after it (no copy of its
+    // live files per commit); the next transaction reads only the commits after it.
+    Result<delta::OptimisticTransaction> txn =
+        bases_[w]
+            ? delta::OptimisticTransaction::Start(names_[w], &log_, env_, nullptr, options_, std::move(*bases_[w]))
+            : delta::OptimisticTransaction::Start(names_[w], &log_, env_, nullptr, options_);
+    if (!txn.ok()) {
+      bases_[w].reset();  // taken over and not given back: start the next one from the log
+      return txn.status();
+    }
     txn->Add(DataFile{.name = FileName(i, id), .min_key = id, .max_key = id, .row_count = 1});
     Result<int64_t> v = txn->Commit(delta::Operation::kInsert);
     calls_[w] += txn->stats().attempts;
-    bases_[w] = txn->snapshot();  // the next transaction reads only the commits after it
+    bases_[w] = txn->TakeSnapshot();
     return v.status();
   }
 

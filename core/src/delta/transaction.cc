@@ -30,7 +30,15 @@ Result<OptimisticTransaction> OptimisticTransaction::Start(std::string writer, D
                                                            EventSink* events, TransactionOptions options,
                                                            const TableSnapshot* base) {
   OptimisticTransaction txn(std::move(writer), log, env, events, std::move(options));
-  if (Status st = txn.Load(base); !st.ok()) return st;
+  if (Status st = txn.Load(base, nullptr); !st.ok()) return st;
+  return txn;
+}
+
+Result<OptimisticTransaction> OptimisticTransaction::Start(std::string writer, DeltaLog* log, Env* env,
+                                                           EventSink* events, TransactionOptions options,
+                                                           TableSnapshot&& base) {
+  OptimisticTransaction txn(std::move(writer), log, env, events, std::move(options));
+  if (Status st = txn.Load(nullptr, &base); !st.ok()) return st;
   return txn;
 }
 
@@ -47,7 +55,7 @@ std::string OptimisticTransaction::LogPath(int64_t version) const {
   return fmt::format("{}/_delta_log/{}", options_.table, DeltaFileName(version));
 }
 
-Status OptimisticTransaction::Load(const TableSnapshot* base) {
+Status OptimisticTransaction::Load(const TableSnapshot* copy_from, TableSnapshot* move_from) {
   start_micros_ = env_->NowMicros();
   auto fail = [&](Status st) {
     Emit({.type = st.code() == Code::kCrashed ? EventType::kCrashed : EventType::kError,
@@ -67,7 +75,11 @@ Status OptimisticTransaction::Load(const TableSnapshot* base) {
     if (!latest.ok()) return fail(latest.status());
     target = *latest;
   }
-  if (base != nullptr && base->version() <= target) snapshot_ = *base;
+  if (move_from != nullptr && move_from->version() <= target) {
+    snapshot_ = std::move(*move_from);
+  } else if (copy_from != nullptr && copy_from->version() <= target) {
+    snapshot_ = *copy_from;
+  }
   if (Status st = AdvanceSnapshot(snapshot_, *log_, *env_, target); !st.ok()) return fail(std::move(st));
   info_.partitioned = snapshot_.partitioned();
   info_.read_protocol = snapshot_.protocol();

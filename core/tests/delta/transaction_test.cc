@@ -520,6 +520,27 @@ TEST_F(DeltaTransactionTest, BaseSnapshotIsAdvancedNotReplayed) {
   EXPECT_EQ(b->snapshot().files().count("a"), 1u);
 }
 
+TEST_F(DeltaTransactionTest, ABaseTakenOverStartsWhereACopiedOneWould) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction a = Start("A");
+  a.Add(F("a"));
+  ASSERT_TRUE(a.Commit(Operation::kInsert).ok());
+  TableSnapshot copied = a.snapshot();
+  TableSnapshot carried = a.TakeSnapshot();
+  OptimisticTransaction c = Start("C");
+  c.Add(F("c"));
+  ASSERT_TRUE(c.Commit(Operation::kInsert).ok());
+  Result<OptimisticTransaction> from_copy = OptimisticTransaction::Start("B", &log_, &env_, &sink_, {}, &copied);
+  const int reads = env_.ops(StorageOp::kReadSnapshot);
+  Result<OptimisticTransaction> from_move =
+      OptimisticTransaction::Start("B", &log_, &env_, &sink_, {}, std::move(carried));
+  ASSERT_TRUE(from_copy.ok() && from_move.ok());
+  EXPECT_EQ(env_.ops(StorageOp::kReadSnapshot) - reads, *log_.LatestVersion() - copied.version());  // advanced
+  EXPECT_EQ(from_move->read_version(), from_copy->read_version());
+  EXPECT_EQ(from_move->snapshot().files(), from_copy->snapshot().files());
+  EXPECT_EQ(from_move->snapshot().files().count("c"), 1u);
+}
+
 TEST_F(DeltaTransactionTest, StartsAtAGivenReadVersion) {
   CreateTable(IsolationLevel::kSerializable);
   OptimisticTransaction a = Start("A");

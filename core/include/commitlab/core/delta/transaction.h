@@ -63,10 +63,16 @@ class OptimisticTransaction {
   // Fault point read-latest.before comes first. `events` may be null.
   static Result<OptimisticTransaction> Start(std::string writer, DeltaLog* log, Env* env, EventSink* events,
                                              TransactionOptions options = {}, const TableSnapshot* base = nullptr);
+  // The same, taking `base` over instead of copying it: for a caller that carries its writer's
+  // snapshot from one transaction to the next (TakeSnapshot). `base` is left unspecified.
+  static Result<OptimisticTransaction> Start(std::string writer, DeltaLog* log, Env* env, EventSink* events,
+                                             TransactionOptions options, TableSnapshot&& base);
 
   const std::string& writer() const { return writer_; }
   int64_t read_version() const { return snapshot_.version(); }
   const TableSnapshot& snapshot() const { return snapshot_; }
+  // The snapshot, moved out: for a transaction that is done (committed or given up).
+  TableSnapshot TakeSnapshot() { return std::move(snapshot_); }
   const TransactionStats& stats() const { return stats_; }
   // What the transaction has read so far (its predicates, files and app ids).
   const CurrentTransactionInfo& reads() const { return info_; }
@@ -106,7 +112,9 @@ class OptimisticTransaction {
   enum class WriteStep { kWritten, kCollided, kFailed };
 
   OptimisticTransaction(std::string writer, DeltaLog* log, Env* env, EventSink* events, TransactionOptions options);
-  Status Load(const TableSnapshot* base);
+  // Starts from `copy_from` (copied) or `move_from` (taken over) when given and not past the
+  // version read; else from an empty snapshot.
+  Status Load(const TableSnapshot* copy_from, TableSnapshot* move_from);
   // Records `p` and the files of the read snapshot it matches, which it returns.
   std::vector<DataFile> Read(ReadPredicate p);
   delta::Commit PrepareCommit(Operation op) const;
