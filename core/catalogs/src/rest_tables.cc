@@ -113,8 +113,7 @@ std::variant<iceberg::TableMetadata, RestReply> ApplyUpdates(const iceberg::Tabl
   next.last_updated_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
           .count();
-  next.metadata_log.push_back(now.location);
-  if (next.metadata_log.size() > iceberg::kPreviousVersionsMax) next.metadata_log.erase(next.metadata_log.begin());
+  next.metadata_log.Append(now.location);
   for (size_t i = 0; i < updates.size(); ++i) {
     const json& u = updates[i];
     const std::string action = u.is_object() && u.contains("action") && u["action"].is_string() ? u["action"] : "";

@@ -31,7 +31,7 @@ MetadataRef Next(const TableMetadata& from, std::string_view uuid) {
   auto m = std::make_shared<TableMetadata>(from);
   m->version = from.version + 1;
   m->location = iceberg::MetadataFilePath(m->version, uuid);
-  m->metadata_log.push_back(from.location);
+  m->metadata_log.Append(from.location);
   return m;
 }
 
@@ -162,7 +162,7 @@ TEST_F(JdbcCatalogTest, WithAWarehouseFolderAnotherProcessReadsTheMetadataTheSwa
   ASSERT_TRUE(seen.ok()) << seen.status().ToString();
   EXPECT_EQ((*seen)->version, 1);
   EXPECT_EQ((*seen)->location, iceberg::MetadataFilePath(1, "aaaa"));
-  EXPECT_EQ((*seen)->metadata_log, std::vector<std::string>{initial->location});
+  EXPECT_EQ((*seen)->metadata_log.Entries(), std::vector<std::string>{initial->location});
   std::filesystem::remove_all(dir);
 }
 

@@ -25,10 +25,7 @@ TableMetadata NextVersion(const TableMetadata& base, const ApplyContext& ctx) {
   next.version = base.version + 1;
   next.location = ctx.metadata_location;
   next.last_updated_ms = ctx.timestamp_ms;
-  next.metadata_log.push_back(base.location);
-  if (next.metadata_log.size() > kPreviousVersionsMax)
-    next.metadata_log.erase(next.metadata_log.begin(),
-                            next.metadata_log.end() - static_cast<std::ptrdiff_t>(kPreviousVersionsMax));
+  next.metadata_log.Append(base.location);
   return next;
 }
 
@@ -202,8 +199,8 @@ std::shared_ptr<Snapshot> BuildSnapshot(const Snapshot* parent, Snapshot change,
                           ? std::make_shared<FileSet>(*parent->live_deletes)
                           : std::make_shared<FileSet>();
   auto next_sequence = parent != nullptr && parent->file_sequence != nullptr
-                           ? std::make_shared<std::map<std::string, int64_t>>(*parent->file_sequence)
-                           : std::make_shared<std::map<std::string, int64_t>>();
+                           ? std::make_shared<SequenceMap>(*parent->file_sequence)
+                           : std::make_shared<SequenceMap>();
   for (const FileRef& f : s->deleted_files) {
     next_live->erase(f->path());
     next_sequence->erase(f->path());

@@ -19,7 +19,7 @@ void AddSnapshotFiles(const Snapshot& s, std::set<std::string>* out) {
 std::set<std::string> ReachableFiles(const TableMetadata& m) {
   std::set<std::string> out;
   out.insert(m.location);
-  out.insert(m.metadata_log.begin(), m.metadata_log.end());
+  for (std::string& location : m.metadata_log.Entries()) out.insert(std::move(location));
   for (const SnapshotRef& s : m.snapshots) AddSnapshotFiles(*s, &out);
   return out;
 }

@@ -163,7 +163,7 @@ bool Derivable(const Snapshot& s, const Snapshot* parent) {
       Paths(change.removed_delete_files) != Paths(s.removed_delete_files))
     return false;
   std::shared_ptr<Snapshot> rebuilt = BuildSnapshot(parent, std::move(change), AddedManifest(s, parent));
-  const std::map<std::string, int64_t> no_sequence;
+  const SequenceMap no_sequence;
   return Paths(*rebuilt->live_files) == Paths(*s.live_files) && Paths(DeletesOf(*rebuilt)) == Paths(DeletesOf(s)) &&
          *rebuilt->file_sequence == (s.file_sequence != nullptr ? *s.file_sequence : no_sequence) &&
          Paths(rebuilt->manifests) == Paths(s.manifests);
@@ -421,7 +421,7 @@ SnapshotRef ReadWhole(Reader& r, const json& j, const std::string& at) {
   for (FileRef& f : ReadFiles(r, j, at, "live-files")) live->emplace(f->path(), std::move(f));
   auto deletes = std::make_shared<FileSet>();
   for (FileRef& f : ReadFiles(r, j, at, "live-deletes")) deletes->emplace(f->path(), std::move(f));
-  auto sequence = std::make_shared<std::map<std::string, int64_t>>();
+  auto sequence = std::make_shared<SequenceMap>();
   const json& pairs = r.Array(j, at, "file-sequence");
   for (size_t i = 0; i < pairs.size() && r.ok(); ++i) {
     const json& p = pairs[i];
@@ -429,7 +429,7 @@ SnapshotRef ReadWhole(Reader& r, const json& j, const std::string& at) {
       r.Fail(At(at, "file-sequence", i), "expected [path, sequence number]");
       break;
     }
-    (*sequence)[p[0].get<std::string>()] = p[1].get<int64_t>();
+    sequence->insert_or_assign(p[0].get<std::string>(), p[1].get<int64_t>());
   }
   if (!r.ok()) return nullptr;
   s->live_files = std::move(live);
@@ -455,7 +455,7 @@ std::string EncodeMetadata(const TableMetadata& m) {
   out["last-sequence-number"] = m.last_sequence_number;
   out["last-updated-ms"] = m.last_updated_ms;
   out["current-snapshot-id"] = m.current_snapshot_id ? ordered_json(*m.current_snapshot_id) : ordered_json(nullptr);
-  out["metadata-log"] = m.metadata_log;
+  out["metadata-log"] = m.metadata_log.Entries();
   ordered_json snapshots = ordered_json::array();
   std::map<int64_t, const Snapshot*> written;
   for (const SnapshotRef& s : m.snapshots) {
@@ -488,7 +488,7 @@ Result<MetadataRef> DecodeMetadata(std::string_view text, std::string_view where
   m->last_sequence_number = r.Int(j, "", "last-sequence-number");
   m->last_updated_ms = r.Int(j, "", "last-updated-ms");
   m->current_snapshot_id = r.OptionalInt(j, "", "current-snapshot-id");
-  m->metadata_log = r.Strings(j, "", "metadata-log");
+  m->metadata_log = MetadataLog(r.Strings(j, "", "metadata-log"));
   const json& snapshots = r.Array(j, "", "snapshots");
   for (size_t i = 0; i < snapshots.size() && r.ok(); ++i) {
     const json& s = snapshots[i];

@@ -48,7 +48,7 @@ TEST_F(IcebergCommitterTest, AppendBuildsTheNextMetadataVersionAndSnapshot) {
   EXPECT_EQ(m, r->committed);
   EXPECT_EQ(m->version, 1);
   EXPECT_THAT(m->location, StartsWith("metadata/00001-"));
-  EXPECT_THAT(m->metadata_log, ElementsAre(r->base->location));
+  EXPECT_THAT(m->metadata_log.Entries(), ElementsAre(r->base->location));
   SnapshotRef s = m->CurrentSnapshot();
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->snapshot_id, *r->snapshot_id);

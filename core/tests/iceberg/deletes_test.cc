@@ -21,9 +21,10 @@ std::vector<Row> Ids(std::vector<int64_t> ids) {
 Snapshot With(std::vector<std::pair<FileRef, int64_t>> deletes, std::map<std::string, int64_t> data_sequence) {
   Snapshot s;
   auto live = std::make_shared<FileSet>();
-  auto sequence = std::make_shared<std::map<std::string, int64_t>>(std::move(data_sequence));
+  auto sequence = std::make_shared<SequenceMap>();
+  for (const auto& [path, seq] : data_sequence) sequence->insert_or_assign(path, seq);
   for (auto& [d, seq] : deletes) {
-    (*sequence)[d->path()] = seq;
+    sequence->insert_or_assign(d->path(), seq);
     live->emplace(d->path(), d);
   }
   s.live_deletes = std::move(live);

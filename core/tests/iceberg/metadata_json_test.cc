@@ -35,7 +35,7 @@ void ExpectSameTable(const TableMetadata& a, const TableMetadata& b) {
   EXPECT_EQ(a.last_sequence_number, b.last_sequence_number);
   EXPECT_EQ(a.last_updated_ms, b.last_updated_ms);
   EXPECT_EQ(a.current_snapshot_id, b.current_snapshot_id);
-  EXPECT_EQ(a.metadata_log, b.metadata_log);
+  EXPECT_EQ(a.metadata_log.Entries(), b.metadata_log.Entries());
   ASSERT_EQ(a.snapshots.size(), b.snapshots.size());
   for (size_t i = 0; i < a.snapshots.size(); ++i) {
     SCOPED_TRACE(i);
@@ -51,7 +51,7 @@ void ExpectSameTable(const TableMetadata& a, const TableMetadata& b) {
     EXPECT_EQ(ManifestPaths(x), ManifestPaths(y));
     EXPECT_EQ(Paths(*x.live_files), Paths(*y.live_files));
     EXPECT_EQ(Paths(x.live_deletes ? *x.live_deletes : FileSet{}), Paths(y.live_deletes ? *y.live_deletes : FileSet{}));
-    using Sequence = std::map<std::string, int64_t>;
+    using Sequence = SequenceMap;
     EXPECT_EQ(x.file_sequence ? *x.file_sequence : Sequence(), y.file_sequence ? *y.file_sequence : Sequence());
     ASSERT_EQ(x.deleted_files.size(), y.deleted_files.size());
     for (const auto& [path, f] : *x.live_files) {

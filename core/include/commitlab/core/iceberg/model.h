@@ -21,6 +21,9 @@
 #include <vector>
 
 #include "commitlab/core/expression.h"
+#include "commitlab/core/iceberg/file_set.h"
+#include "commitlab/core/iceberg/metadata_log.h"
+#include "commitlab/core/iceberg/sequence_map.h"
 #include "commitlab/core/model.h"
 
 namespace commitlab::iceberg {
@@ -79,10 +82,6 @@ struct ManifestFile {
 };
 using ManifestRef = std::shared_ptr<const ManifestFile>;
 
-// path -> file, in path order. A multimap because Iceberg lets a commit add a path that is already
-// live (a blind re-commit after an unknown outcome): its rows are then read twice.
-using FileSet = std::multimap<std::string, FileRef>;
-
 struct Snapshot {
   int64_t snapshot_id = 0;                // random, assigned once per commit, stable across retries
   std::optional<int64_t> parent_id = {};  // the branch head the successful attempt built on
@@ -103,13 +102,10 @@ struct Snapshot {
   // The data sequence number of every live data and delete file: the sequence number of the
   // snapshot that added it (null: all 0). A delete applies to data of lower sequence numbers (a
   // position delete also to its own).
-  std::shared_ptr<const std::map<std::string, int64_t>> file_sequence = {};
+  std::shared_ptr<const SequenceMap> file_sequence = {};
   std::map<std::string, std::string> summary = {};  // added-data-files, total-records, ...
 };
 using SnapshotRef = std::shared_ptr<const Snapshot>;
-
-// write.metadata.previous-versions-max: how many earlier metadata files the log keeps.
-inline constexpr size_t kPreviousVersionsMax = 100;
 
 struct TableMetadata {
   std::string table_name = {};
@@ -119,8 +115,8 @@ struct TableMetadata {
   int64_t last_sequence_number = 0;
   int64_t last_updated_ms = 0;
   std::optional<int64_t> current_snapshot_id = {};
-  std::vector<SnapshotRef> snapshots = {};     // retained snapshots, oldest first
-  std::vector<std::string> metadata_log = {};  // earlier metadata files, oldest first
+  std::vector<SnapshotRef> snapshots = {};  // retained snapshots, oldest first
+  MetadataLog metadata_log = {};            // earlier metadata files, oldest first
 
   // nullptr when `id` is not retained (never committed, or expired).
   SnapshotRef FindSnapshot(int64_t id) const;

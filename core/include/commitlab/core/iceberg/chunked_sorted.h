@@ -1,0 +1,156 @@
+// ChunkedSorted<T, KeyOf>: a sorted sequence of T (by the string key KeyOf()(t)) whose storage is
+// persistent: the entries sit in chunks shared between copies, and a change copies only the chunk
+// it touches. A snapshot's live-file set and data sequence numbers are each a copy of its parent's
+// with a few changes, so a copy costs O(N / chunk) pointer copies rather than O(N) nodes and
+// strings. FileSet and SequenceMap are its two readings; neither exposes it.
+#ifndef COMMITLAB_CORE_ICEBERG_CHUNKED_SORTED_H_
+#define COMMITLAB_CORE_ICEBERG_CHUNKED_SORTED_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace commitlab::iceberg::internal {
+
+template <typename T, typename KeyOf>
+class ChunkedSorted {
+ public:
+  // A position: chunk and index in it; end() is {chunks, 0}.
+  struct Pos {
+    size_t chunk = 0;
+    size_t index = 0;
+    bool operator==(const Pos&) const = default;
+  };
+
+  // Iterates the entries in key order.
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using difference_type = std::ptrdiff_t;
+    using value_type = T;
+    using pointer = const T*;
+    using reference = const T&;
+
+    const_iterator() = default;
+    const_iterator(const ChunkedSorted* owner, Pos pos) : owner_(owner), pos_(pos) {}
+    const T& operator*() const { return owner_->at(pos_); }
+    const T* operator->() const { return &owner_->at(pos_); }
+    const_iterator& operator++() {
+      pos_ = owner_->Next(pos_);
+      return *this;
+    }
+    const_iterator operator++(int) {
+      const_iterator before = *this;
+      ++*this;
+      return before;
+    }
+    bool operator==(const const_iterator& o) const { return pos_ == o.pos_; }
+    Pos pos() const { return pos_; }
+
+   private:
+    const ChunkedSorted* owner_ = nullptr;
+    Pos pos_;
+  };
+  const_iterator cbegin() const { return {this, begin()}; }
+  const_iterator cend() const { return {this, end()}; }
+
+  size_t size() const { return size_; }
+  Pos begin() const { return {0, 0}; }
+  Pos end() const { return {chunks_.size(), 0}; }
+  const T& at(Pos p) const { return (*chunks_[p.chunk])[p.index]; }
+  Pos Next(Pos p) const { return ++p.index == chunks_[p.chunk]->size() ? Pos{p.chunk + 1, 0} : p; }
+
+  // The first entry whose key is not less than (LowerBound) / greater than (UpperBound) `key`.
+  Pos LowerBound(std::string_view key) const {
+    return Bound(key, [](std::string_view a, std::string_view b) { return a < b; });
+  }
+  Pos UpperBound(std::string_view key) const {
+    return Bound(key, [](std::string_view a, std::string_view b) { return a <= b; });
+  }
+
+  // Inserts `t` before `at`. REQUIRES: the order by key is kept.
+  void Insert(Pos at, T t) {
+    ++size_;
+    if (chunks_.empty()) {
+      chunks_.push_back(std::make_shared<const Chunk>(Chunk{std::move(t)}));
+      return;
+    }
+    if (at == end()) at = {chunks_.size() - 1, chunks_.back()->size()};  // after the last entry
+    const Chunk& old = *chunks_[at.chunk];
+    auto grown = std::make_shared<Chunk>();
+    grown->reserve(old.size() + 1);
+    grown->insert(grown->end(), old.begin(), old.begin() + Diff(at.index));
+    grown->push_back(std::move(t));
+    grown->insert(grown->end(), old.begin() + Diff(at.index), old.end());
+    const auto where = chunks_.begin() + Diff(at.chunk);
+    if (grown->size() < 2 * kChunk) {
+      *where = std::move(grown);
+      return;
+    }
+    auto upper = std::make_shared<Chunk>(grown->begin() + Diff(kChunk), grown->end());
+    grown->resize(kChunk);
+    *where = std::move(grown);
+    chunks_.insert(where + 1, std::move(upper));
+  }
+
+  // Replaces the entry at `at` by `t`. REQUIRES: `at` is an entry and `t` has its key.
+  void Replace(Pos at, T t) {
+    auto copy = std::make_shared<Chunk>(*chunks_[at.chunk]);
+    (*copy)[at.index] = std::move(t);
+    chunks_[at.chunk] = std::move(copy);
+  }
+
+  // Removes every entry with `key`; how many there were.
+  size_t EraseKey(std::string_view key) {
+    size_t removed = 0;
+    for (size_t c = LowerBound(key).chunk; c < chunks_.size();) {
+      const Chunk& old = *chunks_[c];
+      if (KeyOf()(old.front()) > key) break;
+      auto kept = std::make_shared<Chunk>();
+      kept->reserve(old.size());
+      for (const T& t : old)
+        if (KeyOf()(t) != key) kept->push_back(t);
+      const size_t gone = old.size() - kept->size();
+      removed += gone;
+      if (gone == 0) break;
+      if (kept->empty()) {
+        chunks_.erase(chunks_.begin() + Diff(c));
+      } else {
+        chunks_[c] = std::move(kept);
+        ++c;
+      }
+    }
+    size_ -= removed;
+    return removed;
+  }
+
+ private:
+  // A chunk grows to twice this and is then split in halves: small enough that a change copies
+  // little, large enough that a copy of the whole copies few chunk pointers.
+  static constexpr size_t kChunk = 64;
+  using Chunk = std::vector<T>;  // sorted by key, never empty
+
+  static std::ptrdiff_t Diff(size_t n) { return static_cast<std::ptrdiff_t>(n); }
+
+  template <typename Before>
+  Pos Bound(std::string_view key, Before before) const {
+    const auto c = std::partition_point(chunks_.begin(), chunks_.end(), [&](const std::shared_ptr<const Chunk>& k) {
+      return before(KeyOf()(k->back()), key);
+    });
+    if (c == chunks_.end()) return end();
+    const auto i =
+        std::partition_point((*c)->begin(), (*c)->end(), [&](const T& t) { return before(KeyOf()(t), key); });
+    return {static_cast<size_t>(c - chunks_.begin()), static_cast<size_t>(i - (*c)->begin())};
+  }
+
+  std::vector<std::shared_ptr<const Chunk>> chunks_;
+  size_t size_ = 0;
+};
+
+}  // namespace commitlab::iceberg::internal
+
+#endif  // COMMITLAB_CORE_ICEBERG_CHUNKED_SORTED_H_

@@ -1,0 +1,89 @@
+// FileSet: the files live in a snapshot, by path, in path order; a path added twice is there
+// twice, in the order added (a blind re-commit after an unknown outcome, whose rows are then read
+// twice). Read like a std::multimap<std::string, FileRef>: entries are {path, file} pairs.
+//
+// Persistent (chunked_sorted.h): every snapshot keeps its own set, built from its parent's by a
+// commit attempt, and the copy shares all but the chunks the attempt changed.
+#ifndef COMMITLAB_CORE_ICEBERG_FILE_SET_H_
+#define COMMITLAB_CORE_ICEBERG_FILE_SET_H_
+
+#include <cstddef>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "commitlab/core/iceberg/chunked_sorted.h"
+
+namespace commitlab::iceberg {
+
+struct IcebergDataFile;
+using FileRef = std::shared_ptr<const IcebergDataFile>;
+
+class FileSet {
+  struct PathOf {
+    const std::string& operator()(const FileRef& f) const;  // f->path()
+  };
+  using Entries = internal::ChunkedSorted<FileRef, PathOf>;
+  using Pos = Entries::Pos;
+
+ public:
+  using value_type = std::pair<const std::string&, const FileRef&>;
+
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using difference_type = std::ptrdiff_t;
+    using value_type = FileSet::value_type;
+    using reference = value_type;
+    struct Arrow {
+      value_type entry;
+      const value_type* operator->() const { return &entry; }
+    };
+    using pointer = Arrow;
+
+    const_iterator() = default;
+    value_type operator*() const;
+    Arrow operator->() const { return {**this}; }
+    const_iterator& operator++();
+    const_iterator operator++(int) {
+      const_iterator before = *this;
+      ++*this;
+      return before;
+    }
+    bool operator==(const const_iterator& o) const { return pos_ == o.pos_; }
+
+   private:
+    friend class FileSet;
+    const_iterator(const FileSet* set, Pos pos) : set_(set), pos_(pos) {}
+    const FileSet* set_ = nullptr;
+    Pos pos_;
+  };
+  using iterator = const_iterator;
+
+  size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.size() == 0; }
+  const_iterator begin() const { return {this, entries_.begin()}; }
+  const_iterator end() const { return {this, entries_.end()}; }
+  const_iterator lower_bound(std::string_view path) const { return {this, entries_.LowerBound(path)}; }
+  const_iterator upper_bound(std::string_view path) const { return {this, entries_.UpperBound(path)}; }
+  std::pair<const_iterator, const_iterator> equal_range(std::string_view path) const {
+    return {lower_bound(path), upper_bound(path)};
+  }
+  const_iterator find(std::string_view path) const;
+  size_t count(std::string_view path) const;
+
+  // Adds `f` after any entry with its path. REQUIRES: path == f->path().
+  void emplace(std::string_view path, const FileRef& f);
+  // Removes every entry with `path`; how many there were.
+  size_t erase(std::string_view path) { return entries_.EraseKey(path); }
+
+ private:
+  Entries entries_;
+};
+
+}  // namespace commitlab::iceberg
+
+#endif  // COMMITLAB_CORE_ICEBERG_FILE_SET_H_

@@ -1,0 +1,45 @@
+#include "commitlab/core/iceberg/metadata_log.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "commitlab/core/check.h"
+
+namespace commitlab::iceberg {
+
+MetadataLog::MetadataLog(const std::vector<std::string>& oldest_first) {
+  for (const std::string& location : oldest_first) Append(location);
+}
+
+void MetadataLog::Append(std::string location) {
+  newest_ = std::make_shared<const Node>(Node{std::move(location), std::move(newest_)});
+  ++chain_;
+  size_ = std::min(chain_, kPreviousVersionsMax);
+  if (chain_ <= 2 * kPreviousVersionsMax) return;
+  // Entries past the cap are unreachable through this log but still held by its nodes (and
+  // perhaps shared with older versions): rebuild a chain of just the live ones, one string copy
+  // per append on average, so a chain never outgrows twice the cap.
+  const std::vector<std::string> kept = Entries();
+  newest_.reset();
+  chain_ = 0;
+  for (const std::string& l : kept) {
+    newest_ = std::make_shared<const Node>(Node{l, std::move(newest_)});
+    ++chain_;
+  }
+}
+
+const std::string& MetadataLog::operator[](size_t i) const {
+  COMMITLAB_CHECK(i < size_, "a metadata log entry past its end");
+  const Node* n = newest_.get();
+  for (size_t steps = size_ - 1 - i; steps > 0; --steps) n = n->older.get();
+  return n->location;
+}
+
+std::vector<std::string> MetadataLog::Entries() const {
+  std::vector<std::string> out(size_);
+  const Node* n = newest_.get();
+  for (size_t i = size_; i > 0; --i, n = n->older.get()) out[i - 1] = n->location;
+  return out;
+}
+
+}  // namespace commitlab::iceberg
