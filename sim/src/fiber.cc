@@ -205,6 +205,11 @@ void Fiber::SwitchTo(Fiber& next) {
   Arrived(fake_stack, std::move(from));
 }
 
+void Fiber::ReleaseBody() {
+  COMMITLAB_CHECK(finished_, "only a finished fiber's body is released");
+  body_ = nullptr;
+}
+
 boost::context::fiber Fiber::Entry(boost::context::fiber&& from) {
   Arrived(nullptr, std::move(from));  // a fresh stack has no fake stack to restore
   body_();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <string>
 #include <utility>
@@ -13,8 +14,12 @@
 
 namespace commitlab::sim {
 
+struct Scheduler::Fibers {
+  std::deque<Fiber> all;  // a deque: elements stay put as it grows
+};
+
 Scheduler::Scheduler(std::unique_ptr<Strategy> strategy, uint64_t seed)
-    : seed_(seed), rng_(seed), strategy_(std::move(strategy)) {}
+    : seed_(seed), rng_(seed), strategy_(std::move(strategy)), fibers_(std::make_unique<Fibers>()) {}
 
 // Out of line: Fiber is incomplete in the header.
 Scheduler::~Scheduler() = default;
@@ -22,7 +27,7 @@ Scheduler::~Scheduler() = default;
 int Scheduler::AddWriter(std::string name, std::function<void()> body) {
   if (ran_) return -1;
   writers_.push_back(
-      {std::move(name), std::make_unique<Fiber>(std::move(body)), false, false, false, StepAccess::kLocal});
+      {std::move(name), &fibers_->all.emplace_back(std::move(body)), false, false, false, StepAccess::kLocal});
   ready_.push_back(num_writers() - 1);  // runnable at time 0; indices ascend
   schedule_.writers = num_writers();
   return num_writers() - 1;
@@ -49,11 +54,11 @@ Status Scheduler::Run() {
     writers_[static_cast<size_t>(next)].fiber->Resume();
     const int finished = current_;
     Writer& w = writers_[static_cast<size_t>(finished)];
-    COMMITLAB_CHECK(w.fiber->finished() && Fiber::last_returned() == w.fiber.get(),
+    COMMITLAB_CHECK(w.fiber->finished() && Fiber::last_returned() == w.fiber,
                     "control returns to Run() only when the running writer's fiber has finished");
     COMMITLAB_CHECK(!w.blocked, "a finished writer is not blocked");
     w.done = true;
-    w.fiber.reset();
+    w.fiber->ReleaseBody();  // what the body captured goes now, as the writer ends
     RemoveReady(finished);
     current_ = -1;
     next = NextWriter();
@@ -77,15 +82,20 @@ void Scheduler::SleepUntil(int64_t wake_micros) {
   if (wake > now_ && !untimed_) {
     RemoveReady(current_);
     const WakeQueue::Entry self{wake, current_};
-    if (ready_.empty() && !sleepers_.empty() && sleepers_.earliest().wake_micros <= wake) {
+    if (!ready_.empty()) {
+      sleepers_.Push(self);
+    } else if (sleepers_.empty() || wake < sleepers_.earliest().wake_micros) {
+      // Nobody can run now and we are due strictly first: NextWriter would jump the clock to us
+      // and take us straight back out of the queue. Skip the round trip.
+      now_ = wake;
+      ready_.push_back(current_);
+    } else {
       // Nobody can run now and another sleeper is due first (or with us): NextWriter would jump
       // the clock to it and pop it. Do that here, swapping ourselves in for it in one sift.
       const WakeQueue::Entry first = sleepers_.earliest();
       now_ = first.wake_micros;
       sleepers_.ReplaceEarliest(self);
       ready_.push_back(first.writer);
-    } else {
-      sleepers_.Push(self);
     }
   }
   Reschedule();

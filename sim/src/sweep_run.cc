@@ -54,6 +54,7 @@ class PaimonWriters {
     options.idempotency_check = idempotency_check;
     committers_.reserve(static_cast<size_t>(writers));
     for (int i = 0; i < writers; ++i) committers_.emplace_back(WriterName(i), options, env, &store_, &sink_);
+    committables_.resize(static_cast<size_t>(writers));
   }
 
   const std::string& name(int i) const { return committers_[static_cast<size_t>(i)].commit_user(); }
@@ -63,7 +64,10 @@ class PaimonWriters {
     return paimon::WriteDataFile(env_, &store_, File(i, id));
   }
   Status Commit(int i, int64_t id) {
-    Committable c{.identifier = id, .append_changes = {{ChangeKind::kAdd, File(i, id)}}};
+    // One Committable per writer, refilled: its change list keeps its storage from commit to commit.
+    Committable& c = committables_[static_cast<size_t>(i)];
+    c.identifier = id;
+    c.append_changes.assign(1, {ChangeKind::kAdd, File(i, id)});
     return committers_[static_cast<size_t>(i)].Commit(c).status();
   }
 
@@ -78,6 +82,7 @@ class PaimonWriters {
   MemoryStore store_{MemoryStore::Threads::kOne, MemoryStore::Manifests::kForget};
   NullEventSink sink_;  // no events are built for it
   std::vector<paimon::Committer> committers_;
+  std::vector<Committable> committables_;
 };
 
 // Iceberg: SnapshotProducer.commit() against a catalog that swaps the metadata pointer; every

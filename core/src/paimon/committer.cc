@@ -58,8 +58,9 @@ void Committer::EmitError(EventType type, int64_t identifier, CommitKind kind, i
 }
 
 void Committer::NextManifestName() {
-  // "manifest-{uuid}-{n}": the stem is built once, in place (the uuid is drawn by the first
-  // attempt), and then only the counter changes: no fmt, no allocation once grown.
+  // "manifest-{uuid}-{n}", n = 0, 1, ...: the stem is built once, in place (the uuid is drawn by
+  // the first attempt), and then the counter's digits are counted up where they stand: no fmt, no
+  // conversion, no allocation once grown.
   std::string& name = attempt_.delta_manifest;
   if (manifest_stem_size_ == 0) {
     constexpr std::string_view kPrefix = "manifest-";
@@ -68,10 +69,17 @@ void Committer::NextManifestName() {
     AppendRandomUuid(env_->rng(), &name);
     name += '-';
     manifest_stem_size_ = name.size();
+    name += '0';
+    return;
   }
-  COMMITLAB_CHECK(name.size() >= manifest_stem_size_, "nothing else writes attempt_.delta_manifest");
-  name.resize(manifest_stem_size_);
-  AppendDecimal(name_counter_++, &name);
+  COMMITLAB_CHECK(name.size() > manifest_stem_size_, "nothing else writes attempt_.delta_manifest");
+  size_t digit = name.size();
+  while (digit > manifest_stem_size_ && name[digit - 1] == '9') name[--digit] = '0';
+  if (digit == manifest_stem_size_) {
+    name.insert(digit, 1, '1');  // 9 -> 10, 99 -> 100
+  } else {
+    ++name[digit - 1];
+  }
 }
 
 Result<int> Committer::Commit(const Committable& c, bool check_append_files) {

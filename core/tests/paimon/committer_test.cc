@@ -144,6 +144,17 @@ TEST_F(CommitterTest, EveryAttemptNamesItsManifestWithTheCommittersStemAndTheNex
   EXPECT_NE(Chain()[0].delta_manifest.substr(0, stem.size()), stem);  // job-A drew another uuid
 }
 
+// The counter is counted up in the name's own digits: across 9 -> 10 and 99 -> 100 it still reads
+// as the decimal number of the attempt.
+TEST_F(CommitterTest, ManifestCountersCarryIntoANewDigit) {
+  Committer c = Make("job-A");
+  for (int64_t id = 1; id <= 102; ++id) ASSERT_TRUE(c.Commit(AppendOf(id, {Add(NewFile(id))})).ok());
+  const std::vector<Snapshot> chain = Chain();
+  ASSERT_EQ(chain.size(), 102u);
+  const std::string stem = chain[0].delta_manifest.substr(0, chain[0].delta_manifest.rfind('-') + 1);
+  for (size_t n = 0; n < chain.size(); ++n) EXPECT_EQ(chain[n].delta_manifest, stem + std::to_string(n));
+}
+
 TEST_F(CommitterTest, ExhaustedRetriesGiveUpWithPaimonsMessage) {
   AlwaysLosingStore losing;
   Committer c("job-A", {}, &env_, &losing, &sink_);

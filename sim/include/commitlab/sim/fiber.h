@@ -49,6 +49,9 @@ class Fiber {
   // The fiber whose suspension or end made the last Resume() on this thread return.
   static Fiber* last_returned();
 
+  // Destroys the body (and what it captured) of a finished fiber. REQUIRES: finished().
+  void ReleaseBody();
+
   bool started() const { return started_; }
   bool finished() const { return finished_; }
 

@@ -129,7 +129,6 @@ class Committer {
   TableState base_;  // live files at base_.snapshot_id(), advanced incrementally
   // Length of "manifest-{uuid}-" at the start of attempt_.delta_manifest; 0 until the first attempt.
   size_t manifest_stem_size_ = 0;
-  int64_t name_counter_ = 0;
   // The snapshot being published, reused by every attempt (see TryCommitOnce): its user is set
   // once, its changes once per commit; only NextManifestName writes its delta_manifest.
   Snapshot attempt_;
