@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <memory>
+#include <optional>
 #include <set>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "commitlab/core/iceberg/expression.h"
 #include "commitlab/core/iceberg/validation.h"
@@ -98,6 +102,39 @@ std::vector<FileRef> DeleteFilesToDrop(const Operation& op, const FileSet& live_
   return out;
 }
 
+// The rows live after `s`. SnapshotProducer.summary(previous) carries totals over (updateTotal):
+// the parent's total-records plus the rows `s` added, minus every entry it removed; without a
+// parent total to build on, the live files are counted.
+int64_t TotalRecords(const Snapshot* parent, const Snapshot& s) {
+  std::optional<int64_t> total = 0;
+  if (parent != nullptr) {
+    const auto it = parent->summary.find("total-records");
+    int64_t n = 0;
+    if (it != parent->summary.end() &&
+        std::from_chars(it->second.data(), it->second.data() + it->second.size(), n).ec == std::errc() && n >= 0) {
+      total = n;
+    } else {
+      total.reset();
+    }
+  }
+  if (!total) {
+    int64_t counted = 0;
+    for (const auto& entry : *s.live_files) counted += entry.second->file.row_count;
+    return counted;
+  }
+  *total += Records(s.added_files);
+  // A removed path takes every entry it had in the parent (a path added twice goes at once).
+  std::vector<std::string_view> removed;
+  for (const FileRef& f : s.deleted_files) removed.push_back(f->path());
+  std::sort(removed.begin(), removed.end());
+  removed.erase(std::unique(removed.begin(), removed.end()), removed.end());
+  for (std::string_view path : removed) {
+    auto [lo, hi] = parent->live_files->equal_range(path);
+    for (auto e = lo; e != hi; ++e) *total -= e->second->file.row_count;
+  }
+  return *total;
+}
+
 Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& base, const ApplyContext& ctx) {
   SnapshotRef parent = base.CurrentSnapshot();
   Result<std::vector<FileRef>> deleted = FilesToDelete(op, base.LiveFiles());
@@ -124,8 +161,7 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
   change.removed_delete_files = std::move(dropped_deletes);
   std::shared_ptr<Snapshot> s = BuildSnapshot(parent.get(), std::move(change), ctx.added_manifest);
 
-  int64_t total_records = 0;
-  for (const auto& entry : *s->live_files) total_records += entry.second->file.row_count;
+  const int64_t total_records = TotalRecords(parent.get(), *s);
   // SnapshotSummary: added-* and deleted-* only when non-zero, totals always.
   auto set_if = [&](const char* key, int64_t n) {
     if (n > 0) s->summary[key] = fmt::format("{}", n);

@@ -58,8 +58,9 @@ std::optional<IsolationLevel> ParseIsolationLevel(std::string_view s) {
 }
 
 SnapshotRef TableMetadata::FindSnapshot(int64_t id) const {
-  for (const SnapshotRef& s : snapshots)
-    if (s->snapshot_id == id) return s;
+  // Newest first: the one looked for is almost always the current snapshot, the last one added.
+  for (auto it = snapshots.rbegin(); it != snapshots.rend(); ++it)
+    if ((*it)->snapshot_id == id) return *it;
   return nullptr;
 }
 
