@@ -106,23 +106,18 @@ std::vector<FileRef> DeleteFilesToDrop(const Operation& op, const FileSet& live_
 // the parent's total-records plus the rows `s` added, minus every entry it removed; without a
 // parent total to build on, the live files are counted.
 int64_t TotalRecords(const Snapshot* parent, const Snapshot& s) {
-  std::optional<int64_t> total = 0;
-  if (parent != nullptr) {
-    const auto it = parent->summary.find("total-records");
-    int64_t n = 0;
-    if (it != parent->summary.end() &&
-        std::from_chars(it->second.data(), it->second.data() + it->second.size(), n).ec == std::errc() && n >= 0) {
-      total = n;
-    } else {
-      total.reset();
-    }
-  }
-  if (!total) {
+  auto count_live = [&] {
     int64_t counted = 0;
     for (const auto& entry : *s.live_files) counted += entry.second->file.row_count;
     return counted;
-  }
-  *total += Records(s.added_files);
+  };
+  if (parent == nullptr) return Records(s.added_files);
+  const auto it = parent->summary.find("total-records");
+  if (it == parent->summary.end()) return count_live();
+  const std::string& text = it->second;
+  int64_t total = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), total);
+  if (ec != std::errc() || end != text.data() + text.size() || total < 0) return count_live();
   // A removed path takes every entry it had in the parent (a path added twice goes at once).
   std::vector<std::string_view> removed;
   for (const FileRef& f : s.deleted_files) removed.push_back(f->path());
@@ -130,9 +125,12 @@ int64_t TotalRecords(const Snapshot* parent, const Snapshot& s) {
   removed.erase(std::unique(removed.begin(), removed.end()), removed.end());
   for (std::string_view path : removed) {
     auto [lo, hi] = parent->live_files->equal_range(path);
-    for (auto e = lo; e != hi; ++e) *total -= e->second->file.row_count;
+    for (auto e = lo; e != hi; ++e) total -= e->second->file.row_count;
   }
-  return *total;
+  // A parent total that disagrees with its files (a summary read from outside) shows here at the
+  // latest; the files are the truth.
+  if (total < 0 || __builtin_add_overflow(total, Records(s.added_files), &total)) return count_live();
+  return total;
 }
 
 Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& base, const ApplyContext& ctx) {

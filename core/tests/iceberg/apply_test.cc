@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,14 +66,33 @@ TEST_F(ApplyTest, TotalRecordsFollowTheLiveFilesThroughEveryChange) {
   }
 }
 
-// Without a total in the parent's summary to build on, the live files are counted.
-TEST_F(ApplyTest, TotalRecordsAreCountedWhenTheParentHasNone) {
-  Apply(NewAppend(table_, {MakeDataFile("data/a.parquet", {Row{}, Row{}})}));
+// Without a usable total in the parent's summary to build on (none, damaged, or at odds with its
+// files), the live files are counted.
+TEST_F(ApplyTest, TotalRecordsAreCountedWhenTheParentsTotalIsMissingOrWrong) {
+  const std::vector<std::optional<std::string>> totals = {std::nullopt, "12abc", "-5", "", "0"};
+  for (const std::optional<std::string>& total : totals) {
+    table_ = NewTableMetadata("db.tbl", 0, "uuid");
+    FileRef a = MakeDataFile("data/a.parquet", {Row{}, Row{}});
+    Apply(NewAppend(table_, {a}));
+    auto parent = std::make_shared<Snapshot>(*table_.CurrentSnapshot());
+    if (total) {
+      parent->summary["total-records"] = *total;
+    } else {
+      parent->summary.erase("total-records");
+    }
+    table_.snapshots.back() = parent;
+    Apply(NewDeleteFiles(table_, {a}));  // "0": removing two rows from none is caught
+    Apply(NewAppend(table_, {MakeDataFile("data/b.parquet", {Row{}})}));
+    EXPECT_EQ(TotalRecords(), "1") << (total ? *total : "none");
+  }
+  // The largest total still adds up without overflowing: counted instead.
+  table_ = NewTableMetadata("db.tbl", 0, "uuid");
+  Apply(NewAppend(table_, {MakeDataFile("data/a.parquet", {Row{}})}));
   auto parent = std::make_shared<Snapshot>(*table_.CurrentSnapshot());
-  parent->summary.erase("total-records");
+  parent->summary["total-records"] = "9223372036854775807";
   table_.snapshots.back() = parent;
   Apply(NewAppend(table_, {MakeDataFile("data/b.parquet", {Row{}})}));
-  EXPECT_EQ(TotalRecords(), "3");
+  EXPECT_EQ(TotalRecords(), "2");
 }
 
 }  // namespace

@@ -72,11 +72,26 @@ class ChunkedSorted {
     return Bound(key, [](std::string_view a, std::string_view b) { return a <= b; });
   }
 
-  // Inserts `t` before `at`. REQUIRES: the order by key is kept.
+  ChunkedSorted() = default;
+  ChunkedSorted(const ChunkedSorted&) = default;
+  ChunkedSorted& operator=(const ChunkedSorted&) = default;
+  // A moved-from one is empty, size included.
+  ChunkedSorted(ChunkedSorted&& o) noexcept : chunks_(std::move(o.chunks_)), size_(std::exchange(o.size_, 0)) {
+    o.chunks_.clear();
+  }
+  ChunkedSorted& operator=(ChunkedSorted&& o) noexcept {
+    chunks_ = std::move(o.chunks_);
+    o.chunks_.clear();
+    size_ = std::exchange(o.size_, 0);
+    return *this;
+  }
+
+  // Inserts `t` before `at`. REQUIRES: the order by key is kept. Positions, iterators and
+  // references into the container are invalid after any change.
   void Insert(Pos at, T t) {
-    ++size_;
     if (chunks_.empty()) {
       chunks_.push_back(std::make_shared<const Chunk>(Chunk{std::move(t)}));
+      ++size_;
       return;
     }
     if (at == end()) at = {chunks_.size() - 1, chunks_.back()->size()};  // after the last entry
@@ -89,12 +104,14 @@ class ChunkedSorted {
     const auto where = chunks_.begin() + Diff(at.chunk);
     if (grown->size() < 2 * kChunk) {
       *where = std::move(grown);
+      ++size_;
       return;
     }
     auto upper = std::make_shared<Chunk>(grown->begin() + Diff(kChunk), grown->end());
     grown->resize(kChunk);
-    *where = std::move(grown);
-    chunks_.insert(where + 1, std::move(upper));
+    chunks_.insert(where + 1, std::move(upper));  // may throw: nothing changed yet
+    chunks_[at.chunk] = std::move(grown);
+    ++size_;
   }
 
   // Replaces the entry at `at` by `t`. REQUIRES: `at` is an entry and `t` has its key.

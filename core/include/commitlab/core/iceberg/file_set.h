@@ -1,6 +1,7 @@
 // FileSet: the files live in a snapshot, by path, in path order; a path added twice is there
 // twice, in the order added (a blind re-commit after an unknown outcome, whose rows are then read
-// twice). Read like a std::multimap<std::string, FileRef>: entries are {path, file} pairs.
+// twice). Read like a std::multimap<std::string, FileRef>: entries are {path, file} pairs; unlike
+// one, any change invalidates every iterator and reference into it.
 //
 // Persistent (chunked_sorted.h): every snapshot keeps its own set, built from its parent's by a
 // commit attempt, and the copy shares all but the chunks the attempt changed.
