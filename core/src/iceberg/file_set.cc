@@ -8,18 +8,8 @@ namespace commitlab::iceberg {
 const std::string& FileSet::PathOf::operator()(const FileRef& f) const { return f->path(); }
 
 FileSet::value_type FileSet::const_iterator::operator*() const {
-  const FileRef& f = set_->entries_.at(pos_);
+  const FileRef& f = *it_;
   return {f->path(), f};
-}
-
-FileSet::const_iterator& FileSet::const_iterator::operator++() {
-  pos_ = set_->entries_.Next(pos_);
-  return *this;
-}
-
-FileSet::const_iterator FileSet::find(std::string_view path) const {
-  const const_iterator it = lower_bound(path);
-  return it != end() && (*it).first == path ? it : end();
 }
 
 size_t FileSet::count(std::string_view path) const {

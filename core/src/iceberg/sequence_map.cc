@@ -4,11 +4,6 @@
 
 namespace commitlab::iceberg {
 
-SequenceMap::const_iterator SequenceMap::find(std::string_view path) const {
-  const const_iterator it{&entries_, entries_.LowerBound(path)};
-  return it != end() && it->first == path ? it : end();
-}
-
 void SequenceMap::insert_or_assign(std::string_view path, int64_t sequence) {
   const Entries::Pos at = entries_.LowerBound(path);
   if (at != entries_.end() && entries_.at(at).first == path) {

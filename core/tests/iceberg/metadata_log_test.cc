@@ -34,8 +34,8 @@ TEST(MetadataLogTest, KeepsTheNewestHundredOldestFirst) {
 TEST(MetadataLogTest, ReadFromAListKeepsItsNewestHundred) {
   EXPECT_EQ(MetadataLog(Locations(1, 3)).Entries(), Locations(1, 3));
   EXPECT_EQ(MetadataLog(Locations(1, 130)).Entries(), Locations(31, 130));
-  EXPECT_TRUE(MetadataLog(Locations(1, 130)) == MetadataLog(Locations(31, 130)));
-  EXPECT_FALSE(MetadataLog(Locations(1, 3)) == MetadataLog(Locations(2, 3)));
+  EXPECT_EQ(MetadataLog(Locations(1, 130)).Entries(), MetadataLog(Locations(31, 130)).Entries());
+  EXPECT_NE(MetadataLog(Locations(1, 3)).Entries(), MetadataLog(Locations(2, 3)).Entries());
 }
 
 }  // namespace

@@ -49,7 +49,6 @@ class ChunkedSorted {
       return before;
     }
     bool operator==(const const_iterator& o) const { return pos_ == o.pos_; }
-    Pos pos() const { return pos_; }
 
    private:
     const ChunkedSorted* owner_ = nullptr;
@@ -70,6 +69,11 @@ class ChunkedSorted {
   }
   Pos UpperBound(std::string_view key) const {
     return Bound(key, [](std::string_view a, std::string_view b) { return a <= b; });
+  }
+  // The first entry with `key`, or end().
+  Pos Find(std::string_view key) const {
+    const Pos p = LowerBound(key);
+    return p != end() && KeyOf()(at(p)) == key ? p : end();
   }
 
   ChunkedSorted() = default;

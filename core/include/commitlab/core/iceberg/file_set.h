@@ -48,19 +48,21 @@ class FileSet {
     const_iterator() = default;
     value_type operator*() const;
     Arrow operator->() const { return {**this}; }
-    const_iterator& operator++();
+    const_iterator& operator++() {
+      ++it_;
+      return *this;
+    }
     const_iterator operator++(int) {
       const_iterator before = *this;
-      ++*this;
+      ++it_;
       return before;
     }
-    bool operator==(const const_iterator& o) const { return pos_ == o.pos_; }
+    bool operator==(const const_iterator& o) const { return it_ == o.it_; }
 
    private:
     friend class FileSet;
-    const_iterator(const FileSet* set, Pos pos) : set_(set), pos_(pos) {}
-    const FileSet* set_ = nullptr;
-    Pos pos_;
+    const_iterator(const FileSet* set, Pos pos) : it_(&set->entries_, pos) {}
+    Entries::const_iterator it_;
   };
   using iterator = const_iterator;
 
@@ -73,7 +75,7 @@ class FileSet {
   std::pair<const_iterator, const_iterator> equal_range(std::string_view path) const {
     return {lower_bound(path), upper_bound(path)};
   }
-  const_iterator find(std::string_view path) const;
+  const_iterator find(std::string_view path) const { return {this, entries_.Find(path)}; }
   size_t count(std::string_view path) const;
 
   // Adds `f` after any entry with its path. REQUIRES: path == f->path().

@@ -34,8 +34,6 @@ class MetadataLog {
   const std::string& operator[](size_t i) const;                 // oldest first; O(size - i)
   std::vector<std::string> Entries() const;                      // oldest first
 
-  bool operator==(const MetadataLog& o) const { return Entries() == o.Entries(); }
-
  private:
   struct Node {
     std::string location;

@@ -35,7 +35,7 @@ class SequenceMap {
   bool empty() const { return entries_.size() == 0; }
   const_iterator begin() const { return entries_.cbegin(); }
   const_iterator end() const { return entries_.cend(); }
-  const_iterator find(std::string_view path) const;
+  const_iterator find(std::string_view path) const { return {&entries_, entries_.Find(path)}; }
 
   void insert_or_assign(std::string_view path, int64_t sequence);
   // Removes `path`; 1 if it was there, else 0.
