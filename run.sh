@@ -16,9 +16,11 @@ cd "$(dirname "$0")"
 
 # Debian packages the build and the tests need; the Boost, fmt and JSON ones are usually missing on a
 # fresh machine. python3-jsonschema validates histories and reports against docs/*.schema.json.
-# libpq-dev (found through pkg-config) is the PostgreSQL client of Iceberg's JDBC catalog.
+# libpq-dev (found through pkg-config) is the PostgreSQL client of Iceberg's JDBC catalog;
+# libmimalloc-dev is the CLI's allocator (COMMITLAB_MALLOC in CMakeLists.txt).
 PACKAGES=(libboost-program-options-dev libboost-context-dev libfmt-dev nlohmann-json3-dev cmake g++
-          libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema libpq-dev pkg-config)
+          libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema libpq-dev pkg-config
+          libmimalloc-dev)
 # The tests also open timeline pages in headless chromium and render their SVG with rsvg-convert,
 # and fuzz each parser with clang's libFuzzer (libclang-rt-14-dev holds its runtime); clang-format
 # checks that the sources keep their style.

@@ -9,8 +9,15 @@ endfunction()
 cli_test(help 0 "Commands:.*race.*lab +the source lectures' experiments \\(docs/lectures\\.md\\), narrated: lab paimon \\| iceberg \\| delta" --help)
 # --version: project(commitlab VERSION ...) and the commit the build came from.
 string(REPLACE "." "\\." VERSION_REGEX ${PROJECT_VERSION})
-cli_test(version 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\)$" --version)
-cli_test(version_short 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\)$" -V)
+cli_test(version 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\) allocator: " --version)
+cli_test(version_short 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\) allocator: " -V)
+# The allocator the binary really runs on is the one COMMITLAB_MALLOC chose (a link that dropped
+# mimalloc would make every sweep slower without a word).
+if(COMMITLAB_LINKS_MIMALLOC)
+  cli_test(version_allocator 0 "allocator: malloc from libmimalloc\\.so" --version)
+else()
+  cli_test(version_allocator 0 "allocator: malloc from libc\\.so" --version)
+endif()
 add_test(NAME cli.version_names_the_checked_out_commit
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_version.sh ${PROJECT_SOURCE_DIR} -- $<TARGET_FILE:commitlab>)
 

@@ -1,6 +1,8 @@
 // commitlab: the command-line entry point. Each subcommand lives in its own file.
 #include <fmt/format.h>
 
+#include <dlfcn.h>
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -98,6 +100,15 @@ int RunCommand(const Command& c, const std::vector<std::string>& args) {
   return code;
 }
 
+// The library whose malloc this process calls, asked at run time (CMake's COMMITLAB_MALLOC
+// chooses it): a sweep's speed depends on it, and a link that lost it would go unnoticed.
+std::string AllocatorName() {
+  Dl_info info;
+  void* const malloc_symbol = dlsym(RTLD_DEFAULT, "malloc");
+  if (malloc_symbol == nullptr || dladdr(malloc_symbol, &info) == 0 || info.dli_fname == nullptr) return "unknown";
+  return fmt::format("malloc from {}", std::filesystem::path(info.dli_fname).filename().string());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -115,7 +126,8 @@ int main(int argc, char** argv) {
     return commitlab::cli::kExitOk;
   }
   if (args[0] == "--version" || args[0] == "-V") {
-    fmt::print("commitlab {} ({})\n", commitlab::CommitlabVersion(), commitlab::CommitlabGitCommit());
+    fmt::print("commitlab {} ({})\nallocator: {}\n", commitlab::CommitlabVersion(), commitlab::CommitlabGitCommit(),
+               AllocatorName());
     return commitlab::cli::kExitOk;
   }
   for (const Command& c : Commands()) {

@@ -6,6 +6,7 @@ set -u
 src=$1
 shift 2
 out=$("$@" --version) || { printf 'exit code %s\n' "$?"; exit 1; }
+out=${out%%$'\n'*}  # the first line; the second names the allocator
 got=${out##* (}
 got=${got%)}
 top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null) || top=
