@@ -1,7 +1,7 @@
 // commitlab: the command-line entry point. Each subcommand lives in its own file.
-#include <fmt/format.h>
-
 #include <dlfcn.h>
+
+#include <fmt/format.h>
 
 #include <cerrno>
 #include <csignal>
