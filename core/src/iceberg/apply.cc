@@ -162,7 +162,7 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
   const int64_t total_records = TotalRecords(parent.get(), *s);
   // SnapshotSummary: added-* and deleted-* only when non-zero, totals always.
   auto set_if = [&](const char* key, int64_t n) {
-    if (n > 0) s->summary[key] = fmt::format("{}", n);
+    if (n > 0) s->summary[key] = std::to_string(n);
   };
   set_if("added-data-files", static_cast<int64_t>(s->added_files.size()));
   set_if("deleted-data-files", static_cast<int64_t>(s->deleted_files.size()));
@@ -170,8 +170,8 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
   set_if("deleted-records", Records(s->deleted_files));
   set_if("added-delete-files", static_cast<int64_t>(s->added_delete_files.size()));
   set_if("removed-delete-files", static_cast<int64_t>(s->removed_delete_files.size()));
-  s->summary["total-data-files"] = fmt::format("{}", s->live_files->size());
-  s->summary["total-records"] = fmt::format("{}", total_records);
+  s->summary["total-data-files"] = std::to_string(s->live_files->size());
+  s->summary["total-records"] = std::to_string(total_records);
   if (op.kind == OperationKind::kReplacePartitions) s->summary["replace-partitions"] = "true";
 
   TableMetadata next = NextVersion(base, ctx);

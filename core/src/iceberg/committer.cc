@@ -12,6 +12,19 @@
 namespace commitlab::iceberg {
 namespace {
 
+// SnapshotProducer.manifestListPath: "metadata/snap-<snapshot id>-<attempt>-<commit uuid>.avro",
+// built without fmt, as each attempt names a new one.
+std::string ManifestListPath(int64_t snapshot_id, int attempt, std::string_view commit_uuid) {
+  std::string path = "metadata/snap-";
+  AppendDecimal(snapshot_id, &path);
+  path += '-';
+  AppendDecimal(attempt, &path);
+  path += '-';
+  path += commit_uuid;
+  path += ".avro";
+  return path;
+}
+
 CommitKind EventKind(const Operation& op) {
   std::optional<DataOperation> data = SnapshotOperation(op);
   if (data == DataOperation::kAppend) return CommitKind::kAppend;
@@ -53,9 +66,11 @@ IcebergCommitter::IcebergCommitter(std::string writer, IcebergCommitOptions opti
       env_(env),
       catalog_(catalog),
       io_(io),
-      events_(events) {}
+      events_(events),
+      wants_events_(events->wants_events()),
+      wants_messages_(wants_events_ && events->wants_messages()) {}
 
-void IcebergCommitter::Emit(Event e) {
+void IcebergCommitter::Deliver(Event e) {
   e.user = writer_;
   e.time_micros = env_->NowMicros();
   events_->OnEvent(e);
@@ -165,7 +180,7 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
           .kind = EventKind(op),
           .attempt = attempt,
           .wait_micros = wait,
-          .message = fmt::format("Retrying task after failure: sleepTimeMs={} {}", wait / 1000, r.message),
+          .message = Message("Retrying task after failure: sleepTimeMs={} {}", wait / 1000, r.message),
           .wait_base_micros = next.base_micros,
           .wait_jitter_micros = next.jitter_micros});
     env_->SleepMicros(wait);
@@ -211,8 +226,8 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
         .kind = kind,
         .attempt = attempt,
         .snapshot_id = new_version,
-        .message = fmt::format("Committing {} to table {}: metadata v{} -> v{} (attempt {})", op_class,
-                               catalog_->table_name(), base->version, new_version, attempt),
+        .message = Message("Committing {} to table {}: metadata v{} -> v{} (attempt {})", op_class,
+                           catalog_->table_name(), base->version, new_version, attempt),
         .base_snapshot = base->version,
         .changes = &state.plan});
 
@@ -252,7 +267,7 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
   if (makes_snapshot) {
     if ((!op.files_to_add.empty() || !op.deletes_to_add.empty()) && state.added_manifest == nullptr) {
       auto manifest = std::make_shared<ManifestFile>();
-      manifest->path = fmt::format("metadata/{}-m0.avro", state.commit_uuid);
+      manifest->path = "metadata/" + state.commit_uuid + "-m0.avro";
       manifest->added_snapshot_id = state.snapshot_id;
       for (const FileRef& f : op.files_to_add) manifest->files.push_back(f->path());
       for (const FileRef& f : op.deletes_to_add) manifest->files.push_back(f->path());
@@ -261,7 +276,7 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
       state.added_manifest = std::move(manifest);
     }
     ctx.added_manifest = state.added_manifest;
-    ctx.manifest_list = fmt::format("metadata/snap-{}-{}-{}.avro", state.snapshot_id, attempt, state.commit_uuid);
+    ctx.manifest_list = ManifestListPath(state.snapshot_id, attempt, state.commit_uuid);
   }
   ctx.metadata_location = MetadataFilePath(new_version, Uuid());
   Result<TableMetadata> next = ApplyOperation(op, *base, ctx);
@@ -319,15 +334,14 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
       if (makes_snapshot) {
         ++stats_.snapshots;
         snapshot_id = state.snapshot_id;
-        emit(EventType::kPublished, Level::kInfo,
-             fmt::format("Committed snapshot {} ({})", state.snapshot_id, op_class));
+        emit(EventType::kPublished, Level::kInfo, Message("Committed snapshot {} ({})", state.snapshot_id, op_class));
         // Every manifest list but the committed one is garbage now.
         for (const std::string& list : state.manifest_lists)
           if (list != ctx.manifest_list) (void)DeleteFile(list);
       } else {
         emit(EventType::kPublished, Level::kInfo,
-             fmt::format("Successfully committed to table {} in {} ms", catalog_->table_name(),
-                         (env_->NowMicros() - attempt_start) / 1000));
+             Message("Successfully committed to table {} in {} ms", catalog_->table_name(),
+                     (env_->NowMicros() - attempt_start) / 1000));
       }
       return {.kind = AttemptResult::kSuccess,
               .result = {.base = base, .committed = std::move(committed), .snapshot_id = snapshot_id}};
@@ -340,7 +354,7 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
             .kind = kind,
             .attempt = attempt,
             .snapshot_id = new_version,
-            .message = "CommitFailedException: " + cas.message,
+            .message = wants_messages_ ? "CommitFailedException: " + cas.message : std::string(),
             .injected = injected_loss});
       return {.kind = AttemptResult::kLost, .message = std::move(cas.message)};
     case CasOutcome::kUnknown: break;

@@ -1,5 +1,6 @@
 #include "commitlab/core/iceberg/file_io.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace commitlab::iceberg {
@@ -16,9 +17,10 @@ std::string_view FileKindName(FileKind kind) {
 
 Status InMemoryFileIO::Write(StoredFile f) {
   MutexLock l(&mu_);
-  if (files_.count(f.path) != 0) return Status::InvalidArgument("File already exists: " + f.path);
   std::string path = f.path;
-  files_.emplace(std::move(path), std::move(f));
+  const auto [it, added] = files_.try_emplace(std::move(path));
+  if (!added) return Status::InvalidArgument("File already exists: " + f.path);
+  it->second = std::move(f);
   return Status::OK();
 }
 
@@ -46,6 +48,7 @@ std::vector<StoredFile> InMemoryFileIO::List() {
   std::vector<StoredFile> out;
   out.reserve(files_.size());
   for (const auto& entry : files_) out.push_back(entry.second);
+  std::sort(out.begin(), out.end(), [](const StoredFile& a, const StoredFile& b) { return a.path < b.path; });
   return out;
 }
 

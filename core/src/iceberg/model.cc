@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
 #include <utility>
 
 namespace commitlab::iceberg {
@@ -90,7 +92,21 @@ TableMetadata NewTableMetadata(std::string table_name, int32_t schema_id, std::s
 }
 
 std::string MetadataFilePath(int64_t version, std::string_view uuid) {
-  return fmt::format("metadata/{:05d}-{}.metadata.json", version, uuid);
+  // fmt::format("metadata/{:05d}-{}.metadata.json", ...) by hand: every commit attempt names one.
+  char digits[20];
+  const char* const end = std::to_chars(digits, digits + sizeof digits, version).ptr;
+  const auto width = static_cast<size_t>(end - digits);  // with the sign, which {:05d} counts
+  const size_t sign = version < 0 ? 1 : 0;
+  std::string path;
+  path.reserve(9 + std::max<size_t>(width, 5) + 1 + uuid.size() + 14);
+  path += "metadata/";
+  path.append(digits, sign);
+  path.append(width < 5 ? 5 - width : 0, '0');
+  path.append(digits + sign, static_cast<size_t>(end - digits) - sign);
+  path += '-';
+  path += uuid;
+  path += ".metadata.json";
+  return path;
 }
 
 std::string FormatSnapshotId(const std::optional<int64_t>& id) {

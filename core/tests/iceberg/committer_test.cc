@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "commitlab/core/iceberg/maintenance.h"
 #include "commitlab/testing/iceberg_test_util.h"
@@ -331,6 +335,84 @@ TEST_F(IcebergCommitterTest, ASchemaChangeMakesAMetadataVersionWithoutASnapshot)
   EXPECT_EQ(Current()->current_schema_id, 1);
   EXPECT_TRUE(Current()->snapshots.empty());
   EXPECT_THAT(sink_.Last(EventType::kPublished)->message, StartsWith("Successfully committed to table db.tbl in "));
+}
+
+// A sink that keeps events but reads no message.
+class MessagelessSink : public ::commitlab::test::RecordingSink {
+ public:
+  bool wants_messages() const override { return false; }
+};
+
+// What a race left behind: the table, its files, the loser's attempts and the stream's next draw.
+struct RaceOutcome {
+  std::string location;
+  std::vector<std::string> files;
+  std::vector<std::map<std::string, std::string>> summaries;
+  int64_t loser_attempts = 0;
+  uint64_t next_draw = 0;
+  friend bool operator==(const RaceOutcome&, const RaceOutcome&) = default;
+};
+
+// writer-b loses its first swap to writer-a and commits on the retry; then writer-a appends again.
+RaceOutcome RaceTwoWriters(EventSink* sink) {
+  ::commitlab::test::TestEnv env(7);
+  InMemoryFileIO io;
+  test::HookedCatalog catalog{"db.tbl"};
+  IcebergCommitter a("writer-a", {}, &env, &catalog, &io, sink);
+  IcebergCommitter b("writer-b", {}, &env, &catalog, &io, sink);
+  auto data = [&](const std::string& name) {
+    FileRef f = MakeDataFile("data/" + name + ".parquet", {{{"id", int64_t{1}}}});
+    EXPECT_TRUE(io.Write({.path = f->path(), .kind = FileKind::kData, .writer = "test", .data = f}).ok());
+    return f;
+  };
+  const FileRef fa = data("a"), fb = data("b"), fc = data("c");
+  catalog.before_cas = [&, raced = false](int64_t, const TableMetadata&) mutable {
+    if (raced) return;
+    raced = true;
+    EXPECT_TRUE(a.Commit(NewAppend(**catalog.Current(), {fa})).ok());
+  };
+  EXPECT_TRUE(b.Commit(NewAppend(**catalog.Current(), {fb})).ok());
+  EXPECT_TRUE(a.Commit(NewAppend(**catalog.Current(), {fc})).ok());
+  RaceOutcome out;
+  const MetadataRef m = *catalog.Current();
+  out.location = m->location;
+  for (const StoredFile& f : io.List()) out.files.push_back(f.path);
+  for (const SnapshotRef& s : m->snapshots) out.summaries.push_back(s->summary);
+  out.loser_attempts = b.stats().attempts;
+  out.next_draw = env.rng().Next();
+  return out;
+}
+
+// Events are skipped for a sink that wants none, and messages for one that reads none; neither may
+// change what the commits do, write or draw from the stream.
+TEST(IcebergCommitterSinkTest, WhatTheSinkWantsChangesNothingButTheEvents) {
+  ::commitlab::test::RecordingSink all;
+  MessagelessSink messageless;
+  NullEventSink none;
+  const RaceOutcome want = RaceTwoWriters(&all);
+  EXPECT_EQ(want.loser_attempts, 2);
+  EXPECT_EQ(want.summaries.size(), 3u);
+  EXPECT_THAT(want.files, ::testing::IsSupersetOf(std::vector<std::string>{"data/a.parquet", want.location}));
+  EXPECT_TRUE(std::is_sorted(want.files.begin(), want.files.end())) << "List() is in path order";
+  EXPECT_EQ(RaceTwoWriters(&messageless), want);
+  EXPECT_EQ(RaceTwoWriters(&none), want);
+
+  ASSERT_EQ(messageless.events.size(), all.events.size());
+  for (size_t i = 0; i < all.events.size(); ++i) {
+    EXPECT_EQ(messageless.events[i].type, all.events[i].type);
+    EXPECT_FALSE(all.events[i].message.empty()) << EventTypeName(all.events[i].type);
+  }
+  EXPECT_EQ(messageless.Last(EventType::kAttempt)->message, "");
+  EXPECT_EQ(messageless.Last(EventType::kAtomicCommitFailed)->message, "");
+  EXPECT_EQ(messageless.Last(EventType::kRetryWait)->message, "");
+  EXPECT_EQ(messageless.Last(EventType::kPublished)->message, "");
+}
+
+TEST(IcebergModelTest, MetadataFilePathPadsTheVersionToFiveDigitsAsJavaDoes) {
+  for (int64_t v : {int64_t{0}, int64_t{7}, int64_t{42}, int64_t{99999}, int64_t{100000}, int64_t{-3},
+                    std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()})
+    EXPECT_EQ(MetadataFilePath(v, "u-1"), fmt::format("metadata/{:05d}-u-1.metadata.json", v)) << v;
+  EXPECT_EQ(MetadataFilePath(12, "abc"), "metadata/00012-abc.metadata.json");
 }
 
 }  // namespace

@@ -27,10 +27,13 @@
 #ifndef COMMITLAB_CORE_ICEBERG_COMMITTER_H_
 #define COMMITLAB_CORE_ICEBERG_COMMITTER_H_
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "commitlab/core/commit_stats.h"
@@ -99,7 +102,16 @@ class IcebergCommitter {
   Status WriteFile(std::string path, FileKind kind);
   // cleanAll(): the manifest lists and manifests this commit wrote.
   void CleanAll(const CommitState& state);
-  void Emit(Event e);
+  // Events go only to a sink that wants them; an attempt's message is built only for one that
+  // reads messages (Message), since formatting was a fifth of a sweep's Iceberg attempt.
+  void Emit(Event e) {
+    if (wants_events_) Deliver(std::move(e));
+  }
+  void Deliver(Event e);
+  template <typename... Args>
+  std::string Message(fmt::format_string<Args...> format, Args&&... args) const {
+    return wants_messages_ ? fmt::format(format, std::forward<Args>(args)...) : std::string();
+  }
   std::string Uuid();
 
   std::string writer_;
@@ -108,6 +120,8 @@ class IcebergCommitter {
   IcebergCatalog* catalog_;
   FileIO* io_;
   EventSink* events_;
+  const bool wants_events_;
+  const bool wants_messages_;
   CommitStats stats_;
   bool crashed_after_swap_ = false;
   std::string name_prefix_;  // per-writer random part of data file names

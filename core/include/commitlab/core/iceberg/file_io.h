@@ -5,9 +5,9 @@
 #define COMMITLAB_CORE_ICEBERG_FILE_IO_H_
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "commitlab/core/iceberg/model.h"
@@ -53,7 +53,9 @@ class InMemoryFileIO final : public FileIO {
 
  private:
   Mutex mu_;
-  std::map<std::string, StoredFile> files_ GUARDED_BY(mu_);
+  // Hashed: a sweep's table gathers tens of thousands of paths that share long prefixes, and an
+  // ordered map compared them a dozen times per write. List() sorts.
+  std::unordered_map<std::string, StoredFile> files_ GUARDED_BY(mu_);
 };
 
 }  // namespace commitlab::iceberg
