@@ -12,10 +12,14 @@ string(REPLACE "." "\\." VERSION_REGEX ${PROJECT_VERSION})
 cli_test(version 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\) allocator: " --version)
 cli_test(version_short 0 "^commitlab ${VERSION_REGEX} \\(([0-9a-f]{7,40}(-dirty)?|unknown)\\) allocator: " -V)
 # The allocator the binary really runs on is the one COMMITLAB_MALLOC chose (a link that dropped
-# mimalloc would make every sweep slower without a word).
+# mimalloc would make every sweep slower without a word); a sanitizer's runtime owns malloc itself.
 if(COMMITLAB_LINKS_MIMALLOC)
   cli_test(version_allocator 0 "allocator: malloc from libmimalloc\\.so" --version)
-else()
+elseif(COMMITLAB_SANITIZE MATCHES "address")
+  cli_test(version_allocator 0 "allocator: malloc from libasan\\.so" --version)
+elseif(COMMITLAB_SANITIZE MATCHES "thread")
+  cli_test(version_allocator 0 "allocator: malloc from libtsan\\.so" --version)
+elseif(NOT COMMITLAB_FUZZ)  # clang links its sanitizer runtime into the executable
   cli_test(version_allocator 0 "allocator: malloc from libc\\.so" --version)
 endif()
 add_test(NAME cli.version_names_the_checked_out_commit

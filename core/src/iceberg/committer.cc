@@ -174,15 +174,16 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
     }
     const RetryWait next = NextWait(policy, attempt, prev_wait, env_->rng());
     const int64_t wait = next.wait_micros;
-    Emit({.type = EventType::kRetryWait,
-          .level = Level::kWarn,
-          .identifier = op.identifier,
-          .kind = EventKind(op),
-          .attempt = attempt,
-          .wait_micros = wait,
-          .message = Message("Retrying task after failure: sleepTimeMs={} {}", wait / 1000, r.message),
-          .wait_base_micros = next.base_micros,
-          .wait_jitter_micros = next.jitter_micros});
+    if (wants_events_)
+      Emit({.type = EventType::kRetryWait,
+            .level = Level::kWarn,
+            .identifier = op.identifier,
+            .kind = EventKind(op),
+            .attempt = attempt,
+            .wait_micros = wait,
+            .message = Message("Retrying task after failure: sleepTimeMs={} {}", wait / 1000, r.message),
+            .wait_base_micros = next.base_micros,
+            .wait_jitter_micros = next.jitter_micros});
     env_->SleepMicros(wait);
     prev_wait = wait;
   }
@@ -221,15 +222,16 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
   }
   ++stats_.attempts;
   const int64_t attempt_start = env_->NowMicros();
-  Emit({.type = EventType::kAttempt,
-        .identifier = op.identifier,
-        .kind = kind,
-        .attempt = attempt,
-        .snapshot_id = new_version,
-        .message = Message("Committing {} to table {}: metadata v{} -> v{} (attempt {})", op_class,
-                           catalog_->table_name(), base->version, new_version, attempt),
-        .base_snapshot = base->version,
-        .changes = &state.plan});
+  if (wants_events_)
+    Emit({.type = EventType::kAttempt,
+          .identifier = op.identifier,
+          .kind = kind,
+          .attempt = attempt,
+          .snapshot_id = new_version,
+          .message = Message("Committing {} to table {}: metadata v{} -> v{} (attempt {})", op_class,
+                             catalog_->table_name(), base->version, new_version, attempt),
+          .base_snapshot = base->version,
+          .changes = &state.plan});
 
   std::optional<EventCause> cause;  // what Validate says, when it refuses
   auto refuse = [&](Status st) {
@@ -348,14 +350,15 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
     }
     case CasOutcome::kLost:
       ++stats_.atomic_failures;
-      Emit({.type = EventType::kAtomicCommitFailed,
-            .level = Level::kWarn,
-            .identifier = op.identifier,
-            .kind = kind,
-            .attempt = attempt,
-            .snapshot_id = new_version,
-            .message = wants_messages_ ? "CommitFailedException: " + cas.message : std::string(),
-            .injected = injected_loss});
+      if (wants_events_)
+        Emit({.type = EventType::kAtomicCommitFailed,
+              .level = Level::kWarn,
+              .identifier = op.identifier,
+              .kind = kind,
+              .attempt = attempt,
+              .snapshot_id = new_version,
+              .message = Message("CommitFailedException: {}", cas.message),
+              .injected = injected_loss});
       return {.kind = AttemptResult::kLost, .message = std::move(cas.message)};
     case CasOutcome::kUnknown: break;
   }

@@ -98,14 +98,15 @@ std::string MetadataFilePath(int64_t version, std::string_view uuid) {
   const auto width = static_cast<size_t>(end - digits);  // with the sign, which {:05d} counts
   const size_t sign = version < 0 ? 1 : 0;
   std::string path;
-  path.reserve(9 + std::max<size_t>(width, 5) + 1 + uuid.size() + 14);
-  path += "metadata/";
+  constexpr std::string_view kFolder = "metadata/", kSuffix = ".metadata.json";
+  path.reserve(kFolder.size() + std::max<size_t>(width, 5) + 1 + uuid.size() + kSuffix.size());
+  path += kFolder;
   path.append(digits, sign);
   path.append(width < 5 ? 5 - width : 0, '0');
   path.append(digits + sign, static_cast<size_t>(end - digits) - sign);
   path += '-';
   path += uuid;
-  path += ".metadata.json";
+  path += kSuffix;
   return path;
 }
 

@@ -102,8 +102,9 @@ class IcebergCommitter {
   Status WriteFile(std::string path, FileKind kind);
   // cleanAll(): the manifest lists and manifests this commit wrote.
   void CleanAll(const CommitState& state);
-  // Events go only to a sink that wants them; an attempt's message is built only for one that
-  // reads messages (Message), since formatting was a fifth of a sweep's Iceberg attempt.
+  // Events go only to a sink that wants them, and an attempt's message is built only for one that
+  // reads messages (Message): fmt was a fifth of the instructions of the sweep's Iceberg runs. The
+  // per-attempt events are also guarded with wants_events_ at the call, as in Paimon's Committer.
   void Emit(Event e) {
     if (wants_events_) Deliver(std::move(e));
   }
