@@ -83,7 +83,8 @@ SweepResult RunSweep(const SweepConfig& config) {
 }
 
 void TuneAllocatorForSweeps() {
-  // Chunks up to 4 MiB come from the arenas, not mmap, and the arenas are not trimmed below 512 MiB
+  // For glibc's malloc (a build with COMMITLAB_MALLOC=system; mimalloc ignores it). Chunks up to
+  // 4 MiB come from the arenas, not mmap, and the arenas are not trimmed below 512 MiB
   // of free top space: the fiber stacks a thread's cache cannot keep (fiber.cc) and each run's
   // larger vectors are then reused by the next run instead of mapped and unmapped every time.
   mallopt(M_MMAP_THRESHOLD, 4 << 20);

@@ -103,7 +103,7 @@ std::string MetadataFilePath(int64_t version, std::string_view uuid) {
   path += kFolder;
   path.append(digits, sign);
   path.append(width < 5 ? 5 - width : 0, '0');
-  path.append(digits + sign, static_cast<size_t>(end - digits) - sign);
+  path.append(digits + sign, width - sign);
   path += '-';
   path += uuid;
   path += kSuffix;
