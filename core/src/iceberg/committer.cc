@@ -67,8 +67,7 @@ IcebergCommitter::IcebergCommitter(std::string writer, IcebergCommitOptions opti
       catalog_(catalog),
       io_(io),
       events_(events),
-      wants_events_(events->wants_events()),
-      wants_messages_(wants_events_ && events->wants_messages()) {}
+      gate_(*events) {}
 
 void IcebergCommitter::Deliver(Event e) {
   e.user = writer_;
@@ -174,14 +173,14 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
     }
     const RetryWait next = NextWait(policy, attempt, prev_wait, env_->rng());
     const int64_t wait = next.wait_micros;
-    if (wants_events_)
+    if (gate_.events())
       Emit({.type = EventType::kRetryWait,
             .level = Level::kWarn,
             .identifier = op.identifier,
             .kind = EventKind(op),
             .attempt = attempt,
             .wait_micros = wait,
-            .message = Message("Retrying task after failure: sleepTimeMs={} {}", wait / 1000, r.message),
+            .message = gate_.Message("Retrying task after failure: sleepTimeMs={} {}", wait / 1000, r.message),
             .wait_base_micros = next.base_micros,
             .wait_jitter_micros = next.jitter_micros});
     env_->SleepMicros(wait);
@@ -222,14 +221,14 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
   }
   ++stats_.attempts;
   const int64_t attempt_start = env_->NowMicros();
-  if (wants_events_)
+  if (gate_.events())
     Emit({.type = EventType::kAttempt,
           .identifier = op.identifier,
           .kind = kind,
           .attempt = attempt,
           .snapshot_id = new_version,
-          .message = Message("Committing {} to table {}: metadata v{} -> v{} (attempt {})", op_class,
-                             catalog_->table_name(), base->version, new_version, attempt),
+          .message = gate_.Message("Committing {} to table {}: metadata v{} -> v{} (attempt {})", op_class,
+                                   catalog_->table_name(), base->version, new_version, attempt),
           .base_snapshot = base->version,
           .changes = &state.plan});
 
@@ -336,28 +335,29 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
       if (makes_snapshot) {
         ++stats_.snapshots;
         snapshot_id = state.snapshot_id;
-        emit(EventType::kPublished, Level::kInfo, Message("Committed snapshot {} ({})", state.snapshot_id, op_class));
+        emit(EventType::kPublished, Level::kInfo,
+             gate_.Message("Committed snapshot {} ({})", state.snapshot_id, op_class));
         // Every manifest list but the committed one is garbage now.
         for (const std::string& list : state.manifest_lists)
           if (list != ctx.manifest_list) (void)DeleteFile(list);
       } else {
         emit(EventType::kPublished, Level::kInfo,
-             Message("Successfully committed to table {} in {} ms", catalog_->table_name(),
-                     (env_->NowMicros() - attempt_start) / 1000));
+             gate_.Message("Successfully committed to table {} in {} ms", catalog_->table_name(),
+                           (env_->NowMicros() - attempt_start) / 1000));
       }
       return {.kind = AttemptResult::kSuccess,
               .result = {.base = base, .committed = std::move(committed), .snapshot_id = snapshot_id}};
     }
     case CasOutcome::kLost:
       ++stats_.atomic_failures;
-      if (wants_events_)
+      if (gate_.events())
         Emit({.type = EventType::kAtomicCommitFailed,
               .level = Level::kWarn,
               .identifier = op.identifier,
               .kind = kind,
               .attempt = attempt,
               .snapshot_id = new_version,
-              .message = Message("CommitFailedException: {}", cas.message),
+              .message = gate_.Message("CommitFailedException: {}", cas.message),
               .injected = injected_loss});
       return {.kind = AttemptResult::kLost, .message = std::move(cas.message)};
     case CasOutcome::kUnknown: break;

@@ -34,8 +34,7 @@ Committer::Committer(std::string commit_user, CommitOptions options, Env* env, S
       env_(env),
       store_(store),
       events_(events),
-      wants_events_(events->wants_events()),
-      wants_messages_(wants_events_ && events->wants_messages()) {
+      gate_(*events) {
   attempt_.commit_user = user_;
 }
 
@@ -157,7 +156,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
       return give_up(retry,
                      fmt::format("Commit failed after {} retries: the retry budget is empty, giving up.", retry));
     int64_t wait = 0;
-    if (wants_events_) {  // per attempt: the wait's parts and the event only for a sink that wants them
+    if (gate_.events()) {  // per attempt: the wait's parts and the event only for a sink that wants them
       const RetryWait next = NextWait(policy, retry + 1, prev_wait, env_->rng());
       wait = next.wait_micros;
       Emit({.type = EventType::kRetryWait,
@@ -166,7 +165,7 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
             .kind = kind,
             .attempt = retry + 1,
             .wait_micros = wait,
-            .message = Message("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0),
+            .message = gate_.Message("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0),
             .wait_base_micros = next.base_micros,
             .wait_jitter_micros = next.jitter_micros});
     } else {
@@ -270,9 +269,9 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
             .kind = kind,
             .attempt = attempt,
             .snapshot_id = **found,
-            .message = Message("Found snapshot {} committed by user {} with identifier {} and kind {} in a "
-                               "previous attempt. Skip committing it again.",
-                               **found, user_, identifier, kind_name)});
+            .message = gate_.Message("Found snapshot {} committed by user {} with identifier {} and kind {} in a "
+                                     "previous attempt. Skip committing it again.",
+                                     **found, user_, identifier, kind_name)});
       return {AttemptResult::kSuccess, **found, Status::OK()};
     }
   }
@@ -290,14 +289,14 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     safe = new_id - 1;
   }
   ++stats_.attempts;
-  if (wants_events_)
+  if (gate_.events())
     Emit({.type = EventType::kAttempt,
           .identifier = identifier,
           .kind = kind,
           .attempt = attempt,
           .snapshot_id = new_id,
-          .message = Message("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", new_id, user_,
-                             identifier, kind_name),
+          .message = gate_.Message("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", new_id,
+                                   user_, identifier, kind_name),
           .base_snapshot = latest_id,
           .changes = &changes});
 
@@ -363,29 +362,29 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   switch (pr.outcome) {
     case PublishOutcome::kPublished:
       ++stats_.snapshots;
-      if (wants_events_)
+      if (gate_.events())
         Emit({.type = EventType::kPublished,
               .level = Level::kInfo,
               .identifier = identifier,
               .kind = kind,
               .attempt = attempt,
               .snapshot_id = new_id,
-              .message = Message("Successfully commit snapshot {} to table {} by user {} with identifier {} and "
-                                 "kind {}.",
-                                 new_id, options_.table, user_, identifier, kind_name)});
+              .message = gate_.Message("Successfully commit snapshot {} to table {} by user {} with identifier {} and "
+                                       "kind {}.",
+                                       new_id, options_.table, user_, identifier, kind_name)});
       return {AttemptResult::kSuccess, new_id, Status::OK()};
     case PublishOutcome::kAlreadyExists:
       ++stats_.atomic_failures;
-      if (wants_events_)
+      if (gate_.events())
         Emit({.type = EventType::kAtomicCommitFailed,
               .level = Level::kWarn,
               .identifier = identifier,
               .kind = kind,
               .attempt = attempt,
               .snapshot_id = new_id,
-              // Not Message(): its arguments would be formatted even when no sink wants the text.
+              // Not gate_.Message(): its arguments would be formatted even when no sink wants the text.
               .message =
-                  wants_messages_
+                  gate_.messages()
                       ? fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and "
                                     "kind {} after {} seconds. Skip clean up and try again.",
                                     new_id, user_, identifier, kind_name, JavaSeconds(env_->NowMicros() - start_micros))
@@ -466,8 +465,9 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
   const size_t dropped = committables.size() - kept.size();
   Emit({.type = EventType::kFiltered,
         .identifier = *newest,
-        .message = Message("Filtered {} committed committable(s) of user {}: its newest committed identifier is {}.",
-                           dropped, user_, *newest)});
+        .message =
+            gate_.Message("Filtered {} committed committable(s) of user {}: its newest committed identifier is {}.",
+                          dropped, user_, *newest)});
   return kept;
 }
 

@@ -3,6 +3,8 @@
 #ifndef COMMITLAB_CORE_EVENTS_H_
 #define COMMITLAB_CORE_EVENTS_H_
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -86,6 +88,26 @@ class EventSink {
   virtual bool wants_messages() const { return true; }
   // False when OnEvent does nothing at all: emitters may then skip building events.
   virtual bool wants_events() const { return true; }
+};
+
+// What an emitter's sink wants, asked once when the emitter is built. Emitters guard each
+// per-attempt event with events() at the call (the compiler does not drop an unused Event's
+// construction) and build its text with Message(), which formats only for a sink that reads it.
+class EventGate {
+ public:
+  explicit EventGate(const EventSink& sink)
+      : events_(sink.wants_events()), messages_(events_ && sink.wants_messages()) {}
+  bool events() const { return events_; }
+  bool messages() const { return messages_; }
+  // fmt::format, or "" when the sink reads no messages.
+  template <typename... Args>
+  std::string Message(fmt::format_string<Args...> format, Args&&... args) const {
+    return messages_ ? fmt::format(format, std::forward<Args>(args)...) : std::string();
+  }
+
+ private:
+  const bool events_;
+  const bool messages_;
 };
 
 class NullEventSink final : public EventSink {

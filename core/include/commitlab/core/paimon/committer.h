@@ -100,20 +100,15 @@ class Committer {
   Result<const std::vector<FileChange>*> OverwriteChanges(const std::vector<FileChange>& adds, const Snapshot* latest);
   // Names the next manifest "manifest-{uuid}-{n}" in attempt_.delta_manifest.
   void NextManifestName();
-  // The events of every attempt (kAttempt, kAtomicCommitFailed, kRetryWait) are guarded with
-  // wants_events_ at the call: the compiler does not drop an unused Event's construction.
+  // The events of every attempt (kAttempt, kAtomicCommitFailed, kRetryWait) are also guarded with
+  // gate_.events() at the call (see EventGate).
   void Emit(Event e) {
-    if (wants_events_) Deliver(std::move(e));
+    if (gate_.events()) Deliver(std::move(e));
   }
   void Deliver(Event e);
   // An error-level event of one attempt: why the commit, or the attempt, stopped.
   void EmitError(EventType type, int64_t identifier, CommitKind kind, int attempt, int64_t snapshot_id,
                  std::string message, const EventCause* cause = nullptr);
-  // fmt::format, or "" when no sink reads messages (the text of an Emit-only message).
-  template <typename... Args>
-  std::string Message(fmt::format_string<Args...> format, Args&&... args) const {
-    return wants_messages_ ? fmt::format(format, std::forward<Args>(args)...) : std::string();
-  }
 
   // Set while Overwrite runs: its target partition, and the changes of the current attempt.
   const std::string* overwrite_partition_ = nullptr;
@@ -123,8 +118,7 @@ class Committer {
   Env* env_;
   SnapshotStore* store_;
   EventSink* events_;
-  const bool wants_events_;
-  const bool wants_messages_;
+  const EventGate gate_;
   CommitStats stats_;
   TableState base_;  // live files at base_.snapshot_id(), advanced incrementally
   // Length of "manifest-{uuid}-" at the start of attempt_.delta_manifest; 0 until the first attempt.
