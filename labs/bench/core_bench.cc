@@ -2,6 +2,8 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include "commitlab/core/iceberg/apply.h"
+#include "commitlab/core/iceberg/operation.h"
 #include "commitlab/core/memory_store.h"
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/paimon/conflict_detection.h"
@@ -57,6 +59,29 @@ void BM_ConflictDetection(benchmark::State& state) {
   state.counters["live_files"] = static_cast<double>(files);
 }
 BENCHMARK(BM_ConflictDetection)->RangeMultiplier(10)->Range(1000, 1000000)->Unit(benchmark::kMicrosecond);
+
+// One Iceberg append attempt's new metadata (SnapshotProducer.apply) on a table that N appends
+// built, one file each: N snapshots, manifests and live files, all shared with the base. Should
+// grow far slower than N.
+void BM_IcebergAppendAttempt(benchmark::State& state) {
+  const int64_t commits = state.range(0);
+  auto file = [](int64_t i) { return iceberg::MakeDataFile(fmt::format("data-{}.parquet", i), {}); };
+  auto context = [](int64_t i) {
+    return iceberg::ApplyContext{.snapshot_id = i,
+                                 .added_manifest = std::make_shared<const iceberg::ManifestFile>(iceberg::ManifestFile{
+                                     .path = fmt::format("metadata/m{}.avro", i), .added_snapshot_id = i}),
+                                 .manifest_list = fmt::format("metadata/snap-{}.avro", i),
+                                 .metadata_location = fmt::format("metadata/{}.metadata.json", i)};
+  };
+  iceberg::TableMetadata table = iceberg::NewTableMetadata("db.t");
+  for (int64_t i = 1; i <= commits; ++i)
+    table = *iceberg::ApplyOperation(iceberg::NewAppend(table, {file(i)}), table, context(i));
+  const iceberg::Operation append = iceberg::NewAppend(table, {file(commits + 1)});
+  const iceberg::ApplyContext ctx = context(commits + 1);
+  for (auto _ : state) benchmark::DoNotOptimize(iceberg::ApplyOperation(append, table, ctx));
+  state.counters["snapshots"] = static_cast<double>(commits);
+}
+BENCHMARK(BM_IcebergAppendAttempt)->RangeMultiplier(10)->Range(100, 10000)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace commitlab

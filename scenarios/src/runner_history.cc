@@ -56,8 +56,8 @@ class IcebergLookup final : public TableLookup {
     Result<iceberg::MetadataRef> current = catalog_->Current();
     if (!current.ok()) return std::nullopt;
     const auto& snapshots = (*current)->snapshots;
-    for (auto it = snapshots.rbegin(); it != snapshots.rend(); ++it) {
-      const iceberg::Snapshot& s = **it;
+    for (size_t i = snapshots.size(); i > 0; --i) {
+      const iceberg::Snapshot& s = *snapshots[i - 1];
       for (bool added : {true, false})
         for (const iceberg::FileRef& f : added ? s.added_files : s.deleted_files)
           if (f->path() == file) return Touch{s.sequence_number, s.committed_by, added};

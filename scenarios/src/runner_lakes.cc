@@ -104,7 +104,7 @@ void IcebergTableRun::Report(TableReport* out, std::vector<sim::Violation>* viol
   std::map<int64_t, int64_t> sequence;  // snapshot id -> sequence number
   for (const auto& [id, seq] : acknowledged_) sequence[id] = seq;
   for (const iceberg::SnapshotRef& s : m.snapshots) sequence[s->snapshot_id] = s->sequence_number;
-  std::vector<iceberg::SnapshotRef> retained = m.snapshots;
+  std::vector<iceberg::SnapshotRef> retained = m.snapshots.ToVector();
   std::sort(retained.begin(), retained.end(),
             [](const auto& a, const auto& b) { return a->sequence_number < b->sequence_number; });
   for (const iceberg::SnapshotRef& s : retained) {

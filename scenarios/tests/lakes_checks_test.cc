@@ -78,7 +78,7 @@ TEST_F(IcebergChecksTest, ASnapshotWhoseParentIsNotTheOneBeforeItIsAFork) {
   auto forked = std::make_shared<iceberg::TableMetadata>(*current);
   auto second = std::make_shared<iceberg::Snapshot>(*forked->snapshots[1]);
   second->parent_id = std::nullopt;
-  forked->snapshots[1] = second;
+  forked->snapshots.set(1, second);
   forked->version = current->version + 1;
   ASSERT_EQ(run_.catalog()->CompareAndSwap(current->version, forked).outcome, iceberg::CasOutcome::kSwapped);
   const std::vector<sim::Violation> found = Report();

@@ -152,7 +152,7 @@ std::variant<iceberg::TableMetadata, RestReply> ApplyUpdates(const iceberg::Tabl
         if (id.is_number_integer()) gone.insert(id.get<int64_t>());
       if (next.current_snapshot_id && gone.count(*next.current_snapshot_id) != 0)
         return BadRequest("Cannot remove the current snapshot of main");
-      std::erase_if(next.snapshots, [&](const iceberg::SnapshotRef& s) { return gone.count(s->snapshot_id) != 0; });
+      next.snapshots.erase_if([&](const iceberg::SnapshotRef& s) { return gone.count(s->snapshot_id) != 0; });
     } else {
       return BadRequest(fmt::format("unsupported update action {}", action.empty() ? Echo(u) : Echo(action)));
     }

@@ -219,7 +219,7 @@ Result<TableMetadata> ApplyOperation(const Operation& op, const TableMetadata& b
       const std::vector<int64_t> expired = SnapshotsToExpire(base, op.expire);
       TableMetadata next = NextVersion(base, ctx);
       const std::set<int64_t> gone(expired.begin(), expired.end());
-      std::erase_if(next.snapshots, [&](const SnapshotRef& s) { return gone.count(s->snapshot_id) != 0; });
+      next.snapshots.erase_if([&](const SnapshotRef& s) { return gone.count(s->snapshot_id) != 0; });
       return next;
     }
     default: return ApplySnapshot(op, base, ctx);

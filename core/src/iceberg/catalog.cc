@@ -93,7 +93,7 @@ CasResult InMemoryRestCatalog::Commit(const TableMetadata& base, MetadataRef nex
   for (const SnapshotRef& s : base.snapshots)
     if (kept.count(s->snapshot_id) == 0) removed.insert(s->snapshot_id);
   if (!removed.empty())
-    std::erase_if(merged->snapshots, [&](const SnapshotRef& m) { return removed.count(m->snapshot_id) != 0; });
+    merged->snapshots.erase_if([&](const SnapshotRef& m) { return removed.count(m->snapshot_id) != 0; });
   current_ = merged;
   return {CasOutcome::kSwapped, "", std::move(merged)};
 }

@@ -121,7 +121,7 @@ std::vector<std::string> Paths(const std::vector<FileRef>& files) {
   return out;
 }
 
-std::vector<std::string> Paths(const std::vector<ManifestRef>& manifests) {
+std::vector<std::string> Paths(const PersistentVector<ManifestRef>& manifests) {
   std::vector<std::string> out;
   for (const ManifestRef& m : manifests) out.push_back(m->path);
   return out;

@@ -61,8 +61,8 @@ std::optional<IsolationLevel> ParseIsolationLevel(std::string_view s) {
 
 SnapshotRef TableMetadata::FindSnapshot(int64_t id) const {
   // Newest first: the one looked for is almost always the current snapshot, the last one added.
-  for (auto it = snapshots.rbegin(); it != snapshots.rend(); ++it)
-    if ((*it)->snapshot_id == id) return *it;
+  for (size_t i = snapshots.size(); i > 0; --i)
+    if (snapshots[i - 1]->snapshot_id == id) return snapshots[i - 1];
   return nullptr;
 }
 

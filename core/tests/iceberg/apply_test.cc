@@ -80,7 +80,7 @@ TEST_F(ApplyTest, TotalRecordsAreCountedWhenTheParentsTotalIsMissingOrWrong) {
     } else {
       parent->summary.erase("total-records");
     }
-    table_.snapshots.back() = parent;
+    table_.snapshots.set(table_.snapshots.size() - 1, parent);
     Apply(NewDeleteFiles(table_, {a}));  // "0": removing two rows from none is caught
     Apply(NewAppend(table_, {MakeDataFile("data/b.parquet", {Row{}})}));
     EXPECT_EQ(TotalRecords(), "1") << (total ? *total : "none");
@@ -90,7 +90,7 @@ TEST_F(ApplyTest, TotalRecordsAreCountedWhenTheParentsTotalIsMissingOrWrong) {
   Apply(NewAppend(table_, {MakeDataFile("data/a.parquet", {Row{}})}));
   auto parent = std::make_shared<Snapshot>(*table_.CurrentSnapshot());
   parent->summary["total-records"] = "9223372036854775807";
-  table_.snapshots.back() = parent;
+  table_.snapshots.set(table_.snapshots.size() - 1, parent);
   Apply(NewAppend(table_, {MakeDataFile("data/b.parquet", {Row{}})}));
   EXPECT_EQ(TotalRecords(), "2");
 }

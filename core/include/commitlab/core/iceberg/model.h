@@ -23,6 +23,7 @@
 #include "commitlab/core/expression.h"
 #include "commitlab/core/iceberg/file_set.h"
 #include "commitlab/core/iceberg/metadata_log.h"
+#include "commitlab/core/iceberg/persistent_vector.h"
 #include "commitlab/core/iceberg/sequence_map.h"
 #include "commitlab/core/model.h"
 
@@ -90,8 +91,8 @@ struct Snapshot {
   DataOperation operation = DataOperation::kAppend;
   std::string committed_by = {};  // the writer (kept in the summary upstream, e.g. spark.app.id)
   int32_t schema_id = 0;
-  std::string manifest_list = {};           // metadata/snap-<id>-<attempt>-<commit-uuid>.avro
-  std::vector<ManifestRef> manifests = {};  // the manifest list's entries
+  std::string manifest_list = {};                // metadata/snap-<id>-<attempt>-<commit-uuid>.avro
+  PersistentVector<ManifestRef> manifests = {};  // the manifest list's entries
   std::vector<FileRef> added_files = {};
   std::vector<FileRef> deleted_files = {};
   std::vector<FileRef> added_delete_files = {};    // row deltas
@@ -115,8 +116,8 @@ struct TableMetadata {
   int64_t last_sequence_number = 0;
   int64_t last_updated_ms = 0;
   std::optional<int64_t> current_snapshot_id = {};
-  std::vector<SnapshotRef> snapshots = {};  // retained snapshots, oldest first
-  MetadataLog metadata_log = {};            // earlier metadata files, oldest first
+  PersistentVector<SnapshotRef> snapshots = {};  // retained snapshots, oldest first
+  MetadataLog metadata_log = {};                 // earlier metadata files, oldest first
 
   // nullptr when `id` is not retained (never committed, or expired).
   SnapshotRef FindSnapshot(int64_t id) const;
