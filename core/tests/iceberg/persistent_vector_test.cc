@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "commitlab/core/rng.h"
@@ -11,6 +13,7 @@ namespace commitlab::iceberg {
 namespace {
 
 using Ref = std::shared_ptr<const int>;
+static_assert(std::forward_iterator<PersistentVector<Ref>::const_iterator>);
 
 std::vector<int> Values(const PersistentVector<Ref>& v) {
   std::vector<int> out;
@@ -38,6 +41,54 @@ TEST(PersistentVectorTest, ReadsLikeAVectorAcrossChunkBoundaries) {
   }
   EXPECT_EQ(*v.front(), 0);
   EXPECT_EQ(v.ToVector().size(), 100u);
+}
+
+TEST(PersistentVectorTest, BuiltFromAVectorOfAnyLength) {
+  for (int n : {0, 1, 15, 16, 17, 32, 33, 100}) {
+    std::vector<Ref> refs;
+    std::vector<int> model;
+    for (int i = 0; i < n; ++i) {
+      refs.push_back(std::make_shared<const int>(i));
+      model.push_back(i);
+    }
+    const PersistentVector<Ref> v(refs);
+    EXPECT_EQ(Values(v), model) << n;
+    EXPECT_EQ(Indexed(v), model) << n;
+    EXPECT_EQ(v.ToVector(), refs) << n;
+  }
+}
+
+// An entry whose copy throws once a shared budget runs out.
+struct Fragile {
+  static inline int copies_left = 1000;
+  int value = 0;
+  explicit Fragile(int v) : value(v) {}
+  Fragile(const Fragile& o) : value(o.value) {
+    if (--copies_left < 0) throw std::runtime_error("copy refused");
+  }
+  Fragile& operator=(const Fragile&) = default;
+};
+
+TEST(PersistentVectorTest, APushThatThrowsLeavesTheVectorAsItWas) {
+  for (int n : {5, 15, 31}) {  // a partial tail; a tail about to fill (the full list grows); both
+    Fragile::copies_left = 1000;
+    PersistentVector<Fragile> v;
+    for (int i = 0; i < n; ++i) v.push_back(Fragile(i));
+    for (int budget = 0; budget < 20; ++budget) {
+      Fragile::copies_left = budget;
+      try {
+        v.push_back(Fragile(n));
+        break;  // enough copies this time
+      } catch (const std::runtime_error&) {
+        Fragile::copies_left = 1000;
+        ASSERT_EQ(v.size(), static_cast<size_t>(n)) << n << " " << budget;
+        for (int i = 0; i < n; ++i) ASSERT_EQ(v[static_cast<size_t>(i)].value, i);
+      }
+    }
+    Fragile::copies_left = 1000;
+    ASSERT_EQ(v.size(), static_cast<size_t>(n + 1));
+    EXPECT_EQ(v.back().value, n);
+  }
 }
 
 TEST(PersistentVectorTest, CopiesAreIndependentAndShareTheirEntries) {

@@ -2,12 +2,12 @@
 // A table's retained snapshots and a snapshot's manifests are each its parent's plus one entry,
 // and every commit attempt builds them anew: a std::vector copy there costs one reference count
 // per entry (atomic, as the metadata is shared between threads), which grows with the table and
-// made a run quadratic. Here a copy costs two pointer copies and push_back copies at most the
-// last partial chunk.
+// made a run quadratic. Here a copy costs two pointer copies, and push_back copies the partial
+// last chunk (under kChunk entries) and, on every kChunk-th push, the list of full chunks.
 //
 // Layout: `full_` lists the full chunks of kChunk entries, `tail_` holds the rest (fewer than
-// kChunk, null when none). Both are shared between copies and never changed once shared: a
-// change copies what it touches, except that an unshared tail grows in place.
+// kChunk, null when none). Both are shared between copies and never changed once built: a change
+// builds new ones, so readers on other threads need no lock.
 #ifndef COMMITLAB_CORE_ICEBERG_PERSISTENT_VECTOR_H_
 #define COMMITLAB_CORE_ICEBERG_PERSISTENT_VECTOR_H_
 
@@ -56,7 +56,12 @@ class PersistentVector {
 
   PersistentVector() = default;
   explicit PersistentVector(const std::vector<T>& items) {
-    for (const T& t : items) push_back(t);
+    auto full = std::make_shared<Chunks>();
+    size_t i = 0;
+    for (; i + kChunk <= items.size(); i += kChunk)
+      full->push_back(std::make_shared<const Chunk>(items.begin() + Diff(i), items.begin() + Diff(i + kChunk)));
+    if (!full->empty()) full_ = std::move(full);
+    if (i < items.size()) tail_ = std::make_shared<const Chunk>(items.begin() + Diff(i), items.end());
   }
 
   size_t size() const { return full_count() * kChunk + (tail_ ? tail_->size() : 0); }
@@ -71,25 +76,23 @@ class PersistentVector {
   const_iterator begin() const { return {this, 0}; }
   const_iterator end() const { return {this, size()}; }
 
+  // Leaves the vector as it was if it throws.
   void push_back(T t) {
-    if (tail_ == nullptr) {
-      auto fresh = std::make_shared<Chunk>();
-      fresh->reserve(kChunk);
-      tail_ = std::move(fresh);
-    } else if (tail_.use_count() != 1) {
-      auto copy = std::make_shared<Chunk>();
-      copy->reserve(kChunk);
-      copy->insert(copy->end(), tail_->begin(), tail_->end());
-      tail_ = std::move(copy);
+    auto tail = std::make_shared<Chunk>();
+    tail->reserve(kChunk);
+    if (tail_ != nullptr) tail->assign(tail_->begin(), tail_->end());
+    tail->push_back(std::move(t));
+    if (tail->size() < kChunk) {
+      tail_ = std::move(tail);
+      return;
     }
-    // Unshared now: this vector is its only owner and no other thread can reach it.
-    const_cast<Chunk&>(*tail_).push_back(std::move(t));
-    if (tail_->size() < kChunk) return;
-    auto grown = full_ ? std::make_shared<Chunks>(*full_) : std::make_shared<Chunks>();
-    grown->push_back(std::move(tail_));
-    full_ = std::move(grown);
+    auto full = full_ ? std::make_shared<Chunks>(*full_) : std::make_shared<Chunks>();
+    full->push_back(std::move(tail));
+    full_ = std::move(full);
+    tail_.reset();
   }
-  // Replaces entry `i`. REQUIRES: i < size().
+  // Replaces entry `i`, rebuilding the whole vector (tests change a snapshot in place with it).
+  // REQUIRES: i < size().
   void set(size_t i, T t) {
     std::vector<T> all = ToVector();
     all[i] = std::move(t);
@@ -106,7 +109,7 @@ class PersistentVector {
     if (removed != 0) *this = PersistentVector(kept);
     return removed;
   }
-  std::vector<T> ToVector() const { return {begin(), end()}; }
+  std::vector<T> ToVector() const { return std::vector<T>(begin(), end()); }
 
  private:
   // Small enough that the tail copied by a push_back is short, large enough that the list of
@@ -115,6 +118,7 @@ class PersistentVector {
   using Chunk = std::vector<T>;
   using Chunks = std::vector<std::shared_ptr<const Chunk>>;
 
+  static std::ptrdiff_t Diff(size_t n) { return static_cast<std::ptrdiff_t>(n); }
   size_t full_count() const { return full_ ? full_->size() : 0; }
 
   std::shared_ptr<const Chunks> full_;
