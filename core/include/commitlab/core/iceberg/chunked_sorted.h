@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/iceberg/position_iterator.h"
+
 namespace commitlab::iceberg::internal {
 
 template <typename T, typename KeyOf>
@@ -27,33 +29,7 @@ class ChunkedSorted {
   };
 
   // Iterates the entries in key order.
-  class const_iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using difference_type = std::ptrdiff_t;
-    using value_type = T;
-    using pointer = const T*;
-    using reference = const T&;
-
-    const_iterator() = default;
-    const_iterator(const ChunkedSorted* owner, Pos pos) : owner_(owner), pos_(pos) {}
-    const T& operator*() const { return owner_->at(pos_); }
-    const T* operator->() const { return &owner_->at(pos_); }
-    const_iterator& operator++() {
-      pos_ = owner_->Next(pos_);
-      return *this;
-    }
-    const_iterator operator++(int) {
-      const_iterator before = *this;
-      ++*this;
-      return before;
-    }
-    bool operator==(const const_iterator& o) const { return pos_ == o.pos_; }
-
-   private:
-    const ChunkedSorted* owner_ = nullptr;
-    Pos pos_;
-  };
+  using const_iterator = PositionIterator<ChunkedSorted, Pos, T>;
   const_iterator cbegin() const { return {this, begin()}; }
   const_iterator cend() const { return {this, end()}; }
 

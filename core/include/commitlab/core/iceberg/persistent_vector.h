@@ -12,10 +12,11 @@
 #define COMMITLAB_CORE_ICEBERG_PERSISTENT_VECTOR_H_
 
 #include <cstddef>
-#include <iterator>
 #include <memory>
 #include <utility>
 #include <vector>
+
+#include "commitlab/core/iceberg/position_iterator.h"
 
 namespace commitlab::iceberg {
 
@@ -24,34 +25,7 @@ class PersistentVector {
  public:
   using value_type = T;
 
-  class const_iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using difference_type = std::ptrdiff_t;
-    using value_type = T;
-    using pointer = const T*;
-    using reference = const T&;
-
-    const_iterator() = default;
-    const T& operator*() const { return (*owner_)[index_]; }
-    const T* operator->() const { return &(*owner_)[index_]; }
-    const_iterator& operator++() {
-      ++index_;
-      return *this;
-    }
-    const_iterator operator++(int) {
-      const_iterator before = *this;
-      ++index_;
-      return before;
-    }
-    bool operator==(const const_iterator& o) const { return index_ == o.index_; }
-
-   private:
-    friend class PersistentVector;
-    const_iterator(const PersistentVector* owner, size_t index) : owner_(owner), index_(index) {}
-    const PersistentVector* owner_ = nullptr;
-    size_t index_ = 0;
-  };
+  using const_iterator = internal::PositionIterator<PersistentVector, size_t, T>;
   using iterator = const_iterator;
 
   PersistentVector() = default;
@@ -66,11 +40,13 @@ class PersistentVector {
 
   size_t size() const { return full_count() * kChunk + (tail_ ? tail_->size() : 0); }
   bool empty() const { return size() == 0; }
-  // REQUIRES for these three: i < size(), !empty().
+  // REQUIRES for these four: i < size(), !empty().
   const T& operator[](size_t i) const {
     const size_t chunk = i / kChunk;
     return chunk < full_count() ? (*(*full_)[chunk])[i % kChunk] : (*tail_)[i % kChunk];
   }
+  const T& at(size_t i) const { return (*this)[i]; }
+  size_t Next(size_t i) const { return i + 1; }
   const T& front() const { return (*this)[0]; }
   const T& back() const { return (*this)[size() - 1]; }
   const_iterator begin() const { return {this, 0}; }
