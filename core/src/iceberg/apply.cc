@@ -253,9 +253,8 @@ std::shared_ptr<Snapshot> BuildSnapshot(const Snapshot* parent, Snapshot change,
   }
   // The parent's manifests that still hold a live file carry over; emptied ones drop out. Each of
   // the parent's held one, so when nothing was removed they all carry over.
-  s->manifests.clear();
-  if (parent != nullptr) s->manifests = parent->manifests;
-  if (parent != nullptr && (!s->deleted_files.empty() || !s->removed_delete_files.empty())) {
+  s->manifests = parent != nullptr ? parent->manifests : PersistentVector<ManifestRef>();
+  if (!s->deleted_files.empty() || !s->removed_delete_files.empty()) {
     s->manifests.erase_if([&](const ManifestRef& m) {
       return std::none_of(m->files.begin(), m->files.end(), [&](const std::string& path) {
         return next_live->count(path) != 0 || next_deletes->count(path) != 0;
