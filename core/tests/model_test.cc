@@ -11,7 +11,6 @@
 namespace commitlab {
 namespace {
 
-// RandomUuid writes its hex by hand; it must match the 8-4-4-4-12 layout of the two words it draws.
 TEST(ModelTest, AppendDecimalAppendsTheValueInDecimal) {
   std::string s = "manifest-";
   AppendDecimal(0, &s);
@@ -24,6 +23,14 @@ TEST(ModelTest, AppendDecimalAppendsTheValueInDecimal) {
   }
 }
 
+TEST(ModelTest, ConcatJoinsThePartsInOrder) {
+  EXPECT_EQ(Concat({}), "");
+  const std::string long_part(40, 'x');  // past std::string's inline buffer
+  EXPECT_EQ(Concat({"table ", long_part, "", " moved to ", std::string_view("v2")}),
+            "table " + long_part + " moved to v2");
+}
+
+// RandomUuid writes its hex by hand; it must match the 8-4-4-4-12 layout of the two words it draws.
 TEST(ModelTest, RandomUuidIsTheTwoDrawsInUuidLayout) {
   for (uint64_t seed : {1u, 2u, 99u, 123456u}) {
     Rng r(seed), twin(seed);

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <memory>
 #include <set>
+#include <string_view>
 #include <utility>
+
+#include "commitlab/core/model.h"
 
 namespace commitlab::iceberg {
 
@@ -34,13 +37,14 @@ CasResult InMemoryCatalog::CompareAndSwap(int64_t expected_version, MetadataRef 
   }
   MutexLock l(&mu_);
   if (current_->version != expected_version) {
-    // The new metadata logs the file it was built from: the location the writer read.
-    const std::string old_location =
-        new_metadata->metadata_log.empty() ? std::string("null") : new_metadata->metadata_log.back();
+    // The new metadata logs the file it was built from: the location the writer read. Joined by
+    // hand, not with fmt: every lost swap of a sweep's writers builds one.
+    const std::string_view old_location = new_metadata->metadata_log.empty()
+                                              ? std::string_view("null")
+                                              : std::string_view(new_metadata->metadata_log.back());
     return {CasOutcome::kLost,
-            fmt::format("Cannot commit to table {} metadata location from {} to {} because it has been "
-                        "concurrently modified to {}",
-                        table_name_, old_location, new_metadata->location, current_->location)};
+            Concat({"Cannot commit to table ", table_name_, " metadata location from ", old_location, " to ",
+                    new_metadata->location, " because it has been concurrently modified to ", current_->location})};
   }
   current_ = std::move(new_metadata);
   return {CasOutcome::kSwapped, ""};

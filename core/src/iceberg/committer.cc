@@ -15,13 +15,16 @@ namespace {
 // SnapshotProducer.manifestListPath: "metadata/snap-<snapshot id>-<attempt>-<commit uuid>.avro",
 // built without fmt, as each attempt names a new one.
 std::string ManifestListPath(int64_t snapshot_id, int attempt, std::string_view commit_uuid) {
-  std::string path = "metadata/snap-";
+  constexpr std::string_view kPrefix = "metadata/snap-", kSuffix = ".avro";
+  std::string path;
+  path.reserve(kPrefix.size() + 20 + 1 + 11 + 1 + commit_uuid.size() + kSuffix.size());  // longest numbers
+  path += kPrefix;
   AppendDecimal(snapshot_id, &path);
   path += '-';
   AppendDecimal(attempt, &path);
   path += '-';
   path += commit_uuid;
-  path += ".avro";
+  path += kSuffix;
   return path;
 }
 
@@ -147,7 +150,6 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
     }
 
     // Tasks.runTaskWithRetry: the time limit never stops the second attempt.
-    const std::string failure = "CommitFailedException: " + r.message;
     const int64_t elapsed = env_->NowMicros() - start;
     const bool attempts_exhausted = policy.max_retries >= 0 && attempt >= policy.max_retries + 1;
     const bool timeout_exhausted =
@@ -155,6 +157,7 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
     const bool budget_empty =
         !attempts_exhausted && !timeout_exhausted && options_.budget != nullptr && !options_.budget->TryAcquireRetry();
     if (attempts_exhausted || timeout_exhausted || budget_empty) {
+      const std::string failure = "CommitFailedException: " + r.message;
       std::string why = failure;
       if (timeout_exhausted) {
         why = fmt::format("Stopping retries after {} ms. {}", elapsed / 1000, failure);

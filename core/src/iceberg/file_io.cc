@@ -17,10 +17,8 @@ std::string_view FileKindName(FileKind kind) {
 
 Status InMemoryFileIO::Write(StoredFile f) {
   MutexLock l(&mu_);
-  std::string path = f.path;
-  const auto [it, added] = files_.try_emplace(std::move(path));
-  if (!added) return Status::InvalidArgument("File already exists: " + f.path);
-  it->second = std::move(f);
+  const auto [it, added] = files_.insert(std::move(f));
+  if (!added) return Status::InvalidArgument("File already exists: " + it->path);  // it has the same path
   return Status::OK();
 }
 
@@ -28,8 +26,8 @@ Result<FileRef> InMemoryFileIO::ReadDataFile(const std::string& path) {
   MutexLock l(&mu_);
   auto it = files_.find(path);
   if (it == files_.end()) return Status::NotFound("File does not exist: " + path);
-  if (it->second.kind != FileKind::kData) return Status::InvalidArgument("Not a data file: " + path);
-  return it->second.data;
+  if (it->kind != FileKind::kData) return Status::InvalidArgument("Not a data file: " + path);
+  return it->data;
 }
 
 bool InMemoryFileIO::Exists(const std::string& path) {
@@ -39,15 +37,15 @@ bool InMemoryFileIO::Exists(const std::string& path) {
 
 Status InMemoryFileIO::Delete(const std::string& path) {
   MutexLock l(&mu_);
-  if (files_.erase(path) == 0) return Status::NotFound("File does not exist: " + path);
+  const auto it = files_.find(path);
+  if (it == files_.end()) return Status::NotFound("File does not exist: " + path);
+  files_.erase(it);
   return Status::OK();
 }
 
 std::vector<StoredFile> InMemoryFileIO::List() {
   MutexLock l(&mu_);
-  std::vector<StoredFile> out;
-  out.reserve(files_.size());
-  for (const auto& entry : files_) out.push_back(entry.second);
+  std::vector<StoredFile> out(files_.begin(), files_.end());
   std::sort(out.begin(), out.end(), [](const StoredFile& a, const StoredFile& b) { return a.path < b.path; });
   return out;
 }

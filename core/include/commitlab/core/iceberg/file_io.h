@@ -5,9 +5,10 @@
 #define COMMITLAB_CORE_ICEBERG_FILE_IO_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "commitlab/core/iceberg/model.h"
@@ -52,10 +53,23 @@ class InMemoryFileIO final : public FileIO {
   std::vector<StoredFile> List() override;
 
  private:
+  // By path, looked up by any string_view of one: the path is stored once, in the file.
+  struct PathHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view path) const { return std::hash<std::string_view>()(path); }
+    size_t operator()(const StoredFile& f) const { return (*this)(f.path); }
+  };
+  struct PathEqual {
+    using is_transparent = void;
+    static std::string_view Path(std::string_view path) { return path; }
+    static std::string_view Path(const StoredFile& f) { return f.path; }
+    bool operator()(const auto& a, const auto& b) const { return Path(a) == Path(b); }
+  };
+
   Mutex mu_;
   // Hashed: a sweep's table gathers tens of thousands of paths that share long prefixes, and an
   // ordered map compared them a dozen times per write. List() sorts.
-  std::unordered_map<std::string, StoredFile> files_ GUARDED_BY(mu_);
+  std::unordered_set<StoredFile, PathHash, PathEqual> files_ GUARDED_BY(mu_);
 };
 
 }  // namespace commitlab::iceberg
