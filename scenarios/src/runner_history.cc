@@ -75,17 +75,18 @@ class DeltaLookup final : public TableLookup {
   explicit DeltaLookup(delta::DeltaLog* log) : log_(log) {}
 
   std::string CommittedBy(int64_t id) override {
-    Result<delta::Commit> c = log_->Read(id);
-    return c.ok() ? c->commit_info.user_name : "";
+    Result<delta::CommitRef> c = log_->Read(id);
+    return c.ok() ? (*c)->commit_info.user_name : "";
   }
   std::optional<Touch> LastTouch(const std::string& file, int64_t at_most) override {
     for (int64_t v = at_most; v >= 0; --v) {
-      Result<delta::Commit> c = log_->Read(v);
-      if (!c.ok()) return std::nullopt;
-      for (const delta::AddFile& a : c->adds)
-        if (a.file.name == file) return Touch{v, c->commit_info.user_name, true};
-      for (const delta::RemoveFile& r : c->removes)
-        if (r.file.name == file) return Touch{v, c->commit_info.user_name, false};
+      Result<delta::CommitRef> read = log_->Read(v);
+      if (!read.ok()) return std::nullopt;
+      const delta::Commit& c = **read;
+      for (const delta::AddFile& a : c.adds)
+        if (a.file.name == file) return Touch{v, c.commit_info.user_name, true};
+      for (const delta::RemoveFile& r : c.removes)
+        if (r.file.name == file) return Touch{v, c.commit_info.user_name, false};
     }
     return std::nullopt;
   }
@@ -302,8 +303,8 @@ Result<int64_t> NotingDeltaLog::LatestVersion() {
   return v;
 }
 
-Result<delta::Commit> NotingDeltaLog::Read(int64_t version) {
-  Result<delta::Commit> c = target_->Read(version);
+Result<delta::CommitRef> NotingDeltaLog::Read(int64_t version) {
+  Result<delta::CommitRef> c = target_->Read(version);
   history_->Note({{"snapshot", version}});
   return c;
 }

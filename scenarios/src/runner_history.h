@@ -160,7 +160,7 @@ class NotingDeltaLog final : public delta::DeltaLog {
  public:
   NotingDeltaLog(delta::DeltaLog* target, WriterHistory* history) : target_(target), history_(history) {}
   Result<int64_t> LatestVersion() override;
-  Result<delta::Commit> Read(int64_t version) override;
+  Result<delta::CommitRef> Read(int64_t version) override;
   delta::WriteResult WriteIfAbsent(int64_t version, const delta::Commit& commit) override;
 
  private:

@@ -247,8 +247,9 @@ void DeltaTableRun::Report(TableReport* out, std::vector<sim::Violation>* violat
   int64_t total = 0;
   std::map<int64_t, std::string> writer_of;
   for (int64_t v = 0; v <= *latest; ++v) {
-    Result<delta::Commit> c = log_.Read(v);
-    if (!c.ok()) continue;
+    Result<delta::CommitRef> read = log_.Read(v);
+    if (!read.ok()) continue;
+    const delta::CommitRef& c = *read;
     int64_t delta_rows = 0;
     for (const delta::RemoveFile& r : c->removes) {
       auto it = live.find(r.file.name);

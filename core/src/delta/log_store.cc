@@ -9,7 +9,7 @@ Result<int64_t> MemoryDeltaLog::LatestVersion() {
   return static_cast<int64_t>(commits_.size()) - 1;
 }
 
-Result<Commit> MemoryDeltaLog::Read(int64_t version) {
+Result<CommitRef> MemoryDeltaLog::Read(int64_t version) {
   MutexLock lock(&mu_);
   if (version < 0 || version >= static_cast<int64_t>(commits_.size()))
     return Status::NotFound(fmt::format("_delta_log/{} does not exist", DeltaFileName(version)));
@@ -24,7 +24,7 @@ WriteResult MemoryDeltaLog::WriteIfAbsent(int64_t version, const Commit& commit)
     return {WriteOutcome::kError,
             Status::InvalidArgument(
                 fmt::format("_delta_log/{} would leave a gap after version {}", DeltaFileName(version), next - 1))};
-  commits_.push_back(commit);
+  commits_.push_back(std::make_shared<const Commit>(commit));
   return {WriteOutcome::kWritten, Status::OK()};
 }
 

@@ -25,10 +25,10 @@ Status TableSnapshot::Apply(int64_t version, const Commit& c) {
 Status AdvanceSnapshot(TableSnapshot& snapshot, DeltaLog& log, Env& env, int64_t version) {
   for (int64_t v = snapshot.version() + 1; v <= version; ++v) {
     env.BeginStorageOp(StorageOp::kReadSnapshot);
-    Result<Commit> c = log.Read(v);
+    Result<CommitRef> c = log.Read(v);
     env.EndStorageOp(StorageOp::kReadSnapshot);
     if (!c.ok()) return c.status();
-    COMMITLAB_RETURN_IF_ERROR(snapshot.Apply(v, *c));
+    COMMITLAB_RETURN_IF_ERROR(snapshot.Apply(v, **c));
   }
   return Status::OK();
 }

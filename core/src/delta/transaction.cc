@@ -20,11 +20,21 @@ CommitKind KindOf(Operation op) {
   }
 }
 
+EventGate GateFor(const EventSink* events) {
+  static const NullEventSink kNone;
+  return EventGate(events != nullptr ? *events : kNone);
+}
+
 }  // namespace
 
 OptimisticTransaction::OptimisticTransaction(std::string writer, DeltaLog* log, Env* env, EventSink* events,
                                              TransactionOptions options)
-    : writer_(std::move(writer)), log_(log), env_(env), events_(events), options_(std::move(options)) {}
+    : writer_(std::move(writer)),
+      log_(log),
+      env_(env),
+      events_(events),
+      gate_(GateFor(events)),
+      options_(std::move(options)) {}
 
 Result<OptimisticTransaction> OptimisticTransaction::Start(std::string writer, DeltaLog* log, Env* env,
                                                            EventSink* events, TransactionOptions options,
@@ -267,13 +277,14 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
 OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version, int attempt,
                                                                  const std::string& check_line, Status* error) {
   ++stats_.attempts;
-  Emit({.type = EventType::kAttempt,
-        .attempt = attempt,
-        .snapshot_id = version,
-        .message = fmt::format("{}Attempting to commit version {} with {} actions with {} isolation level", check_line,
-                               version, info_.actions.ActionCount(), IsolationLevelName(level_)),
-        .base_snapshot = version - 1,
-        .changes = &plan_});
+  if (gate_.events())
+    Emit({.type = EventType::kAttempt,
+          .attempt = attempt,
+          .snapshot_id = version,
+          .message = gate_.Message("{}Attempting to commit version {} with {} actions with {} isolation level",
+                                   check_line, version, info_.actions.ActionCount(), IsolationLevelName(level_)),
+          .base_snapshot = version - 1,
+          .changes = &plan_});
   auto crashed = [&](Status st) {
     Emit({.type = EventType::kCrashed,
           .level = Level::kError,
@@ -318,20 +329,22 @@ OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version
         return unknown(st);
       }
       ++stats_.commits;
-      Emit({.type = EventType::kPublished,
-            .attempt = attempt,
-            .snapshot_id = version,
-            .message = fmt::format("Committed delta #{} to {}/_delta_log", version, options_.table)});
+      if (gate_.events())
+        Emit({.type = EventType::kPublished,
+              .attempt = attempt,
+              .snapshot_id = version,
+              .message = gate_.Message("Committed delta #{} to {}/_delta_log", version, options_.table)});
       return WriteStep::kWritten;
     }
     case WriteOutcome::kAlreadyExists:
       ++stats_.collisions;
-      Emit({.type = EventType::kAtomicCommitFailed,
-            .level = Level::kWarn,
-            .attempt = attempt,
-            .snapshot_id = version,
-            .message = fmt::format("java.nio.file.FileAlreadyExistsException: {}", LogPath(version)),
-            .injected = injected_loss});
+      if (gate_.events())
+        Emit({.type = EventType::kAtomicCommitFailed,
+              .level = Level::kWarn,
+              .attempt = attempt,
+              .snapshot_id = version,
+              .message = gate_.messages() ? "java.nio.file.FileAlreadyExistsException: " + LogPath(version) : "",
+              .injected = injected_loss});
       return WriteStep::kCollided;
     case WriteOutcome::kError: break;
   }
@@ -356,13 +369,14 @@ Result<int64_t> OptimisticTransaction::CheckForConflicts(int64_t check_version, 
 
   for (int64_t v = check_version; v < next; ++v) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
-    Result<delta::Commit> winner = log_->Read(v);
+    Result<CommitRef> read = log_->Read(v);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
-    if (!winner.ok()) return fail(winner.status());
+    if (!read.ok()) return fail(read.status());
+    const delta::Commit& winner = **read;
     ++stats_.winners_checked;
-    if (Status st = CheckConflicts(info_, *winner, v, level_); !st.ok()) {
+    if (Status st = CheckConflicts(info_, winner, v, level_); !st.ok()) {
       ++stats_.conflicts;
-      const EventCause cause{.kind = CauseKind::kDeltaConflict, .snapshot = v, .by = winner->commit_info.user_name};
+      const EventCause cause{.kind = CauseKind::kDeltaConflict, .snapshot = v, .by = winner.commit_info.user_name};
       Emit({.type = EventType::kConflict,
             .level = Level::kError,
             .attempt = attempt + 1,
@@ -372,7 +386,8 @@ Result<int64_t> OptimisticTransaction::CheckForConflicts(int64_t check_version, 
       return st;
     }
   }
-  *check_line = fmt::format(
+  // Only the next attempt's event reads it.
+  *check_line = gate_.Message(
       "[attempt {}] No conflicts with versions [{}, {}) with current txn having {} adds, {} removes, {} read "
       "predicates, {} read files. ",
       attempt, check_version, next, info_.actions.adds.size(), info_.actions.removes.size(),

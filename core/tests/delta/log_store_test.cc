@@ -27,7 +27,7 @@ TEST(DeltaLogStoreTest, PutIfAbsentRefusesAnExistingVersion) {
   EXPECT_EQ(log.WriteIfAbsent(0, WithAdd("b")).outcome, WriteOutcome::kAlreadyExists);
   // The loser's write changed nothing.
   ASSERT_TRUE(log.Read(0).ok());
-  EXPECT_EQ(log.Read(0)->adds.at(0).file.name, "a");
+  EXPECT_EQ((*log.Read(0))->adds.at(0).file.name, "a");
   EXPECT_EQ(*log.LatestVersion(), 0);
 }
 

@@ -41,9 +41,9 @@ class DeltaTransactionTest : public ::testing::Test {
     return std::move(t).value();
   }
   Commit Read(int64_t v) {
-    Result<Commit> c = log_.Read(v);
+    Result<CommitRef> c = log_.Read(v);
     EXPECT_TRUE(c.ok());
-    return c.ok() ? *c : Commit{};
+    return c.ok() ? **c : Commit{};
   }
   // An UPDATE of f1 in x=1: reads x=1, removes f1, adds its rewritten copy.
   static void StageUpdate(OptimisticTransaction& t, const std::string& tag) {

@@ -5,6 +5,7 @@
 #define COMMITLAB_CORE_DELTA_LOG_STORE_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "commitlab/core/delta/actions.h"
@@ -19,6 +20,9 @@ enum class WriteOutcome {
   kError,          // the call failed; whether N.json took effect is unknown to the caller
 };
 
+// A version as written: immutable, so readers share it instead of copying its actions.
+using CommitRef = std::shared_ptr<const Commit>;
+
 struct WriteResult {
   WriteOutcome outcome = WriteOutcome::kError;
   Status error;  // set when outcome == kError
@@ -32,7 +36,7 @@ class DeltaLog {
   // does not exist).
   virtual Result<int64_t> LatestVersion() = 0;
   // NotFound when version N was never written.
-  virtual Result<Commit> Read(int64_t version) = 0;
+  virtual Result<CommitRef> Read(int64_t version) = 0;
   // Creates N.json if absent. kError (InvalidArgument) for version < 0 or when N-1 is missing:
   // a log has no gaps.
   virtual WriteResult WriteIfAbsent(int64_t version, const Commit& commit) = 0;
@@ -42,12 +46,12 @@ class DeltaLog {
 class MemoryDeltaLog final : public DeltaLog {
  public:
   Result<int64_t> LatestVersion() override;
-  Result<Commit> Read(int64_t version) override;
+  Result<CommitRef> Read(int64_t version) override;
   WriteResult WriteIfAbsent(int64_t version, const Commit& commit) override;
 
  private:
   Mutex mu_;
-  std::vector<Commit> commits_ GUARDED_BY(mu_);  // commits_[v] is version v
+  std::vector<CommitRef> commits_ GUARDED_BY(mu_);  // commits_[v] is version v
 };
 
 }  // namespace commitlab::delta

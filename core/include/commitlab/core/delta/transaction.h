@@ -129,6 +129,7 @@ class OptimisticTransaction {
   DeltaLog* log_;
   Env* env_;
   EventSink* events_;
+  const EventGate gate_;  // what events_ wants: per-attempt events are built only for a sink that does
   TransactionOptions options_;
   TableSnapshot snapshot_;
   CurrentTransactionInfo info_;   // reads recorded so far; actions filled in by Commit
