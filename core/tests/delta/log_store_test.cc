@@ -31,6 +31,19 @@ TEST(DeltaLogStoreTest, PutIfAbsentRefusesAnExistingVersion) {
   EXPECT_EQ(*log.LatestVersion(), 0);
 }
 
+// A written version is immutable: every read shares the one copy the log keeps, which the
+// writer's later changes to its own Commit do not reach.
+TEST(DeltaLogStoreTest, ReadsShareTheVersionAsWritten) {
+  MemoryDeltaLog log;
+  Commit mine = WithAdd("a");
+  ASSERT_EQ(log.WriteIfAbsent(0, mine).outcome, WriteOutcome::kWritten);
+  mine.adds.at(0).file.name = "changed";
+  Result<CommitRef> first = log.Read(0), second = log.Read(0);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(first->get(), second->get());
+  EXPECT_EQ((*first)->adds.at(0).file.name, "a");
+}
+
 TEST(DeltaLogStoreTest, RefusesAGap) {
   MemoryDeltaLog log;
   WriteResult r = log.WriteIfAbsent(1, WithAdd("a"));
