@@ -343,7 +343,7 @@ OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version
               .level = Level::kWarn,
               .attempt = attempt,
               .snapshot_id = version,
-              .message = gate_.messages() ? "java.nio.file.FileAlreadyExistsException: " + LogPath(version) : "",
+              .message = gate_.Message("java.nio.file.FileAlreadyExistsException: {}", LogPath(version)),
               .injected = injected_loss});
       return WriteStep::kCollided;
     case WriteOutcome::kError: break;
@@ -386,7 +386,7 @@ Result<int64_t> OptimisticTransaction::CheckForConflicts(int64_t check_version, 
       return st;
     }
   }
-  // Only the next attempt's event reads it.
+  // The next attempt's event message starts with it: formatted only for a sink that reads messages.
   *check_line = gate_.Message(
       "[attempt {}] No conflicts with versions [{}, {}) with current txn having {} adds, {} removes, {} read "
       "predicates, {} read files. ",

@@ -109,6 +109,55 @@ TEST_F(DeltaTransactionTest, RetryGoesToTheNextVersionAtOnce) {
   EXPECT_EQ(sink_.events[3].message, "Committed delta #3 to T/_delta_log");
 }
 
+// A sink that keeps events but reads no message.
+class MessagelessSink : public RecordingSink {
+ public:
+  bool wants_messages() const override { return false; }
+};
+
+// B collides with A at version 1, checks it and lands version 2; the sink sees every event.
+void RaceTwoAppends(EventSink* sink) {
+  TestEnv env;
+  MemoryDeltaLog log;
+  auto start = [&](std::string writer) {
+    Result<OptimisticTransaction> t = OptimisticTransaction::Start(std::move(writer), &log, &env, sink);
+    EXPECT_TRUE(t.ok()) << t.status().ToString();
+    return std::move(t).value();
+  };
+  OptimisticTransaction creator = start("creator");
+  creator.UpdateMetadata(Metadata{.id = "t", .schema = "id INT"});
+  creator.UpdateProtocol(Protocol{});
+  EXPECT_EQ(*creator.Commit(Operation::kCreateTable), 0);
+  OptimisticTransaction a = start("A"), b = start("B");
+  a.Add(F("a1"));
+  b.Add(F("b1"));
+  EXPECT_EQ(*a.Commit(Operation::kInsert), 1);
+  EXPECT_EQ(*b.Commit(Operation::kInsert), 2);
+  EXPECT_EQ(b.stats().collisions, 1);
+}
+
+// Messages are formatted only for a sink that reads them; the events themselves still come, in
+// the same order, to a sink that wants events without their text.
+TEST(DeltaTransactionEventsTest, ASinkWithoutMessagesGetsTheSameEventsWithEmptyText) {
+  RecordingSink full;
+  MessagelessSink bare;
+  RaceTwoAppends(&full);
+  RaceTwoAppends(&bare);
+  RaceTwoAppends(nullptr);
+  ASSERT_EQ(bare.events.size(), full.events.size());
+  for (size_t i = 0; i < full.events.size(); ++i) {
+    EXPECT_EQ(bare.events[i].type, full.events[i].type) << "event " << i;
+    EXPECT_EQ(bare.events[i].user, full.events[i].user) << "event " << i;
+    EXPECT_EQ(bare.events[i].snapshot_id, full.events[i].snapshot_id) << "event " << i;
+    EXPECT_EQ(bare.events[i].message, "") << "event " << i;
+  }
+  for (EventType t : {EventType::kAttempt, EventType::kAtomicCommitFailed, EventType::kPublished}) {
+    EXPECT_GT(bare.Count(t), 0) << EventTypeName(t);
+    ASSERT_NE(full.Last(t), nullptr);
+    EXPECT_FALSE(full.Last(t)->message.empty()) << EventTypeName(t);
+  }
+}
+
 TEST_F(DeltaTransactionTest, TwoDeletesOfTheSameFileConflict) {
   CreateTable(IsolationLevel::kWriteSerializable);
   // Each removes f1 without scanning for it (the file is known from an earlier snapshot, as FSCK

@@ -35,7 +35,7 @@ class DeltaLog {
   // The newest version, or -1 when the log holds no commit yet (Delta's version of a table that
   // does not exist).
   virtual Result<int64_t> LatestVersion() = 0;
-  // NotFound when version N was never written.
+  // The version as written, never null when ok(); NotFound when version N was never written.
   virtual Result<CommitRef> Read(int64_t version) = 0;
   // Creates N.json if absent. kError (InvalidArgument) for version < 0 or when N-1 is missing:
   // a log has no gaps.

@@ -4,6 +4,7 @@
 #ifndef COMMITLAB_CORE_ICEBERG_FILE_IO_H_
 #define COMMITLAB_CORE_ICEBERG_FILE_IO_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
