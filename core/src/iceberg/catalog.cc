@@ -37,8 +37,8 @@ CasResult InMemoryCatalog::CompareAndSwap(int64_t expected_version, MetadataRef 
   }
   MutexLock l(&mu_);
   if (current_->version != expected_version) {
-    // The new metadata logs the file it was built from: the location the writer read. Joined by
-    // hand, not with fmt: every lost swap of a sweep's writers builds one.
+    // The new metadata logs the file it was built from: the location the writer read. Joined with
+    // Concat, not fmt: every lost swap of a sweep's writers builds one.
     const std::string_view old_location = new_metadata->metadata_log.empty()
                                               ? std::string_view("null")
                                               : std::string_view(new_metadata->metadata_log.back());
