@@ -24,7 +24,10 @@ namespace commitlab::sim::internal {
 //
 // With a limited capacity every request is ordered (the server's queue is shared): a request
 // sleeps off its writer's pending time and its request hop, then waits for the server and is
-// served (taking effect when its service ends), or is refused with 503 SlowDown and sent again.
+// served, or is refused with 503 SlowDown and sent again. The server is first come, first served,
+// so services end in the order requests arrive, and a request that takes effect on arrival sees
+// and changes the store as it would when its service ends: the wait and the service are deferred
+// like any other delay, and a request costs one scheduling point, not two.
 class SweepEnv final : public SimEnv {
  public:
   SweepEnv(Scheduler* scheduler, const LatencyModel& latency, int writers, const StoreCapacity& capacity)
@@ -59,7 +62,7 @@ class SweepEnv final : public SimEnv {
       // Refused when `queue` requests wait already (the one in service does not count).
       if (wait <= int64_t{capacity_.queue} * service_micros_) {
         server_free_micros_ = now + wait + service_micros_;
-        SimEnv::SleepMicros(wait + service_micros_);  // takes effect when its service ends
+        Defer(wait + service_micros_);  // see the class comment: it takes effect now
         return;
       }
       // 503 SlowDown: the answer's hop, the SDK's throttling wait, the request's hop again.
