@@ -125,7 +125,8 @@ class IcebergWriters {
  private:
   SweepEnv* const env_;
   iceberg::InMemoryCatalog catalog_{"db.race_log"};
-  iceberg::InMemoryFileIO io_;
+  // Every writer is a fiber of this thread, and only data files are read back.
+  iceberg::InMemoryFileIO io_{iceberg::InMemoryFileIO::Threads::kOne, iceberg::InMemoryFileIO::Metadata::kForget};
   NullEventSink sink_;
   std::vector<iceberg::IcebergCommitter> committers_;
   std::vector<iceberg::MetadataRef> bases_;  // per writer: what its next append builds on

@@ -37,5 +37,25 @@ TEST(InMemoryFileIOTest, DeleteRemovesOnlyThatPathAndListIsInPathOrder) {
   ASSERT_TRUE(io.Write({.path = "m/a"}).ok());  // a deleted path may be written anew
 }
 
+TEST(InMemoryFileIOTest, ForgettingMetadataKeepsDataFilesOnly) {
+  InMemoryFileIO io(InMemoryFileIO::Threads::kOne, InMemoryFileIO::Metadata::kForget);
+  FileRef f = MakeDataFile("data/x.parquet", {});
+  ASSERT_TRUE(io.Write({.path = "data/x.parquet", .kind = FileKind::kData, .data = f}).ok());
+  for (FileKind kind : {FileKind::kManifest, FileKind::kManifestList, FileKind::kMetadata})
+    ASSERT_TRUE(io.Write({.path = "metadata/" + std::string(FileKindName(kind)), .kind = kind}).ok());
+
+  EXPECT_FALSE(io.Exists("metadata/manifest-list"));
+  std::vector<std::string> listed;
+  for (const StoredFile& s : io.List()) listed.push_back(s.path);
+  EXPECT_EQ(listed, (std::vector<std::string>{"data/x.parquet"}));
+  EXPECT_TRUE(io.Delete("metadata/manifest-list").ok());  // written, not kept: deleting it is no error
+  Result<FileRef> read = io.ReadDataFile("data/x.parquet");
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(*read, f);
+  EXPECT_EQ(io.Write({.path = "data/x.parquet", .kind = FileKind::kData}).code(), Code::kInvalidArgument);
+  ASSERT_TRUE(io.Delete("data/x.parquet").ok());
+  EXPECT_FALSE(io.Exists("data/x.parquet"));
+}
+
 }  // namespace
 }  // namespace commitlab::iceberg

@@ -44,9 +44,18 @@ class FileIO {
   virtual std::vector<StoredFile> List() = 0;
 };
 
-// Thread-safe: one mutex, never held across a call out.
+// Thread-safe (one mutex, never held across a call out) unless made for one thread (a simulated
+// run, where writers are fibers of one thread), which skips the mutex.
 class InMemoryFileIO final : public FileIO {
  public:
+  enum class Threads { kMany, kOne };
+  // kForget: files other than data files (manifests, manifest lists, metadata files) are written
+  // and deleted without being kept: Exists and List see data files only, and Delete succeeds for
+  // a path that is not there; for runs that never read them back (a sweep writes millions).
+  enum class Metadata { kKeep, kForget };
+  explicit InMemoryFileIO(Threads threads = Threads::kMany, Metadata metadata = Metadata::kKeep)
+      : locking_(threads == Threads::kMany), keep_metadata_(metadata == Metadata::kKeep) {}
+
   Status Write(StoredFile f) override;
   Result<FileRef> ReadDataFile(const std::string& path) override;
   bool Exists(const std::string& path) override;
@@ -67,6 +76,8 @@ class InMemoryFileIO final : public FileIO {
     bool operator()(const auto& a, const auto& b) const { return Path(a) == Path(b); }
   };
 
+  const bool locking_;  // false: one thread only, and mu_ is never locked (MaybeMutexLock)
+  const bool keep_metadata_;
   Mutex mu_;
   // Hashed: a sweep's table gathers tens of thousands of paths that share long prefixes, and an
   // ordered map compared them a dozen times per write. List() sorts.
