@@ -232,25 +232,10 @@ std::shared_ptr<Snapshot> BuildSnapshot(const Snapshot* parent, Snapshot change,
   auto next_deletes = parent != nullptr && parent->live_deletes != nullptr
                           ? std::make_shared<FileSet>(*parent->live_deletes)
                           : std::make_shared<FileSet>();
-  auto next_sequence = parent != nullptr && parent->file_sequence != nullptr
-                           ? std::make_shared<SequenceMap>(*parent->file_sequence)
-                           : std::make_shared<SequenceMap>();
-  for (const FileRef& f : s->deleted_files) {
-    next_live->erase(f->path());
-    next_sequence->erase(f->path());
-  }
-  for (const FileRef& f : s->removed_delete_files) {
-    next_deletes->erase(f->path());
-    next_sequence->erase(f->path());
-  }
-  for (const FileRef& f : s->added_files) {
-    next_live->emplace(f->path(), f);
-    next_sequence->insert_or_assign(f->path(), s->sequence_number);
-  }
-  for (const FileRef& f : s->added_delete_files) {
-    next_deletes->emplace(f->path(), f);
-    next_sequence->insert_or_assign(f->path(), s->sequence_number);
-  }
+  for (const FileRef& f : s->deleted_files) next_live->erase(f->path());
+  for (const FileRef& f : s->removed_delete_files) next_deletes->erase(f->path());
+  for (const FileRef& f : s->added_files) next_live->emplace(f->path(), f, s->sequence_number);
+  for (const FileRef& f : s->added_delete_files) next_deletes->emplace(f->path(), f, s->sequence_number);
   // The parent's manifests that still hold a live file carry over; emptied ones drop out. Each of
   // the parent's held one, so when nothing was removed they all carry over.
   s->manifests = parent != nullptr ? parent->manifests : PersistentVector<ManifestRef>();
@@ -264,7 +249,6 @@ std::shared_ptr<Snapshot> BuildSnapshot(const Snapshot* parent, Snapshot change,
   if (added_manifest != nullptr) s->manifests.push_back(added_manifest);
   s->live_files = std::move(next_live);
   s->live_deletes = std::move(next_deletes);
-  s->file_sequence = std::move(next_sequence);
   return s;
 }
 

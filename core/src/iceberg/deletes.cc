@@ -7,12 +7,6 @@
 namespace commitlab::iceberg {
 namespace {
 
-int64_t SequenceOf(const Snapshot& s, const std::string& path) {
-  if (s.file_sequence == nullptr) return 0;
-  auto it = s.file_sequence->find(path);
-  return it == s.file_sequence->end() ? 0 : it->second;
-}
-
 // The row's values of the key columns (absent ones left out, so they match no key).
 Row Project(const Row& row, const std::vector<std::string>& columns) {
   Row out;
@@ -26,9 +20,9 @@ Row Project(const Row& row, const std::vector<std::string>& columns) {
 std::vector<int64_t> DeletedPositions(const Snapshot& s, const IcebergDataFile& data) {
   std::set<int64_t> out;
   if (s.live_deletes == nullptr || s.live_deletes->empty()) return {};
-  const int64_t data_seq = SequenceOf(s, data.path());
+  const int64_t data_seq = s.live_files != nullptr ? s.live_files->sequence(data.path()) : 0;
   for (const auto& [path, del] : *s.live_deletes) {
-    const int64_t del_seq = SequenceOf(s, path);
+    const int64_t del_seq = s.live_deletes->sequence(path);
     if (del->content == FileContent::kPositionDeletes) {
       if (del_seq < data_seq) continue;
       for (const PositionDelete& p : del->positions)

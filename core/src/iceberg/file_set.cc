@@ -5,10 +5,10 @@
 
 namespace commitlab::iceberg {
 
-const std::string& FileSet::PathOf::operator()(const FileRef& f) const { return f->path(); }
+const std::string& FileSet::PathOf::operator()(const Entry& e) const { return e.file->path(); }
 
 FileSet::value_type FileSet::const_iterator::operator*() const {
-  const FileRef& f = *it_;
+  const FileRef& f = it_->file;
   return {f->path(), f};
 }
 
@@ -18,9 +18,16 @@ size_t FileSet::count(std::string_view path) const {
   return n;
 }
 
-void FileSet::emplace(std::string_view path, const FileRef& f) {
+int64_t FileSet::sequence(std::string_view path) const {
+  int64_t last = 0;
+  for (Pos p = entries_.LowerBound(path); p != entries_.end() && PathOf()(entries_.at(p)) == path; p = entries_.Next(p))
+    last = entries_.at(p).sequence;
+  return last;
+}
+
+void FileSet::emplace(std::string_view path, const FileRef& f, int64_t sequence) {
   COMMITLAB_DCHECK(path == f->path(), "a FileSet is keyed by each file's own path");
-  entries_.Insert(entries_.UpperBound(path), f);
+  entries_.Insert(entries_.UpperBound(path), {f, sequence});
 }
 
 }  // namespace commitlab::iceberg

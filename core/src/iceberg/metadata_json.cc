@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -132,6 +136,17 @@ const FileSet& DeletesOf(const Snapshot& s) {
   return s.live_deletes != nullptr ? *s.live_deletes : *kEmpty;
 }
 
+// The data sequence number of every live path, data and delete files together, in path order: a
+// path's entry added last gives its number (FileSet::sequence).
+std::vector<std::pair<std::string, int64_t>> FileSequence(const Snapshot& s) {
+  std::map<std::string_view, int64_t> by_path;
+  for (const FileSet* set : {s.live_files.get(), &DeletesOf(s)}) {
+    if (set == nullptr) continue;
+    for (auto it = set->begin(); it != set->end(); ++it) by_path.insert_or_assign(it->first, it.sequence());
+  }
+  return {by_path.begin(), by_path.end()};
+}
+
 // Expands each removed path to every entry the parent has for it, as erasing a path does.
 std::vector<FileRef> Expand(const std::vector<std::string>& paths, const FileSet& live) {
   std::vector<FileRef> out;
@@ -163,10 +178,8 @@ bool Derivable(const Snapshot& s, const Snapshot* parent) {
       Paths(change.removed_delete_files) != Paths(s.removed_delete_files))
     return false;
   std::shared_ptr<Snapshot> rebuilt = BuildSnapshot(parent, std::move(change), AddedManifest(s, parent));
-  const SequenceMap no_sequence;
   return Paths(*rebuilt->live_files) == Paths(*s.live_files) && Paths(DeletesOf(*rebuilt)) == Paths(DeletesOf(s)) &&
-         *rebuilt->file_sequence == (s.file_sequence != nullptr ? *s.file_sequence : no_sequence) &&
-         Paths(rebuilt->manifests) == Paths(s.manifests);
+         FileSequence(*rebuilt) == FileSequence(s) && Paths(rebuilt->manifests) == Paths(s.manifests);
 }
 
 ordered_json ChangeJson(const Snapshot& s, const Snapshot* parent) {
@@ -189,8 +202,7 @@ ordered_json WholeJson(const Snapshot& s) {
   out["live-files"] = FilesJson(*s.live_files);
   out["live-deletes"] = FilesJson(DeletesOf(s));
   ordered_json sequence = ordered_json::array();
-  if (s.file_sequence != nullptr)
-    for (const auto& [path, n] : *s.file_sequence) sequence.push_back({path, n});
+  for (const auto& [path, n] : FileSequence(s)) sequence.push_back({path, n});
   out["file-sequence"] = std::move(sequence);
   return out;
 }
@@ -417,11 +429,9 @@ SnapshotRef ReadWhole(Reader& r, const json& j, const std::string& at) {
   const json& manifests = r.Array(j, at, "manifests");
   for (size_t i = 0; i < manifests.size() && r.ok(); ++i)
     if (ManifestRef m = ReadManifest(r, manifests[i], At(at, "manifests", i))) s->manifests.push_back(std::move(m));
-  auto live = std::make_shared<FileSet>();
-  for (FileRef& f : ReadFiles(r, j, at, "live-files")) live->emplace(f->path(), std::move(f));
-  auto deletes = std::make_shared<FileSet>();
-  for (FileRef& f : ReadFiles(r, j, at, "live-deletes")) deletes->emplace(f->path(), std::move(f));
-  auto sequence = std::make_shared<SequenceMap>();
+  std::vector<FileRef> live_files = ReadFiles(r, j, at, "live-files");
+  std::vector<FileRef> live_deletes = ReadFiles(r, j, at, "live-deletes");
+  std::map<std::string, int64_t, std::less<>> sequence;  // a path not listed has 0
   const json& pairs = r.Array(j, at, "file-sequence");
   for (size_t i = 0; i < pairs.size() && r.ok(); ++i) {
     const json& p = pairs[i];
@@ -429,12 +439,19 @@ SnapshotRef ReadWhole(Reader& r, const json& j, const std::string& at) {
       r.Fail(At(at, "file-sequence", i), "expected [path, sequence number]");
       break;
     }
-    sequence->insert_or_assign(p[0].get<std::string>(), p[1].get<int64_t>());
+    sequence.insert_or_assign(p[0].get<std::string>(), p[1].get<int64_t>());
   }
   if (!r.ok()) return nullptr;
-  s->live_files = std::move(live);
-  s->live_deletes = std::move(deletes);
-  s->file_sequence = std::move(sequence);
+  auto fill = [&](std::vector<FileRef>& files) {
+    auto set = std::make_shared<FileSet>();
+    for (FileRef& f : files) {
+      const auto n = sequence.find(f->path());
+      set->emplace(f->path(), f, n != sequence.end() ? n->second : 0);
+    }
+    return set;
+  };
+  s->live_files = fill(live_files);
+  s->live_deletes = fill(live_deletes);
   return s;
 }
 

@@ -95,5 +95,22 @@ TEST_F(ApplyTest, TotalRecordsAreCountedWhenTheParentsTotalIsMissingOrWrong) {
   EXPECT_EQ(TotalRecords(), "2");
 }
 
+TEST_F(ApplyTest, EveryLiveFileCarriesTheSequenceNumberOfTheSnapshotThatAddedIt) {
+  Apply(NewAppend(table_, {MakeDataFile("data/a.parquet", {Row{}})}));
+  Apply(NewAppend(table_, {MakeDataFile("data/b.parquet", {Row{}})}));
+  const FileRef deletes = MakePositionDeleteFile("data/a-deletes.parquet", {{"data/a.parquet", 0}});
+  Apply(NewRowDelta(table_, {}, {deletes}, Expression::AlwaysTrue(), RowDeltaValidation{}));
+  Apply(NewAppend(table_, {MakeDataFile("data/a.parquet", {Row{}})}));  // the same path again
+
+  const Snapshot& s = *table_.CurrentSnapshot();
+  EXPECT_EQ(s.live_files->sequence("data/b.parquet"), 2);
+  EXPECT_EQ(s.live_files->sequence("data/a.parquet"), 4);  // its entry added last
+  EXPECT_EQ(s.live_deletes->sequence("data/a-deletes.parquet"), 3);
+  // The parent's set is its own: the entries a later snapshot added are not in it.
+  const SnapshotRef parent = table_.FindSnapshot(*s.parent_id);
+  EXPECT_EQ(parent->live_files->sequence("data/a.parquet"), 1);
+  EXPECT_EQ(parent->live_files->count("data/a.parquet"), 1u);
+}
+
 }  // namespace
 }  // namespace commitlab::iceberg

@@ -20,15 +20,12 @@ std::vector<Row> Ids(std::vector<int64_t> ids) {
 // A snapshot whose live files were added at the given sequence numbers.
 Snapshot With(std::vector<std::pair<FileRef, int64_t>> deletes, std::map<std::string, int64_t> data_sequence) {
   Snapshot s;
+  auto data = std::make_shared<FileSet>();
+  for (const auto& [path, seq] : data_sequence) data->emplace(path, MakeDataFile(path, {}), seq);
   auto live = std::make_shared<FileSet>();
-  auto sequence = std::make_shared<SequenceMap>();
-  for (const auto& [path, seq] : data_sequence) sequence->insert_or_assign(path, seq);
-  for (auto& [d, seq] : deletes) {
-    sequence->insert_or_assign(d->path(), seq);
-    live->emplace(d->path(), d);
-  }
+  for (auto& [d, seq] : deletes) live->emplace(d->path(), d, seq);
+  s.live_files = std::move(data);
   s.live_deletes = std::move(live);
-  s.file_sequence = std::move(sequence);
   return s;
 }
 

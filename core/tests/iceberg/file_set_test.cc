@@ -55,6 +55,25 @@ TEST(FileSetTest, DuplicatePathsStayInTheOrderAdded) {
   EXPECT_EQ(s.size(), 1u);
 }
 
+TEST(FileSetTest, EachEntryKeepsItsSequenceNumberAndAPathReadsItsLast) {
+  FileSet s;
+  s.emplace("b", MakeDataFile("b", {}), 3);
+  s.emplace("a", MakeDataFile("a", {}), 1);
+  s.emplace("b", MakeDataFile("b", {}), 5);
+  std::vector<std::pair<std::string, int64_t>> entries;
+  for (auto it = s.begin(); it != s.end(); ++it) entries.emplace_back(it->first, it.sequence());
+  EXPECT_EQ(entries, (std::vector<std::pair<std::string, int64_t>>{{"a", 1}, {"b", 3}, {"b", 5}}));
+  EXPECT_EQ(s.sequence("b"), 5);  // added last
+  EXPECT_EQ(s.sequence("a"), 1);
+  EXPECT_EQ(s.sequence("c"), 0);  // not there
+
+  FileSet copy = s;
+  copy.erase("b");
+  copy.emplace("b", MakeDataFile("b", {}), 7);
+  EXPECT_EQ(copy.sequence("b"), 7);
+  EXPECT_EQ(s.sequence("b"), 5);  // the original keeps its own
+}
+
 // Random adds and removes across many chunks agree with std::multimap, and a copy taken midway is
 // not changed by what the original does afterwards (chunks are shared, never written in place).
 TEST(FileSetTest, AgreesWithMultimapAndCopiesStayPut) {

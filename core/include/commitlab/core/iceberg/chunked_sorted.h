@@ -1,8 +1,8 @@
 // ChunkedSorted<T, KeyOf>: a sorted sequence of T (by the string key KeyOf()(t)) whose storage is
 // persistent: the entries sit in chunks shared between copies, and a change copies only the chunk
-// it touches. A snapshot's live-file set and data sequence numbers are each a copy of its parent's
-// with a few changes, so a copy costs O(N / chunk) pointer copies rather than O(N) nodes and
-// strings. FileSet and SequenceMap are its two readings; neither exposes it.
+// it touches. A snapshot's live files are a copy of its parent's with a few changes, so a copy
+// costs O(N / chunk) pointer copies rather than O(N) nodes and strings. FileSet is its reading and
+// does not expose it.
 #ifndef COMMITLAB_CORE_ICEBERG_CHUNKED_SORTED_H_
 #define COMMITLAB_CORE_ICEBERG_CHUNKED_SORTED_H_
 

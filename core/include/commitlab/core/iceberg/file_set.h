@@ -3,12 +3,17 @@
 // twice). Read like a std::multimap<std::string, FileRef>: entries are {path, file} pairs; unlike
 // one, any change invalidates every iterator and reference into it.
 //
+// Each entry also keeps its data sequence number: the sequence number of the snapshot that added
+// it, as a manifest entry does (ManifestEntry.dataSequenceNumber). Kept here rather than in a map
+// of its own, a commit attempt copies one structure, not two.
+//
 // Persistent (chunked_sorted.h): every snapshot keeps its own set, built from its parent's by a
 // commit attempt, and the copy shares all but the chunks the attempt changed.
 #ifndef COMMITLAB_CORE_ICEBERG_FILE_SET_H_
 #define COMMITLAB_CORE_ICEBERG_FILE_SET_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -24,10 +29,14 @@ struct IcebergDataFile;
 using FileRef = std::shared_ptr<const IcebergDataFile>;
 
 class FileSet {
-  struct PathOf {
-    const std::string& operator()(const FileRef& f) const;  // f->path()
+  struct Entry {
+    FileRef file;
+    int64_t sequence = 0;
   };
-  using Entries = internal::ChunkedSorted<FileRef, PathOf>;
+  struct PathOf {
+    const std::string& operator()(const Entry& e) const;  // e.file->path()
+  };
+  using Entries = internal::ChunkedSorted<Entry, PathOf>;
   using Pos = Entries::Pos;
 
  public:
@@ -48,6 +57,7 @@ class FileSet {
     const_iterator() = default;
     value_type operator*() const;
     Arrow operator->() const { return {**this}; }
+    int64_t sequence() const { return it_->sequence; }  // this entry's data sequence number
     const_iterator& operator++() {
       ++it_;
       return *this;
@@ -77,9 +87,12 @@ class FileSet {
   }
   const_iterator find(std::string_view path) const { return {this, entries_.Find(path)}; }
   size_t count(std::string_view path) const;
+  // The data sequence number of `path`: that of its entry added last, or 0 if it has none.
+  int64_t sequence(std::string_view path) const;
 
-  // Adds `f` after any entry with its path. REQUIRES: path == f->path().
-  void emplace(std::string_view path, const FileRef& f);
+  // Adds `f`, with data sequence number `sequence`, after any entry with its path.
+  // REQUIRES: path == f->path().
+  void emplace(std::string_view path, const FileRef& f, int64_t sequence = 0);
   // Removes every entry with `path`; how many there were.
   size_t erase(std::string_view path) { return entries_.EraseKey(path); }
 

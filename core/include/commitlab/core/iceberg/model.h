@@ -24,7 +24,6 @@
 #include "commitlab/core/iceberg/file_set.h"
 #include "commitlab/core/iceberg/metadata_log.h"
 #include "commitlab/core/iceberg/persistent_vector.h"
-#include "commitlab/core/iceberg/sequence_map.h"
 #include "commitlab/core/model.h"
 
 namespace commitlab::iceberg {
@@ -97,13 +96,13 @@ struct Snapshot {
   std::vector<FileRef> deleted_files = {};
   std::vector<FileRef> added_delete_files = {};    // row deltas
   std::vector<FileRef> removed_delete_files = {};  // dropped with their data, or rewritten
-  std::shared_ptr<const FileSet> live_files = {};  // after this snapshot; never null
-  // The delete files live after it; null or empty when there are none.
+  // The data files live after this snapshot, each with its data sequence number (that of the
+  // snapshot that added it): a delete applies to data of lower sequence numbers (a position delete
+  // also to its own). Never null.
+  std::shared_ptr<const FileSet> live_files = {};
+  // The delete files live after it, with their data sequence numbers; null or empty when there are
+  // none.
   std::shared_ptr<const FileSet> live_deletes = {};
-  // The data sequence number of every live data and delete file: the sequence number of the
-  // snapshot that added it (null: all 0). A delete applies to data of lower sequence numbers (a
-  // position delete also to its own).
-  std::shared_ptr<const SequenceMap> file_sequence = {};
   std::map<std::string, std::string> summary = {};  // added-data-files, total-records, ...
 };
 using SnapshotRef = std::shared_ptr<const Snapshot>;
