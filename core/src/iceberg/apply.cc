@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/iceberg/expression.h"
 #include "commitlab/core/iceberg/validation.h"
 
@@ -160,19 +161,24 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
   std::shared_ptr<Snapshot> s = BuildSnapshot(parent.get(), std::move(change), ctx.added_manifest);
 
   const int64_t total_records = TotalRecords(parent.get(), *s);
-  // SnapshotSummary: added-* and deleted-* only when non-zero, totals always.
-  auto set_if = [&](const char* key, int64_t n) {
-    if (n > 0) s->summary[key] = std::to_string(n);
+  // SnapshotSummary: added-* and deleted-* only when non-zero, totals always. Added in key order at
+  // the end of the empty summary: no search, and each key is built once, in its node.
+  COMMITLAB_DCHECK(s->summary.empty(), "a new snapshot's summary is written here only");
+  auto add = [&](std::string_view key, std::string value) {
+    s->summary.emplace_hint(s->summary.end(), key, std::move(value));
   };
-  set_if("added-data-files", static_cast<int64_t>(s->added_files.size()));
-  set_if("deleted-data-files", static_cast<int64_t>(s->deleted_files.size()));
-  set_if("added-records", Records(s->added_files));
-  set_if("deleted-records", Records(s->deleted_files));
-  set_if("added-delete-files", static_cast<int64_t>(s->added_delete_files.size()));
-  set_if("removed-delete-files", static_cast<int64_t>(s->removed_delete_files.size()));
-  s->summary["total-data-files"] = std::to_string(s->live_files->size());
-  s->summary["total-records"] = std::to_string(total_records);
-  if (op.kind == OperationKind::kReplacePartitions) s->summary["replace-partitions"] = "true";
+  auto add_if = [&](std::string_view key, int64_t n) {
+    if (n > 0) add(key, std::to_string(n));
+  };
+  add_if("added-data-files", static_cast<int64_t>(s->added_files.size()));
+  add_if("added-delete-files", static_cast<int64_t>(s->added_delete_files.size()));
+  add_if("added-records", Records(s->added_files));
+  add_if("deleted-data-files", static_cast<int64_t>(s->deleted_files.size()));
+  add_if("deleted-records", Records(s->deleted_files));
+  add_if("removed-delete-files", static_cast<int64_t>(s->removed_delete_files.size()));
+  if (op.kind == OperationKind::kReplacePartitions) add("replace-partitions", "true");
+  add("total-data-files", std::to_string(s->live_files->size()));
+  add("total-records", std::to_string(total_records));
 
   TableMetadata next = NextVersion(base, ctx);
   next.last_sequence_number = s->sequence_number;
