@@ -23,11 +23,13 @@ namespace commitlab::sim::internal {
 // the same instant are still broken by the strategy.
 //
 // With a limited capacity every request is ordered (the server's queue is shared): a request
-// sleeps off its writer's pending time and its request hop, then waits for the server and is
-// served, or is refused with 503 SlowDown and sent again. The server is first come, first served,
-// so services end in the order requests arrive, and a request that takes effect on arrival sees
-// and changes the store as it would when its service ends: the wait and the service are deferred
-// like any other delay, and a request costs one scheduling point, not two.
+// sleeps off its writer's pending time and its request hop, and on arrival is either queued or
+// refused with 503 SlowDown and sent again. A queued request takes effect at once, and its wait
+// and service are deferred like any other delay. That is exact because (a) the one server is first
+// come, first served, so services end in the order requests arrive, and a request that takes
+// effect on arrival sees and changes the store as it would when its service ends; and (b) the
+// caller reaches the store right after BeginStorageOp returns, with no scheduling point between.
+// More servers, priorities or a yield there would break it.
 class SweepEnv final : public SimEnv {
  public:
   SweepEnv(Scheduler* scheduler, const LatencyModel& latency, int writers, const StoreCapacity& capacity)

@@ -219,7 +219,7 @@ TEST(AppendersRunTest, EveryProtocolGivesUpAtTheRetryLimit) {
 
 // ---- A store of limited capacity -----------------------------------------------------------
 
-TEST(CapacityTest, EveryCallWaitsForItsServiceAndTakesEffectWhenServed) {
+TEST(CapacityTest, EveryCallIsAnsweredOnlyAfterItsServiceEnds) {
   // 100 requests/s: 10 ms of service each. One writer: the read is served 10..20 ms (response at
   // 30), the zero-latency manifest write 30..40, the publish arrives at 50 and is served 50..60;
   // its response arrives at 70 ms, against 40 ms with no limit.

@@ -21,8 +21,9 @@ std::vector<int64_t> DeletedPositions(const Snapshot& s, const IcebergDataFile& 
   std::set<int64_t> out;
   if (s.live_deletes == nullptr || s.live_deletes->empty()) return {};
   const int64_t data_seq = s.live_files != nullptr ? s.live_files->sequence(data.path()) : 0;
-  for (const auto& [path, del] : *s.live_deletes) {
-    const int64_t del_seq = s.live_deletes->sequence(path);
+  for (auto it = s.live_deletes->begin(); it != s.live_deletes->end(); ++it) {
+    const FileRef& del = it->second;
+    const int64_t del_seq = it.sequence();
     if (del->content == FileContent::kPositionDeletes) {
       if (del_seq < data_seq) continue;
       for (const PositionDelete& p : del->positions)

@@ -19,15 +19,16 @@ size_t FileSet::count(std::string_view path) const {
 }
 
 int64_t FileSet::sequence(std::string_view path) const {
-  int64_t last = 0;
-  for (Pos p = entries_.LowerBound(path); p != entries_.end() && PathOf()(entries_.at(p)) == path; p = entries_.Next(p))
-    last = entries_.at(p).sequence;
-  return last;
+  const Pos p = entries_.Find(path);
+  return p != entries_.end() ? entries_.at(p).sequence : 0;
 }
 
 void FileSet::emplace(std::string_view path, const FileRef& f, int64_t sequence) {
   COMMITLAB_DCHECK(path == f->path(), "a FileSet is keyed by each file's own path");
-  entries_.Insert(entries_.UpperBound(path), {f, sequence});
+  Pos p = entries_.LowerBound(path);
+  for (; p != entries_.end() && PathOf()(entries_.at(p)) == path; p = entries_.Next(p))
+    if (entries_.at(p).sequence != sequence) entries_.Replace(p, {entries_.at(p).file, sequence});
+  entries_.Insert(p, {f, sequence});
 }
 
 }  // namespace commitlab::iceberg

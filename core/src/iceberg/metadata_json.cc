@@ -136,15 +136,18 @@ const FileSet& DeletesOf(const Snapshot& s) {
   return s.live_deletes != nullptr ? *s.live_deletes : *kEmpty;
 }
 
-// The data sequence number of every live path, data and delete files together, in path order: a
-// path's entry added last gives its number (FileSet::sequence).
-std::vector<std::pair<std::string, int64_t>> FileSequence(const Snapshot& s) {
-  std::map<std::string_view, int64_t> by_path;
-  for (const FileSet* set : {s.live_files.get(), &DeletesOf(s)}) {
-    if (set == nullptr) continue;
-    for (auto it = set->begin(); it != set->end(); ++it) by_path.insert_or_assign(it->first, it.sequence());
-  }
-  return {by_path.begin(), by_path.end()};
+// Each path of `files` once, with its data sequence number, in path order.
+std::vector<std::pair<std::string_view, int64_t>> Sequences(const FileSet& files) {
+  std::vector<std::pair<std::string_view, int64_t>> out;
+  for (auto it = files.begin(); it != files.end(); ++it)
+    if (out.empty() || out.back().first != it->first) out.emplace_back(it->first, it.sequence());
+  return out;
+}
+
+ordered_json SequencesJson(const FileSet& files) {
+  ordered_json out = ordered_json::array();
+  for (const auto& [path, n] : Sequences(files)) out.push_back({path, n});
+  return out;
 }
 
 // Expands each removed path to every entry the parent has for it, as erasing a path does.
@@ -179,7 +182,8 @@ bool Derivable(const Snapshot& s, const Snapshot* parent) {
     return false;
   std::shared_ptr<Snapshot> rebuilt = BuildSnapshot(parent, std::move(change), AddedManifest(s, parent));
   return Paths(*rebuilt->live_files) == Paths(*s.live_files) && Paths(DeletesOf(*rebuilt)) == Paths(DeletesOf(s)) &&
-         FileSequence(*rebuilt) == FileSequence(s) && Paths(rebuilt->manifests) == Paths(s.manifests);
+         Sequences(*rebuilt->live_files) == Sequences(*s.live_files) &&
+         Sequences(DeletesOf(*rebuilt)) == Sequences(DeletesOf(s)) && Paths(rebuilt->manifests) == Paths(s.manifests);
 }
 
 ordered_json ChangeJson(const Snapshot& s, const Snapshot* parent) {
@@ -201,9 +205,8 @@ ordered_json WholeJson(const Snapshot& s) {
   out["manifests"] = std::move(manifests);
   out["live-files"] = FilesJson(*s.live_files);
   out["live-deletes"] = FilesJson(DeletesOf(s));
-  ordered_json sequence = ordered_json::array();
-  for (const auto& [path, n] : FileSequence(s)) sequence.push_back({path, n});
-  out["file-sequence"] = std::move(sequence);
+  out["file-sequence"] = SequencesJson(*s.live_files);
+  out["delete-sequence"] = SequencesJson(DeletesOf(s));
   return out;
 }
 
@@ -422,6 +425,32 @@ SnapshotRef ReadChange(Reader& r, const json& j, const std::string& at, const Sn
   return BuildSnapshot(parent, std::move(s), added);
 }
 
+// Data sequence numbers by path, from [path, number] pairs.
+using Sequence = std::map<std::string, int64_t, std::less<>>;
+Sequence ReadSequence(Reader& r, const json& j, const std::string& at, std::string_view key) {
+  Sequence out;
+  const json& pairs = r.Array(j, at, key);
+  for (size_t i = 0; i < pairs.size() && r.ok(); ++i) {
+    const json& p = pairs[i];
+    if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_number_integer()) {
+      r.Fail(At(at, key, i), "expected [path, sequence number]");
+      break;
+    }
+    out.insert_or_assign(p[0].get<std::string>(), p[1].get<int64_t>());
+  }
+  return out;
+}
+
+// The files with their numbers; a path without one has 0, and a number for no live path is unused.
+std::shared_ptr<FileSet> WithSequence(const std::vector<FileRef>& files, const Sequence& sequence) {
+  auto set = std::make_shared<FileSet>();
+  for (const FileRef& f : files) {
+    const auto n = sequence.find(f->path());
+    set->emplace(f->path(), f, n != sequence.end() ? n->second : 0);
+  }
+  return set;
+}
+
 SnapshotRef ReadWhole(Reader& r, const json& j, const std::string& at) {
   auto s = std::make_shared<Snapshot>(ReadHeader(r, j, at));
   s->deleted_files = ReadFiles(r, j, at, "deleted-files");
@@ -429,29 +458,15 @@ SnapshotRef ReadWhole(Reader& r, const json& j, const std::string& at) {
   const json& manifests = r.Array(j, at, "manifests");
   for (size_t i = 0; i < manifests.size() && r.ok(); ++i)
     if (ManifestRef m = ReadManifest(r, manifests[i], At(at, "manifests", i))) s->manifests.push_back(std::move(m));
-  std::vector<FileRef> live_files = ReadFiles(r, j, at, "live-files");
-  std::vector<FileRef> live_deletes = ReadFiles(r, j, at, "live-deletes");
-  std::map<std::string, int64_t, std::less<>> sequence;  // a path not listed has 0
-  const json& pairs = r.Array(j, at, "file-sequence");
-  for (size_t i = 0; i < pairs.size() && r.ok(); ++i) {
-    const json& p = pairs[i];
-    if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_number_integer()) {
-      r.Fail(At(at, "file-sequence", i), "expected [path, sequence number]");
-      break;
-    }
-    sequence.insert_or_assign(p[0].get<std::string>(), p[1].get<int64_t>());
-  }
+  const std::vector<FileRef> live_files = ReadFiles(r, j, at, "live-files");
+  const std::vector<FileRef> live_deletes = ReadFiles(r, j, at, "live-deletes");
+  const Sequence data_sequence = ReadSequence(r, j, at, "file-sequence");
+  // Written before delete files had a list of their own, "file-sequence" held both.
+  const Sequence delete_sequence =
+      j.contains("delete-sequence") ? ReadSequence(r, j, at, "delete-sequence") : data_sequence;
   if (!r.ok()) return nullptr;
-  auto fill = [&](std::vector<FileRef>& files) {
-    auto set = std::make_shared<FileSet>();
-    for (FileRef& f : files) {
-      const auto n = sequence.find(f->path());
-      set->emplace(f->path(), f, n != sequence.end() ? n->second : 0);
-    }
-    return set;
-  };
-  s->live_files = fill(live_files);
-  s->live_deletes = fill(live_deletes);
+  s->live_files = WithSequence(live_files, data_sequence);
+  s->live_deletes = WithSequence(live_deletes, delete_sequence);
   return s;
 }
 

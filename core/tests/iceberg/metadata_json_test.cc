@@ -2,12 +2,14 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/iceberg/deletes.h"
 #include "commitlab/core/iceberg/operation.h"
 #include "commitlab/testing/iceberg_test_util.h"
 
@@ -140,6 +142,46 @@ TEST_F(MetadataJsonTest, ASnapshotDecodesOntoItsParentAsAnAddSnapshotUpdate) {
   ASSERT_FALSE(orphan.ok());
   EXPECT_EQ(orphan.status().code(), Code::kInvalidArgument);
   EXPECT_THAT(orphan.status().message(), HasSubstr("parent snapshot"));
+}
+
+// A snapshot written whole keeps each set's data sequence numbers: a path added twice, and a
+// delete file named like a data file, with another number.
+TEST_F(MetadataJsonTest, AWholeSnapshotKeepsTheSequenceNumbersOfItsDataAndDeleteFilesApart) {
+  FileRef a = Data("a", {{{"id", int64_t{1}}}, {{"id", int64_t{2}}}});
+  Commit(NewAppend(*Current(), {a}));  // sequence 1
+  FileRef same_path = MakePositionDeleteFile(a->path(), {{a->path(), 0}});
+  Commit(NewRowDelta(*Current(), {}, {same_path}, Expression::AlwaysTrue(), {}));  // 2
+  Commit(NewAppend(*Current(), {a}));                                              // 3: a again
+  Commit(NewExpireSnapshots({.retain_last = 1}));
+  const MetadataRef table = Current();
+  const std::string text = EncodeMetadata(*table);
+  ASSERT_THAT(text, HasSubstr("\"live-files\""));  // written whole
+
+  const MetadataRef back = RoundTrip(*table);
+  ASSERT_NE(back, nullptr);
+  ExpectSameTable(*table, *back);
+  const Snapshot& s = *back->CurrentSnapshot();
+  EXPECT_EQ(s.live_files->count(a->path()), 2u);
+  EXPECT_EQ(s.live_files->sequence(a->path()), 3);
+  EXPECT_EQ(s.live_deletes->sequence(a->path()), 2);
+  // The delete is older than the data added again: it no longer applies, before or after.
+  EXPECT_EQ(LiveRows(*table->CurrentSnapshot(), *a), a->rows);
+  EXPECT_EQ(LiveRows(s, *a), a->rows);
+
+  // Written before delete files had "delete-sequence", "file-sequence" held both.
+  nlohmann::ordered_json old = nlohmann::ordered_json::parse(text);
+  nlohmann::ordered_json& whole = old["snapshots"][0];
+  whole.erase("delete-sequence");
+  whole["file-sequence"] = nlohmann::ordered_json::array({{a->path(), 3}});
+  Result<MetadataRef> read = DecodeMetadata(old.dump(), "old.metadata.json");
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ((*read)->CurrentSnapshot()->live_deletes->sequence(a->path()), 3);
+
+  whole["file-sequence"] = nlohmann::ordered_json::array({nlohmann::ordered_json::array({a->path()})});
+  Result<MetadataRef> bad = DecodeMetadata(old.dump(), "bad.metadata.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), Code::kCorruption);
+  EXPECT_THAT(bad.status().message(), HasSubstr("file-sequence[0]: expected [path, sequence number]"));
 }
 
 TEST_F(MetadataJsonTest, DamagedFilesAreCorruptionNamingTheFileAndTheField) {

@@ -94,7 +94,8 @@ class ChunkedSorted {
     ++size_;
   }
 
-  // Replaces the entry at `at` by `t`. REQUIRES: `at` is an entry and `t` has its key.
+  // Replaces the entry at `at` by `t`; positions stay valid. REQUIRES: `at` is an entry and `t`
+  // has its key.
   void Replace(Pos at, T t) {
     auto copy = std::make_shared<Chunk>(*chunks_[at.chunk]);
     (*copy)[at.index] = std::move(t);

@@ -1,6 +1,7 @@
 // FileIO: the object store under an Iceberg table (data files, manifests, manifest lists,
 // metadata files), after org.apache.iceberg.io.FileIO. It keeps every file it was given until
-// someone deletes it, so files no snapshot references (orphans) can be counted and removed.
+// someone deletes it, so files no snapshot references (orphans) can be counted and removed; an
+// InMemoryFileIO made to forget metadata keeps data files only.
 #ifndef COMMITLAB_CORE_ICEBERG_FILE_IO_H_
 #define COMMITLAB_CORE_ICEBERG_FILE_IO_H_
 
@@ -50,8 +51,10 @@ class InMemoryFileIO final : public FileIO {
  public:
   enum class Threads { kMany, kOne };
   // kForget: files other than data files (manifests, manifest lists, metadata files) are written
-  // and deleted without being kept: Exists and List see data files only, and Delete succeeds for
-  // a path that is not there; for runs that never read them back (a sweep writes millions).
+  // and deleted without being kept, for runs that never read them back (a sweep writes millions).
+  // Then the FileIO contract holds for data files only: Exists and List see data files, a second
+  // write of another path is accepted, ReadDataFile of one is NotFound, and Delete succeeds for a
+  // path that is not there.
   enum class Metadata { kKeep, kForget };
   explicit InMemoryFileIO(Threads threads = Threads::kMany, Metadata metadata = Metadata::kKeep)
       : locking_(threads == Threads::kMany), keep_metadata_(metadata == Metadata::kKeep) {}

@@ -3,9 +3,10 @@
 // twice). Read like a std::multimap<std::string, FileRef>: entries are {path, file} pairs; unlike
 // one, any change invalidates every iterator and reference into it.
 //
-// Each entry also keeps its data sequence number: the sequence number of the snapshot that added
-// it, as a manifest entry does (ManifestEntry.dataSequenceNumber). Kept here rather than in a map
-// of its own, a commit attempt copies one structure, not two.
+// Each entry also keeps its path's data sequence number: the sequence number of the snapshot that
+// added it, as a manifest entry does (ManifestEntry.dataSequenceNumber). A path added again takes
+// the new number on all its entries: a reader looks deletes up by path. On the entry, the number
+// is copied with the file by the commit attempt that copies its chunk.
 //
 // Persistent (chunked_sorted.h): every snapshot keeps its own set, built from its parent's by a
 // commit attempt, and the copy shares all but the chunks the attempt changed.
@@ -57,7 +58,7 @@ class FileSet {
     const_iterator() = default;
     value_type operator*() const;
     Arrow operator->() const { return {**this}; }
-    int64_t sequence() const { return it_->sequence; }  // this entry's data sequence number
+    int64_t sequence() const { return it_->sequence; }  // as FileSet::sequence(path)
     const_iterator& operator++() {
       ++it_;
       return *this;
@@ -87,12 +88,12 @@ class FileSet {
   }
   const_iterator find(std::string_view path) const { return {this, entries_.Find(path)}; }
   size_t count(std::string_view path) const;
-  // The data sequence number of `path`: that of its entry added last, or 0 if it has none.
+  // The data sequence number of `path`, or 0 if it is not here.
   int64_t sequence(std::string_view path) const;
 
-  // Adds `f`, with data sequence number `sequence`, after any entry with its path.
+  // Adds `f` after any entry with its path, and gives the path data sequence number `sequence`.
   // REQUIRES: path == f->path().
-  void emplace(std::string_view path, const FileRef& f, int64_t sequence = 0);
+  void emplace(std::string_view path, const FileRef& f, int64_t sequence);
   // Removes every entry with `path`; how many there were.
   size_t erase(std::string_view path) { return entries_.EraseKey(path); }
 
