@@ -104,7 +104,7 @@ TEST_F(ApplyTest, EveryLiveFileCarriesTheSequenceNumberOfTheSnapshotThatAddedIt)
 
   const Snapshot& s = *table_.CurrentSnapshot();
   EXPECT_EQ(s.live_files->sequence("data/b.parquet"), 2);
-  EXPECT_EQ(s.live_files->sequence("data/a.parquet"), 4);  // its entry added last
+  EXPECT_EQ(s.live_files->sequence("data/a.parquet"), 4);  // added again: the new number
   EXPECT_EQ(s.live_deletes->sequence("data/a-deletes.parquet"), 3);
   // The parent's set is its own: the entries a later snapshot added are not in it.
   const SnapshotRef parent = table_.FindSnapshot(*s.parent_id);
