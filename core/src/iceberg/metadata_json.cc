@@ -113,10 +113,12 @@ ManifestRef AddedManifest(const Snapshot& s, const Snapshot* parent) {
   return s.manifests.back();
 }
 
-std::vector<std::string> Paths(const FileSet& files) {
-  std::vector<std::string> out;
-  for (const auto& entry : files) out.push_back(entry.first);
-  return out;
+// The same paths, in the same order, with the same data sequence numbers.
+bool SameEntries(const FileSet& a, const FileSet& b) {
+  if (a.size() != b.size()) return false;
+  for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y)
+    if (x->first != y->first || x.sequence() != y.sequence()) return false;
+  return true;
 }
 
 std::vector<std::string> Paths(const std::vector<FileRef>& files) {
@@ -137,16 +139,14 @@ const FileSet& DeletesOf(const Snapshot& s) {
 }
 
 // Each path of `files` once, with its data sequence number, in path order.
-std::vector<std::pair<std::string_view, int64_t>> Sequences(const FileSet& files) {
-  std::vector<std::pair<std::string_view, int64_t>> out;
-  for (auto it = files.begin(); it != files.end(); ++it)
-    if (out.empty() || out.back().first != it->first) out.emplace_back(it->first, it.sequence());
-  return out;
-}
-
 ordered_json SequencesJson(const FileSet& files) {
   ordered_json out = ordered_json::array();
-  for (const auto& [path, n] : Sequences(files)) out.push_back({path, n});
+  std::string_view last;
+  for (auto it = files.begin(); it != files.end(); ++it) {
+    if (!out.empty() && it->first == last) continue;  // a path added twice has one number
+    last = it->first;
+    out.push_back({it->first, it.sequence()});
+  }
   return out;
 }
 
@@ -181,9 +181,8 @@ bool Derivable(const Snapshot& s, const Snapshot* parent) {
       Paths(change.removed_delete_files) != Paths(s.removed_delete_files))
     return false;
   std::shared_ptr<Snapshot> rebuilt = BuildSnapshot(parent, std::move(change), AddedManifest(s, parent));
-  return Paths(*rebuilt->live_files) == Paths(*s.live_files) && Paths(DeletesOf(*rebuilt)) == Paths(DeletesOf(s)) &&
-         Sequences(*rebuilt->live_files) == Sequences(*s.live_files) &&
-         Sequences(DeletesOf(*rebuilt)) == Sequences(DeletesOf(s)) && Paths(rebuilt->manifests) == Paths(s.manifests);
+  return SameEntries(*rebuilt->live_files, *s.live_files) && SameEntries(DeletesOf(*rebuilt), DeletesOf(s)) &&
+         Paths(rebuilt->manifests) == Paths(s.manifests);
 }
 
 ordered_json ChangeJson(const Snapshot& s, const Snapshot* parent) {
