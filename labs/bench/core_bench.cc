@@ -4,9 +4,9 @@
 
 #include "commitlab/core/iceberg/apply.h"
 #include "commitlab/core/iceberg/operation.h"
-#include "commitlab/core/memory_store.h"
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/paimon/conflict_detection.h"
+#include "commitlab/core/paimon/memory_store.h"
 #include "commitlab/sim/real_env.h"
 
 namespace commitlab {

@@ -16,8 +16,8 @@
 #include <filesystem>
 #include <string>
 
-#include "commitlab/core/dir_store.h"
 #include "commitlab/core/paimon/committer.h"
+#include "commitlab/core/paimon/dir_store.h"
 #include "commitlab/sim/real_env.h"
 
 namespace commitlab {

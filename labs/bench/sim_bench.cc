@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "commitlab/core/memory_store.h"
 #include "commitlab/core/paimon/committer.h"
+#include "commitlab/core/paimon/memory_store.h"
 #include "commitlab/sim/fiber.h"
 #include "commitlab/sim/latency.h"
 #include "commitlab/sim/scheduler.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "brief_output.h"
+#include "lab/brief_output.h"
 
 namespace commitlab::cli {
 namespace {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# env_case.sh COMMITLAB SOURCE_DIR CASE: one hostile-environment case (labs/env_tests.cmake). Each
+# env_case.sh COMMITLAB SOURCE_DIR CASE: one hostile-environment case (labs/tests/env_tests.cmake). Each
 # runs commitlab where the machine fails it (a full device, a closed stdout, no TMPDIR, a directory
 # it may not read, too few threads, a FIFO, a damaged table) and asserts a deliberate ending: the
 # exit code and a message naming what failed, never an abort, a hang or a silent exit 0.

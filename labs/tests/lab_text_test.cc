@@ -1,6 +1,6 @@
 // The labs' text helpers: first lines, UUIDs cut short, a refusal as S2 第 5 讲 quotes it, a
 // table's chain, and the Delta conflict matrix laid out from a run.
-#include "lab_text.h"
+#include "lab/lab_text.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

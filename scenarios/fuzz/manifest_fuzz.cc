@@ -1,6 +1,6 @@
-// libFuzzer target for the manifest decoder (core/snapshot_codec.h): any bytes give the changes
+// libFuzzer target for the manifest decoder (core/paimon/snapshot_codec.h): any bytes give the changes
 // or a Corruption naming the path; decoded changes encode to text that decodes to them again.
-#include "commitlab/core/snapshot_codec.h"
+#include "commitlab/core/paimon/snapshot_codec.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

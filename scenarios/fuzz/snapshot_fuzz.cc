@@ -1,6 +1,6 @@
-// libFuzzer target for the snapshot decoder (core/snapshot_codec.h): any bytes give a Snapshot or
+// libFuzzer target for the snapshot decoder (core/paimon/snapshot_codec.h): any bytes give a Snapshot or
 // a Corruption naming the path; a decoded snapshot encodes to text that decodes to it again.
-#include "commitlab/core/snapshot_codec.h"
+#include "commitlab/core/paimon/snapshot_codec.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -13,7 +13,7 @@
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/operation.h"
 #include "commitlab/testing/test_env.h"
-#include "runner_lakes.h"
+#include "run/runner_lakes.h"
 
 namespace commitlab::scenarios::internal {
 namespace {

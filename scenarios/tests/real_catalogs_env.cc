@@ -2,7 +2,7 @@
 // the CLI's opener is installed before any test, as commitlab's main() installs it.
 #include <gtest/gtest.h>
 
-#include "real_catalogs.h"
+#include "catalog/real_catalogs.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <utility>
 
-#include "commitlab/core/table_state.h"
+#include "commitlab/core/paimon/table_state.h"
 
 namespace commitlab::sim {
 namespace {

@@ -15,8 +15,8 @@
 #include <tuple>
 #include <utility>
 
-#include "commitlab/core/dir_store.h"
-#include "commitlab/core/table_state.h"
+#include "commitlab/core/paimon/dir_store.h"
+#include "commitlab/core/paimon/table_state.h"
 #include "commitlab/sim/checker.h"
 
 namespace commitlab::sim {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "commitlab/core/env.h"
-#include "commitlab/core/memory_store.h"
 #include "commitlab/core/paimon/committer.h"
+#include "commitlab/core/paimon/memory_store.h"
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/testing/test_env.h"
 

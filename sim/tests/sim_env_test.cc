@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "commitlab/core/memory_store.h"
 #include "commitlab/core/paimon/committer.h"
+#include "commitlab/core/paimon/memory_store.h"
 #include "commitlab/sim/latency.h"
 #include "commitlab/sim/scheduler.h"
 #include "commitlab/sim/step_access.h"

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "commitlab/core/dir_store.h"
 #include "commitlab/core/paimon/committer.h"
-#include "commitlab/core/snapshot_codec.h"
+#include "commitlab/core/paimon/dir_store.h"
+#include "commitlab/core/paimon/snapshot_codec.h"
 #include "commitlab/sim/real_env.h"
 
 namespace commitlab::sim {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "commitlab/catalogs/pg_cluster.h"
-#include "commitlab/core/object_store.h"
+#include "commitlab/core/paimon/object_store.h"
 #include "commitlab/sim/real_env.h"
 #include "commitlab/testing/test_env.h"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "commitlab/core/env_wrapper.h"
-#include "commitlab/core/memory_store.h"
+#include "commitlab/core/paimon/memory_store.h"
 #include "commitlab/testing/test_env.h"
 #include "commitlab/testing/test_util.h"
 

@@ -11,12 +11,12 @@
 #include <memory>
 #include <utility>
 
-#include "commitlab/core/dir_store.h"
 #include "commitlab/core/env_wrapper.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/paimon/data_writer.h"
-#include "commitlab/core/user_claim.h"
+#include "commitlab/core/paimon/dir_store.h"
+#include "commitlab/core/paimon/user_claim.h"
 #include "commitlab/sim/real_env.h"
 #include "commitlab/sim/table_dir_check.h"
 

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "commitlab/core/user_claim.h"
+#include "commitlab/core/paimon/user_claim.h"
 #include "commitlab/sim/table_dir_check.h"
 
 namespace commitlab::process {

@@ -1,6 +1,6 @@
 // Catalogs on real servers for the Iceberg tables of a run (`catalog=jdbc`, `catalog=rest-server`).
 // This library reaches no server itself: a binary that can installs an opener at start-up (the
-// CLI's, labs/real_catalogs.cc, on core/catalogs), and a run of such a table without one is
+// CLI's, labs/catalog/real_catalogs.cc, on core/catalogs), and a run of such a table without one is
 // refused with a message saying so.
 #ifndef COMMITLAB_SCENARIOS_REAL_CATALOGS_H_
 #define COMMITLAB_SCENARIOS_REAL_CATALOGS_H_

@@ -25,10 +25,10 @@
 
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
+#include "commitlab/core/paimon/store.h"
+#include "commitlab/core/paimon/table_lock.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/core/status.h"
-#include "commitlab/core/store.h"
-#include "commitlab/core/table_lock.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/checker.h"
 #include "commitlab/sim/fault_spec.h"

@@ -22,7 +22,7 @@
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/mutex.h"
-#include "commitlab/core/table_state.h"
+#include "commitlab/core/paimon/table_state.h"
 
 namespace commitlab::sim {
 

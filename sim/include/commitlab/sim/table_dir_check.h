@@ -1,4 +1,4 @@
-// CheckTableDir: reads a Paimon-layout table directory (core/dir_store.h) on its own, with no
+// CheckTableDir: reads a Paimon-layout table directory (core/paimon/dir_store.h) on its own, with no
 // writer's word, and says whether it is sound: everything the run checker (checker.h) verifies
 // that files can show, plus what only files can go wrong with.
 //

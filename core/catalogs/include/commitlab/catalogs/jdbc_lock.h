@@ -19,7 +19,7 @@
 
 #include "commitlab/catalogs/pg_connection.h"
 #include "commitlab/core/mutex.h"
-#include "commitlab/core/table_lock.h"
+#include "commitlab/core/paimon/table_lock.h"
 
 namespace commitlab::catalogs {
 

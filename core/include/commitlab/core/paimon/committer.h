@@ -23,11 +23,11 @@
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
+#include "commitlab/core/paimon/store.h"
+#include "commitlab/core/paimon/table_state.h"
 #include "commitlab/core/retry_budget.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/core/status.h"
-#include "commitlab/core/store.h"
-#include "commitlab/core/table_state.h"
 
 namespace commitlab::paimon {
 

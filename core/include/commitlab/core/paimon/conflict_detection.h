@@ -17,8 +17,8 @@
 
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
+#include "commitlab/core/paimon/table_state.h"
 #include "commitlab/core/status.h"
-#include "commitlab/core/table_state.h"
 
 namespace commitlab::paimon {
 

@@ -7,8 +7,8 @@
 
 #include "commitlab/core/env.h"
 #include "commitlab/core/model.h"
+#include "commitlab/core/paimon/store.h"
 #include "commitlab/core/status.h"
-#include "commitlab/core/store.h"
 
 namespace commitlab::paimon {
 

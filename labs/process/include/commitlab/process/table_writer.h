@@ -1,6 +1,6 @@
 // TableWriter: the work of one `commitlab writer` process. It joins the table in a directory
 // (creating it if absent; any number of processes may start at once), claims its commit user
-// (core/user_claim.h), refuses a damaged table, and commits as that user with identifiers continuing
+// (core/paimon/user_claim.h), refuses a damaged table, and commits as that user with identifiers continuing
 // after the user's newest committed one, as Paimon's Committer.filterCommitted does after a
 // restart. Each commit appends one new data file. Acknowledgements are handed out only after the
 // publish returned, so an acknowledged commit is one the table holds.
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "commitlab/core/commit_stats.h"
-#include "commitlab/core/dir_store.h"
+#include "commitlab/core/paimon/dir_store.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/core/status.h"
 #include "commitlab/sim/checker.h"

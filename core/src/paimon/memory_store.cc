@@ -1,0 +1,105 @@
+#include "commitlab/core/paimon/memory_store.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "commitlab/core/check.h"
+
+namespace commitlab {
+
+Result<std::optional<Snapshot>> MemoryStore::LatestSnapshot() {
+  Result<SnapshotRef> latest = LatestSnapshotRef();
+  if (!latest.ok()) return latest.status();
+  if (*latest == nullptr) return std::optional<Snapshot>();
+  return std::optional<Snapshot>(**latest);
+}
+
+Result<SnapshotRef> MemoryStore::LatestSnapshotRef() {
+  MaybeMutexLock lock(&mu_, locking_);
+  if (snapshots_.empty()) return SnapshotRef();
+  return snapshots_.back();
+}
+
+Result<Snapshot> MemoryStore::ReadSnapshot(int64_t id) {
+  MaybeMutexLock lock(&mu_, locking_);
+  if (id < 1 || id > static_cast<int64_t>(snapshots_.size()))
+    return Status::NotFound(fmt::format("Snapshot file snapshot-{} does not exist.", id));
+  return *snapshots_[static_cast<size_t>(id - 1)];
+}
+
+Status MemoryStore::WriteManifest(const std::string& name, const std::vector<FileChange>&) {
+  if (!keep_manifests_) return Status::OK();
+  MaybeMutexLock lock(&mu_, locking_);
+  const size_t needed = name.size() + 1;
+  if (manifest_names_.empty() || manifest_names_.back().capacity() - manifest_names_.back().size() < needed) {
+    constexpr size_t kMinChunk = 4 << 10, kMaxChunk = 64 << 10;
+    manifest_names_.emplace_back().reserve(std::max(needed, std::clamp(manifest_bytes_, kMinChunk, kMaxChunk)));
+  }
+  manifest_names_.back().append(name).push_back('\0');
+  manifest_bytes_ += needed;
+  return Status::OK();
+}
+
+PublishResult MemoryStore::Publish(const Snapshot& s) {
+  MaybeMutexLock lock(&mu_, locking_);
+  const auto next = static_cast<int64_t>(snapshots_.size()) + 1;
+  if (s.id < next) return {PublishOutcome::kAlreadyExists, Status::OK()};
+  if (s.id > next)
+    return {PublishOutcome::kError,
+            Status::InvalidArgument(fmt::format("snapshot-{} would leave a gap after snapshot-{}", s.id, next - 1))};
+  PutLocked(s);
+  return {PublishOutcome::kPublished, Status::OK()};
+}
+
+void MemoryStore::PutLocked(const Snapshot& s) {
+  const auto index = static_cast<size_t>(s.id - 1);
+  COMMITLAB_CHECK(s.id >= 1 && index <= snapshots_.size(), "snapshots are stored in id order, without gaps");
+  auto stored = std::make_shared<const Snapshot>(s);
+  if (index < snapshots_.size()) {
+    snapshots_[index] = std::move(stored);
+  } else {
+    snapshots_.push_back(std::move(stored));
+  }
+}
+
+Status MemoryStore::WriteDataFile(const DataFile& f) {
+  MaybeMutexLock lock(&mu_, locking_);
+  data_files_.insert(f.name);
+  return Status::OK();
+}
+
+bool MemoryStore::DataFileExists(const DataFile& f) {
+  MaybeMutexLock lock(&mu_, locking_);
+  return data_files_.count(f.name) > 0;
+}
+
+Status MemoryStore::DeleteDataFile(const DataFile& f) {
+  MaybeMutexLock lock(&mu_, locking_);
+  if (data_files_.erase(f.name) == 0) return Status::NotFound(fmt::format("data file {} does not exist", f.name));
+  return Status::OK();
+}
+
+std::vector<std::string> MemoryStore::ListManifests() {
+  std::vector<std::string> names;
+  {
+    MaybeMutexLock lock(&mu_, locking_);
+    for (const std::string& chunk : manifest_names_) {
+      for (size_t at = 0, end; at < chunk.size(); at = end + 1) {
+        end = chunk.find('\0', at);
+        names.push_back(chunk.substr(at, end - at));
+      }
+    }
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+std::vector<std::string> MemoryStore::ListDataFiles() {
+  MaybeMutexLock lock(&mu_, locking_);
+  return {data_files_.begin(), data_files_.end()};
+}
+
+}  // namespace commitlab

@@ -1,0 +1,255 @@
+// `commitlab explore FILE`: every distinct interleaving of a scenario's writers (scenarios/explore.h),
+// the distinct outcomes with a count each, and for every kind of failure its shortest
+// counterexample with a command that replays it.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "commands/cli.h"
+#include "commands/run_settings.h"
+#include "commitlab/scenarios/explore.h"
+#include "commitlab/scenarios/explore_order.h"
+#include "commitlab/scenarios/parser.h"
+#include "output/report_output.h"
+
+namespace commitlab::cli {
+namespace {
+
+namespace po = boost::program_options;
+using scenarios::ExploreFinding;
+using scenarios::ExploreReport;
+
+constexpr std::string_view kCommand = "explore";
+
+struct Counterexample {
+  const ExploreFinding* finding = nullptr;
+  std::string reproduce = {};
+  scenarios::OrderLines order = {};
+};
+
+// `commitlab run` with the finding's schedule, untimed, its `maybe` hits as nth= rules.
+std::string ReproduceCommand(const std::string& path, uint64_t seed, bool ignore_order, const ExploreFinding& f,
+                             bool has_maybe) {
+  std::string cmd = fmt::format("commitlab run {} --untimed --seed {}", ShellQuote(path), seed);
+  if (ignore_order) cmd += " --ignore-order";
+  if (has_maybe) cmd += " --maybe-faults skip";
+  for (const std::string& rule : f.faults) cmd += " --fault " + ShellQuote(rule);
+  return cmd + " --schedule " + f.schedule;
+}
+
+sim::Json FindingJson(const Counterexample& c) {
+  const ExploreFinding& f = *c.finding;
+  return {{"kind", f.kind},
+          {"detail", f.detail},
+          {"expected", f.expected},
+          {"executions", f.executions},
+          {"steps", f.steps},
+          {"switches", f.switches},
+          {"schedule", f.schedule},
+          {"faults", f.faults},
+          {"reproduce", c.reproduce},
+          {"order_lines", c.order.lines},
+          {"order_note", c.order.note}};
+}
+
+// What cut the search, naming the flag that would let it go further.
+std::vector<std::string> Cuts(const ExploreReport& r, const scenarios::ExploreOptions& o) {
+  std::vector<std::string> why;
+  if (r.stopped)
+    why.push_back(o.stop_at_first ? "stopped at the first failure (--stop-at-first)"
+                                  : fmt::format("stopped after --max-executions {}", o.max_executions));
+  if (r.cut_preemptions > 0) why.push_back(fmt::format("{} cut by --preemptions {}", r.cut_preemptions, o.preemptions));
+  if (r.cut_steps > 0) why.push_back(fmt::format("{} cut at --max-steps {}", r.cut_steps, o.max_steps));
+  return why;
+}
+
+void PrintText(const std::string& path, const ExploreReport& r, const std::vector<Counterexample>& examples,
+               int64_t shown_outcomes, const scenarios::ExploreOptions& options) {
+  fmt::print("executions: {} run to the end", r.executions);
+  if (r.sleep_blocked + r.sleep_skipped > 0)
+    fmt::print("; pruned as equivalent to one run: {} stopped early, {} never started", r.sleep_blocked,
+               r.sleep_skipped);
+  fmt::print("\nlongest execution: {} steps\n", r.max_depth);
+  if (r.complete()) {
+    fmt::print("search: complete: every interleaving was run or shown equivalent to one that was\n");
+  } else {
+    fmt::print("search: INCOMPLETE: {}\n", fmt::join(Cuts(r, options), "; "));
+  }
+  fmt::print("\ndistinct outcomes: {}\n", r.outcomes.size());
+  int64_t shown = 0;
+  for (const scenarios::ExploreOutcome& o : r.outcomes) {
+    if (shown++ == shown_outcomes) {
+      fmt::print("  ... {} more (--outcomes N shows more)\n", r.outcomes.size() - static_cast<size_t>(shown_outcomes));
+      break;
+    }
+    fmt::print("  {:>8}  {}{}\n", o.count, o.ok ? "" : "FAILS  ", o.key);
+  }
+  if (r.executions == 0) {
+    fmt::print("\nno execution ran to its end: nothing is known ({})\n", fmt::join(Cuts(r, options), "; "));
+    return;
+  }
+  if (examples.empty()) {
+    if (r.complete()) {
+      fmt::print("\nno failure in any execution: every invariant and expectation of {} held\n", path);
+    } else {
+      fmt::print("\nno failure in the {} executions run; the search is incomplete, so others may fail\n", r.executions);
+    }
+    return;
+  }
+  // Findings often share their shortest execution: each is printed once, numbered.
+  std::vector<const Counterexample*> runs;
+  auto number = [&runs](const Counterexample& c) {
+    for (size_t i = 0; i < runs.size(); ++i)
+      if (runs[i]->finding->decisions == c.finding->decisions) return i + 1;
+    runs.push_back(&c);
+    return runs.size();
+  };
+  fmt::print("\nfound:\n");
+  for (const Counterexample& c : examples) {
+    const ExploreFinding& f = *c.finding;
+    const bool expectation = f.kind.rfind("expect ", 0) == 0;
+    fmt::print("  {}{}{}: in {} of {} executions, shortest: counterexample {}\n    {}\n",
+               expectation ? "" : "violation ", f.kind, f.expected ? " (the file expects it)" : "", f.executions,
+               r.executions, number(c), f.detail);
+  }
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Counterexample& c = *runs[i];
+    const ExploreFinding& f = *c.finding;
+    fmt::print("\ncounterexample {}: {} steps, {} context switch{}\n  schedule: {}\n", i + 1, f.steps, f.switches,
+               f.switches == 1 ? "" : "es", f.schedule);
+    for (const std::string& rule : f.faults) fmt::print("  fault that fired: {}\n", rule);
+    fmt::print("  reproduce: {}\n", c.reproduce);
+    if (!c.order.lines.empty()) {
+      fmt::print("  as order lines ({}):\n", c.order.note);
+      for (const std::string& line : c.order.lines) fmt::print("    {}\n", line);
+    } else if (!c.order.note.empty()) {
+      fmt::print("  order lines: {}\n", c.order.note);
+    }
+  }
+}
+
+}  // namespace
+
+int RunExplore(const std::vector<std::string>& args) {
+  po::options_description options("commitlab explore FILE [options]");
+  std::string path;
+  uint64_t seed = scenarios::kDefaultSeed;
+  scenarios::ExploreOptions explore;
+  std::vector<std::string> fault_specs;
+  int64_t outcomes = 20;
+  // clang-format off
+  options.add_options()
+      ("help,h", "show this help")
+      ("file", po::value(&path), "the scenario file (scenarios/*.scn)")
+      ("seed", po::value(&seed)->default_value(scenarios::kDefaultSeed),
+       "seed of the runs' random stream (file names, jitter); the same for every execution")
+      ("fault", po::value(&fault_specs)->composing(),
+       "WRITER:POINT:TRIGGER:EFFECT added to the file's; trigger maybe is explored both ways (repeatable)")
+      ("ignore-order", "drop the file's order lines: explore every interleaving, not only the ones they allow")
+      ("preemptions", po::value(&explore.preemptions)->default_value(-1),
+       "at most K preemptions per execution (CHESS); -1 for no bound")
+      ("max-steps", po::value(&explore.max_steps)->default_value(10'000), "cut an execution after this many steps")
+      ("max-executions", po::value(&explore.max_executions)->default_value(1'000'000),
+       "stop after this many executions")
+      ("no-reduction", "explore every order, also of steps that commute (to compare with the reduced search)")
+      ("stop-at-first", "stop at the first execution that fails")
+      ("outcomes", po::value(&outcomes)->default_value(20), "list at most this many distinct outcomes")
+      ("json", "print one JSON document instead of the text");
+  // clang-format on
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
+  if (vm.count("help")) {
+    fmt::print(
+        "{}\n\nRuns the scenario once per distinct interleaving of its writers' steps, depth first, with\n"
+        "latency as ordering only (a writer may be held back arbitrarily). Steps of different writers that\n"
+        "commute (a write of one's own manifest and another's read of the latest snapshot) are run in one\n"
+        "order only. Prints the distinct outcomes with a count each and, for every kind of failure, the\n"
+        "shortest execution showing it: its schedule string, a command that replays it, and order lines.\n"
+        "Exit 0 when no execution failed, 1 when one did, 2 on bad input.\n",
+        fmt::streamed(options));
+    return kExitOk;
+  }
+  if (path.empty()) return UsageError(kCommand, "missing the scenario file to explore");
+  if (explore.preemptions < -1) return UsageError(kCommand, "--preemptions must be -1 (no bound) or >= 0");
+  if (explore.max_steps < 1) return UsageError(kCommand, "--max-steps must be >= 1");
+  if (explore.max_executions < 1) return UsageError(kCommand, "--max-executions must be >= 1");
+  if (outcomes < 0) return UsageError(kCommand, "--outcomes must be >= 0");
+  explore.reduce = vm.count("no-reduction") == 0;
+  // A long search says it is alive, on stderr (the report stays on stdout).
+  explore.progress = [](int64_t executions) {
+    if (executions % 100'000 == 0) fmt::print(stderr, "explore: {} executions run to the end so far\n", executions);
+  };
+  explore.stop_at_first = vm.count("stop-at-first") > 0;
+  const bool ignore_order = vm.count("ignore-order") > 0;
+  const bool json = vm.count("json") > 0;
+
+  Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(path);
+  if (scenario.ok() && ignore_order) scenario = scenarios::WithoutOrderLines(*scenario);
+  if (!scenario.ok()) return UsageError(kCommand, scenario.status().message());
+  scenarios::RunOptions run;
+  // The file's `seed` line decides unless --seed is given, as for `commitlab run`.
+  if (!vm["seed"].defaulted() || !scenario->seed) run.seed = seed;
+  for (const std::string& spec : fault_specs) {
+    Result<sim::FaultRule> rule = sim::ParseFaultRule(spec);
+    if (!rule.ok()) return UsageError(kCommand, fmt::format("--fault: {}", rule.status().message()));
+    run.faults.push_back(*rule);
+  }
+  seed = run.seed.value_or(scenario->seed.value_or(scenarios::kDefaultSeed));
+  Result<ExploreReport> r = scenarios::Explore(*scenario, run, explore);
+  if (!r.ok()) return UsageError(kCommand, r.status().message());
+  if (!json) {
+    const bool reduced = explore.reduce && explore.preemptions < 0;
+    fmt::print("explore {}: seed {}, untimed (latency is ordering only), {}, {}, at most {} step{} an execution\n",
+               path, seed, reduced ? "sleep-set reduction" : "no reduction",
+               explore.preemptions < 0
+                   ? std::string("preemptions unbounded")
+                   : fmt::format("at most {} preemption{}", explore.preemptions, explore.preemptions == 1 ? "" : "s"),
+               explore.max_steps, explore.max_steps == 1 ? "" : "s");
+  }
+
+  Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
+  bool has_maybe = false;
+  if (plan.ok())
+    for (const sim::FaultRule& f : plan->faults)
+      has_maybe = has_maybe || f.trigger.kind == sim::FaultTrigger::Kind::kMaybe;
+  std::vector<Counterexample> examples;
+  for (const ExploreFinding& f : r->findings) {
+    Counterexample c{.finding = &f, .reproduce = ReproduceCommand(path, seed, ignore_order, f, has_maybe)};
+    Result<scenarios::OrderLines> order = scenarios::CounterexampleOrderLines(*scenario, run, f);
+    c.order = order.ok() ? std::move(*order) : scenarios::OrderLines{.note = order.status().message()};
+    examples.push_back(std::move(c));
+  }
+  if (json) {
+    sim::Json settings = {{"scenario", path},
+                          {"seed", seed},
+                          {"faults", fault_specs},
+                          {"ignore_order", ignore_order},
+                          {"preemptions", explore.preemptions},
+                          {"max_steps", explore.max_steps},
+                          {"max_executions", explore.max_executions},
+                          {"reduction", explore.reduce},
+                          {"stop_at_first", explore.stop_at_first}};
+    sim::Json doc = Envelope("commitlab-explore", 1, kCommand, std::move(settings));
+    sim::Json outs = sim::Json::array();
+    for (const scenarios::ExploreOutcome& o : r->outcomes)
+      outs.push_back({{"outcome", o.key}, {"count", o.count}, {"ok", o.ok}});
+    sim::Json found = sim::Json::array();
+    for (const Counterexample& c : examples) found.push_back(FindingJson(c));
+    doc["executions"] = r->executions;
+    doc["pruned"] = {{"stopped_early", r->sleep_blocked}, {"never_started", r->sleep_skipped}};
+    doc["cut"] = {{"preemptions", r->cut_preemptions}, {"max_steps", r->cut_steps}};
+    doc["complete"] = r->complete();
+    doc["max_depth"] = r->max_depth;
+    doc["outcomes"] = std::move(outs);
+    doc["findings"] = std::move(found);
+    doc["ok"] = r->ok() && r->executions > 0;
+    PrintJsonLine(doc);
+  } else {
+    PrintText(path, *r, examples, outcomes, explore);
+  }
+  // A search that finished no execution found nothing either way: not a pass.
+  return r->ok() && r->executions > 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace commitlab::cli

@@ -1,0 +1,438 @@
+// `commitlab lab paimon | iceberg | delta`: the experiments of the source lectures (docs/lectures.md), narrated.
+// Every section runs scenario files (scenarios/*.scn) and tells them the same way: the source passage
+// and the claim the file carries, the writers' log lines in the format's own words, what each scripted
+// step did, a Paimon table's snapshots as they land and an Iceberg or Delta table's chain at the end, a
+// refusal's first lines, the summary, and a verdict computed from the file's expect lines: AGREES when
+// the run shows what the source says, DIFFERS otherwise. The experiments live in the files; this file
+// only says which files make up each lab.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands/cli.h"
+#include "commands/run_settings.h"
+#include "commitlab/core/file_read.h"
+#include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/report_json.h"
+#include "commitlab/scenarios/runner.h"
+#include "lab/brief_output.h"
+#include "lab/lab_text.h"
+#include "lab/lab_words.h"
+#include "lab/lecture_notes.h"
+#include "output/history_file.h"
+#include "output/log_printer.h"
+#include "output/report_output.h"
+#include "output/run_recording.h"
+
+namespace commitlab::cli {
+namespace {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using scenarios::RunReport;
+
+constexpr std::string_view kCommand = "lab";
+
+struct LabSection {
+  std::string key;                 // --experiment
+  std::vector<std::string> files;  // under scenarios/
+  bool on_threads = false;         // by default on OS threads, as S2 第 5 讲 ran it
+  bool matrix = false;             // narrated as the Delta conflict matrix
+};
+
+struct Lab {
+  std::string name;
+  std::string heading;
+  std::string heading_zh;            // --lang zh
+  std::vector<LabSection> sections;  // numbered from 1
+};
+
+const std::vector<Lab>& Labs() {
+  static const std::vector<Lab> kLabs = {
+      {"paimon",
+       "Paimon lab (S2 第 5 讲：并发提交——乐观锁、冲突检测、重试): concurrent commits, optimistic locking, "
+       "conflict detection, retries",
+       "Paimon 实验（S2 第 5 讲：并发提交——乐观锁、冲突检测、重试）：并发提交、乐观锁、冲突检测、重试",
+       {{"race", {"paimon_race.scn"}, /*on_threads=*/true},
+        {"excerpt", {"paimon_race_excerpt.scn"}},
+        {"conflict", {"paimon_conflict.scn"}},
+        {"failover", {"paimon_conflict_failover.scn"}},
+        {"dedicated", {"paimon_dedicated_compaction.scn"}},
+        {"lsm", {"paimon_lsm.scn", "paimon_lsm_disjoint.scn"}},
+        {"idempotent", {"paimon_idempotent.scn"}},
+        {"unknown", {"paimon_unknown.scn", "paimon_unknown_no_check.scn"}},
+        {"retries", {"paimon_retries_exhausted.scn"}},
+        {"crash", {"paimon_crash_orphans.scn"}}}},
+      {"iceberg",
+       "Iceberg lab (04 事务与并发控制——乐观锁与 Optimistic Concurrency; 无锁并发写入 — 乐观并发保护什么、不保护什么): "
+       "catalog compare-and-swap, validation, isolation levels, orphans, expiry",
+       "Iceberg 实验（04 事务与并发控制——乐观锁与 Optimistic Concurrency；无锁并发写入 — 乐观并发保护什么、不保护什么）："
+       "Catalog 条件式替换、验证、隔离级别、孤儿文件、快照过期",
+       {{"race", {"iceberg_append_race.scn"}},
+        {"retries0", {"iceberg_no_retry_orphans.scn"}},
+        {"counter", {"iceberg_counter.scn", "iceberg_counter_stale.scn", "iceberg_counter_reread.scn"}},
+        {"isolation", {"iceberg_overwrite_partitions.scn", "iceberg_delete_isolation.scn"}},
+        {"orphans", {"iceberg_orphans_in_flight.scn"}},
+        {"expiry", {"iceberg_long_reader.scn"}},
+        {"unknown", {"iceberg_commit_state_unknown.scn"}},
+        {"matrix", {"iceberg_conflict_matrix.scn"}, false, /*matrix=*/true}}},
+      {"delta",
+       "Delta lab (04 事务与并发控制 3.3 and the Delta Lake docs): put-if-absent log versions, the conflict checker, "
+       "isolation levels, the conflict matrix, the storage contract under the log",
+       "Delta 实验（04 事务与并发控制 3.3 与 Delta Lake 文档）：put-if-absent 的日志版本、冲突检查、隔离级别、冲突矩阵、"
+       "日志之下的存储约定",
+       {{"conflicts", {"delta_conflicts.scn", "delta_read_vs_append.scn", "delta_compaction.scn", "delta_app_ids.scn"}},
+        {"matrix", {"delta_conflict_matrix.scn"}, false, /*matrix=*/true},
+        {"objectstore",
+         {"object_store_check_then_put.scn", "object_store_locked.scn", "object_store_conditional_put.scn"}}}},
+  };
+  return kLabs;
+}
+
+std::string Names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// scenarios/ under the current directory, else under the binary's folder or one of its parents
+// (build/commitlab -> ../scenarios, build/asan/commitlab -> ../../scenarios). Messages always say
+// scenarios/NAME.scn, never where the machine keeps it.
+Result<fs::path> FindScenarioDir() {
+  const std::string probe = Labs().front().sections.front().files.front();
+  if (fs::is_regular_file(fs::path("scenarios") / probe)) return fs::path("scenarios");
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (fs::path dir = exe.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+      if (fs::is_regular_file(dir / "scenarios" / probe)) return dir / "scenarios";
+      if (dir == dir.parent_path()) break;
+    }
+  }
+  return Status::NotFound(fmt::format(
+      "cannot find the scenario files (scenarios/{}): looked in scenarios/ under the current directory and above "
+      "the commitlab binary; run it from the project directory",
+      probe));
+}
+
+Result<scenarios::Scenario> LoadScenario(const fs::path& dir, const std::string& file) {
+  const std::string shown = "scenarios/" + file;  // as the project names it, not this machine
+  Result<std::string> text = ReadRegularFile((dir / file).string(), scenarios::kMaxFileBytes);
+  if (!text.ok()) return Status::InvalidArgument(fmt::format("cannot read scenario file {}", shown));
+  return scenarios::ParseScenario(*text, shown);
+}
+
+// Narrates a scripted run: what each step did, each Paimon snapshot as it lands, a refusal (its
+// first lines; with --verbose all of it, Paimon's "Don't panic!" advice included).
+class Narrator : public scenarios::RunObserver {
+ public:
+  explicit Narrator(bool verbose) : verbose_(verbose) {}
+  // Called on the writers' fibers: nothing here may throw (WriteText).
+  void OnSnapshot(const scenarios::Table&, const Snapshot& s) override {
+    WriteText(stdout, fmt::format("           {}\n", scenarios::SnapshotLine(s)));
+  }
+  void OnStep(const scenarios::Writer& writer, const scenarios::Step& step,
+              const scenarios::StepResult& result) override {
+    // A commit speaks through its log lines and snapshots; the other steps are told here.
+    std::string text;
+    if (!std::holds_alternative<scenarios::CommitOp>(step.op) && !result.detail.empty())
+      text += fmt::format("         [{}] {}\n", writer.name, AbbreviateUuids(result.detail));
+    if (result.status == scenarios::StepStatus::kFailed) {
+      text += fmt::format("         [{}] {}:\n", writer.name, scenarios::OutcomeName(result.outcome));
+      const std::vector<std::string> lines =
+          verbose_ ? FirstLines(result.error, static_cast<size_t>(-1)) : RefusalLines(result.error);
+      for (const std::string& line : lines) text += fmt::format("         | {}\n", AbbreviateUuids(line));
+    }
+    WriteText(stdout, text);
+  }
+
+ private:
+  const bool verbose_;
+};
+
+// A LabWords entry filled in: the entries are runtime strings, one set per language.
+template <typename... Args>
+std::string Say(std::string_view entry, Args&&... args) {
+  return fmt::format(fmt::runtime(entry), std::forward<Args>(args)...);
+}
+
+void PrintSummary(const RunReport& r, bool matrix, const LabWords& words) {
+  std::string failed;
+  int failed_jobs = 0;
+  for (const scenarios::WriterReport& w : r.writers) {
+    if (w.outcome == scenarios::Outcome::kOk) continue;
+    ++failed_jobs;
+    failed += fmt::format("{}{} {}", failed.empty() ? " (" : ", ", w.name, scenarios::OutcomeName(w.outcome));
+  }
+  if (matrix) {
+    fmt::print("\n{}\n", Say(words.matrix_tally, r.tally.atomic_failures, r.tally.conflicts, failed_jobs));
+  } else {
+    std::string per_writer;
+    for (const scenarios::WriterReport& w : r.writers)
+      per_writer += fmt::format("{}{} {}", per_writer.empty() ? "" : ", ", w.name, w.counters.atomic_failures);
+    fmt::print("\n{}\n", Say(words.atomic_failures, r.tally.atomic_failures, per_writer));
+    fmt::print("{}\n", Say(words.tally, r.tally.conflicts, r.tally.unknown_outcomes, r.tally.idempotent_matches));
+    fmt::print("{}\n", Say(words.failed_jobs, failed_jobs, failed.empty() ? "" : failed + ")"));
+    for (const scenarios::TableReport& t : r.tables) {
+      const std::string prefix = r.tables.size() > 1 ? Say(words.table_prefix, t.name) : "";
+      fmt::print("{}\n", Say(words.latest, prefix, t.latest_snapshot));
+      fmt::print("{}\n", Say(words.per_user, prefix, scenarios::PerUserLine(t)));
+    }
+  }
+  for (const std::string& line : scenarios::InvariantLines(r)) fmt::print("{}\n", line);
+  for (const std::string& e : r.run_errors) fmt::print("ERROR {}\n", e);
+  for (const scenarios::ExpectationResult& e : r.expectations)
+    if (!e.passed) fmt::print("{}\n", scenarios::ExpectationLine(e));
+  fmt::print("{}\n", Say(words.expectations, r.expectations_passed(), r.expectations.size(), r.scenario));
+}
+
+// S2 第 5 讲's three runs of the race (docs/lectures.md#s2-5-race: 第 1 次 25, 第 2 次 18, run-all.sh's 11 lost
+// races), each a seed of scenarios/paimon_race.scn simulated that loses as many races, 60 of 60 landing.
+struct LectureRun {
+  int lost_races;
+  uint64_t seed;
+};
+constexpr LectureRun kLectureRuns[] = {{25, 12}, {18, 1}, {11, 27}};
+
+struct LabFlags {
+  std::optional<std::string> sched;
+  std::optional<uint64_t> seed;
+  bool verbose = false;
+  bool json = false;
+  std::string timeline_dir;  // --timeline: one page per run, named by section and file
+  std::string timeline_ext = "html";
+  bool explain = true;              // say why after each run (--no-explain: not)
+  const LabWords* words = nullptr;  // --lang
+  int lecture_run = 0;              // 1..3: the race as S2 第 5 讲's run N went
+  std::vector<std::string> argv;    // the command line, for the histories' headers
+};
+
+struct SectionRun {
+  RunReport report;
+  std::string claim;
+  std::string source;
+};
+
+// Runs one file of a section, narrating it unless --json.
+Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path& dir, const std::string& file,
+                           const LabFlags& flags) {
+  Result<scenarios::Scenario> scenario = LoadScenario(dir, file);
+  if (!scenario.ok()) return scenario.status();
+  scenarios::RunOptions options;
+  options.seed = flags.seed;
+  options.sched = flags.sched;
+  // As S2 第 5 讲 ran it, unless a seed asks for a reproducible run.
+  if (!flags.sched && section.on_threads) options.sched = flags.seed ? "random" : "free";
+  if (flags.lecture_run > 0 && section.on_threads) {
+    options.sched = "random";
+    options.seed = kLectureRuns[flags.lecture_run - 1].seed;
+  }
+  Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, options);
+  if (!plan.ok()) return plan.status();
+
+  const bool quiet = flags.json || (section.matrix && !flags.verbose);
+  LogPrinter printer(stdout, flags.verbose);
+  NullEventSink none;
+  Narrator narrator(flags.verbose);
+  options.events = quiet ? static_cast<EventSink*>(&none) : &printer;
+  if (!quiet && !plan->free) options.observer = &narrator;
+  if (!flags.json) {
+    fmt::print("\n== {}. {}: {} ==\n", number, section.key, scenario->title);
+    const LabWords& w = *flags.words;
+    if (!scenario->source.empty()) fmt::print("{}\n", Say(w.source, scenario->source));
+    if (!scenario->claim.empty()) fmt::print("{}\n", Say(w.claim, scenario->claim));
+    if (flags.lecture_run > 0 && section.on_threads) {
+      fmt::print("{}\n", Say(w.lecture_run, flags.lecture_run, kLectureRuns[flags.lecture_run - 1].lost_races,
+                             kLectureRuns[flags.lecture_run - 1].seed));
+    }
+    fmt::print("({}: {})\n\n", scenario->file_name,
+               plan->free ? std::string(w.on_threads) : Say(w.simulated, plan->seed, plan->strategy));
+  }
+  // The run's history, kept only for its drawing (--timeline) and its explanations.
+  std::string drawing;
+  if (!flags.timeline_dir.empty()) {
+    drawing = (fs::path(flags.timeline_dir) /
+               fmt::format("{:02}-{}-{}.{}", number, section.key, fs::path(file).stem().string(), flags.timeline_ext))
+                  .string();
+  }
+  Result<std::unique_ptr<RunRecording>> recording = RunRecording::Start(
+      {.trace = "",
+       .timeline = drawing,
+       .explain = flags.explain && !flags.json,
+       .explain_max_per_kind = 3,
+       .language = flags.words->language},
+      HistoryHeader(kCommand, flags.argv, {{"section", section.key}}, scenarios::PlanJson(*plan), *scenario));
+  if (!recording.ok()) return recording.status();
+  options.history = (*recording)->history();
+  Result<RunReport> report = scenarios::RunScenario(*scenario, options);
+  if (!report.ok()) return report.status();
+  COMMITLAB_RETURN_IF_ERROR((*recording)->Finish(kCommand, scenarios::HistoryFooter(*report)));
+  if (!flags.json) {
+    if (section.matrix) {
+      const bool zh = flags.words->language == sim::Language::kChinese;
+      if (std::optional<std::vector<std::string>> lines = ConflictMatrixLines(*report, zh)) {
+        const char* legend =
+            file.starts_with("iceberg")
+                ? "ValidationException: new data = Found conflicting files,\n"
+                  "files deleted = Found conflicting deleted files, files missing = Missing required files "
+                  "to delete"
+                : "Append = ConcurrentAppendException, ...";
+        fmt::print(
+            fmt::runtime(
+                zh ? "每格是后提交一方的结果（行先提交；{}），\n然后是两两之间：任一顺序下第二个提交被拒绝即为“会冲突”。\n\n"
+                   : "The loser's outcome per cell (the row committed first; {}),\n"
+                     "then the pairs: \"can\" when either order refused the second commit.\n\n"),
+            legend);
+        for (const std::string& line : *lines) fmt::print("{}\n", line);
+      }
+    } else {
+      for (const scenarios::TableReport& t : report->tables) {
+        if (t.protocol == scenarios::Protocol::kPaimon) continue;
+        fmt::print("\n{}\n", Say(flags.words->chain_heading, t.name, scenarios::ProtocolName(t.protocol)));
+        for (const std::string& line : ChainLines(t)) fmt::print("           {}\n", line);
+      }
+    }
+    PrintSummary(*report, section.matrix, *flags.words);
+    for (const std::string& note :
+         LectureNotes(file, *scenario, *report, flags.words->language == sim::Language::kChinese))
+      fmt::print("{}\n", Say(flags.words->lectures, note));
+    // The matrix's cells are its explanation; elsewhere a few of each kind say why.
+    if (!section.matrix && !(*recording)->explanation().empty()) fmt::print("\n{}", (*recording)->explanation());
+    if (!(*recording)->timeline_summary().empty())
+      fmt::print("{}\n", Say(flags.words->timeline, (*recording)->timeline_summary()));
+    fmt::print("{}\n",
+               Say(flags.words->verdict, report->ok() ? flags.words->agrees : flags.words->differs,
+                   " — " + scenario->claim + (report->ok() ? "" : " (" + scenarios::FailureSummary(*report) + ")")));
+  }
+  return SectionRun{std::move(*report), scenario->claim, scenario->source};
+}
+
+}  // namespace
+
+int RunLab(const std::vector<std::string>& args) {
+  std::string lab_name, only, sched;
+  uint64_t seed = 0;
+  LabFlags flags;
+  po::options_description options("commitlab lab paimon|iceberg|delta [options]");
+  // clang-format off
+  options.add_options()
+      ("help,h", "show this help")
+      ("lab", po::value(&lab_name), "the lab: paimon, iceberg or delta")
+      ("experiment", po::value(&only), "run only this section (its key; see the list below)")
+      ("sched", po::value(&sched),
+       "free | random | pct | round-robin (default: each file's own; the Paimon race on OS threads)")
+      ("seed", po::value(&seed), "seed of a simulated run (default: each file's own)")
+      ("verbose", "also print attempts and retry waits (and the matrix's log)")
+      ("json", "print one JSON report (docs/report.schema.json) instead of the narration")
+      ("timeline", po::value(&flags.timeline_dir),
+       "draw each run's timeline into this folder (created if missing): NN-SECTION-FILE.html")
+      ("timeline-format", po::value(&flags.timeline_ext), "html (an interactive page, the default) or svg")
+      ("no-explain", "do not say why after each run (who won each lost race, what a refusal conflicted with)")
+      ("brief", "for a projector: lines of at most 100 columns, short ids, nothing said twice")
+      ("lang", po::value<std::string>()->default_value("en"),
+       "en or zh: the language of the lab's own words (log lines stay in the engines' English)")
+      ("lecture-run", po::value(&flags.lecture_run),
+       "1, 2 or 3: the Paimon race as S2 第 5 讲's run 1, 2 or 3 went (25, 18, 11 lost races), simulated");
+  // clang-format on
+  po::positional_options_description positional;
+  positional.add("lab", 1);
+  po::variables_map vm;
+  if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
+  std::vector<std::string> lab_names;
+  for (const Lab& l : Labs()) lab_names.push_back(l.name);
+  if (vm.count("help")) {
+    fmt::print("{}\nSections (--experiment):\n", fmt::streamed(options));
+    for (const Lab& l : Labs()) {
+      std::vector<std::string> keys;
+      for (const LabSection& s : l.sections) keys.push_back(s.key);
+      fmt::print("  {:<8} {}\n", l.name, Names(keys));
+    }
+    return kExitOk;
+  }
+  if (lab_name.empty())
+    return UsageError(kCommand, fmt::format("missing the lab to run (expected one of {})", Names(lab_names)));
+  const Lab* lab = nullptr;
+  for (const Lab& l : Labs())
+    if (l.name == lab_name) lab = &l;
+  if (lab == nullptr)
+    return UsageError(kCommand, fmt::format("unknown lab '{}' (expected one of {})", lab_name, Names(lab_names)));
+  if (vm.count("sched")) flags.sched = sched;
+  if (vm.count("seed")) flags.seed = seed;
+  flags.verbose = vm.count("verbose") > 0;
+  flags.json = vm.count("json") > 0;
+  flags.argv = WithoutFlags(args, {"--timeline", "--timeline-format", "--lang"},
+                            {"--json", "--verbose", "--brief", "--no-explain"});
+  flags.words = FindLabWords(vm["lang"].as<std::string>());
+  if (flags.words == nullptr)
+    return UsageError(kCommand, fmt::format("--lang '{}' is not one of en, zh", vm["lang"].as<std::string>()));
+  flags.explain = vm.count("no-explain") == 0;
+  if (vm.count("lecture-run")) {
+    if (flags.lecture_run < 1 || flags.lecture_run > 3)
+      return UsageError(kCommand, fmt::format("--lecture-run {} is not one of 1, 2, 3", flags.lecture_run));
+    if (lab_name != "paimon") return UsageError(kCommand, "--lecture-run is for lab paimon (S2 第 5 讲's race)");
+    if (vm.count("sched") || vm.count("seed"))
+      return UsageError(kCommand, "--lecture-run chooses the seed: leave out --sched and --seed");
+  }
+  if (flags.timeline_ext != "html" && flags.timeline_ext != "svg")
+    return UsageError(kCommand, fmt::format("--timeline-format '{}' is not one of html, svg", flags.timeline_ext));
+  if (vm.count("timeline-format") && flags.timeline_dir.empty())
+    return UsageError(kCommand, "--timeline-format needs --timeline DIR");
+  if (!flags.timeline_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(flags.timeline_dir, ec);
+    if (ec || !fs::is_directory(flags.timeline_dir))
+      return UsageError(kCommand, fmt::format("--timeline {}: cannot make a folder there{}", flags.timeline_dir,
+                                              ec ? ": " + ec.message() : ""));
+  }
+  std::vector<std::string> keys;
+  for (const LabSection& s : lab->sections) keys.push_back(s.key);
+  if (!only.empty() && std::find(keys.begin(), keys.end(), only) == keys.end())
+    return UsageError(kCommand, fmt::format("--experiment '{}' is not one of {}", only, Names(keys)));
+  Result<fs::path> dir = FindScenarioDir();
+  if (!dir.ok()) return UsageError(kCommand, dir.status().message());
+  if (vm.count("brief") && flags.json) return UsageError(kCommand, "--brief shortens the narration; --json has none");
+  std::optional<BriefStdout> brief;
+  if (vm.count("brief")) brief.emplace();
+
+  sim::Json report = ReportEnvelope(kCommand, {{"lab", lab->name},
+                                               {"experiment", only.empty() ? sim::Json(nullptr) : sim::Json(only)},
+                                               {"sched", flags.sched ? sim::Json(*flags.sched) : sim::Json(nullptr)},
+                                               {"seed", flags.seed ? sim::Json(*flags.seed) : sim::Json(nullptr)}});
+  if (!flags.json)
+    fmt::print("{}\n", flags.words->language == sim::Language::kChinese ? lab->heading_zh : lab->heading);
+  bool agrees = true;
+  std::vector<std::string> verdicts;
+  for (size_t i = 0; i < lab->sections.size(); ++i) {
+    const LabSection& section = lab->sections[i];
+    if (!only.empty() && section.key != only) continue;
+    const int number = static_cast<int>(i) + 1;
+    for (const std::string& file : section.files) {
+      Result<SectionRun> run = RunFile(section, number, *dir, file, flags);
+      if (!run.ok()) return UsageError(kCommand, run.status().message());
+      const bool ok = run->report.ok();
+      agrees = agrees && ok;
+      verdicts.push_back(fmt::format("{:>2}. {:<11} {:<8} scenarios/{}", number, section.key,
+                                     ok ? flags.words->agrees : flags.words->differs, file));
+      sim::Json json = scenarios::RunJson(run->report);
+      json["section"] = {{"lab", lab->name},    {"number", number},      {"key", section.key},
+                         {"claim", run->claim}, {"source", run->source}, {"agrees", ok}};
+      report["runs"].push_back(std::move(json));
+    }
+  }
+  if (flags.json) {
+    report["lab"] = {{"lab", lab->name}, {"agrees", agrees}};
+    report["ok"] = agrees;
+    PrintJsonLine(report);
+  } else {
+    fmt::print("\n{}\n", flags.words->verdicts_heading);
+    for (const std::string& v : verdicts) fmt::print("{}\n", v);
+  }
+  return agrees ? kExitOk : kExitFailed;
+}
+
+}  // namespace commitlab::cli

@@ -1,0 +1,220 @@
+// `commitlab step FILE.scn`: a scenario one scheduling point at a time, for a classroom. After each
+// pick it shows what the picked writer did, the table's latest snapshot and each writer's phase,
+// base and attempt. Keys: a writer's letter runs it next, n lets the seed choose, u undoes a pick
+// (the run is replayed from the start), s prints the path taken as a schedule string that `run
+// --schedule` replays, q quits. On a terminal a key acts at once; from a pipe or --keys, each
+// character is a key and whitespace is skipped.
+#include <signal.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <cstdio>
+#include <optional>
+
+#include "commands/cli.h"
+#include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/report_json.h"
+#include "commitlab/scenarios/stepper.h"
+#include "commitlab/sim/schedule.h"
+
+namespace commitlab::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr std::string_view kCommand = "step";
+
+// The terminal in "a key acts at once" mode while the stepper runs; restored on every way out.
+termios g_saved;
+bool g_raw = false;
+
+void RestoreTerminal() {
+  if (g_raw) ::tcsetattr(STDIN_FILENO, TCSANOW, &g_saved);
+  g_raw = false;
+}
+
+extern "C" void OnSignal(int sig) {
+  if (g_raw) ::tcsetattr(STDIN_FILENO, TCSANOW, &g_saved);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+class RawTerminal {
+ public:
+  RawTerminal() {
+    if (!::isatty(STDIN_FILENO) || ::tcgetattr(STDIN_FILENO, &g_saved) != 0) return;
+    termios raw = g_saved;
+    raw.c_lflag &= static_cast<tcflag_t>(~(ICANON | ECHO));
+    raw.c_cc[VMIN] = 1;
+    raw.c_cc[VTIME] = 0;
+    if (::tcsetattr(STDIN_FILENO, TCSANOW, &raw) != 0) return;
+    g_raw = true;
+    ::signal(SIGINT, OnSignal);
+    ::signal(SIGTERM, OnSignal);
+  }
+  ~RawTerminal() { RestoreTerminal(); }
+  RawTerminal(const RawTerminal&) = delete;
+  RawTerminal& operator=(const RawTerminal&) = delete;
+};
+
+// The next key: from --keys while any are left, else from stdin; nullopt at the end of input.
+class Keys {
+ public:
+  explicit Keys(std::string scripted) : scripted_(std::move(scripted)) {}
+  std::optional<char> Next() {
+    for (;;) {
+      char c = 0;
+      if (at_ < scripted_.size()) {
+        c = scripted_[at_++];
+      } else if (from_stdin_) {
+        if (::read(STDIN_FILENO, &c, 1) != 1) return std::nullopt;
+      } else {
+        return std::nullopt;
+      }
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return c;
+    }
+  }
+  void set_from_stdin(bool on) { from_stdin_ = on; }
+
+ private:
+  std::string scripted_;
+  size_t at_ = 0;
+  bool from_stdin_ = true;
+};
+
+// The writer a key names: its schedule letter; with more than 13 writers, '/' then the letter
+// reaches the writers whose letters are also commands (n, q, s, u, ...).
+std::optional<int> WriterOfKey(char c) {
+  if (c >= 'a' && c <= 'z') return c - 'a';
+  if (c >= 'A' && c <= 'Z') return 26 + (c - 'A');
+  return std::nullopt;
+}
+
+void PrintState(const scenarios::StepperState& s) {
+  std::string out = fmt::format("\n-- step {} --\n", s.step);
+  for (const std::string& e : s.events) out += fmt::format("  {}\n", e);
+  out += fmt::format("latest snapshot: {}\n", s.latest ? std::to_string(*s.latest) : "none");
+  size_t name_width = 6;
+  for (const scenarios::StepperWriter& w : s.writers) name_width = std::max(name_width, w.name.size());
+  for (const scenarios::StepperWriter& w : s.writers) {
+    const std::string attempt =
+        w.attempt == 0 ? "" : fmt::format("attempt {}{}", w.attempt, w.base ? fmt::format(" on {}", *w.base) : "");
+    out += fmt::format("  {} {:<{}}  {:<8}  {:<16}  {}\n", w.symbol, w.name, name_width, w.runnable ? "runnable" : "",
+                       attempt, w.phase);
+  }
+  if (s.finished) {
+    out += "the run is over";
+    if (s.report) {
+      out += fmt::format(": {} of {} expectations held, {}", s.report->expectations_passed(),
+                         s.report->expectations.size(), s.report->ok() ? "ok" : "FAILED");
+    }
+    out += "  ·  u undo  ·  s save  ·  q quit\n";
+  } else {
+    std::string letters;
+    for (const scenarios::StepperWriter& w : s.writers)
+      if (w.runnable) letters += (letters.empty() ? "" : " ") + w.symbol;
+    out += fmt::format("next: {}  ·  n the seed's pick ({})  ·  u undo  ·  s save  ·  q quit\n", letters,
+                       sim::WriterSymbol(s.seed_pick));
+  }
+  std::fputs(out.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int RunStep(const std::vector<std::string>& args) {
+  po::options_description options("commitlab step FILE.scn [options]");
+  std::string path, sched, keys;
+  uint64_t seed = 0;
+  // clang-format off
+  options.add_options()
+      ("help,h", "show this help")
+      ("file", po::value(&path), "the scenario file")
+      ("seed", po::value(&seed), "the run's seed (default: the file's seed line)")
+      ("sched", po::value(&sched), "the strategy n follows: random, pct, pct:depth=N, round-robin (default: the file's)")
+      ("keys", po::value(&keys), "act these keys first (e.g. 'abnnus'), then read the rest from stdin");
+  // clang-format on
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
+  if (vm.count("help")) {
+    fmt::print(
+        "{}\n\nKeys: a writer's letter runs it next (with more than 13 writers, '/' and the letter), n lets\n"
+        "the seed choose, u undoes one pick, s prints the path taken as a schedule string, q quits.\n",
+        fmt::streamed(options));
+    return kExitOk;
+  }
+  if (path.empty()) return UsageError(kCommand, "missing the scenario file to step through");
+  Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(path);
+  if (!scenario.ok()) {
+    fmt::print(stderr, "{}\n", scenario.status().message());
+    return kExitUsage;
+  }
+  scenarios::RunOptions run;
+  if (vm.count("seed")) run.seed = seed;
+  if (vm.count("sched")) {
+    if (sched == "free") return UsageError(kCommand, "--sched free runs OS threads, which cannot be stepped");
+    run.sched = sched;
+  } else if (scenario->sched && scenario->sched->kind == scenarios::SchedKind::kFree) {
+    run.sched = "random";  // a file written for OS threads is stepped under the simulator
+  }
+  Result<std::unique_ptr<scenarios::Stepper>> stepper = scenarios::Stepper::Create(*scenario, run);
+  if (!stepper.ok()) return UsageError(kCommand, stepper.status().message());
+  Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
+  fmt::print("== {} ({}) ==\nseed={} sched={}; {} writer(s)\n", scenario->title, path, plan->seed, plan->sched,
+             scenario->writers.size());
+
+  RawTerminal terminal;
+  Keys input(keys);
+  PrintState((*stepper)->state());
+  bool escaped = false;
+  while (std::optional<char> key = input.Next()) {
+    Status st;
+    const bool many = scenario->writers.size() > 13;
+    if (*key == '/' && !escaped) {
+      escaped = true;
+      continue;
+    }
+    const bool command = !escaped && (*key == 'n' || *key == 'u' || *key == 's' || *key == 'q');
+    escaped = false;
+    if (command && *key == 'q') break;
+    if (command && *key == 'n') {
+      st = (*stepper)->PickAsTheSeedWould();
+    } else if (command && *key == 'u') {
+      Result<bool> undone = (*stepper)->Undo();
+      st = undone.status();
+      if (undone.ok() && !*undone) st = Status::InvalidArgument("nothing to undo: this is the start");
+    } else if (command && *key == 's') {
+      Result<std::string> schedule = (*stepper)->CompleteSchedule();
+      if (!schedule.ok()) {
+        st = schedule.status();
+      } else {
+        fmt::print(
+            "picks so far: {}\nthe whole run (then the seed's picks): {}\nreplay it: commitlab run {} --seed {} "
+            "--sched {} --schedule '{}'\n",
+            (*stepper)->state().picks.empty() ? "(none)" : (*stepper)->state().picks, *schedule, path, plan->seed,
+            plan->sched, *schedule);
+        std::fflush(stdout);
+        continue;
+      }
+    } else if (std::optional<int> w = WriterOfKey(*key)) {
+      st = (*stepper)->Pick(*w);
+    } else {
+      st = Status::InvalidArgument(fmt::format("'{}' is not a key here (a writer's letter{}, n, u, s or q)", *key,
+                                               many ? ", '/' and a letter" : ""));
+    }
+    if (!st.ok()) {
+      fmt::print("{}\n", st.message());
+      std::fflush(stdout);
+      continue;
+    }
+    PrintState((*stepper)->state());
+  }
+  return kExitOk;
+}
+
+}  // namespace commitlab::cli

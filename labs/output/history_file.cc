@@ -1,0 +1,103 @@
+#include "output/history_file.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "version/version.h"
+
+namespace commitlab::cli {
+
+sim::Json HistoryHeader(std::string_view command, const std::vector<std::string>& argv, sim::Json settings,
+                        sim::Json plan, const scenarios::Scenario& scenario) {
+  return {
+      {"commitlab", {{"version", CommitlabVersion()}, {"git", CommitlabGitCommit()}}},
+      {"command", command},
+      {"argv", argv},
+      {"settings", std::move(settings)},
+      {"plan", std::move(plan)},
+      {"scenario", {{"file", scenario.file_name}, {"sha256", sim::Sha256Hex(scenario.text)}, {"text", scenario.text}}}};
+}
+
+Result<std::unique_ptr<HistoryFile>> HistoryFile::Create(const std::string& path, const sim::Json& header) {
+  std::unique_ptr<HistoryFile> f(new HistoryFile(path));
+  errno = 0;
+  f->file_.open(path, std::ios::binary | std::ios::trunc);
+  if (!f->file_) {
+    return Status::InvalidArgument(
+        fmt::format("--trace: cannot write {}: {}", path, errno != 0 ? std::strerror(errno) : "cannot open"));
+  }
+  errno = 0;
+  f->history_.Header(header);
+  f->file_.flush();
+  if (!f->history_.status().ok() || !f->file_.good()) return f->Failed(errno);
+  return f;
+}
+
+Status HistoryFile::Finish(const sim::Json& footer) {
+  errno = 0;
+  history_.Footer(footer);
+  file_.flush();
+  const bool written = history_.status().ok() && file_.good();
+  const int err = errno;
+  file_.close();
+  if (!written || file_.fail()) return Failed(err);
+  finished_ = true;
+  return Status::OK();
+}
+
+HistoryFile::~HistoryFile() {
+  if (finished_) return;
+  if (file_.is_open()) file_.close();
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path_, ec)) std::filesystem::remove(path_, ec);
+}
+
+Status HistoryFile::Failed(int err) {
+  if (file_.is_open()) file_.close();  // the destructor removes what was written
+  return Status::IOError(
+      fmt::format("--trace: writing {} failed: {}", path_, err != 0 ? std::strerror(err) : "the stream failed"));
+}
+
+namespace {
+
+// A history of the largest race (a million commits) stays well under this.
+constexpr uintmax_t kMaxHistoryBytes = uintmax_t{4} << 30;
+
+}  // namespace
+
+std::string HistoryWhere(const std::string& path, std::string_view message) {
+  if (message.starts_with("line ")) {
+    const size_t colon = message.find(':');
+    if (colon != std::string_view::npos)
+      return fmt::format("{}:{}:{}", path, message.substr(5, colon - 5), message.substr(colon + 1));
+  }
+  return fmt::format("{}: {}", path, message);
+}
+
+Result<std::vector<sim::Json>> ReadHistoryFile(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status))
+    return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  if (!std::filesystem::is_regular_file(status))
+    return Status::InvalidArgument(fmt::format("{} is not a regular file", path));
+  if (std::filesystem::file_size(path, ec) > kMaxHistoryBytes)
+    return Status::InvalidArgument(fmt::format("{} is larger than {} bytes", path, kMaxHistoryBytes));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  std::vector<sim::Json> lines;
+  std::string line;
+  for (size_t n = 1; std::getline(in, line); ++n) {
+    Result<sim::Json> j = sim::ParseHistoryLine(line, n);
+    if (!j.ok()) return Status::InvalidArgument(HistoryWhere(path, j.status().message()));
+    lines.push_back(std::move(*j));
+  }
+  if (lines.empty()) return Status::InvalidArgument(fmt::format("{}: empty file, not a history", path));
+  return lines;
+}
+
+}  // namespace commitlab::cli
