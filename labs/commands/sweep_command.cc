@@ -27,6 +27,17 @@ namespace {
 
 namespace po = boost::program_options;
 
+// A sweep that could not run (the OS refused its threads: IOError) is exit 2 like any environment
+// failure; a simulated run that failed is exit 1.
+int SweepFailed(const Status& st) {
+  if (st.code() == Code::kIOError) {
+    fmt::print(stderr, "commitlab sweep: {}\n", st.message());
+    return kExitUsage;
+  }
+  fmt::print(stderr, "commitlab sweep: a simulated run failed: {}\n", st.message());
+  return kExitFailed;
+}
+
 constexpr std::string_view kCommand = "sweep";
 constexpr int kDefaultFormatsRuns = 20;  // 320 commits per run at 32 appenders: means settle fast
 
@@ -147,10 +158,7 @@ int Advise(const Flags& f, const po::variables_map& vm) {
   c->progress = [&bar](int64_t done, int64_t all) { bar.Update(done, all); };
   sim::TuneAllocatorForSweeps();
   const sim::SweepResult r = sim::RunSweep(*c);
-  if (!r.status.ok()) {
-    fmt::print(stderr, "commitlab sweep: a simulated run failed: {}\n", r.status.message());
-    return kExitFailed;
-  }
+  if (!r.status.ok()) return SweepFailed(r.status);
   fmt::print("\n{}", report::AdviceMarkdown(r, sim::RankForAdvice(r)));
   return kExitOk;
 }
@@ -243,11 +251,8 @@ int RunSweep(const std::vector<std::string>& args) {
     c.progress = [&bar](int64_t done, int64_t all) { bar.Update(done, all); };
     const auto start = std::chrono::steady_clock::now();
     results.push_back(sim::RunSweep(c));
+    if (!results.back().status.ok()) return SweepFailed(results.back().status);
     fmt::print("{}: done in {:.2f} s of wall time\n", name, Seconds(std::chrono::steady_clock::now() - start));
-    if (!results.back().status.ok()) {
-      fmt::print(stderr, "commitlab sweep: a simulated run failed: {}\n", results.back().status.message());
-      return kExitFailed;
-    }
   }
 
   report::SweepResults all;

@@ -1,15 +1,9 @@
 #include "hunt/seed_range.h"
 
-// clang-format off
-#include <utility>  // first: Boost 1.74's Asio uses std::exchange without including it (g++ 12)
-#include <boost/asio/post.hpp>
-#include <boost/asio/thread_pool.hpp>
-// clang-format on
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <latch>
 #include <map>
 #include <memory>
 #include <set>
@@ -18,6 +12,7 @@
 #include "commands/cli.h"
 #include "commands/run_settings.h"
 #include "commitlab/scenarios/report_json.h"
+#include "commitlab/sim/worker_pool.h"
 #include "hunt/swarm.h"
 #include "output/report_output.h"
 #include "output/text_histogram.h"
@@ -93,8 +88,11 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
   };
   std::map<std::string, Example> swarm_first;  // violation kind -> the seed to show
 
-  boost::asio::thread_pool pool(static_cast<size_t>(threads));
-  std::vector<std::unique_ptr<std::latch>> latches;  // alive until the pool has joined
+  Result<std::unique_ptr<sim::WorkerPool>> pool = sim::WorkerPool::Start(threads);
+  if (!pool.ok()) {
+    fmt::print(stderr, "commitlab {}: {}\n", how.command, pool.status().message());
+    return kExitUsage;
+  }
   for (uint64_t from = seeds.first;; from += chunk) {
     const uint64_t to = seeds.last - from < chunk ? seeds.last : from + chunk - 1;  // never past UINT64_MAX
     std::vector<scenarios::RunOptions> runs;
@@ -108,43 +106,34 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
       o.faults.insert(o.faults.end(), swarms.back().begin(), swarms.back().end());
       if (!how.tables.empty()) o.dir = (std::filesystem::path(how.tables) / fmt::format("seed-{}", seed)).string();
       if (how.prepare) {
-        if (Status st = how.prepare(&o); !st.ok()) {
-          pool.join();
-          return UsageError(how.command, st.message());
-        }
+        if (Status st = how.prepare(&o); !st.ok()) return UsageError(how.command, st.message());
       }
       runs.push_back(std::move(o));
       if (seed == to) break;
     }
     std::vector<SeedResult> results(runs.size());
-    latches.push_back(std::make_unique<std::latch>(static_cast<std::ptrdiff_t>(runs.size())));
-    std::latch& done = *latches.back();
-    for (size_t i = 0; i < runs.size(); ++i) {
-      boost::asio::post(pool, [&, i] {
-        SeedResult& out = results[i];
-        Result<scenarios::RunReport> r = scenarios::RunScenario(scenario, runs[i]);
-        if (!r.ok()) {
-          out.error = r.status();
-        } else {
-          out.tally = r->tally;
-          out.latest = r->latest_snapshot();
-          out.virtual_ms = r->virtual_micros / 1000;
-          out.ok = how.swarm ? r->invariants_ok() : r->ok();
-          out.failed = scenarios::FailureSummary(*r);
-          out.failures = scenarios::RunFailures(*r);
-          for (const scenarios::ViolationReport& v : r->violations) out.violations.push_back(v.violation.kind);
-          if (how.swarm) {
-            std::erase_if(out.failures, [](const scenarios::RunFailure& f) { return f.kind.rfind("expect ", 0) == 0; });
-            out.failed = out.failures.empty() ? "" : out.failures.front().kind;
-            for (size_t k = 1; k < out.failures.size(); ++k) out.failed += ", " + out.failures[k].kind;
-          }
-          out.matched = how.find && Matches(*how.find, *r);
-          if (how.json) out.json = scenarios::RunJson(*r);
+    (*pool)->Run(runs.size(), [&](size_t i) {
+      SeedResult& out = results[i];
+      Result<scenarios::RunReport> r = scenarios::RunScenario(scenario, runs[i]);
+      if (!r.ok()) {
+        out.error = r.status();
+      } else {
+        out.tally = r->tally;
+        out.latest = r->latest_snapshot();
+        out.virtual_ms = r->virtual_micros / 1000;
+        out.ok = how.swarm ? r->invariants_ok() : r->ok();
+        out.failed = scenarios::FailureSummary(*r);
+        out.failures = scenarios::RunFailures(*r);
+        for (const scenarios::ViolationReport& v : r->violations) out.violations.push_back(v.violation.kind);
+        if (how.swarm) {
+          std::erase_if(out.failures, [](const scenarios::RunFailure& f) { return f.kind.rfind("expect ", 0) == 0; });
+          out.failed = out.failures.empty() ? "" : out.failures.front().kind;
+          for (size_t k = 1; k < out.failures.size(); ++k) out.failed += ", " + out.failures[k].kind;
         }
-        done.count_down();
-      });
-    }
-    done.wait();
+        out.matched = how.find && Matches(*how.find, *r);
+        if (how.json) out.json = scenarios::RunJson(*r);
+      }
+    });
     if (!how.tables.empty() && !how.keep_tables) {
       for (const scenarios::RunOptions& o : runs) {
         std::error_code ec;
@@ -155,10 +144,7 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
     for (size_t i = 0; i < results.size() && !found; ++i) {
       SeedResult& r = results[i];
       const uint64_t seed = from + i;
-      if (!r.error.ok()) {
-        pool.join();
-        return UsageError(how.command, r.error.message());
-      }
+      if (!r.error.ok()) return UsageError(how.command, r.error.message());
       lost.push_back(r.tally.atomic_failures);
       attempts.push_back(r.tally.attempts);
       times.push_back(r.virtual_ms);
@@ -207,7 +193,6 @@ int RunSeeds(const scenarios::Scenario& scenario, scenarios::RunOptions options,
     }
     if (found || to == seeds.last) break;
   }
-  pool.join();
 
   std::vector<int64_t> sorted = lost;
   std::sort(sorted.begin(), sorted.end());
