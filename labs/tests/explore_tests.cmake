@@ -17,7 +17,7 @@ cli_source_test(explore_json 1
   "^\\{\"format\":\"commitlab-explore\",\"version\":1,.*\"executions\":[0-9]+,.*\"complete\":true,.*\"findings\":\\[\\{\"kind\":\"lost\",.*\"reproduce\":\"commitlab run .*\"ok\":false\\}$"
   explore scenarios/object_store_check_then_put.scn --ignore-order --json)
 cli_source_test(explore_preemption_bound_incomplete 1
-  "search: INCOMPLETE: [0-9]+ cut by --preemptions.*order lines: label these lines to order them: job-A line 25, job-B line 26"
+  "search: INCOMPLETE: [0-9]+ cut by --preemptions.*order lines: label these lines to order them: job-A line 27, job-B line 28"
   explore scenarios/paimon_race_excerpt.scn --preemptions 0)
 cli_source_test(explore_refuses_p_faults 2
   "commitlab explore: explore: fault \\*:publish.before:p=0.1:error draws from the run's random stream.*write the trigger as maybe"
