@@ -11,6 +11,8 @@ constexpr LabWords kEnglish = {
     .on_threads = "OS threads and the real clock, as S2 第 5 讲 ran it",
     .simulated = "simulated, seed={0} sched={1}",
     .atomic_failures = "atomic commit failures: {0} ({1})",
+    .lost_swaps = "atomic commit failures: {0} ({1})",
+    .lost_versions = "atomic commit failures: {0} ({1})",
     .tally = "conflicts: {0}; unknown outcomes: {1}; idempotent matches: {2}",
     .failed_jobs = "failed jobs: {0}{1}",
     .latest = "{0}latest snapshot id: {1}",
@@ -25,9 +27,11 @@ constexpr LabWords kEnglish = {
     .agrees = "AGREES",
     .differs = "DIFFERS",
     .verdicts_heading = "== Verdicts ==",
+    .invariants = "invariants: ",
 };
 
-// S2 第 5 讲's own words where it has them: "Atomic commit failed 共 25 次；失败的作业数 = 0；最新快照 id = 60".
+// S2 第 5 讲's own words where it has them: "Atomic commit failed 共 25 次；失败的作业数 = 0；最新快照 id = 60";
+// an Iceberg writer's lost race in 无锁并发写入's (在条件式替换中落败), a Delta one's in 04's 3.3.
 constexpr LabWords kChinese = {
     .language = sim::Language::kChinese,
     .source = "出处：{0}",
@@ -36,12 +40,14 @@ constexpr LabWords kChinese = {
     .on_threads = "操作系统线程和真实时钟，与 S2 第 5 讲的实验一样",
     .simulated = "模拟运行，seed={0} sched={1}",
     .atomic_failures = "Atomic commit failed 共 {0} 次（{1}）",
+    .lost_swaps = "在条件式替换中落败共 {0} 次（{1}）",
+    .lost_versions = "争夺日志版本失败共 {0} 次（{1}）",
     .tally = "冲突 {0} 次；结果未知 {1} 次；幂等命中 {2} 次",
     .failed_jobs = "失败的作业数 = {0}{1}",
     .latest = "{0}最新快照 id = {1}",
     .per_user = "{0}每个提交用户的快照数：{1}",
     .table_prefix = "表 {0}：",
-    .matrix_tally = "Atomic commit failed 共 {0} 次；冲突 {1} 次；被拒绝的写入方 {2} 个",
+    .matrix_tally = "竞争落败共 {0} 次；冲突 {1} 次；被拒绝的写入方 {2} 个",
     .expectations = "预期：{1} 条中 {0} 条成立（{2}）",
     .chain_heading = "表 {0}（{1}）：",
     .lectures = "讲义对照：{0}",
@@ -50,6 +56,7 @@ constexpr LabWords kChinese = {
     .agrees = "符合",
     .differs = "不符",
     .verdicts_heading = "== 结论 ==",
+    .invariants = "不变量：",
 };
 
 }  // namespace
