@@ -228,8 +228,10 @@ int RunExplore(const std::vector<std::string>& args) {
   if (outcomes < 0) return UsageError(kCommand, "--outcomes must be >= 0");
   explore.reduce = vm.count("no-reduction") == 0;
   // A long search says it is alive, on stderr (the report stays on stdout).
-  explore.progress = [](int64_t executions) {
-    if (executions % 100'000 == 0) fmt::print(stderr, "explore: {} executions run to the end so far\n", executions);
+  explore.progress = [last = int64_t{0}](int64_t executions) mutable {
+    if (executions % 100'000 != 0 || executions == last) return;  // once each 100,000 (pruned ones repeat it)
+    last = executions;
+    fmt::print(stderr, "explore: {} executions run to the end so far\n", executions);
   };
   explore.stop_at_first = vm.count("stop-at-first") > 0;
   const bool ignore_order = vm.count("ignore-order") > 0;

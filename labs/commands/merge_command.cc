@@ -45,7 +45,11 @@ int RunMerge(const std::vector<std::string>& args) {
   std::vector<ShardFile> shards;
   for (const std::string& path : paths) {
     Result<std::string> text = ReadRegularFile(path, kMaxShardBytes);
-    if (!text.ok()) return UsageError(kCommand, text.status().message());
+    if (!text.ok()) {
+      return UsageError(kCommand, text.status().code() == Code::kNotFound
+                                      ? fmt::format("{}: no such file (did its shard run?)", path)
+                                      : text.status().message());
+    }
     sim::Json doc = sim::Json::parse(*text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded())
       return UsageError(kCommand, fmt::format("{}: not JSON (a shard that did not finish writing?)", path));

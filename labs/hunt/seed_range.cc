@@ -239,8 +239,8 @@ Result<SeedRangeRun> SeedRangeFromFlags(std::string_view command, const std::vec
     if (!shard.ok()) return shard.status();
     if (!ShardSeeds(flags.first_seed, flags.last_seed, *shard))
       return Status::InvalidArgument(fmt::format(
-          "--shard {}: the {} seed(s) of --seeds {} leave shard {} empty; use at most {} shards", flags.shard,
-          flags.last_seed - flags.first_seed + 1, flags.seeds, shard->index, flags.last_seed - flags.first_seed + 1));
+          "--shard {}: the {} seed(s) of --seeds {} leave this shard empty; use at most {} shards", flags.shard,
+          flags.last_seed - flags.first_seed + 1, flags.seeds, flags.last_seed - flags.first_seed + 1));
     how.shard = *shard;
     how.json = true;  // a shard's report is for `commitlab merge`
     how.scenario_sha256 = sim::Sha256Hex(scenario.text);

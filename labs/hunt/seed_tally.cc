@@ -101,6 +101,7 @@ sim::Json TallyJson(const SeedTally& t) {
           {"attempts", CountsJson(t.attempts)},
           {"virtual_ms", CountsJson(t.times)},
           {"failed", t.failed},
+          {"failing", t.failing},
           {"kinds", std::move(kinds)},
           {"swarm_on", t.swarm_on},
           {"attribution", std::move(attribution)},
@@ -116,6 +117,7 @@ Result<SeedTally> TallyFromJson(const sim::Json& j) {
     t.attempts = CountsFrom(j.at("attempts"));
     t.times = CountsFrom(j.at("virtual_ms"));
     t.failed = j.at("failed").get<int64_t>();
+    t.failing = j.at("failing");
     for (const sim::Json& k : j.at("kinds")) {
       const std::string kind = k.at("kind").get<std::string>();
       t.kinds[kind] = {.seeds = k.at("seeds").get<int64_t>(),

@@ -24,9 +24,9 @@ constexpr Same kSame[] = {
     {"commitlab", false, "was made by another build"},
     {"command", false, "ran another command"},
     {"kind", true, "is a shard of another kind of search"},
-    {"scenario_sha256", true, "ran another scenario"},
     {"settings", false, "ran with other flags"},
     {"job", true, "ran with other flags"},
+    {"scenario_sha256", true, "ran another scenario"},
     {"count", true, "is a shard of a search cut into another number of shards"},
 };
 

@@ -3,7 +3,7 @@
 # shard, a duplicated one, one of other flags, of another scenario, of another build, and a file
 # cut short.
 set -u
-cl=$1
+cl=$(realpath "$1")
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -25,9 +25,9 @@ for i in 0 1 2; do "$cl" "${hunt[@]}" --shard "$i/3" >"$dir/$i.json"; done
 "$cl" run scenarios/paimon_race.scn --seeds 1..9 --shard 0/3 >"$dir/run0.json"
 "$cl" run scenarios/paimon_race.scn --seeds 1..9 --shard 1/3 >"$dir/run1.json"
 # The same file name, another scenario inside it.
-mkdir -p "$dir/other"
-sed 's/^title .*/title "Another race"/' scenarios/paimon_race.scn >"$dir/other/paimon_race.scn"
-(cd "$dir/other" && "$cl" run paimon_race.scn --seeds 1..9 --shard 2/3) >"$dir/other-scenario.json"
+mkdir -p "$dir/other/scenarios"
+sed 's/^title .*/title "Another race"/' scenarios/paimon_race.scn >"$dir/other/scenarios/paimon_race.scn"
+(cd "$dir/other" && "$cl" run scenarios/paimon_race.scn --seeds 1..9 --shard 2/3) >"$dir/other-scenario.json"
 sed 's/"git":"[^"]*"/"git":"0000000"/' "$dir/2.json" >"$dir/other-build.json"
 head -c 100 "$dir/2.json" >"$dir/cut.json"
 "$cl" "${hunt[@]}" --shard 2/4 >"$dir/other-count.json"

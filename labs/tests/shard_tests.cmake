@@ -25,7 +25,7 @@ add_test(NAME cli.shard.refusals COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tests/shard
 cli_test(shard_bad 2 "--shard '3/3': I must be 0..2" race --sched random --seeds 1..10 --shard 3/3)
 cli_test(shard_not_a_fraction 2 "--shard 'x' is not I/N" race --sched random --seeds 1..10 --shard x)
 cli_test(shard_without_seeds 2 "--shard needs --seeds A..B" race --sched random --shard 0/2)
-cli_test(shard_more_than_seeds 2 "--shard 0/5: the 3 seed\\(s\\) of --seeds 1..3 leave shard 4 empty" race --sched random --seeds 1..3 --shard 0/5)
+cli_test(shard_more_than_seeds 2 "--shard 0/5: the 3 seed\\(s\\) of --seeds 1..3 leave this shard empty" race --sched random --seeds 1..3 --shard 0/5)
 cli_test(merge_nothing 2 "missing the shard files to merge" merge)
 
 # A real single-node Slurm cluster (munged, slurmctld, slurmd started by the test, stopped by pid):
