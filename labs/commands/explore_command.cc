@@ -337,6 +337,7 @@ int RunExplore(const std::vector<std::string>& args) {
       outs.push_back({{"outcome", o.key}, {"count", o.count}, {"ok", o.ok}});
     sim::Json found = sim::Json::array();
     for (const Counterexample& c : examples) found.push_back(FindingJson(c));
+    doc["search"] = search;
     doc["executions"] = r->executions;
     doc["pruned"] = {{"stopped_early", r->sleep_blocked}, {"never_started", r->sleep_skipped}};
     doc["cut"] = {{"preemptions", r->cut_preemptions}, {"max_steps", r->cut_steps}};
@@ -344,10 +345,9 @@ int RunExplore(const std::vector<std::string>& args) {
     doc["max_depth"] = r->max_depth;
     doc["outcomes"] = std::move(outs);
     doc["findings"] = std::move(found);
-    doc["ok"] = r->ok() && r->executions > 0;
-    doc["search"] = search;
     if (explore.mode == scenarios::ExploreOptions::Mode::kBounded) doc["bound"] = r->bound;
     if (explore.coverage) doc["coverage"] = CoverageJson(r->coverage);
+    doc["ok"] = r->ok() && r->executions > 0;
     if (shard) doc["shard"] = ShardJson(*shard, *r, explore, sim::Sha256Hex(scenario->text), portfolio, search);
     PrintJsonLine(doc);
   } else {

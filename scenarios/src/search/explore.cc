@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <ctime>
 #include <map>
@@ -318,15 +319,24 @@ Status Search::Execute() {
 }
 
 void Search::Record(const RunReport& r, int64_t decisions) {
+  // The explorer is asked at every step (ExploreStrategy picks even a lone writer), so the steps
+  // and context switches are its own picks: no need to parse the schedule string back.
   int64_t steps = 0, switches = 0;
-  if (Result<sim::RecordedSchedule> s = sim::ParseSchedule(r.schedule); s.ok()) {
-    steps = s->steps();
-    switches = static_cast<int64_t>(s->runs.size()) - 1;
+  int last = -1;
+  for (size_t i = 0; i < static_cast<size_t>(decisions) && i < stack_.size(); ++i) {
+    if (stack_[i].fault) continue;
+    switches += steps > 0 && stack_[i].chosen != last ? 1 : 0;
+    last = stack_[i].chosen;
+    ++steps;
   }
+  COMMITLAB_DCHECK(sim::ParseSchedule(r.schedule).ok() && sim::ParseSchedule(r.schedule)->steps() == steps &&
+                       static_cast<int64_t>(sim::ParseSchedule(r.schedule)->runs.size()) - 1 == switches,
+                   "the explorer's picks are the run's schedule");
   report_.max_depth = std::max(report_.max_depth, steps);
-  ExploreOutcome& o = found_.outcomes[OutcomeKey(r)];
+  std::string key = OutcomeKey(r);
+  ExploreOutcome& o = found_.outcomes[key];
   if (o.count++ == 0) {
-    o.key = OutcomeKey(r);
+    o.key = std::move(key);
     o.ok = r.ok();
   }
   // What failed, and the violations the file expects: "can this happen?" is the question here.
@@ -561,36 +571,55 @@ bool ExploreReport::ok() const {
 }
 
 std::string OutcomeKey(const RunReport& r) {
+  // Built by appending, not fmt::format: every execution makes one, and formatting was a tenth of
+  // an execution's cost.
   std::string key;
+  key.reserve(256);
+  auto number = [&key](int64_t v) {
+    char buf[24];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    key.append(buf, end);
+  };
   for (const TableReport& t : r.tables) {
-    key += fmt::format("{}: latest {} [", t.name, t.latest_snapshot);
+    key.append(t.name).append(": latest ");
+    number(t.latest_snapshot);
+    key.append(" [");
     for (size_t i = 0; i < t.chain.size(); ++i) {
       const Snapshot& s = t.chain[i];
-      const std::string op = i < t.operations.size() ? t.operations[i] : std::string(CommitKindName(s.kind));
-      key += fmt::format("{}{} {} {}/{}", i == 0 ? "" : ", ", s.id, op, s.commit_user, s.commit_identifier);
+      if (i > 0) key.append(", ");
+      number(s.id);
+      key.append(" ").append(i < t.operations.size() ? std::string_view(t.operations[i]) : CommitKindName(s.kind));
+      key.append(" ").append(s.commit_user).append("/");
+      number(s.commit_identifier);
     }
-    key += "]";
-    for (const auto& [name, value] : t.counters) key += fmt::format(" {}={}", name, value);
-    key += "; ";
+    key.append("]");
+    for (const auto& [name, value] : t.counters) {
+      key.append(" ").append(name).append("=");
+      number(value);
+    }
+    key.append("; ");
   }
   for (const WriterReport& w : r.writers) {
-    key += fmt::format("{} {}", w.name, OutcomeName(w.outcome));
+    key.append(w.name).append(" ").append(OutcomeName(w.outcome));
     const Counters& c = w.counters;
     const std::pair<const char*, int64_t> shown[] = {
         {"committed", c.committed}, {"attempts", c.attempts},        {"atomic_failures", c.atomic_failures},
         {"conflicts", c.conflicts}, {"unknown", c.unknown_outcomes}, {"idempotent", c.idempotent_matches},
         {"gave_up", c.gave_up},     {"orphans", c.orphan_files}};
-    for (const auto& [name, value] : shown)
-      if (value != 0) key += fmt::format(" {}={}", name, value);
-    key += "; ";
+    for (const auto& [name, value] : shown) {
+      if (value == 0) continue;
+      key.append(" ").append(name).append("=");
+      number(value);
+    }
+    key.append("; ");
   }
-  std::vector<std::string> kinds;
+  std::vector<std::string_view> kinds;
   for (const ViolationReport& v : r.violations) kinds.push_back(v.violation.kind);
   std::sort(kinds.begin(), kinds.end());
   kinds.erase(std::unique(kinds.begin(), kinds.end()), kinds.end());
-  key += "violations:";
-  if (kinds.empty()) key += " none";
-  for (const std::string& k : kinds) key += " " + k;
+  key.append("violations:");
+  if (kinds.empty()) key.append(" none");
+  for (std::string_view k : kinds) key.append(" ").append(k);
   return key;
 }
 
