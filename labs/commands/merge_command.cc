@@ -26,7 +26,9 @@ int RunMerge(const std::vector<std::string>& args) {
   // clang-format off
   options.add_options()
       ("help,h", "show this help")
-      ("shards", po::value(&paths)->composing(), "the shards' reports (--shard I/N on race, run, explore, sweep)");
+      ("shards", po::value(&paths)->composing(), "the shards' reports (--shard I/N on race, run, explore, sweep)")
+      ("text", "print the merged report as text (a hunt's summary, an exploration's outcomes, a sweep's rows) "
+               "instead of JSON");
   // clang-format on
   po::positional_options_description positional;
   positional.add("shards", -1);
@@ -64,7 +66,11 @@ int RunMerge(const std::vector<std::string>& args) {
                           : Status::InvalidArgument(fmt::format(
                                 "{}: shard kind \"{}\" is not one of seeds, explore, sweep", shards.front().path, kind));
   if (!merged.ok()) return UsageError(kCommand, merged.status().message());
-  PrintJsonLine(*merged);
+  if (vm.count("text")) {
+    PrintMergedText(*merged, shards);
+  } else {
+    PrintJsonLine(*merged);
+  }
   return merged->value("ok", false) ? kExitOk : kExitFailed;
 }
 

@@ -270,4 +270,68 @@ Result<sim::Json> MergeSweep(const std::vector<ShardFile>& shards) {
   return out;
 }
 
+namespace {
+
+void PrintExplore(const sim::Json& m) {
+  fmt::print("executions: {} run to the end; pruned as equivalent to one run: {} stopped early, {} never started\n",
+             m["executions"].get<int64_t>(), m["pruned"]["stopped_early"].get<int64_t>(),
+             m["pruned"]["never_started"].get<int64_t>());
+  fmt::print("search: {}\n", m["complete"].get<bool>() ? "complete" : "INCOMPLETE");
+  fmt::print("\ndistinct outcomes: {}\n", m["outcomes"].size());
+  constexpr size_t kShown = 20;  // as explore's default --outcomes
+  for (size_t i = 0; i < m["outcomes"].size(); ++i) {
+    const sim::Json& o = m["outcomes"][i];
+    if (i == kShown) {
+      fmt::print("  ... {} more (the JSON lists them all)\n", m["outcomes"].size() - kShown);
+      break;
+    }
+    fmt::print("  {:>8}  {}{}\n", o["count"].get<int64_t>(), o["ok"].get<bool>() ? "" : "FAILS  ",
+               o["outcome"].get<std::string>());
+  }
+  for (const sim::Json& f : m["findings"]) {
+    fmt::print("\n{}: in {} executions, shortest: {} steps, {} context switches\n  {}\n  reproduce: {}\n",
+               f["kind"].get<std::string>(), f["executions"].get<int64_t>(), f["steps"].get<int64_t>(),
+               f["switches"].get<int64_t>(), f["detail"].get<std::string>(), f["reproduce"].get<std::string>());
+  }
+}
+
+void PrintSweep(const sim::Json& m) {
+  for (const sim::Json& e : m["experiments"]) {
+    fmt::print("{}: {} cells\n", e["experiment"].get<std::string>(), e["cells"].get<int64_t>());
+    for (const sim::Json& r : e["rows"])
+      fmt::print("  N={:<4} {:<8} {:<40} calls {:>8.1f}  p99 {:>9.1f} ms  gave up {:>5.1f} %\n",
+                 r["writers"].get<int>(), r["protocol"].get<std::string>(), r["policy"].get<std::string>(),
+                 r["mean_calls"].get<double>(), r["p99_latency_ms"].get<double>(), r["gave_up_pct"].get<double>());
+  }
+}
+
+}  // namespace
+
+void PrintMergedText(const sim::Json& merged, const std::vector<ShardFile>& shards) {
+  const sim::Json& shard = shards.front().report["shard"];
+  const std::string kind = shard["kind"].get<std::string>();
+  double cpu = 0;
+  for (const ShardFile& f : shards) cpu += f.report["shard"].value("cpu_seconds", 0.0);
+  fmt::print("merged {} shards of `commitlab {}` ({} CPU seconds in all)\n", shards.size(),
+             merged["command"].get<std::string>(), fmt::format("{:.2f}", cpu));
+  if (kind == "seeds") {
+    Result<HuntShape> shape = HuntFromJson(shard["job"]);
+    SeedTally all;
+    for (size_t i = 0; i < shards.size(); ++i) {
+      Result<SeedTally> t = TallyFromJson(shards[i].report["shard"]["partial"]);
+      if (!t.ok()) return;  // MergeSeeds read them all already
+      if (i == 0) {
+        all = std::move(*t);
+      } else {
+        all.Append(std::move(*t));
+      }
+    }
+    if (shape.ok()) PrintSummary(all, *shape);
+  } else if (kind == "explore") {
+    PrintExplore(merged);
+  } else {
+    PrintSweep(merged);
+  }
+}
+
 }  // namespace commitlab::cli

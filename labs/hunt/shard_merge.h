@@ -27,6 +27,10 @@ Result<sim::Json> MergeSeeds(const std::vector<ShardFile>& shards);
 Result<sim::Json> MergeExplore(const std::vector<ShardFile>& shards);
 Result<sim::Json> MergeSweep(const std::vector<ShardFile>& shards);
 
+// The merged report as text (merge --text): a hunt's summary as the unsharded run ends with it, an
+// exploration's totals, outcomes and shortest counterexamples, a sweep's rows.
+void PrintMergedText(const sim::Json& merged, const std::vector<ShardFile>& shards);
+
 }  // namespace commitlab::cli
 
 #endif  // COMMITLAB_LABS_SHARD_MERGE_H_

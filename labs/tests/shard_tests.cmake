@@ -33,3 +33,12 @@ cli_test(merge_nothing 2 "missing the shard files to merge" merge)
 add_test(NAME cluster.slurm COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tests/slurm_cluster.sh $<TARGET_FILE:commitlab>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(cluster.slurm PROPERTIES LABELS cluster TIMEOUT 900 RUN_SERIAL TRUE)
+
+# merge --text ends with the summary the unsharded run prints after its seeds' lines.
+add_test(NAME cli.shard.text_summary
+  COMMAND bash -c "d=$(mktemp -d); a=(race --sched random --seeds 1..60 --swarm --idempotency-check off --commits 5); for i in 0 1 2; do $<TARGET_FILE:commitlab> \"\${a[@]}\" --shard $i/3 > $d/$i.json; done; whole=$($<TARGET_FILE:commitlab> \"\${a[@]}\" | sed -n '/^[0-9]* runs: /,$p'); merged=$($<TARGET_FILE:commitlab> merge --text $d/*.json | sed -n '/^[0-9]* runs: /,$p'); rm -rf $d; [ -n \"$whole\" ] && [ \"$whole\" = \"$merged\" ]")
+# A portfolio: shards 0, 1, 2 run bounded, dfs and random searches side by side; the union is
+# complete because the dfs member finished, and keeps each member's coverage curve.
+add_test(NAME cli.shard.portfolio
+  COMMAND bash -c "d=$(mktemp -d); for i in 0 1 2; do $<TARGET_FILE:commitlab> explore scenarios/object_store_check_then_put.scn --ignore-order --portfolio --coverage --max-executions 500 --shard $i/3 > $d/$i.json; done; $<TARGET_FILE:commitlab> merge $d/*.json > $d/m.json; python3 -c \"import json,sys; m=json.load(open(sys.argv[1])); s=[json.load(open(f'{sys.argv[2]}/{i}.json')) for i in range(3)]; assert m['search']=='portfolio' and m['complete'], m['complete']; assert [c['search'] for c in m['coverage']]==['bounded','dfs','random'], m['coverage']; assert len(m['outcomes'])>=max(len(x['outcomes']) for x in s); print('portfolio merged:', len(m['outcomes']), 'outcomes')\" $d/m.json $d; r=$?; rm -rf $d; exit $r"
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

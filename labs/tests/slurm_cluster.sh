@@ -5,6 +5,8 @@
 # as job arrays of 4 tasks through deploy/slurm/submit.sh, each followed by its merge job; the
 # merged reports must equal the unsharded runs' (expect_merge.sh's comparison). A daemon that
 # cannot start fails the test and says why. Run from the project root, as root (as CI does).
+#   slurm_cluster.sh COMMITLAB COMMAND ARGS...: runs COMMAND on the cluster instead (SLURM_CONF
+#   and CLUSTER_OUT, a scratch directory, in its environment), e.g. to time sharded searches.
 set -u
 cl=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -121,6 +123,11 @@ submit_and_compare() {
   echo "$kind: 4 shards through Slurm merged into the unsharded report ($state)"
 }
 cd "$root" || exit 1
+if [ $# -gt 1 ]; then
+  shift
+  CLUSTER_OUT="$tmp/out" COMMITLAB="$cl" "$@" || fail "$* exited $?"
+  exit 0
+fi
 submit_and_compare hunt race --sched random --seeds 1..200 --swarm --idempotency-check off --commits 5 --threads 1
 submit_and_compare explore explore scenarios/object_store_check_then_put.scn --ignore-order
 echo "slurm: every merged report equals its unsharded run"
