@@ -94,9 +94,9 @@ void Count(uint64_t seed, SeedResult&& r, const std::vector<sim::FaultRule>& swa
       t->kind_order.push_back(f.kind);
     }
   }
-  if (how.json) {
+  if (how.each_run) {
     t->runs_json.push_back(std::move(r.json));
-  } else {
+  } else if (!how.json) {
     fmt::print("seed {:>6}: atomic commit failures {:>4}, latest snapshot {}, {}{}\n", seed, r.tally.atomic_failures,
                r.latest, r.ok ? "ok" : "FAILED: " + r.failed, how.swarm ? SwarmSummary(swarm) : "");
   }
@@ -127,7 +127,7 @@ SeedResult RunOne(const scenarios::Scenario& scenario, const scenarios::RunOptio
     for (size_t k = 1; k < out.failures.size(); ++k) out.failed += ", " + out.failures[k].kind;
   }
   out.matched = how.find && Matches(*how.find, *r);
-  if (how.json) out.json = scenarios::RunJson(*r);
+  if (how.each_run) out.json = scenarios::RunJson(*r);
   return out;
 }
 
@@ -230,6 +230,7 @@ Result<SeedRangeRun> SeedRangeFromFlags(std::string_view command, const std::vec
                        args, {"--seeds", "--seed", "--trace", "--timeline", "--dir", "--threads", "--find", "--shard"},
                        {"--json", "--swarm", "--keep"}),
                    .json = json,
+                   .each_run = json,
                    .settings = std::move(settings)};
   how.threads = flags.threads;
   how.swarm = flags.swarm;
@@ -242,7 +243,7 @@ Result<SeedRangeRun> SeedRangeFromFlags(std::string_view command, const std::vec
           "--shard {}: the {} seed(s) of --seeds {} leave this shard empty; use at most {} shards", flags.shard,
           flags.last_seed - flags.first_seed + 1, flags.seeds, flags.last_seed - flags.first_seed + 1));
     how.shard = *shard;
-    how.json = true;  // a shard's report is for `commitlab merge`
+    how.json = true;  // a shard's report is for `commitlab merge`; each run's only with --json
     how.scenario_sha256 = sim::Sha256Hex(scenario.text);
   }
   if (!on_disk) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # expect_merge.sh COMMITLAB N ARGS...: runs `COMMITLAB ARGS --json` once, then ARGS as N shards
-# (--shard I/N, I = 0..N-1), merges the shards with `COMMITLAB merge`, and passes when the merged
+# (--json --shard I/N, I = 0..N-1; a hunt's shards list each run only with --json), merges the shards with `COMMITLAB merge`, and passes when the merged
 # report equals the unsharded one field for field (JSON values; timings are not in either) and
 # both exit alike. Run from the project root (scenario paths are relative to it).
 set -u
@@ -13,7 +13,7 @@ whole=$?
 [ "$whole" -le 1 ] || { echo "the unsharded run exited $whole:"; cat "$dir/whole.err"; exit 1; }
 files=()
 for ((i = 0; i < n; i++)); do
-  "$cl" "$@" --shard "$i/$n" >"$dir/shard-$i.json" 2>"$dir/shard-$i.err"
+  "$cl" "$@" --json --shard "$i/$n" >"$dir/shard-$i.json" 2>"$dir/shard-$i.err"
   code=$?
   [ "$code" -le 1 ] || { echo "shard $i/$n exited $code:"; cat "$dir/shard-$i.err"; exit 1; }
   files+=("$dir/shard-$i.json")
