@@ -30,6 +30,19 @@ constexpr Same kSame[] = {
     {"count", true, "is a shard of a search cut into another number of shards"},
 };
 
+// "settings.commits: 5, not 30": the first member where two values differ, for the message.
+std::string FirstDifference(const sim::Json& a, const sim::Json& b, const std::string& path) {
+  if (a.is_object() && b.is_object()) {
+    for (const auto& [key, value] : a.items()) {
+      if (!b.contains(key)) return fmt::format("{}.{}: {}, not there", path, key, value.dump());
+      if (value != b[key]) return FirstDifference(value, b[key], path + "." + key);
+    }
+    for (const auto& [key, value] : b.items())
+      if (!a.contains(key)) return fmt::format("{}.{}: not there, not {}", path, key, value.dump());
+  }
+  return fmt::format("{}: {}, not {}", path, a.dump(), b.dump());
+}
+
 const sim::Json* Member(const sim::Json& report, const Same& s) {
   const sim::Json& from = s.in_shard ? report["shard"] : report;
   return from.contains(s.member) ? &from[s.member] : nullptr;
@@ -53,9 +66,10 @@ Status CheckShardSet(std::vector<ShardFile>* files) {
       const sim::Json* mine = Member(f.report, s);
       const sim::Json* theirs = Member(first.report, s);
       if (mine == nullptr || theirs == nullptr || *mine != *theirs)
-        return Status::InvalidArgument(fmt::format("{} {} than {} ({}: {}, not {})", f.path, s.what, first.path,
-                                                   s.member, mine ? mine->dump() : "missing",
-                                                   theirs ? theirs->dump() : "missing"));
+        return Status::InvalidArgument(
+            fmt::format("{} {} than {} ({})", f.path, s.what, first.path,
+                        mine && theirs ? FirstDifference(*mine, *theirs, s.member)
+                                       : fmt::format("{}: {}", s.member, mine ? "not in the first" : "missing")));
     }
   }
   const int64_t count = first.report["shard"]["count"].get<int64_t>();
