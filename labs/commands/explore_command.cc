@@ -164,6 +164,112 @@ sim::Json CoverageJson(const std::vector<scenarios::CoveragePoint>& points) {
   return out;
 }
 
+// What --search, --portfolio and --shard ask for.
+struct Sharding {
+  std::string search;  // dfs | bounded | random (a portfolio's member once PlaceShard has run)
+  std::optional<Shard> shard = {};
+  bool portfolio = false;
+};
+
+// --search, --coverage, --shard, --portfolio and --split-depth, checked together.
+Status SearchFlags(const po::variables_map& vm, const std::string& shard_text, Sharding* s,
+                   scenarios::ExploreOptions* explore) {
+  using Mode = scenarios::ExploreOptions::Mode;
+  if (vm.count("shard")) {
+    Result<Shard> parsed = ParseShard(shard_text);
+    if (!parsed.ok()) return parsed.status();
+    s->shard = *parsed;
+  }
+  const bool split = vm.count("split-depth") > 0;
+  if (split && !s->shard) return Status::InvalidArgument("--split-depth needs --shard I/N");
+  s->portfolio = vm.count("portfolio") > 0;
+  if (s->portfolio && !s->shard)
+    return Status::InvalidArgument("--portfolio needs --shard I/N: each shard runs one search");
+  if (s->portfolio && !vm["search"].defaulted())
+    return Status::InvalidArgument("--portfolio chooses each shard's search: --search does not go with it");
+  if (s->portfolio && split)
+    return Status::InvalidArgument("--portfolio runs whole searches side by side: --split-depth does not go with it");
+  explore->coverage = vm.count("coverage") > 0;
+  if (s->search == "bounded") {
+    explore->mode = Mode::kBounded;
+  } else if (s->search == "random") {
+    explore->mode = Mode::kRandomWalk;
+  } else if (s->search != "dfs") {
+    return Status::InvalidArgument(fmt::format("--search '{}' is not one of dfs, bounded, random", s->search));
+  }
+  if (explore->mode != Mode::kDepthFirst && !vm["preemptions"].defaulted())
+    return Status::InvalidArgument(
+        fmt::format("--search {} sets the bound itself: --preemptions is for dfs", s->search));
+  if (s->shard && !s->portfolio && explore->mode != Mode::kDepthFirst)
+    return Status::InvalidArgument(
+        "--shard splits a dfs search's tree; shard a bounded or random one with --portfolio");
+  if (split && (explore->split_depth < 1 || explore->split_depth > 1000))
+    return Status::InvalidArgument("--split-depth must be 1..1000");
+  return Status::OK();
+}
+
+// The shard's part: a portfolio member's search, or the subtrees of the split; and a random
+// walk's stream, from the seed and the shard, so that walks side by side differ.
+Status PlaceShard(const scenarios::Scenario& scenario, const scenarios::RunOptions& run, uint64_t seed,
+                  bool split_given, Sharding* s, scenarios::ExploreOptions* explore) {
+  using Mode = scenarios::ExploreOptions::Mode;
+  if (s->portfolio) {
+    s->search = PortfolioSearch(s->shard->index);
+    explore->mode = s->search == "bounded" ? Mode::kBounded
+                    : s->search == "dfs"   ? Mode::kDepthFirst
+                                           : Mode::kRandomWalk;
+  }
+  explore->walk_seed = DeriveSeed(seed, 0x77a1'6b00, s->shard ? static_cast<uint64_t>(s->shard->index) : 0);
+  if (!s->shard || s->portfolio) return Status::OK();
+  if (!split_given) {
+    Result<int> depth = scenarios::ChooseSplitDepth(scenario, run, *explore, s->shard->count);
+    if (!depth.ok()) return depth.status();
+    explore->split_depth = *depth;
+  }
+  explore->shard_index = s->shard->index;
+  explore->shard_count = s->shard->count;
+  return Status::OK();
+}
+
+// The first line of the text report: how the search ran.
+void PrintHeader(const std::string& path, uint64_t seed, const scenarios::ExploreOptions& explore,
+                 const ExploreReport& r) {
+  const bool reduced = explore.reduce && explore.preemptions < 0;
+  std::string how = fmt::format("{}, {}", reduced ? "sleep-set reduction" : "no reduction",
+                                explore.preemptions < 0 ? std::string("preemptions unbounded")
+                                                        : fmt::format("at most {} preemption{}", explore.preemptions,
+                                                                      explore.preemptions == 1 ? "" : "s"));
+  if (explore.mode == scenarios::ExploreOptions::Mode::kBounded)
+    how = fmt::format("preemption bound 0, 1, 2, ... (reached {})", r.bound);
+  if (explore.mode == scenarios::ExploreOptions::Mode::kRandomWalk)
+    how = fmt::format("{} random walk{}", explore.max_executions, explore.max_executions == 1 ? "" : "s");
+  fmt::print("explore {}: seed {}, untimed (latency is ordering only), {}, at most {} step{} an execution\n", path,
+             seed, how, explore.max_steps, explore.max_steps == 1 ? "" : "s");
+}
+
+// The JSON document (format commitlab-explore) without its shard member.
+sim::Json ExploreJson(sim::Json settings, const ExploreReport& r, const std::vector<Counterexample>& examples,
+                      const scenarios::ExploreOptions& explore, const std::string& search) {
+  sim::Json doc = Envelope("commitlab-explore", 1, kCommand, std::move(settings));
+  sim::Json outs = sim::Json::array();
+  for (const scenarios::ExploreOutcome& o : r.outcomes)
+    outs.push_back({{"outcome", o.key}, {"count", o.count}, {"ok", o.ok}});
+  sim::Json found = sim::Json::array();
+  for (const Counterexample& c : examples) found.push_back(FindingJson(c));
+  doc["search"] = search;
+  doc["executions"] = r.executions;
+  doc["pruned"] = {{"stopped_early", r.sleep_blocked}, {"never_started", r.sleep_skipped}};
+  doc["cut"] = {{"preemptions", r.cut_preemptions}, {"max_steps", r.cut_steps}};
+  doc["complete"] = r.complete();
+  doc["max_depth"] = r.max_depth;
+  doc["outcomes"] = std::move(outs);
+  doc["findings"] = std::move(found);
+  if (explore.mode == scenarios::ExploreOptions::Mode::kBounded) doc["bound"] = r.bound;
+  if (explore.coverage) doc["coverage"] = CoverageJson(r.coverage);
+  doc["ok"] = r.ok() && r.executions > 0;
+  return doc;
+}
+
 }  // namespace
 
 int RunExplore(const std::vector<std::string>& args) {
@@ -235,33 +341,10 @@ int RunExplore(const std::vector<std::string>& args) {
   };
   explore.stop_at_first = vm.count("stop-at-first") > 0;
   const bool ignore_order = vm.count("ignore-order") > 0;
-  std::optional<Shard> shard;
-  if (vm.count("shard")) {
-    Result<Shard> s = ParseShard(shard_text);
-    if (!s.ok()) return UsageError(kCommand, s.status().message());
-    shard = *s;
-  }
-  if (vm.count("split-depth") && !shard) return UsageError(kCommand, "--split-depth needs --shard I/N");
-  const bool portfolio = vm.count("portfolio") > 0;
-  if (portfolio && !shard) return UsageError(kCommand, "--portfolio needs --shard I/N: each shard runs one search");
-  if (portfolio && !vm["search"].defaulted())
-    return UsageError(kCommand, "--portfolio chooses each shard's search: --search does not go with it");
-  if (portfolio && vm.count("split-depth"))
-    return UsageError(kCommand, "--portfolio runs whole searches side by side: --split-depth does not go with it");
-  explore.coverage = vm.count("coverage") > 0;
-  if (search == "bounded") {
-    explore.mode = scenarios::ExploreOptions::Mode::kBounded;
-  } else if (search == "random") {
-    explore.mode = scenarios::ExploreOptions::Mode::kRandomWalk;
-  } else if (search != "dfs") {
-    return UsageError(kCommand, fmt::format("--search '{}' is not one of dfs, bounded, random", search));
-  }
-  if (explore.mode != scenarios::ExploreOptions::Mode::kDepthFirst && !vm["preemptions"].defaulted())
-    return UsageError(kCommand, fmt::format("--search {} sets the bound itself: --preemptions is for dfs", search));
-  if (shard && !portfolio && explore.mode != scenarios::ExploreOptions::Mode::kDepthFirst)
-    return UsageError(kCommand, "--shard splits a dfs search's tree; shard a bounded or random one with --portfolio");
-  if (vm.count("split-depth") && (explore.split_depth < 1 || explore.split_depth > 1000))
-    return UsageError(kCommand, "--split-depth must be 1..1000");
+  Sharding sharding{.search = search};
+  if (Status st = SearchFlags(vm, shard_text, &sharding, &explore); !st.ok()) return UsageError(kCommand, st.message());
+  const std::optional<Shard>& shard = sharding.shard;
+  const bool portfolio = sharding.portfolio;
   const bool json = vm.count("json") > 0 || shard.has_value();  // a shard's report is for `commitlab merge`
 
   Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(path);
@@ -276,38 +359,12 @@ int RunExplore(const std::vector<std::string>& args) {
     run.faults.push_back(*rule);
   }
   seed = run.seed.value_or(scenario->seed.value_or(scenarios::kDefaultSeed));
-  if (portfolio) {
-    search = PortfolioSearch(shard->index);
-    explore.mode = search == "bounded" ? scenarios::ExploreOptions::Mode::kBounded
-                   : search == "dfs"   ? scenarios::ExploreOptions::Mode::kDepthFirst
-                                       : scenarios::ExploreOptions::Mode::kRandomWalk;
-  }
-  // A random walk's stream: the seed and the shard, so that walks side by side differ.
-  explore.walk_seed = DeriveSeed(seed, 0x77a1'6b00, shard ? static_cast<uint64_t>(shard->index) : 0);
-  if (shard && !portfolio) {
-    if (!vm.count("split-depth")) {
-      Result<int> depth = scenarios::ChooseSplitDepth(*scenario, run, explore, shard->count);
-      if (!depth.ok()) return UsageError(kCommand, depth.status().message());
-      explore.split_depth = *depth;
-    }
-    explore.shard_index = shard->index;
-    explore.shard_count = shard->count;
-  }
+  if (Status st = PlaceShard(*scenario, run, seed, vm.count("split-depth") > 0, &sharding, &explore); !st.ok())
+    return UsageError(kCommand, st.message());
+  search = sharding.search;
   Result<ExploreReport> r = scenarios::Explore(*scenario, run, explore);
   if (!r.ok()) return UsageError(kCommand, r.status().message());
-  if (!json) {
-    const bool reduced = explore.reduce && explore.preemptions < 0;
-    std::string how = fmt::format("{}, {}", reduced ? "sleep-set reduction" : "no reduction",
-                                  explore.preemptions < 0 ? std::string("preemptions unbounded")
-                                                          : fmt::format("at most {} preemption{}", explore.preemptions,
-                                                                        explore.preemptions == 1 ? "" : "s"));
-    if (explore.mode == scenarios::ExploreOptions::Mode::kBounded)
-      how = fmt::format("preemption bound 0, 1, 2, ... (reached {})", r->bound);
-    if (explore.mode == scenarios::ExploreOptions::Mode::kRandomWalk)
-      how = fmt::format("{} random walk{}", explore.max_executions, explore.max_executions == 1 ? "" : "s");
-    fmt::print("explore {}: seed {}, untimed (latency is ordering only), {}, at most {} step{} an execution\n", path,
-               seed, how, explore.max_steps, explore.max_steps == 1 ? "" : "s");
-  }
+  if (!json) PrintHeader(path, seed, explore, *r);
 
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
   bool has_maybe = false;
@@ -331,23 +388,7 @@ int RunExplore(const std::vector<std::string>& args) {
                           {"max_executions", explore.max_executions},
                           {"reduction", explore.reduce},
                           {"stop_at_first", explore.stop_at_first}};
-    sim::Json doc = Envelope("commitlab-explore", 1, kCommand, std::move(settings));
-    sim::Json outs = sim::Json::array();
-    for (const scenarios::ExploreOutcome& o : r->outcomes)
-      outs.push_back({{"outcome", o.key}, {"count", o.count}, {"ok", o.ok}});
-    sim::Json found = sim::Json::array();
-    for (const Counterexample& c : examples) found.push_back(FindingJson(c));
-    doc["search"] = search;
-    doc["executions"] = r->executions;
-    doc["pruned"] = {{"stopped_early", r->sleep_blocked}, {"never_started", r->sleep_skipped}};
-    doc["cut"] = {{"preemptions", r->cut_preemptions}, {"max_steps", r->cut_steps}};
-    doc["complete"] = r->complete();
-    doc["max_depth"] = r->max_depth;
-    doc["outcomes"] = std::move(outs);
-    doc["findings"] = std::move(found);
-    if (explore.mode == scenarios::ExploreOptions::Mode::kBounded) doc["bound"] = r->bound;
-    if (explore.coverage) doc["coverage"] = CoverageJson(r->coverage);
-    doc["ok"] = r->ok() && r->executions > 0;
+    sim::Json doc = ExploreJson(std::move(settings), *r, examples, explore, search);
     if (shard) doc["shard"] = ShardJson(*shard, *r, explore, sim::Sha256Hex(scenario->text), portfolio, search);
     PrintJsonLine(doc);
   } else {

@@ -199,6 +199,19 @@ int SweepJson(const Flags& f, const po::variables_map& vm) {
   return kExitOk;
 }
 
+// --json and --shard (a shard's report is JSON, for `commitlab merge`); --advise prints advice.
+Status JsonFlags(const po::variables_map& vm, const std::string& shard_text, Flags* f) {
+  if (vm.count("shard")) {
+    Result<Shard> shard = ParseShard(shard_text);
+    if (!shard.ok()) return shard.status();
+    f->shard = *shard;
+  }
+  f->json = vm.count("json") > 0 || f->shard.has_value();
+  if (f->advise && f->json)
+    return Status::InvalidArgument("--advise prints its advice: --json and --shard do not go with it");
+  return Status::OK();
+}
+
 }  // namespace
 
 int RunSweep(const std::vector<std::string>& args) {
@@ -261,14 +274,7 @@ int RunSweep(const std::vector<std::string>& args) {
     return UsageError(kCommand, fmt::format("--threads {} is out of range 0..256", f.threads));
   if (f.commits < 1 || f.commits > 100000)
     return UsageError(kCommand, fmt::format("--commits {} is out of range 1..100000", f.commits));
-  if (vm.count("shard")) {
-    Result<Shard> shard = ParseShard(shard_text);
-    if (!shard.ok()) return UsageError(kCommand, shard.status().message());
-    f.shard = *shard;
-  }
-  f.json = vm.count("json") > 0 || f.shard.has_value();  // a shard's report is for `commitlab merge`
-  if (f.advise && f.json)
-    return UsageError(kCommand, "--advise prints its advice: --json and --shard do not go with it");
+  if (Status st = JsonFlags(vm, shard_text, &f); !st.ok()) return UsageError(kCommand, st.message());
   if (f.advise) return Advise(f, vm);
   if (f.json) return SweepJson(f, vm);
   if (f.out.empty()) return UsageError(kCommand, "--out must name a directory");

@@ -34,7 +34,7 @@ struct SeedRangeRun {
   std::vector<std::string> reproduce;  // the command's arguments without --seeds, --seed, --trace, --json, ...
   bool json = false;
   bool each_run = false;  // the report lists every seed's run (--json; a shard's only with --json too)
-  sim::Json settings;  // the report's settings (--json)
+  sim::Json settings;     // the report's settings (--json)
   // Called before each seed's run, on the calling thread and in seed order (a race on a directory
   // needs a fresh one); an error stops the range.
   std::function<Status(scenarios::RunOptions*)> prepare = {};
