@@ -27,8 +27,10 @@ PACKAGES=(libboost-program-options-dev libboost-context-dev libfmt-dev nlohmann-
 # and fuzz each parser with clang's libFuzzer (libclang-rt-14-dev holds its runtime); clang-format
 # checks that the sources keep their style.
 FUZZ_PACKAGES=(clang libclang-rt-14-dev)
-# The catalog tests start a throwaway PostgreSQL server (initdb, pg_ctl) from Debian's postgresql.
-TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin clang-format postgresql "${FUZZ_PACKAGES[@]}")
+# The catalog tests start a throwaway PostgreSQL server (initdb, pg_ctl) from Debian's postgresql;
+# the cluster test a single-node Slurm cluster (munged, slurmctld, slurmd; sbatch from slurm-client).
+TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin clang-format postgresql slurmctld slurmd slurm-client munge
+               "${FUZZ_PACKAGES[@]}")
 
 install_missing() {
   local missing=() pkg

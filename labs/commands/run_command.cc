@@ -145,7 +145,7 @@ int RunScenario(const std::vector<std::string>& args) {
     if (!run.sched && scenario->sched && scenario->sched->kind == scenarios::SchedKind::kFree)
       return UsageError(kCommand, "--seeds runs the simulator; the scenario says sched free: add --sched random");
     Result<SeedRangeRun> how =
-        SeedRangeFromFlags(kCommand, args, json, settings, flags, store_kind == "dir", "run-seeds");
+        SeedRangeFromFlags(kCommand, args, json, settings, flags, store_kind == "dir", "run-seeds", *scenario);
     if (!how.ok()) return UsageError(kCommand, how.status().message());
     if (store_kind == "dir") {
       how->prepare = [](scenarios::RunOptions* o) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "commitlab/core/paimon/dir_store.h"
@@ -16,8 +17,9 @@ namespace commitlab::scenarios::internal {
 namespace {
 
 // Every manifest and data file a snapshot of the chain names: what is not among them is orphaned.
-std::set<std::string> Referenced(const std::vector<Snapshot>& chain) {
-  std::set<std::string> names;
+// Views into the chain (which outlives the set): no name is copied, as every explored run asks.
+std::set<std::string_view> Referenced(const std::vector<Snapshot>& chain) {
+  std::set<std::string_view> names;
   for (const Snapshot& s : chain) {
     names.insert(s.delta_manifest);
     for (const FileChange& c : s.changes) names.insert(c.file.name);
@@ -206,7 +208,7 @@ RunReport World::Finish() {
   r.scenario = s_.file_name;
   r.title = s_.title;
   r.plan = plan_;
-  std::vector<std::set<std::string>> referenced;
+  std::vector<std::set<std::string_view>> referenced;
   std::vector<std::map<std::string, int64_t>> orphans_by_user(s_.tables.size());  // Iceberg tables
   for (size_t t = 0; t < s_.tables.size(); ++t) {
     TableReport table{.name = s_.tables[t].name, .protocol = s_.tables[t].protocol};
@@ -242,7 +244,7 @@ RunReport World::Finish() {
   }
   for (size_t i = 0; i < writers_.size(); ++i) {
     WriterReport w = writers_[i]->Report();
-    const std::set<std::string>& known = referenced[s_.writers[i].table];
+    const std::set<std::string_view>& known = referenced[s_.writers[i].table];
     for (const std::string& name : writers_[i]->written()) w.counters.orphan_files += known.count(name) == 0 ? 1 : 0;
     if (iceberg_[s_.writers[i].table] != nullptr)
       w.counters.orphan_files = orphans_by_user[s_.writers[i].table][w.user];

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <utility>
 #include <variant>
 
@@ -30,8 +31,8 @@ std::string Names(const std::vector<DataFile>& files) {
 }
 
 std::string BucketName(const std::string& partition, int32_t bucket) {
-  return partition.empty() ? fmt::format("bucket {}", bucket)
-                           : fmt::format("partition {} bucket {}", partition, bucket);
+  return partition.empty() ? "bucket " + std::to_string(bucket)
+                           : "partition " + partition + " bucket " + std::to_string(bucket);
 }
 
 class PaimonWriter final : public ProtocolWriter {
@@ -82,7 +83,7 @@ class PaimonWriter final : public ProtocolWriter {
   DataFile NewFile(const std::string& partition, int32_t bucket, int32_t level, int64_t min_key, int64_t max_key,
                    int64_t rows) {
     if (file_prefix_.empty()) file_prefix_ = "data-" + RandomUuid(ctx_.env->rng()) + "-";
-    return DataFile{.name = fmt::format("{}{}.parquet", file_prefix_, file_counter_++),
+    return DataFile{.name = file_prefix_ + std::to_string(file_counter_++) + ".parquet",  // per write: no fmt
                     .partition = partition,
                     .bucket = bucket,
                     .level = level,
@@ -96,8 +97,10 @@ class PaimonWriter final : public ProtocolWriter {
   Status Write(const WriteOp& op, StepResult* r) {
     DataFile f = NewFile(op.partition, op.bucket, 0, op.min_key, op.max_key, op.rows);
     COMMITLAB_RETURN_IF_ERROR(paimon::WriteDataFile(ctx_.env, ctx_.store, f));
-    r->detail = fmt::format("write {} ({}, L0, keys {}..{}, rows={})", ShortName(f.name),
-                            BucketName(f.partition, f.bucket), f.min_key, f.max_key, f.row_count);
+    // Appended, not formatted: every write of every explored execution makes one.
+    r->detail = "write " + ShortName(f.name) + " (" + BucketName(f.partition, f.bucket) + ", L0, keys " +
+                std::to_string(f.min_key) + ".." + std::to_string(f.max_key) + ", rows=" + std::to_string(f.row_count) +
+                ")";
     pending_append_.push_back({ChangeKind::kAdd, std::move(f)});
     return Status::OK();
   }
@@ -175,8 +178,9 @@ class PaimonWriter final : public ProtocolWriter {
         op.overwrite ? committer_->Overwrite(*op.overwrite, c) : committer_->Commit(c, op.check_append_files);
     committer_->set_ignore_empty_commit(table_ignores_empty);
     r->committed = committer_->stats().snapshots - before;
-    r->detail = fmt::format("commit identifier {}{}: {} snapshot(s)", c.identifier,
-                            op.checkpoint.empty() ? "" : " (checkpoint " + op.checkpoint + ")", r->committed);
+    r->detail = "commit identifier " + std::to_string(c.identifier) +
+                (op.checkpoint.empty() ? "" : " (checkpoint " + op.checkpoint + ")") + ": " +
+                std::to_string(r->committed) + " snapshot(s)";
     return n.ok() ? Status::OK() : n.status();
   }
 

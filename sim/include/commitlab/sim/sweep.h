@@ -119,6 +119,11 @@ struct SweepConfig {
   uint64_t seed = 1;
   LatencyModel latency;  // the experiment's default when not set by the caller
   int threads = 0;       // 0: std::thread::hardware_concurrency()
+  // Shard shard_index of shard_count (`commitlab sweep --shard`): only the cells whose index in
+  // row order is shard_index mod shard_count run; each keeps its seeds, so the shards' rows are
+  // the unsharded sweep's.
+  int shard_index = 0;
+  int shard_count = 1;
   // Called after every run with (runs done, runs in all), one call at a time, from a worker.
   std::function<void(int64_t, int64_t)> progress;
 };
@@ -173,7 +178,9 @@ struct SweepRow {
 struct SweepResult {
   SweepConfig config;  // without progress
   std::vector<SweepRow> rows;
-  Status status;  // the first simulator failure, if any
+  std::vector<int64_t> cells;  // each row's cell: its index among all the sweep's rows (shards skip some)
+  int64_t all_cells = 0;       // the rows of the unsharded sweep
+  Status status;               // the first simulator failure, if any
 };
 
 // The seed of one run: DeriveSeed(DeriveSeed(base, experiment, N), FNV-1a of the policy's canonical
