@@ -1,6 +1,7 @@
 #include "commitlab/core/file_write.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -79,6 +80,33 @@ Status WriteFileAtomically(const std::string& path, std::string_view content) {
     return IoError("write", path, err);
   }
   return FsyncDir(FolderOf(path));
+}
+
+namespace {
+
+// What a file that is not regular is, for the message.
+std::string_view KindOf(mode_t mode) {
+  if (S_ISLNK(mode)) return "symbolic link";
+  if (S_ISDIR(mode)) return "folder";
+  if (S_ISCHR(mode)) return "character device";
+  if (S_ISBLK(mode)) return "block device";
+  if (S_ISFIFO(mode)) return "FIFO";
+  if (S_ISSOCK(mode)) return "socket";
+  return "special file";
+}
+
+}  // namespace
+
+Status WriteOutputFile(const std::string& path, std::string_view content) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode))
+      return Status::InvalidArgument(
+          fmt::format("{} is a {}, not a regular file: it is not replaced", path, KindOf(st.st_mode)));
+  } else if (errno != ENOENT) {
+    return IoError("write", path, errno);
+  }
+  return WriteFileAtomically(path, content);
 }
 
 std::string FolderOf(const std::string& path) {

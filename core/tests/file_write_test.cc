@@ -1,6 +1,7 @@
 #include "commitlab/core/file_write.h"
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -89,6 +90,34 @@ TEST_F(FileWriteTest, AShortWriteLeavesTheOldFileAsItWas) {
   EXPECT_EQ(st.message(), "cannot write " + path + ": File too large");
   EXPECT_EQ(Read(path), "old");
   EXPECT_EQ(Names(), std::vector<std::string>{"f.txt"});
+}
+
+TEST_F(FileWriteTest, AnOutputFileIsWrittenOnANewNameOrOverARegularFile) {
+  const std::string path = (dir_ / "port").string();
+  ASSERT_TRUE(WriteOutputFile(path, "1").ok());
+  ASSERT_TRUE(WriteOutputFile(path, "22").ok());
+  EXPECT_EQ(Read(path), "22");
+}
+
+TEST_F(FileWriteTest, AnOutputFileNeverReplacesALinkAFifoOrAFolder) {
+  const std::string target = (dir_ / "target").string();
+  ASSERT_TRUE(WriteFileAtomically(target, "keep").ok());
+  const std::string link = (dir_ / "link").string();
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+  Status st = WriteOutputFile(link, "x");
+  EXPECT_EQ(st.code(), Code::kInvalidArgument);
+  EXPECT_EQ(st.message(), link + " is a symbolic link, not a regular file: it is not replaced");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(Read(target), "keep");
+
+  const std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(WriteOutputFile(fifo, "x").message(), fifo + " is a FIFO, not a regular file: it is not replaced");
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_EQ(WriteOutputFile(dir_.string(), "x").code(), Code::kInvalidArgument);
+  // A character device (what root's --port-file /dev/full replaced).
+  EXPECT_EQ(WriteOutputFile("/dev/null", "x").message(),
+            "/dev/null is a character device, not a regular file: it is not replaced");
 }
 
 }  // namespace

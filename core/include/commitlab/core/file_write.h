@@ -26,6 +26,12 @@ Result<std::string> WriteTempBeside(const std::string& path, std::string_view co
 // `path` is as it was and no temporary is left.
 Status WriteFileAtomically(const std::string& path, std::string_view content);
 
+// WriteFileAtomically for an output file a command was told to write (--port-file, -o): `path`
+// must be a new name or a regular file, never a symbolic link, a device node, a FIFO, a socket or
+// a folder, which a rename would replace (as root, /dev/full). InvalidArgument "PATH is a <kind>,
+// not a regular file: it is not replaced" for those; otherwise WriteFileAtomically's errors.
+Status WriteOutputFile(const std::string& path, std::string_view content);
+
 // fsyncs the directory `dir`, so that a rename, link or new entry in it survives a power loss.
 // IOError "cannot open directory DIR: ..." or "cannot fsync DIR: ...".
 Status FsyncDir(const std::string& dir);
