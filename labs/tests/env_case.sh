@@ -91,6 +91,13 @@ case "$case" in
     expect 1 "ERROR table race_log: the file system failed the run: .*No space left on device" -- \
       "$commitlab" race --store dir --dir small/t --commits 300
     ;;
+  catalog_disk_full)  # writer processes and their REST server on a 256 KiB tmpfs: each writer's failure is named
+    [ "$(id -u)" -eq 0 ] || fail "needs root to mount a small tmpfs (run the suite as root, as CI does)"
+    mkdir small && mount -t tmpfs -o size=256k tmpfs small || fail "cannot mount a tmpfs on $work/small"
+    mounted=$work/small
+    expect 1 "FAILED: job-A: .*No space left on device.*FAILED: job-B: .*No space left on device" -- \
+      "$commitlab" catalog race --catalog rest --writers 2 --commits 2000 --warehouse small/w
+    ;;
   thread_limit)  # the OS refuses threads: no abort, the writer that could not start is named
     expect 2 "commitlab race: cannot start a thread for writer job-[^ ]+ \\([0-9]+ of 200\\): Resource temporarily unavailable" -- \
       as_user bash -c "ulimit -u 8 && exec '$user_commitlab' race --writers 200 --commits 1 --latency ''"

@@ -1,7 +1,7 @@
 # The hostile environment (labs/tests/env_case.sh): a full device, a closed stdout, no TMPDIR, an
 # unreadable or read-only directory, a full disk, a thread limit, FIFOs and devices as input, a
 # damaged table, runs that would never end. Each asserts a deliberate ending, never an abort.
-set(ENV_CASES stdout_full stdout_closed trace_full no_tmpdir unreadable_dir readonly_snapshot disk_full thread_limit
+set(ENV_CASES stdout_full stdout_closed trace_full no_tmpdir unreadable_dir readonly_snapshot disk_full catalog_disk_full thread_limit
               device_input top_snapshot_id bad_numbers two_fault_rules_replay seed_tables_removed endless_retry)
 foreach(case IN LISTS ENV_CASES)
   add_test(NAME env.${case}
