@@ -2,8 +2,6 @@
 // client would, with the answers the specification gives; every response recorded and validated
 // against the OpenAPI document (third_party/iceberg/rest-catalog-open-api.yaml) by
 // labs/tests/rest_spec_check.py.
-#include "commitlab/catalogs/rest_catalog_server.h"  // first: Boost.Asio wants <utility> before it
-
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -18,6 +16,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "commitlab/catalogs/rest_catalog_server.h"  // first: Boost.Asio wants <utility> before it
 
 namespace commitlab::catalogs {
 namespace {

@@ -101,7 +101,7 @@ class RestCatalog final : public iceberg::IcebergCatalog {
   Mutex mu_;
   std::unique_ptr<Connection> conn_ PT_GUARDED_BY(mu_);
   std::string uuid_ GUARDED_BY(mu_);                             // the table's, from the last load
-  iceberg::MetadataRef last_ GUARDED_BY(mu_);  // the last version read, which lends its snapshots
+  iceberg::MetadataRef last_ GUARDED_BY(mu_);                    // the last version read, which lends its snapshots
   std::optional<std::set<std::string>> served_ GUARDED_BY(mu_);  // /v1/config's endpoints
   int64_t requests_ GUARDED_BY(mu_) = 0;
   int64_t bytes_ GUARDED_BY(mu_) = 0;  // request and answer bodies
