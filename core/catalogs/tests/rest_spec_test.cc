@@ -2,6 +2,9 @@
 // client would, with the answers the specification gives; every response recorded and validated
 // against the OpenAPI document (third_party/iceberg/rest-catalog-open-api.yaml) by
 // labs/tests/rest_spec_check.py.
+// clang-format off
+#include <utility>  // first: Boost.Asio's awaitable.hpp uses std::exchange without including it
+// clang-format on
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
