@@ -142,7 +142,7 @@ RestCatalog::RestCatalog(RestEndpoint endpoint, Env* env)
 RestCatalog::~RestCatalog() = default;
 
 Result<RestCatalog::Reply> RestCatalog::Send(std::string_view method, const std::string& target,
-                                             const std::string& body, bool* sent) {
+                                             const std::string& body, bool* sent, const std::string& if_none_match) {
   *sent = false;
   if (!conn_->Usable()) COMMITLAB_RETURN_IF_ERROR(conn_->Connect());
   http::request<http::string_body> req{http::string_to_verb(beast::string_view(method.data(), method.size())), target,
@@ -150,6 +150,7 @@ Result<RestCatalog::Reply> RestCatalog::Send(std::string_view method, const std:
   req.set(http::field::host, fmt::format("{}:{}", endpoint_.host, endpoint_.port));
   req.set(http::field::content_type, "application/json");
   if (!endpoint_.writer.empty()) req.set("X-Commitlab-Writer", endpoint_.writer);
+  if (!if_none_match.empty()) req.set(http::field::if_none_match, if_none_match);
   req.keep_alive(true);
   req.body() = body;
   req.prepare_payload();
@@ -166,10 +167,13 @@ Result<RestCatalog::Reply> RestCatalog::Send(std::string_view method, const std:
   if (!res.keep_alive()) conn_->Close();
   ++requests_;
   bytes_ += static_cast<int64_t>(req.body().size() + res.body().size());
-  return Reply{static_cast<int>(res.result_int()), std::move(res.body())};
+  const auto etag = res.find(http::field::etag);
+  return Reply{static_cast<int>(res.result_int()), std::move(res.body()),
+               etag == res.end() ? "" : std::string(etag->value())};
 }
 
-Result<iceberg::MetadataRef> RestCatalog::ReadLoadResult(const std::string& body, const std::string& where) {
+Result<iceberg::MetadataRef> RestCatalog::ReadLoadResult(const std::string& body, const std::string& where,
+                                                         const std::string& etag) {
   const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || !j.contains("metadata") || !j["metadata"].is_object() || !j.contains("metadata-location") ||
       !j["metadata-location"].is_string())
@@ -181,6 +185,7 @@ Result<iceberg::MetadataRef> RestCatalog::ReadLoadResult(const std::string& body
   if (!m.ok()) return m.status();
   uuid_ = (*m)->Fields().uuid;
   last_ = *m;
+  etag_ = etag;
   return m;
 }
 
@@ -228,7 +233,7 @@ Status RestCatalog::CreateTable() {
   if (r->status == 409) return Status::Conflict(ErrorMessage(r->body));
   if (r->status != 200)
     return Status::IOError(fmt::format("create table {}: {}: {}", qualified_, r->status, ErrorMessage(r->body)));
-  return ReadLoadResult(r->body, "createTable").status();
+  return ReadLoadResult(r->body, "createTable", r->etag).status();
 }
 
 Result<iceberg::MetadataRef> RestCatalog::Current() {
@@ -241,12 +246,14 @@ Result<iceberg::MetadataRef> RestCatalog::Load() {
                                             "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}"}));
   bool sent = false;
   const std::string target = fmt::format("/v1/namespaces/{}/tables/{}", endpoint_.ns, endpoint_.table);
-  Result<Reply> r = Send("GET", target, "", &sent);
+  // The version this client read last, unless the table moved since (304 Not Modified).
+  Result<Reply> r = Send("GET", target, "", &sent, last_ != nullptr ? etag_ : "");
   if (!r.ok()) return r.status();
+  if (r->status == 304 && last_ != nullptr) return last_;
   if (r->status == 404) return Status::NotFound(ErrorMessage(r->body));
   if (r->status != 200)
     return Status::IOError(fmt::format("load table {}: {}: {}", qualified_, r->status, ErrorMessage(r->body)));
-  return ReadLoadResult(r->body, "loadTable " + qualified_);
+  return ReadLoadResult(r->body, "loadTable " + qualified_, r->etag);
 }
 
 iceberg::CasResult RestCatalog::CompareAndSwap(int64_t, iceberg::MetadataRef) {
@@ -313,7 +320,7 @@ iceberg::CasResult RestCatalog::Commit(const iceberg::TableMetadata& base, icebe
                 fmt::format("POST {}: no answer: {} (the server applied the commit)", target, st.message())};
       }
     }
-    Result<iceberg::MetadataRef> now = ReadLoadResult(r->body, "updateTable " + qualified_);
+    Result<iceberg::MetadataRef> now = ReadLoadResult(r->body, "updateTable " + qualified_, r->etag);
     if (!now.ok()) return {CasOutcome::kUnknown, now.status().message()};
     return {CasOutcome::kSwapped, "", *now};
   }

@@ -221,7 +221,9 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
     server_->owner_->requests_.fetch_add(1);
     std::string ns, table;
     const beast::string_view method = request_.method_string(), target = request_.target();
-    const internal::Target t = internal::ParseTarget(std::string_view(target.data(), target.size()));
+    internal::Target t = internal::ParseTarget(std::string_view(target.data(), target.size()));
+    if (const auto tag = request_.find(http::field::if_none_match); tag != request_.end())
+      t.if_none_match = std::string(tag->value());
     if (!internal::IsTableCommit(std::string_view(method.data(), method.size()), t, &ns, &table))
       return Answer(server_->Route(request_, t), false);
     const auto header = request_.find("X-Commitlab-Writer");
@@ -265,6 +267,7 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
     response_.set(http::field::server, "commitlab-rest-catalog");
     response_.set(http::field::content_type, "application/json");
     response_.keep_alive(request_.keep_alive());
+    if (!reply.etag.empty()) response_.set(http::field::etag, reply.etag);
     // A HEAD or 204 answer has no body (the status says it all).
     if (request_.method() != http::verb::head && reply.status != 204) response_.body() = std::move(reply.body);
     response_.prepare_payload();

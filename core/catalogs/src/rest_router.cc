@@ -78,7 +78,9 @@ const std::vector<Route_>& Routes() {
       {"POST", "/namespaces/{namespace}/register",
        [](RestTables* t, const Params& p, const Target&, std::string_view b) { return t->Register(p[0], b); }},
       {"GET", "/namespaces/{namespace}/tables/{table}",
-       [](RestTables* t, const Params& p, const Target&, std::string_view) { return t->Load(p[0], p[1]); }},
+       [](RestTables* t, const Params& p, const Target& q, std::string_view) {
+         return t->Load(p[0], p[1], q.if_none_match);
+       }},
       {"HEAD", "/namespaces/{namespace}/tables/{table}",
        [](RestTables* t, const Params& p, const Target&, std::string_view) { return t->Exists(p[0], p[1]); }},
       {"DELETE", "/namespaces/{namespace}/tables/{table}",

@@ -16,6 +16,7 @@ namespace commitlab::catalogs::internal {
 // The path's segments after the host, percent-decoded, without the query; and the query's
 // parameters, decoded.
 struct Target {
+  std::string if_none_match = {};  // the request's If-None-Match header
   std::vector<std::string> segments;
   std::vector<std::pair<std::string, std::string>> query;
   std::string Param(std::string_view name) const;

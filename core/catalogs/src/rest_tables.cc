@@ -166,7 +166,7 @@ RestReply RestTables::LoadResult(const Table& t) {
   std::string body = json({{"metadata-location", t.metadata->location}}).dump();
   body.pop_back();  // the metadata document goes in as it is written to the file
   body += ",\"metadata\":" + t.text + "}";
-  return {200, std::move(body)};
+  return {200, std::move(body), "\"" + t.metadata->location + "\""};
 }
 
 RestReply RestTables::Install(const std::string& ns_dir, const std::string& table, iceberg::MetadataRef m,
@@ -228,14 +228,16 @@ RestReply RestTables::Register(const std::string& ns, std::string_view body) {
   return Install(dir, name, *m, /*write_metadata=*/false);
 }
 
-RestReply RestTables::Load(const std::string& ns, const std::string& table) {
+RestReply RestTables::Load(const std::string& ns, const std::string& table, std::string_view if_none_match) {
   const std::string dir = NamespaceDir(ns);
   if (dir.empty() || !ValidName(table)) return NoSuchTable(ns, table);
   MutexLock l(&mu_);
   Result<const Table*> t = Find(dir, table);
   if (!t.ok()) return ServiceFailure(t.status().message());
   if (*t == nullptr) return NoSuchTable(dir, table);
-  return LoadResult(**t);
+  RestReply r = LoadResult(**t);
+  if (!if_none_match.empty() && if_none_match == r.etag) return {304, "", r.etag};
+  return r;
 }
 
 RestReply RestTables::Exists(const std::string& ns, const std::string& table) {

@@ -32,6 +32,7 @@ using ::testing::HasSubstr;
 struct Answer {
   int status = 0;
   std::string body;
+  std::string etag;
   json Json() const { return json::parse(body, nullptr, false); }
 };
 
@@ -51,13 +52,15 @@ class RestSpecTest : public ::testing::Test {
   }
 
   // One request on a connection of its own; the answer is recorded for the specification check.
-  Answer Call(http::verb method, const std::string& target, const std::string& body = "") {
+  Answer Call(http::verb method, const std::string& target, const std::string& body = "",
+              const std::string& if_none_match = "") {
     boost::asio::io_context io;
     boost::beast::tcp_stream stream(io);
     stream.connect({boost::asio::ip::make_address("127.0.0.1"), server_->port()});
     http::request<http::string_body> req{method, target, 11};
     req.set(http::field::host, "127.0.0.1");
     req.set(http::field::content_type, "application/json");
+    if (!if_none_match.empty()) req.set(http::field::if_none_match, if_none_match);
     req.body() = body;
     req.prepare_payload();
     http::write(stream, req);
@@ -65,7 +68,8 @@ class RestSpecTest : public ::testing::Test {
     http::response_parser<http::string_body> parser;
     parser.skip(method == http::verb::head);
     http::read(stream, buffer, parser);
-    Answer a{static_cast<int>(parser.get().result_int()), parser.get().body()};
+    Answer a{static_cast<int>(parser.get().result_int()), parser.get().body(),
+             std::string(parser.get()[http::field::etag])};
     log_.push_back(
         {{"method", std::string(http::to_string(method))}, {"path", target}, {"status", a.status}, {"body", a.body}});
     return a;
@@ -154,7 +158,13 @@ TEST_F(RestSpecTest, NamespacesAndTablesGoThroughEveryOperationAsTheSpecificatio
             json::array({{{"namespace", {"ns1"}}, {"name", "t"}}}));
   EXPECT_EQ(Call(http::verb::head, "/v1/namespaces/ns1/tables/t").status, 204);
   EXPECT_EQ(Call(http::verb::head, "/v1/namespaces/ns1/tables/u").status, 404);
-  EXPECT_EQ(Get("/v1/namespaces/ns1/tables/t").status, 200);
+  const Answer loaded = Get("/v1/namespaces/ns1/tables/t");
+  EXPECT_EQ(loaded.status, 200);
+  // The version a client has already: 304 Not Modified, no body.
+  ASSERT_FALSE(loaded.etag.empty());
+  const Answer unchanged = Call(http::verb::get, "/v1/namespaces/ns1/tables/t", "", loaded.etag);
+  EXPECT_EQ(unchanged.status, 304);
+  EXPECT_EQ(unchanged.body, "");
 
   // An append as the specification shapes it, then the same commit again: its requirement fails.
   const json append = {

@@ -84,24 +84,28 @@ class RestCatalog final : public iceberg::IcebergCatalog {
   struct Reply {
     int status = 0;
     std::string body;
+    std::string etag = {};
   };
   // One request. IOError when it could not be sent (*sent false: the server never saw it) or its
   // answer never came (*sent true).
-  Result<Reply> Send(std::string_view method, const std::string& target, const std::string& body, bool* sent)
-      REQUIRES(mu_);
+  Result<Reply> Send(std::string_view method, const std::string& target, const std::string& body, bool* sent,
+                     const std::string& if_none_match = "") REQUIRES(mu_);
   // OK when the server serves every one of `needed` ("POST /v1/{prefix}/namespaces", ...), as its
   // /v1/config lists them (asked once).
   Status CheckEndpoints(const std::vector<std::string>& needed) REQUIRES(mu_);
   Result<iceberg::MetadataRef> Load() REQUIRES(mu_);
-  Result<iceberg::MetadataRef> ReadLoadResult(const std::string& body, const std::string& where) REQUIRES(mu_);
+  // `etag`: the answer's ETag header, sent back with the next load.
+  Result<iceberg::MetadataRef> ReadLoadResult(const std::string& body, const std::string& where,
+                                              const std::string& etag) REQUIRES(mu_);
 
   const RestEndpoint endpoint_;
   const std::string qualified_;
   Env* const env_;  // may be null: no fault points
   Mutex mu_;
   std::unique_ptr<Connection> conn_ PT_GUARDED_BY(mu_);
-  std::string uuid_ GUARDED_BY(mu_);                             // the table's, from the last load
-  iceberg::MetadataRef last_ GUARDED_BY(mu_);                    // the last version read, which lends its snapshots
+  std::string uuid_ GUARDED_BY(mu_);           // the table's, from the last load
+  iceberg::MetadataRef last_ GUARDED_BY(mu_);  // the last version read, which lends its snapshots
+  std::string etag_ GUARDED_BY(mu_);           // the ETag that version came with: a load sends it back (304: unchanged)
   std::optional<std::set<std::string>> served_ GUARDED_BY(mu_);  // /v1/config's endpoints
   int64_t requests_ GUARDED_BY(mu_) = 0;
   int64_t bytes_ GUARDED_BY(mu_) = 0;  // request and answer bodies

@@ -40,6 +40,7 @@ namespace commitlab::catalogs {
 struct RestReply {
   int status = 200;
   std::string body = {};
+  std::string etag = {};  // a table's answers: its metadata file's location, quoted
 };
 
 // An ErrorModel body.
@@ -69,8 +70,11 @@ class RestTables {
   // CreateTableRequest {name, schema, location?, partition-spec?, write-order?, properties?}:
   // 200 LoadTableResult, 404 NoSuchNamespaceException, 409 "Table already exists: ns.name".
   RestReply Create(const std::string& ns, std::string_view body);
-  RestReply List(const std::string& ns);                                        // 200 ListTablesResponse, 404
-  RestReply Load(const std::string& ns, const std::string& table);              // 200 LoadTableResult, 404
+  RestReply List(const std::string& ns);  // 200 ListTablesResponse, 404
+  // With `if_none_match` the ETag of the table as it is now: 304 Not Modified and no body (the
+  // client has that version already).
+  RestReply Load(const std::string& ns, const std::string& table,
+                 std::string_view if_none_match = "");                          // 200 LoadTableResult, 404
   RestReply Exists(const std::string& ns, const std::string& table);            // 204, 404
   RestReply Drop(const std::string& ns, const std::string& table, bool purge);  // 204, 404
   RestReply Rename(std::string_view body);                                      // RenameTableRequest: 204, 404, 409
