@@ -94,9 +94,16 @@ class RestSpecTest : public ::testing::Test {
     return report;
   }
 
+  // The steps of the one session the first test runs (each a function of its own).
+  void Namespaces();
+  void CreateAndAppend();
+  void EvolveAndRemove();
+  void RenameRegisterDrop();
+
   std::string warehouse_;
   std::unique_ptr<RestCatalogServer> server_;
   std::vector<json> log_;
+  std::string uuid_;  // the table's, once created
 };
 
 const json kSchema = {{"type", "struct"},
@@ -114,7 +121,8 @@ json SpecSnapshot(int64_t id, std::optional<int64_t> parent, int64_t sequence) {
   return s;
 }
 
-TEST_F(RestSpecTest, NamespacesAndTablesGoThroughEveryOperationAsTheSpecificationSays) {
+// Config and the namespaces' operations.
+void RestSpecTest::Namespaces() {
   const Answer config = Get("/v1/config");
   ASSERT_EQ(config.status, 200);
   EXPECT_THAT(config.Json()["endpoints"].dump(), HasSubstr("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}"));
@@ -135,7 +143,10 @@ TEST_F(RestSpecTest, NamespacesAndTablesGoThroughEveryOperationAsTheSpecificatio
   EXPECT_EQ(props.status, 200);
   EXPECT_EQ(props.Json()["missing"], json::array({"x"}));
   EXPECT_EQ(props.Json()["updated"], json::array({"k"}));
+}
 
+// A table created with all its parts, and appends shaped as the specification shapes them.
+void RestSpecTest::CreateAndAppend() {
   // Create with schema, partition spec, sort order and properties: all kept.
   const Answer created =
       Post("/v1/namespaces/ns1/tables", {{"name", "t"},
@@ -145,7 +156,8 @@ TEST_F(RestSpecTest, NamespacesAndTablesGoThroughEveryOperationAsTheSpecificatio
                                          {"properties", {{"write.format.default", "parquet"}}}});
   ASSERT_EQ(created.status, 200) << created.body;
   const json m = created.Json()["metadata"];
-  const std::string uuid = m["table-uuid"];
+  uuid_ = m["table-uuid"];
+  const std::string& uuid = uuid_;
   EXPECT_EQ(uuid.size(), 36u);
   EXPECT_EQ(uuid[14], '4');
   EXPECT_EQ(m["schemas"][0]["fields"][0]["name"], "id");
@@ -182,7 +194,10 @@ TEST_F(RestSpecTest, NamespacesAndTablesGoThroughEveryOperationAsTheSpecificatio
   const Answer again = Post("/v1/namespaces/ns1/tables/t", append);
   EXPECT_EQ(again.status, 409);
   EXPECT_EQ(again.Json()["error"]["message"], "Requirement failed: branch main was created concurrently");
+}
 
+// Every other update, and the numbers a commit may not carry.
+void RestSpecTest::EvolveAndRemove() {
   // Schema, spec, order, properties, location and a tag in one commit.
   const json evolve = {
       {"requirements",
@@ -249,7 +264,10 @@ TEST_F(RestSpecTest, NamespacesAndTablesGoThroughEveryOperationAsTheSpecificatio
                                 {"updates", {{{"action", "add-snapshot"}, {"snapshot", SpecSnapshot(-5, 200, 3)}}}}});
   EXPECT_EQ(negative.status, 400);
   EXPECT_THAT(negative.Json()["error"]["message"].get<std::string>(), HasSubstr("field snapshot-id must be positive"));
+}
 
+// Metrics, rename, register, drops, and what is not served.
+void RestSpecTest::RenameRegisterDrop() {
   EXPECT_EQ(Post("/v1/namespaces/ns1/tables/t/metrics", {{"report-type", "commit-report"}}).status, 204);
   EXPECT_EQ(Post("/v1/tables/rename", {{"source", {{"namespace", {"ns1"}}, {"name", "t"}}},
                                        {"destination", {{"namespace", {"ns1"}}, {"name", "t2"}}}})
@@ -278,6 +296,13 @@ TEST_F(RestSpecTest, NamespacesAndTablesGoThroughEveryOperationAsTheSpecificatio
   const Answer nowhere = Get("/v1/nowhere");
   EXPECT_EQ(nowhere.status, 400);
   EXPECT_EQ(nowhere.Json()["error"]["message"], "No route for request: GET v1/nowhere");
+}
+
+TEST_F(RestSpecTest, NamespacesAndTablesGoThroughEveryOperationAsTheSpecificationSays) {
+  Namespaces();
+  CreateAndAppend();
+  EvolveAndRemove();
+  RenameRegisterDrop();
 
   int exit_code = -1;
   const std::string report = CheckAgainstSpecification(&exit_code);

@@ -90,6 +90,145 @@ function appendSnapshot(id, parent, sequence) {
   };
 }
 
+// The namespace calls (and loadConfig).
+async function namespaceCalls(catalog, ns) {
+  await call('loadConfig', async () => {
+    const config = await catalog.loadConfig();
+    assert.deepEqual(config.defaults, {});
+    assert.ok(config.endpoints.includes('POST /v1/{prefix}/namespaces/{namespace}/tables/{table}'));
+  });
+  await call('createNamespace', async () => {
+    const r = await catalog.createNamespace(ns, { properties: { owner: 'lab' } });
+    assert.deepEqual(r.namespace, ['analytics']);
+    await rejectsWith(catalog.createNamespace(ns), 409, 'AlreadyExistsException');
+  });
+  await call('createNamespaceIfNotExists', async () => {
+    await catalog.createNamespaceIfNotExists(ns);  // there: no error
+    await catalog.createNamespaceIfNotExists({ namespace: ['analytics', 'daily'] });
+  });
+  await call('listNamespaces', async () => {
+    const r = await catalog.listNamespaces();
+    assert.deepEqual(r.namespaces, [{ namespace: ['analytics'] }]);
+    const children = await catalog.listNamespaces({ parent: ns });
+    assert.deepEqual(children.namespaces, [{ namespace: ['analytics', 'daily'] }]);
+  });
+  await call('namespaceExists', async () => {
+    assert.equal(await catalog.namespaceExists(ns), true);
+    assert.equal(await catalog.namespaceExists({ namespace: ['nope'] }), false);
+  });
+  await call('loadNamespaceMetadata', async () => {
+    assert.deepEqual((await catalog.loadNamespaceMetadata(ns)).properties, { owner: 'lab' });
+    await rejectsWith(catalog.loadNamespaceMetadata({ namespace: ['nope'] }), 404, 'NoSuchNamespaceException');
+  });
+  await call('updateNamespaceProperties', async () => {
+    const r = await catalog.updateNamespaceProperties(ns, { removals: ['gone'], updates: { team: 'x' } });
+    assert.deepEqual(r, { updated: ['team'], removed: [], missing: ['gone'] });
+  });
+}
+
+// The table calls, with the commits; `other` is a second client, for the concurrent commit.
+async function tableCalls(catalog, other, ns, table) {
+  let uuid;
+  await call('createTable', async () => {
+    const m = await catalog.createTable(ns, {
+      name: 'events',
+      schema,
+      'partition-spec': { 'spec-id': 0, fields: [] },
+      'write-order': { 'order-id': 0, fields: [] },
+      properties: { 'write.format.default': 'parquet' },
+    });
+    uuid = m['table-uuid'];
+    assert.match(uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(m['format-version'], 2);
+    assert.deepEqual(m.schemas[0].fields.map((f) => f.name), ['id', 'name']);
+    assert.equal(m['last-column-id'], 2);
+    assert.equal(m.properties['write.format.default'], 'parquet');
+    await rejectsWith(catalog.createTable(ns, { name: 'events', schema }), 409, 'AlreadyExistsException');
+  });
+  await call('createTableResult', async () => {
+    const r = await catalog.createTableResult(ns, { name: 'scratch', schema });
+    assert.ok(r['metadata-location'].endsWith('.metadata.json'));
+    assert.equal(r.metadata['current-snapshot-id'], -1);
+  });
+  await call('createTableIfNotExists', async () => {
+    const m = await catalog.createTableIfNotExists(ns, { name: 'events', schema });
+    assert.equal(m['table-uuid'], uuid);  // the existing table, loaded
+  });
+  await call('listTables', async () => {
+    const r = await catalog.listTables(ns);
+    assert.deepEqual(r.identifiers.map((t) => t.name), ['events', 'scratch']);
+  });
+  await call('tableExists', async () => {
+    assert.equal(await catalog.tableExists(table), true);
+    assert.equal(await catalog.tableExists({ namespace: ['analytics'], name: 'nope' }), false);
+  });
+  await call('loadTable', async () => {
+    const m = await catalog.loadTable(table);
+    assert.equal(m['table-uuid'], uuid);
+    await rejectsWith(catalog.loadTable({ namespace: ['analytics'], name: 'nope' }), 404, 'NoSuchTableException');
+  });
+  await call('loadTableResult', async () => {
+    const r = await catalog.loadTableResult(table);
+    assert.equal(r.metadata['table-uuid'], uuid);
+    assert.ok(r['metadata-location'].includes('/metadata/00000-'));
+  });
+  await call('updateTable (an append, then a concurrent one that gets 409)', async () => {
+    const r = await catalog.updateTable(table, appendSnapshot(1001, null, 1));
+    assert.equal(r.metadata['current-snapshot-id'], 1001);
+    assert.equal(r.metadata.snapshots[0].summary.operation, 'append');
+    assert.ok(r['metadata-location'].includes('/metadata/00001-'));
+    // Another client that read the table before the append, committing on the same base.
+    const e = await rejectsWith(other.updateTable(table, appendSnapshot(2002, null, 1)), 409, 'CommitFailedException');
+    assert.match(e.message, /branch main was created concurrently/);
+  });
+  await call('commitTable', async () => {
+    const r = await catalog.commitTable(table, appendSnapshot(1002, 1001, 2));
+    assert.equal(r.metadata['current-snapshot-id'], 1002);
+    assert.equal(r.metadata['last-sequence-number'], 2);
+    assert.equal(r.metadata['snapshot-log'].length, 2);
+    await rejectsWith(catalog.commitTable(table, appendSnapshot(1003, 1001, 3)), 409, 'CommitFailedException');
+  });
+  await call('renameTable', async () => {
+    await catalog.renameTable({ source: table, destination: { namespace: ['analytics'], name: 'events2' } });
+    assert.equal(await catalog.tableExists(table), false);
+    assert.equal((await catalog.loadTable({ namespace: ['analytics'], name: 'events2' }))['current-snapshot-id'], 1002);
+  });
+  await call('registerTable', async () => {
+    const m = await catalog.registerTable(ns, {
+      name: 'upstream',
+      'metadata-location': join(fixtures, 'TableMetadataV2Valid.json'),
+    });
+    assert.equal(m['table-uuid'], '9c12d441-03fe-4693-9a96-a0705ddf69c1');
+    await rejectsWith(
+      catalog.registerTable(ns, { name: 'upstream', 'metadata-location': join(fixtures, 'TableMetadataV2Valid.json') }),
+      409, 'AlreadyExistsException');
+  });
+  await call('registerTableResult', async () => {
+    const r = await catalog.registerTableResult(ns, {
+      name: 'minimal',
+      'metadata-location': join(fixtures, 'TableMetadataV2ValidMinimal.json'),
+    });
+    assert.equal(r['metadata-location'], join(fixtures, 'TableMetadataV2ValidMinimal.json'));
+    await rejectsWith(
+      catalog.registerTableResult(ns, { name: 'bad', 'metadata-location': join(fixtures, 'TableMetadataV2MissingSchemas.json') }),
+      400, 'BadRequestException');
+  });
+}
+
+// The drops, last.
+async function dropCalls(catalog, ns, table) {
+  await call('dropTable', async () => {
+    for (const name of ['events2', 'scratch', 'upstream', 'minimal']) await catalog.dropTable({ namespace: ['analytics'], name });
+    await rejectsWith(catalog.dropTable(table), 404, 'NoSuchTableException');
+  });
+  await call('dropNamespace', async () => {
+    await catalog.dropNamespace({ namespace: ['analytics', 'daily'] });
+    await catalog.dropNamespace(ns);
+    assert.equal(await catalog.namespaceExists(ns), false);
+    await rejectsWith(catalog.dropNamespace(ns), 404, 'NoSuchNamespaceException');
+  });
+}
+
 async function main() {
   const warehouse = mkdtempSync(join(tmpdir(), 'commitlab-iceberg-js-'));
   const { server, port } = await startServer(join(warehouse, 'catalog'));
@@ -98,133 +237,9 @@ async function main() {
   const ns = { namespace: ['analytics'] };
   const table = { namespace: ['analytics'], name: 'events' };
   try {
-    await call('loadConfig', async () => {
-      const config = await catalog.loadConfig();
-      assert.deepEqual(config.defaults, {});
-      assert.ok(config.endpoints.includes('POST /v1/{prefix}/namespaces/{namespace}/tables/{table}'));
-    });
-    await call('createNamespace', async () => {
-      const r = await catalog.createNamespace(ns, { properties: { owner: 'lab' } });
-      assert.deepEqual(r.namespace, ['analytics']);
-      await rejectsWith(catalog.createNamespace(ns), 409, 'AlreadyExistsException');
-    });
-    await call('createNamespaceIfNotExists', async () => {
-      await catalog.createNamespaceIfNotExists(ns);  // there: no error
-      await catalog.createNamespaceIfNotExists({ namespace: ['analytics', 'daily'] });
-    });
-    await call('listNamespaces', async () => {
-      const r = await catalog.listNamespaces();
-      assert.deepEqual(r.namespaces, [{ namespace: ['analytics'] }]);
-      const children = await catalog.listNamespaces({ parent: ns });
-      assert.deepEqual(children.namespaces, [{ namespace: ['analytics', 'daily'] }]);
-    });
-    await call('namespaceExists', async () => {
-      assert.equal(await catalog.namespaceExists(ns), true);
-      assert.equal(await catalog.namespaceExists({ namespace: ['nope'] }), false);
-    });
-    await call('loadNamespaceMetadata', async () => {
-      assert.deepEqual((await catalog.loadNamespaceMetadata(ns)).properties, { owner: 'lab' });
-      await rejectsWith(catalog.loadNamespaceMetadata({ namespace: ['nope'] }), 404, 'NoSuchNamespaceException');
-    });
-    await call('updateNamespaceProperties', async () => {
-      const r = await catalog.updateNamespaceProperties(ns, { removals: ['gone'], updates: { team: 'x' } });
-      assert.deepEqual(r, { updated: ['team'], removed: [], missing: ['gone'] });
-    });
-    let uuid;
-    await call('createTable', async () => {
-      const m = await catalog.createTable(ns, {
-        name: 'events',
-        schema,
-        'partition-spec': { 'spec-id': 0, fields: [] },
-        'write-order': { 'order-id': 0, fields: [] },
-        properties: { 'write.format.default': 'parquet' },
-      });
-      uuid = m['table-uuid'];
-      assert.match(uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-      assert.equal(m['format-version'], 2);
-      assert.deepEqual(m.schemas[0].fields.map((f) => f.name), ['id', 'name']);
-      assert.equal(m['last-column-id'], 2);
-      assert.equal(m.properties['write.format.default'], 'parquet');
-      await rejectsWith(catalog.createTable(ns, { name: 'events', schema }), 409, 'AlreadyExistsException');
-    });
-    await call('createTableResult', async () => {
-      const r = await catalog.createTableResult(ns, { name: 'scratch', schema });
-      assert.ok(r['metadata-location'].endsWith('.metadata.json'));
-      assert.equal(r.metadata['current-snapshot-id'], -1);
-    });
-    await call('createTableIfNotExists', async () => {
-      const m = await catalog.createTableIfNotExists(ns, { name: 'events', schema });
-      assert.equal(m['table-uuid'], uuid);  // the existing table, loaded
-    });
-    await call('listTables', async () => {
-      const r = await catalog.listTables(ns);
-      assert.deepEqual(r.identifiers.map((t) => t.name), ['events', 'scratch']);
-    });
-    await call('tableExists', async () => {
-      assert.equal(await catalog.tableExists(table), true);
-      assert.equal(await catalog.tableExists({ namespace: ['analytics'], name: 'nope' }), false);
-    });
-    await call('loadTable', async () => {
-      const m = await catalog.loadTable(table);
-      assert.equal(m['table-uuid'], uuid);
-      await rejectsWith(catalog.loadTable({ namespace: ['analytics'], name: 'nope' }), 404, 'NoSuchTableException');
-    });
-    await call('loadTableResult', async () => {
-      const r = await catalog.loadTableResult(table);
-      assert.equal(r.metadata['table-uuid'], uuid);
-      assert.ok(r['metadata-location'].includes('/metadata/00000-'));
-    });
-    await call('updateTable (an append, then a concurrent one that gets 409)', async () => {
-      const r = await catalog.updateTable(table, appendSnapshot(1001, null, 1));
-      assert.equal(r.metadata['current-snapshot-id'], 1001);
-      assert.equal(r.metadata.snapshots[0].summary.operation, 'append');
-      assert.ok(r['metadata-location'].includes('/metadata/00001-'));
-      // Another client that read the table before the append, committing on the same base.
-      const e = await rejectsWith(other.updateTable(table, appendSnapshot(2002, null, 1)), 409, 'CommitFailedException');
-      assert.match(e.message, /branch main was created concurrently/);
-    });
-    await call('commitTable', async () => {
-      const r = await catalog.commitTable(table, appendSnapshot(1002, 1001, 2));
-      assert.equal(r.metadata['current-snapshot-id'], 1002);
-      assert.equal(r.metadata['last-sequence-number'], 2);
-      assert.equal(r.metadata['snapshot-log'].length, 2);
-      await rejectsWith(catalog.commitTable(table, appendSnapshot(1003, 1001, 3)), 409, 'CommitFailedException');
-    });
-    await call('renameTable', async () => {
-      await catalog.renameTable({ source: table, destination: { namespace: ['analytics'], name: 'events2' } });
-      assert.equal(await catalog.tableExists(table), false);
-      assert.equal((await catalog.loadTable({ namespace: ['analytics'], name: 'events2' }))['current-snapshot-id'], 1002);
-    });
-    await call('registerTable', async () => {
-      const m = await catalog.registerTable(ns, {
-        name: 'upstream',
-        'metadata-location': join(fixtures, 'TableMetadataV2Valid.json'),
-      });
-      assert.equal(m['table-uuid'], '9c12d441-03fe-4693-9a96-a0705ddf69c1');
-      await rejectsWith(
-        catalog.registerTable(ns, { name: 'upstream', 'metadata-location': join(fixtures, 'TableMetadataV2Valid.json') }),
-        409, 'AlreadyExistsException');
-    });
-    await call('registerTableResult', async () => {
-      const r = await catalog.registerTableResult(ns, {
-        name: 'minimal',
-        'metadata-location': join(fixtures, 'TableMetadataV2ValidMinimal.json'),
-      });
-      assert.equal(r['metadata-location'], join(fixtures, 'TableMetadataV2ValidMinimal.json'));
-      await rejectsWith(
-        catalog.registerTableResult(ns, { name: 'bad', 'metadata-location': join(fixtures, 'TableMetadataV2MissingSchemas.json') }),
-        400, 'BadRequestException');
-    });
-    await call('dropTable', async () => {
-      for (const name of ['events2', 'scratch', 'upstream', 'minimal']) await catalog.dropTable({ namespace: ['analytics'], name });
-      await rejectsWith(catalog.dropTable(table), 404, 'NoSuchTableException');
-    });
-    await call('dropNamespace', async () => {
-      await catalog.dropNamespace({ namespace: ['analytics', 'daily'] });
-      await catalog.dropNamespace(ns);
-      assert.equal(await catalog.namespaceExists(ns), false);
-      await rejectsWith(catalog.dropNamespace(ns), 404, 'NoSuchNamespaceException');
-    });
+    await namespaceCalls(catalog, ns);
+    await tableCalls(catalog, other, ns, table);
+    await dropCalls(catalog, ns, table);
   } finally {
     server.kill('SIGINT');
     await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.once('exit', resolve)));
