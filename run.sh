@@ -27,10 +27,15 @@ PACKAGES=(libboost-program-options-dev libboost-context-dev libfmt-dev nlohmann-
 # and fuzz each parser with clang's libFuzzer (libclang-rt-14-dev holds its runtime); clang-format
 # checks that the sources keep their style.
 FUZZ_PACKAGES=(clang libclang-rt-14-dev)
-# The catalog tests start a throwaway PostgreSQL server (initdb, pg_ctl) from Debian's postgresql;
-# the cluster test a single-node Slurm cluster (munged, slurmctld, slurmd; sbatch from slurm-client).
-TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin clang-format postgresql slurmctld slurmd slurm-client munge
-               "${FUZZ_PACKAGES[@]}")
+# The catalog tests start a throwaway PostgreSQL server (initdb, pg_ctl) from Debian's postgresql,
+# validate the REST server's answers against the specification's OpenAPI YAML (python3-yaml), and
+# run iceberg-js (npm) against it on Node.js; the cluster test starts a single-node Slurm cluster
+# (munged, slurmctld, slurmd; sbatch from slurm-client).
+TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin clang-format postgresql python3-yaml slurmctld slurmd
+               slurm-client munge "${FUZZ_PACKAGES[@]}")
+# Node.js and npm: Debian's, unless the machine has its own (nodesource's nodejs brings npm, and
+# Debian's npm would conflict with it).
+NODE_PACKAGES=(nodejs npm)
 
 install_missing() {
   local missing=() pkg
@@ -144,7 +149,10 @@ case "$cmd" in
     ;;
   test)
     install_missing "${TEST_PACKAGES[@]}"
+    command -v npm >/dev/null || install_missing "${NODE_PACKAGES[@]}"
     build release
+    # iceberg-js for the catalog tests, as the lock file pins it (the test installs it too if missing).
+    (cd build/iceberg-js && npm ci --no-audit --no-fund --loglevel=error)
     run_tests release
     build debug checked  # only the binaries the checked labels run
     run_tests checked
