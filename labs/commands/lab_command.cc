@@ -292,8 +292,8 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
       }
     } else {
       for (const scenarios::TableReport& t : report->tables) {
-        if (t.protocol == scenarios::Protocol::kPaimon) continue;
-        fmt::print("\n{}\n", Say(flags.words->chain_heading, t.name, scenarios::ProtocolName(t.protocol)));
+        if (t.protocol == Protocol::kPaimon) continue;
+        fmt::print("\n{}\n", Say(flags.words->chain_heading, t.name, ProtocolName(t.protocol)));
         for (const std::string& line : ChainLines(t)) fmt::print("           {}\n", line);
       }
     }

@@ -121,7 +121,7 @@ int RunScenario(const std::vector<std::string>& args) {
                         fmt::format("--catalog '{}' is not one of in-memory, rest, jdbc, rest-server", catalog));
     int iceberg_tables = 0;
     for (scenarios::Table& t : scenario->tables) {
-      if (t.protocol != scenarios::Protocol::kIceberg) continue;
+      if (t.protocol != Protocol::kIceberg) continue;
       t.catalog = catalog;
       ++iceberg_tables;
     }

@@ -111,8 +111,8 @@ std::vector<std::string> ChainLines(const scenarios::TableReport& t) {
     const Snapshot& s = t.chain[i];
     const std::string op = i < t.operations.size() ? t.operations[i] : std::string(CommitKindName(s.kind));
     out.push_back(fmt::format("{} {}  {:<9}  user={}  parent={}  total={}",
-                              t.protocol == scenarios::Protocol::kDelta ? "version" : "snapshot", s.id, op,
-                              s.commit_user, s.parent_id, s.total_records));
+                              t.protocol == Protocol::kDelta ? "version" : "snapshot", s.id, op, s.commit_user,
+                              s.parent_id, s.total_records));
   }
   for (const auto& [key, value] : t.counters) out.push_back(fmt::format("counter {} = {}", key, value));
   return out;

@@ -690,7 +690,7 @@ TEST_F(DirStoreTest, CommitterEndToEnd) {
     ASSERT_TRUE(n.ok()) << n.status().ToString();
     EXPECT_EQ(*n, 1);
   }
-  EXPECT_EQ(writer.stats().snapshots, 20);
+  EXPECT_EQ(writer.stats().committed, 20);
   EXPECT_EQ(writer.stats().atomic_failures, 0);
 
   // Everything is on disk: a fresh store over the same root sees the whole chain.

@@ -4,15 +4,6 @@
 
 namespace commitlab::scenarios {
 
-std::string_view ProtocolName(Protocol p) {
-  switch (p) {
-    case Protocol::kPaimon: return "paimon";
-    case Protocol::kIceberg: return "iceberg";
-    case Protocol::kDelta: return "delta";
-  }
-  return "?";
-}
-
 std::string_view OpName(const Op& op) {
   static constexpr std::string_view kNames[] = {"write",
                                                 "commit",

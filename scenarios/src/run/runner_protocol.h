@@ -67,19 +67,6 @@ class ProtocolWriter {
   virtual Counters counters() const = 0;
 };
 
-// A writer's counters from what a Paimon or an Iceberg committer counted (CommitStats).
-inline Counters CountersOf(const CommitStats& s) {
-  Counters c;
-  c.committed = s.snapshots;
-  c.attempts = s.attempts;
-  c.atomic_failures = s.atomic_failures;
-  c.conflicts = s.conflicts;
-  c.unknown_outcomes = s.unknown_outcomes;
-  c.idempotent_matches = s.idempotent_matches;
-  c.gave_up = s.gave_up;
-  return c;
-}
-
 std::unique_ptr<ProtocolWriter> MakePaimonWriter(ProtocolContext ctx);
 std::unique_ptr<ProtocolWriter> MakeIcebergWriter(ProtocolContext ctx, IcebergTableRun* table);
 std::unique_ptr<ProtocolWriter> MakeDeltaWriter(ProtocolContext ctx, DeltaTableRun* table);

@@ -20,6 +20,7 @@
 #include "commitlab/core/iceberg/expression.h"
 #include "commitlab/core/iceberg/operation.h"
 #include "commitlab/core/model.h"
+#include "commitlab/core/protocol.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/scenarios/iceberg_counter.h"
 
@@ -35,9 +36,6 @@ struct SourcePos {
 
 // ---------------------------------------------------------------------------------------------
 // Tables and writers
-
-enum class Protocol { kPaimon, kIceberg, kDelta };
-std::string_view ProtocolName(Protocol p);  // "paimon", "iceberg", "delta"
 
 struct Table {
   SourcePos pos;

@@ -76,7 +76,7 @@ class IcebergWriter final : public ProtocolWriter {
   }
 
   Counters counters() const override {
-    Counters c = CountersOf(committer_.stats());
+    Counters c = committer_.stats();
     c.conflicts += refused_before_commit_;
     return c;
   }

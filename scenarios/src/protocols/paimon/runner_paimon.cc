@@ -60,7 +60,7 @@ class PaimonWriter final : public ProtocolWriter {
 
   Counters counters() const override {
     Counters c = retired_;
-    c += CountersOf(committer_->stats());
+    c += committer_->stats();
     return c;
   }
 
@@ -168,13 +168,13 @@ class PaimonWriter final : public ProtocolWriter {
       c.append_changes = std::exchange(pending_append_, {});
       c.compact_changes = std::exchange(pending_compact_, {});
     }
-    const int64_t before = committer_->stats().snapshots;
+    const int64_t before = committer_->stats().committed;
     const bool table_ignores_empty = committer_->options().ignore_empty_commit;
     if (op.ignore_empty_commit) committer_->set_ignore_empty_commit(*op.ignore_empty_commit);
     Result<int> n =
         op.overwrite ? committer_->Overwrite(*op.overwrite, c) : committer_->Commit(c, op.check_append_files);
     committer_->set_ignore_empty_commit(table_ignores_empty);
-    r->committed = committer_->stats().snapshots - before;
+    r->committed = committer_->stats().committed - before;
     r->detail = fmt::format("commit identifier {}{}: {} snapshot(s)", c.identifier,
                             op.checkpoint.empty() ? "" : " (checkpoint " + op.checkpoint + ")", r->committed);
     return n.ok() ? Status::OK() : n.status();
@@ -226,7 +226,7 @@ class PaimonWriter final : public ProtocolWriter {
   // The job fails over: a new committer with the same commit user; what was pending is lost,
   // saved checkpoints survive.
   void Restart(StepResult* r) {
-    retired_ += CountersOf(committer_->stats());
+    retired_ += committer_->stats();
     committer_ = MakeCommitter();
     const size_t dropped = pending_append_.size() + pending_compact_.size();
     pending_append_.clear();
