@@ -140,7 +140,7 @@ class Narrator : public scenarios::RunObserver {
               const scenarios::StepResult& result) override {
     // A commit speaks through its log lines and snapshots; the other steps are told here.
     std::string text;
-    if (!std::holds_alternative<scenarios::CommitOp>(step.op) && !result.detail.empty())
+    if (!step.op->told_by_its_log() && !result.detail.empty())
       text += fmt::format("         [{}] {}\n", writer.name, AbbreviateUuids(result.detail));
     if (result.status == scenarios::StepStatus::kFailed) {
       text += fmt::format("         [{}] {}:\n", writer.name, scenarios::OutcomeName(result.outcome));

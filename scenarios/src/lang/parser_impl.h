@@ -18,6 +18,7 @@
 #include "commitlab/scenarios/scenario.h"
 #include "lang/args.h"
 #include "lang/lexer.h"
+#include "protocols/iceberg/iceberg_steps.h"
 
 namespace commitlab::scenarios::internal {
 
@@ -121,7 +122,7 @@ class Parser {
   Status Instantiate(const LineContext& ctx, size_t writer, const OpTemplate& tmpl, int iteration,
                      std::map<std::string, std::string, std::less<>>* line_checkpoints, Step* out);
   // The Iceberg table's row budget (kMaxIcebergTableRows), counted as each step is instantiated.
-  Status CountIcebergRows(const LineContext& ctx, const OpTemplate& tmpl, size_t table, const Op& op);
+  Status CountIcebergRows(const LineContext& ctx, const OpTemplate& tmpl, size_t table, const StepOp& op);
   // steps_lakes.cc: steps of Iceberg and Delta tables.
   // ParseOp has checked that the step is one of the table's protocol's.
   Status ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens toks, OpTemplate* out);

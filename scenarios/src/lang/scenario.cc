@@ -4,48 +4,9 @@
 
 namespace commitlab::scenarios {
 
-std::string_view OpName(const Op& op) {
-  static constexpr std::string_view kNames[] = {"write",
-                                                "commit",
-                                                "compact",
-                                                "checkpoint",
-                                                "filter-and-commit",
-                                                "restart",
-                                                "read",
-                                                "scan",
-                                                "append",
-                                                "overwrite",
-                                                "delete",
-                                                "rewrite",
-                                                "schema",
-                                                "expire",
-                                                "orphans",
-                                                "counter",
-                                                "begin",
-                                                "add",
-                                                "remove",
-                                                "commit",
-                                                "txn",
-                                                "read-txn",
-                                                "metadata",
-                                                "protocol",
-                                                "replace-partitions",
-                                                "delete-data-files",
-                                                "row-delta"};
-  static_assert(std::size(kNames) == std::variant_size_v<Op>);
-  return kNames[op.index()];
-}
+std::string_view OpName(const Op& op) { return op->name(); }
 
-bool OpPublishes(const Op& op) {
-  if (const auto* c = std::get_if<CounterOp>(&op))
-    return c->action == CounterOp::Action::kInit || c->action == CounterOp::Action::kCommit;
-  return std::holds_alternative<CommitOp>(op) || std::holds_alternative<FilterAndCommitOp>(op) ||
-         std::holds_alternative<AppendOp>(op) || std::holds_alternative<OverwriteOp>(op) ||
-         std::holds_alternative<DeleteOp>(op) || std::holds_alternative<RewriteOp>(op) ||
-         std::holds_alternative<SchemaOp>(op) || std::holds_alternative<ExpireOp>(op) ||
-         std::holds_alternative<DeltaCommitOp>(op) || std::holds_alternative<ReplacePartitionsOp>(op) ||
-         std::holds_alternative<RowDeltaOp>(op);
-}
+bool OpPublishes(const Op& op) { return op->publishes(); }
 
 std::string_view SchedKindName(SchedKind k) {
   switch (k) {

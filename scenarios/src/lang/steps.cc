@@ -10,6 +10,8 @@
 
 #include "commitlab/scenarios/parser.h"
 #include "lang/parser_impl.h"
+#include "protocols/iceberg/iceberg_steps.h"
+#include "protocols/paimon/paimon_steps.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -27,14 +29,6 @@ constexpr std::string_view kRepeatExample = "e.g. repeat 30: job-A: write rows=1
 
 std::string Expanded(std::string_view name, int iteration) {
   return iteration == 0 ? std::string(name) : fmt::format("{}[{}]", name, iteration);
-}
-
-size_t ListEntries(const Op& op) {
-  if (const auto* c = std::get_if<CompactOp>(&op)) return c->files.size();
-  if (const auto* f = std::get_if<FilterAndCommitOp>(&op)) return f->checkpoints.size();
-  if (const auto* d = std::get_if<DeleteDataFilesOp>(&op)) return d->checkpoints.size();
-  if (const auto* r = std::get_if<RemoveOp>(&op)) return r->files.size();
-  return 0;
 }
 
 }  // namespace
@@ -149,7 +143,7 @@ Status Parser::ParseStepLine(const LineContext& ctx, Tokens toks, int64_t repeat
         fmt::format("too many steps: {} after expanding repeats (at most {})", total_steps_ + new_steps, max_steps_));
   }
   size_t entries = 0;
-  for (const OpTemplate& t : ops) entries += ListEntries(t.op);
+  for (const OpTemplate& t : ops) entries += t.op->list_entries();
   const size_t max_list_entries = 2 * max_steps_;
   if (list_entries_ + entries * iterations > max_list_entries) {
     return ctx.Error(repeat_col != 0 ? repeat_col : head.col,
@@ -364,11 +358,11 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
       CheckpointOp op;
       const Token* n = nullptr;
       COMMITLAB_RETURN_IF_ERROR(args.Require("name", &n));
-      COMMITLAB_RETURN_IF_ERROR(args.Name("name", "checkpoint name", &op.name));
-      auto [it, inserted] = base_checkpoints_.emplace(op.name, ctx.line());
+      COMMITLAB_RETURN_IF_ERROR(args.Name("name", "checkpoint name", &op.checkpoint));
+      auto [it, inserted] = base_checkpoints_.emplace(op.checkpoint, ctx.line());
       if (!inserted) {
         return ctx.Error(n->value_col,
-                         fmt::format("checkpoint \"{}\" is already saved at line {}", op.name, it->second));
+                         fmt::format("checkpoint \"{}\" is already saved at line {}", op.checkpoint, it->second));
       }
       COMMITLAB_RETURN_IF_ERROR(args.Int("identifier", 0, kMaxIdentifier, &op.identifier));
       out->identifier_given = args.Find("identifier") != nullptr;
@@ -391,9 +385,13 @@ Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTem
       };
       COMMITLAB_RETURN_IF_ERROR(ForEachListItem(ctx, *list, add_checkpoint));
       if (kind == 4) {
-        out->op = FilterAndCommitOp{std::move(checkpoints)};
+        FilterAndCommitOp op;
+        op.checkpoints = std::move(checkpoints);
+        out->op = std::move(op);
       } else {
-        out->op = DeleteDataFilesOp{std::move(checkpoints)};
+        DeleteDataFilesOp op;
+        op.checkpoints = std::move(checkpoints);
+        out->op = std::move(op);
       }
       return Status::OK();
     }
@@ -421,19 +419,20 @@ Status Parser::ResolveCheckpoint(const LineContext& ctx, std::string_view name, 
   return Status::OK();
 }
 
-Status Parser::CountIcebergRows(const LineContext& ctx, const OpTemplate& tmpl, size_t table, const Op& op) {
+Status Parser::CountIcebergRows(const LineContext& ctx, const OpTemplate& tmpl, size_t table, const StepOp& op) {
   int64_t rows = 0;
-  if (const auto* a = std::get_if<AppendOp>(&op)) rows = a->data.rows;
-  if (const auto* o = std::get_if<OverwriteOp>(&op)) rows = o->data.rows;
-  if (const auto* rp = std::get_if<ReplacePartitionsOp>(&op))
+  if (const auto* a = dynamic_cast<const AppendOp*>(&op)) rows = a->data.rows;
+  if (const auto* o = dynamic_cast<const OverwriteOp*>(&op)) rows = o->data.rows;
+  if (const auto* rp = dynamic_cast<const ReplacePartitionsOp*>(&op))
     for (const DataSpec& f : rp->files) rows += f.rows;
-  if (const auto* rd = std::get_if<RowDeltaOp>(&op)) {
+  if (const auto* rd = dynamic_cast<const RowDeltaOp*>(&op)) {
     // An equality delete keeps its keys in memory as rows do.
     if (rd->data) rows += rd->data->rows;
     if (rd->delete_keys) rows += rd->delete_keys->second - rd->delete_keys->first + 1;
   }
-  if (const auto* c = std::get_if<CounterOp>(&op); c != nullptr && c->action == CounterOp::Action::kInit) rows = 1;
-  const bool rewrite = std::holds_alternative<RewriteOp>(op);
+  if (const auto* c = dynamic_cast<const CounterOp*>(&op); c != nullptr && c->action == CounterOp::Action::kInit)
+    rows = 1;
+  const bool rewrite = dynamic_cast<const RewriteOp*>(&op) != nullptr;
   if (rows == 0 && !rewrite) return Status::OK();
   int64_t& written = iceberg_rows_[table];
   int64_t& rewrites = iceberg_rewrites_[table];
@@ -455,7 +454,7 @@ Status Parser::Instantiate(const LineContext& ctx, size_t writer, const OpTempla
                            std::map<std::string, std::string, std::less<>>* line_checkpoints, Step* out) {
   out->pos = tmpl.pos;
   out->iteration = iteration;
-  out->op = tmpl.op;
+  std::unique_ptr<StepOp> op = tmpl.op->Clone();
   int64_t& last_id = last_identifier_[writer];
   auto next_identifier = [&](int64_t* id) {
     if (last_id == kMaxIdentifier) {
@@ -475,18 +474,18 @@ Status Parser::Instantiate(const LineContext& ctx, size_t writer, const OpTempla
     }
     next = std::max(next, *max_key + 1);
   };
-  COMMITLAB_RETURN_IF_ERROR(CountIcebergRows(ctx, tmpl, s_.writers[writer].table, out->op));
-  if (auto* w = std::get_if<WriteOp>(&out->op)) {
+  COMMITLAB_RETURN_IF_ERROR(CountIcebergRows(ctx, tmpl, s_.writers[writer].table, *op));
+  if (auto* w = dynamic_cast<WriteOp*>(op.get())) {
     assign_keys(w->rows, &w->min_key, &w->max_key);
-  } else if (auto* a = std::get_if<AppendOp>(&out->op)) {
+  } else if (auto* a = dynamic_cast<AppendOp*>(op.get())) {
     assign_keys(a->data.rows, &a->data.min_key, &a->data.max_key);
-  } else if (auto* o = std::get_if<OverwriteOp>(&out->op)) {
+  } else if (auto* o = dynamic_cast<OverwriteOp*>(op.get())) {
     assign_keys(o->data.rows, &o->data.min_key, &o->data.max_key);
-  } else if (auto* rp = std::get_if<ReplacePartitionsOp>(&out->op)) {
+  } else if (auto* rp = dynamic_cast<ReplacePartitionsOp*>(op.get())) {
     for (DataSpec& f : rp->files) assign_keys(f.rows, &f.min_key, &f.max_key);
-  } else if (auto* rd = std::get_if<RowDeltaOp>(&out->op); rd != nullptr && rd->data) {
+  } else if (auto* rd = dynamic_cast<RowDeltaOp*>(op.get()); rd != nullptr && rd->data) {
     assign_keys(rd->data->rows, &rd->data->min_key, &rd->data->max_key);
-  } else if (auto* c = std::get_if<CommitOp>(&out->op)) {
+  } else if (auto* c = dynamic_cast<CommitOp*>(op.get())) {
     if (!c->checkpoint.empty()) {
       const CheckpointInfo* info = nullptr;
       COMMITLAB_RETURN_IF_ERROR(
@@ -496,20 +495,20 @@ Status Parser::Instantiate(const LineContext& ctx, size_t writer, const OpTempla
       if (!tmpl.identifier_given) COMMITLAB_RETURN_IF_ERROR(next_identifier(&c->identifier));
       last_id = c->identifier;
     }
-  } else if (auto* cp = std::get_if<CheckpointOp>(&out->op)) {
+  } else if (auto* cp = dynamic_cast<CheckpointOp*>(op.get())) {
     if (!tmpl.identifier_given) COMMITLAB_RETURN_IF_ERROR(next_identifier(&cp->identifier));
     last_id = cp->identifier;
-    std::string name = Expanded(cp->name, iteration);
-    (*line_checkpoints)[cp->name] = name;
+    std::string name = Expanded(cp->checkpoint, iteration);
+    (*line_checkpoints)[cp->checkpoint] = name;
     checkpoints_[name] = {cp->identifier, ctx.line()};
-    cp->name = std::move(name);
-  } else if (auto* d = std::get_if<DeleteDataFilesOp>(&out->op)) {
+    cp->checkpoint = std::move(name);
+  } else if (auto* d = dynamic_cast<DeleteDataFilesOp*>(op.get())) {
     for (size_t i = 0; i < d->checkpoints.size(); ++i) {
       const CheckpointInfo* info = nullptr;
       COMMITLAB_RETURN_IF_ERROR(ResolveCheckpoint(ctx, std::string(d->checkpoints[i]), tmpl.ref_pos[i],
                                                   *line_checkpoints, &d->checkpoints[i], &info));
     }
-  } else if (auto* f = std::get_if<FilterAndCommitOp>(&out->op)) {
+  } else if (auto* f = dynamic_cast<FilterAndCommitOp*>(op.get())) {
     const CheckpointInfo* prev = nullptr;
     for (size_t i = 0; i < f->checkpoints.size(); ++i) {
       const CheckpointInfo* info = nullptr;
@@ -525,6 +524,7 @@ Status Parser::Instantiate(const LineContext& ctx, size_t writer, const OpTempla
       prev = info;
     }
   }
+  out->op = Op(std::move(op));
   return Status::OK();
 }
 

@@ -12,6 +12,8 @@
 #include "commitlab/scenarios/parser.h"
 #include "lang/filter_expr.h"
 #include "lang/parser_impl.h"
+#include "protocols/delta/delta_steps.h"
+#include "protocols/iceberg/iceberg_steps.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -278,7 +280,8 @@ Status Parser::ParseIcebergOp(const LineContext& ctx, const Table& table, Tokens
   } else if (n == "orphans") {
     size_t a = 0;
     COMMITLAB_RETURN_IF_ERROR(action(kOrphanActions, &a));
-    OrphansOp op{.clean = a == 1, .older_than_micros = std::nullopt};
+    OrphansOp op;
+    op.clean = a == 1;
     COMMITLAB_RETURN_IF_ERROR(
         Args::Collect(ctx, name.col, rest, fmt::format("orphans {}", kOrphanActions[a]), kOrphansKeys, &args));
     if (const Token* t = args.Find("older-than")) {
@@ -350,7 +353,7 @@ Status Parser::ParseDeltaOp(const LineContext& ctx, const Table& table, Tokens t
     COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, 1, n));
     out->op = BeginOp{};
   } else if (n == "read") {
-    ReadOp op;
+    DeltaReadOp op;
     // `read whole-table`: readWholeTable(), a word of its own.
     if (toks.size() > 1 && toks[1].kind == Token::Kind::kWord && !toks[1].is_pair && toks[1].text == "whole-table") {
       COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, 2, "read whole-table"));

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <utility>
-#include <variant>
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -43,17 +42,6 @@ std::optional<Committable> Checkpoints::Get(const std::string& name) const {
 }
 
 namespace {
-
-// Lines that touch state shared between writers outside the engine's storage brackets, which the
-// explorer must not reorder past anything: the checkpoints other writers save and restore, and
-// files removed by expiry, orphan removal or a cleanup. (An Iceberg counter marks its own two
-// moments: ProtocolContext::opaque_step.)
-bool SharesStateOutsideTheEngine(const Op& op) {
-  if (const auto* commit = std::get_if<CommitOp>(&op)) return !commit->checkpoint.empty();
-  return std::holds_alternative<CheckpointOp>(op) || std::holds_alternative<FilterAndCommitOp>(op) ||
-         std::holds_alternative<DeleteDataFilesOp>(op) || std::holds_alternative<RestartOp>(op) ||
-         std::holds_alternative<ExpireOp>(op) || std::holds_alternative<OrphansOp>(op);
-}
 
 std::vector<EventSink*> WriterSinks(const WriterEnv& env) {
   std::vector<EventSink*> sinks = {env.events};
@@ -112,8 +100,11 @@ void WriterRun::Run() {
     script_error_ = false;
     (void)events_.TakeSawError();
     if (env_.history != nullptr) env_.history->StepStart(steps[i]);
-    // The line's first step too: it starts before the next scheduling point.
-    const bool shared = env_.opaque_step && SharesStateOutsideTheEngine(steps[i].op);
+    // A step that touches state shared between writers outside the engine's storage brackets
+    // (StepOp::shares_state) must not be reordered past anything by the explorer: its line's
+    // first step too, which starts before the next scheduling point. (An Iceberg counter marks
+    // its own two moments: ProtocolContext::opaque_step.)
+    const bool shared = env_.opaque_step && steps[i].op->shares_state();
     if (shared) {
       env_.opaque_step(sim::StepAccess::kOpaque);
       env_.mark_opaque(true);
@@ -153,7 +144,7 @@ void WriterRun::Run() {
     // on at its next restart, if the script has one.
     if (r.outcome == Outcome::kCrashed) ++report_.crashes;
     auto restart = std::find_if(steps.begin() + static_cast<std::ptrdiff_t>(i) + 1, steps.end(),
-                                [](const Step& s) { return std::holds_alternative<RestartOp>(s.op); });
+                                [](const Step& s) { return s.op->resumes_after_failure(); });
     const size_t next = static_cast<size_t>(restart - steps.begin());
     if (next == steps.size()) return Stop(r.outcome, r.error);
     for (size_t j = i + 1; j < next; ++j) {

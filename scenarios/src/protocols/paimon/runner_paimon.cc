@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <memory>
 #include <utility>
-#include <variant>
 
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/paimon/data_writer.h"
+#include "protocols/paimon/paimon_steps.h"
 #include "run/runner_protocol.h"
 #include "run/runner_view.h"
 
@@ -39,23 +39,19 @@ class PaimonWriter final : public ProtocolWriter {
   explicit PaimonWriter(ProtocolContext ctx) : ctx_(std::move(ctx)), committer_(MakeCommitter()) {}
 
   Status Run(const Step& step, StepResult* r) override {
-    return std::visit(
-        [&](const auto& op) -> Status {
-          using T = std::decay_t<decltype(op)>;
-          if constexpr (std::is_same_v<T, WriteOp>) return Write(op, r);
-          if constexpr (std::is_same_v<T, CompactOp>) return Compact(op, r);
-          if constexpr (std::is_same_v<T, CommitOp>) return Commit(op, r);
-          if constexpr (std::is_same_v<T, CheckpointOp>) return Checkpoint(op, r);
-          if constexpr (std::is_same_v<T, FilterAndCommitOp>) return FilterAndCommit(op, r);
-          if constexpr (std::is_same_v<T, DeleteDataFilesOp>) return DeleteDataFiles(op, r);
-          if constexpr (std::is_same_v<T, RestartOp>) {
-            Restart(r);
-            return Status::OK();
-          }
-          // The parser gives a Paimon writer no other step.
-          return ctx_.script_error(fmt::format("step {} is not a paimon step", OpName(step.op)));
-        },
-        step.op);
+    const Op& op = step.op;
+    if (const auto* write = OpIf<WriteOp>(op)) return Write(*write, r);
+    if (const auto* compact = OpIf<CompactOp>(op)) return Compact(*compact, r);
+    if (const auto* commit = OpIf<CommitOp>(op)) return Commit(*commit, r);
+    if (const auto* checkpoint = OpIf<CheckpointOp>(op)) return Checkpoint(*checkpoint, r);
+    if (const auto* filter = OpIf<FilterAndCommitOp>(op)) return FilterAndCommit(*filter, r);
+    if (const auto* del = OpIf<DeleteDataFilesOp>(op)) return DeleteDataFiles(*del, r);
+    if (OpIs<RestartOp>(op)) {
+      Restart(r);
+      return Status::OK();
+    }
+    // The parser gives a Paimon writer no other step.
+    return ctx_.script_error(fmt::format("step {} is not a paimon step", OpName(op)));
   }
 
   Counters counters() const override {
@@ -146,8 +142,8 @@ class PaimonWriter final : public ProtocolWriter {
     // Saved by a step another writer has not reached yet: the script needs an order line.
     for (const Writer& w : ctx_.scenario->writers) {
       for (const Step& s : w.steps) {
-        const auto* cp = std::get_if<CheckpointOp>(&s.op);
-        if (cp == nullptr || cp->name != name) continue;
+        const auto* cp = OpIf<CheckpointOp>(s.op);
+        if (cp == nullptr || cp->checkpoint != name) continue;
         return ctx_.script_error(
             fmt::format("checkpoint \"{}\" is not saved yet: {} saves it at {} and has not got there "
                         "(an order line can make it go first)",
@@ -184,9 +180,9 @@ class PaimonWriter final : public ProtocolWriter {
     Committable c{.identifier = op.identifier,
                   .append_changes = std::exchange(pending_append_, {}),
                   .compact_changes = std::exchange(pending_compact_, {})};
-    r->detail = fmt::format("checkpoint {}: identifier {}, {} file change(s)", op.name, op.identifier,
+    r->detail = fmt::format("checkpoint {}: identifier {}, {} file change(s)", op.checkpoint, op.identifier,
                             c.append_changes.size() + c.compact_changes.size());
-    ctx_.checkpoints->Save(op.name, std::move(c));
+    ctx_.checkpoints->Save(op.checkpoint, std::move(c));
     return Status::OK();
   }
 
