@@ -18,6 +18,7 @@
 #include "commands/run_settings.h"
 #include "commitlab/core/file_read.h"
 #include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/protocols.h"
 #include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
 #include "lab/brief_output.h"
@@ -292,7 +293,7 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
       }
     } else {
       for (const scenarios::TableReport& t : report->tables) {
-        if (t.protocol == Protocol::kPaimon) continue;
+        if (scenarios::WordsOf(t.protocol).narrated) continue;  // its snapshots were shown as they landed
         fmt::print("\n{}\n", Say(flags.words->chain_heading, t.name, ProtocolName(t.protocol)));
         for (const std::string& line : ChainLines(t)) fmt::print("           {}\n", line);
       }

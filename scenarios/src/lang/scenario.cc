@@ -63,8 +63,8 @@ std::string_view OutcomeName(Outcome o) {
 }
 
 const std::vector<std::string_view>& InvariantViolationNames() {
-  // sim/checker.h's kinds, plus what the Iceberg checks add (runner_lakes.h): a counter's lost
-  // increment and a file a retained snapshot still reaches that is gone.
+  // sim/checker.h's kinds, plus what the Iceberg checks add (protocols/iceberg/iceberg_table.h): a
+  // counter's lost increment and a file a retained snapshot still reaches that is gone.
   static const std::vector<std::string_view> kNames = {"lost",     "duplicate",    "failed_visible", "misplaced",
                                                        "gap",      "duplicate_id", "fork",           "delete_not_live",
                                                        "add_live", "lost_update",  "missing_file"};

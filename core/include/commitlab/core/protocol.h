@@ -15,7 +15,7 @@ namespace commitlab {
 
 enum class Protocol : uint8_t { kPaimon, kIceberg, kDelta };
 
-// The protocols with an engine in core/, in the order messages list them.
+// The protocols with an engine in core/, in the order of their values and of messages.
 inline constexpr std::array<Protocol, 3> kEngineProtocols = {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta};
 
 // "paimon", "iceberg", "delta", or the name a protocol was added under; "?" for any other value.

@@ -184,7 +184,7 @@ struct WriterReport {
 // snapshot is a log version after the table's creation (version 0).
 struct TableReport {
   std::string name = {};
-  Protocol protocol = Protocol::kPaimon;
+  Protocol protocol = {};
   std::vector<Snapshot> chain = {};          // read back from the store, ids 1..latest
   std::vector<std::string> operations = {};  // per chain entry: Iceberg's or Delta's operation, or the kind
   int64_t latest_snapshot = 0;

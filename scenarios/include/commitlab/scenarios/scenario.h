@@ -37,10 +37,12 @@ struct SourcePos {
 // ---------------------------------------------------------------------------------------------
 // Tables and writers
 
+// A table line. name, protocol and partitions are every protocol's; the other keys are parsed by
+// the protocols that take them (ProtocolModule::ParseTableKeys in scenarios/src/protocols/<p>/).
 struct Table {
   SourcePos pos;
   std::string name;
-  Protocol protocol = Protocol::kPaimon;
+  Protocol protocol = {};                   // set by the parser: a protocol of the registry
   bool primary_key = false;                 // false: append-only
   std::vector<std::string> partition_keys;  // empty: unpartitioned
   int32_t buckets = 1;

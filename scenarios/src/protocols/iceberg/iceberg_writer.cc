@@ -16,10 +16,9 @@
 #include "commitlab/core/iceberg/reader.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/scenarios/iceberg_counter.h"
+#include "protocols/iceberg/iceberg_history.h"
 #include "protocols/iceberg/iceberg_steps.h"
-#include "run/runner_history.h"
-#include "run/runner_lakes.h"
-#include "run/runner_protocol.h"
+#include "protocols/iceberg/iceberg_table.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -76,6 +75,8 @@ class IcebergWriter final : public ProtocolWriter {
     c.conflicts += refused_before_commit_;
     return c;
   }
+
+  int64_t orphan_files() const override { return table_->OrphansOf(ctx_.writer->commit_user); }
 
  private:
   // The operation's starting metadata: what `read` pinned, once; else the pointer now.

@@ -9,9 +9,10 @@
 
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/paimon/data_writer.h"
+#include "protocols/paimon/paimon_history.h"
 #include "protocols/paimon/paimon_steps.h"
-#include "run/runner_protocol.h"
-#include "run/runner_view.h"
+#include "protocols/paimon/paimon_table.h"
+#include "protocols/paimon/table_view.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -36,7 +37,8 @@ std::string BucketName(const std::string& partition, int32_t bucket) {
 
 class PaimonWriter final : public ProtocolWriter {
  public:
-  explicit PaimonWriter(ProtocolContext ctx) : ctx_(std::move(ctx)), committer_(MakeCommitter()) {}
+  PaimonWriter(ProtocolContext ctx, PaimonTableRun* table)
+      : ctx_(std::move(ctx)), table_(table), store_(table->store(), ctx_.history), committer_(MakeCommitter()) {}
 
   Status Run(const Step& step, StepResult* r) override {
     const Op& op = step.op;
@@ -60,8 +62,17 @@ class PaimonWriter final : public ProtocolWriter {
     return c;
   }
 
+  int64_t orphan_files() const override {
+    int64_t n = 0;
+    for (const std::string& name : store_.written()) n += table_->Referenced(name) ? 0 : 1;
+    return n;
+  }
+
+  // The outcome recorder of its table reads ERROR events as commit outcomes.
+  bool reports_silent_failures() const override { return false; }
+
  private:
-  std::unique_ptr<paimon::Committer> MakeCommitter() const {
+  std::unique_ptr<paimon::Committer> MakeCommitter() {
     const Table& table = ctx_.scenario->tables[ctx_.writer->table];
     paimon::CommitOptions options;
     options.table = table.name;
@@ -70,7 +81,7 @@ class PaimonWriter final : public ProtocolWriter {
     options.idempotency_check = ctx_.idempotency_check;
     options.retry = ctx_.retry;
     options.strict_mode_last_safe_snapshot = ctx_.writer->strict_mode_last_safe_snapshot;
-    return std::make_unique<paimon::Committer>(ctx_.writer->commit_user, options, ctx_.env, ctx_.store, ctx_.events);
+    return std::make_unique<paimon::Committer>(ctx_.writer->commit_user, options, ctx_.env, &store_, ctx_.events);
   }
 
   // A new data file (not yet written) named after the writer's current file prefix: one random
@@ -91,7 +102,7 @@ class PaimonWriter final : public ProtocolWriter {
 
   Status Write(const WriteOp& op, StepResult* r) {
     DataFile f = NewFile(op.partition, op.bucket, 0, op.min_key, op.max_key, op.rows);
-    COMMITLAB_RETURN_IF_ERROR(paimon::WriteDataFile(ctx_.env, ctx_.store, f));
+    COMMITLAB_RETURN_IF_ERROR(paimon::WriteDataFile(ctx_.env, &store_, f));
     r->detail = fmt::format("write {} ({}, L0, keys {}..{}, rows={})", ShortName(f.name),
                             BucketName(f.partition, f.bucket), f.min_key, f.max_key, f.row_count);
     pending_append_.push_back({ChangeKind::kAdd, std::move(f)});
@@ -99,7 +110,7 @@ class PaimonWriter final : public ProtocolWriter {
   }
 
   Status Compact(const CompactOp& op, StepResult* r) {
-    COMMITLAB_RETURN_IF_ERROR(view_.Refresh(ctx_.store, ctx_.env));
+    COMMITLAB_RETURN_IF_ERROR(view_.Refresh(&store_, ctx_.env));
     const std::vector<DataFile> level = view_.Files(op.partition, op.bucket, op.from_level);
     std::vector<DataFile> inputs;
     if (op.all_files) {
@@ -128,7 +139,7 @@ class PaimonWriter final : public ProtocolWriter {
     }
     DataFile out = NewFile(op.partition, op.bucket, op.to_level, op.min_key.value_or(min_key),
                            op.max_key.value_or(max_key), op.rows.value_or(rows));
-    COMMITLAB_RETURN_IF_ERROR(paimon::WriteDataFile(ctx_.env, ctx_.store, out));
+    COMMITLAB_RETURN_IF_ERROR(paimon::WriteDataFile(ctx_.env, &store_, out));
     for (const DataFile& f : inputs) pending_compact_.push_back({ChangeKind::kDelete, f});
     pending_compact_.push_back({ChangeKind::kAdd, out});
     r->detail = fmt::format("compact {} L{} -> L{} as of snapshot {}: compactBefore = [{}], compactAfter = [{}]",
@@ -138,7 +149,7 @@ class PaimonWriter final : public ProtocolWriter {
   }
 
   Result<Committable> SavedCheckpoint(const std::string& name) {
-    if (std::optional<Committable> c = ctx_.checkpoints->Get(name)) return std::move(*c);
+    if (std::optional<Committable> c = table_->checkpoints()->Get(name)) return std::move(*c);
     // Saved by a step another writer has not reached yet: the script needs an order line.
     for (const Writer& w : ctx_.scenario->writers) {
       for (const Step& s : w.steps) {
@@ -182,7 +193,7 @@ class PaimonWriter final : public ProtocolWriter {
                   .compact_changes = std::exchange(pending_compact_, {})};
     r->detail = fmt::format("checkpoint {}: identifier {}, {} file change(s)", op.checkpoint, op.identifier,
                             c.append_changes.size() + c.compact_changes.size());
-    ctx_.checkpoints->Save(op.checkpoint, std::move(c));
+    table_->checkpoints()->Save(op.checkpoint, std::move(c));
     return Status::OK();
   }
 
@@ -208,8 +219,8 @@ class PaimonWriter final : public ProtocolWriter {
       for (const auto* list : {&saved->append_changes, &saved->compact_changes}) {
         for (const FileChange& ch : *list) {
           if (ch.kind != ChangeKind::kAdd && list == &saved->append_changes) continue;
-          if (!ctx_.store->DataFileExists(ch.file)) continue;  // already gone
-          COMMITLAB_RETURN_IF_ERROR(ctx_.store->DeleteDataFile(ch.file));
+          if (!store_.DataFileExists(ch.file)) continue;  // already gone
+          COMMITLAB_RETURN_IF_ERROR(store_.DeleteDataFile(ch.file));
           gone.push_back(ShortName(ch.file.name));
         }
       }
@@ -234,6 +245,8 @@ class PaimonWriter final : public ProtocolWriter {
   }
 
   ProtocolContext ctx_;
+  PaimonTableRun* const table_;
+  WriterStore store_;  // the writer's handle on the table's store
   std::unique_ptr<paimon::Committer> committer_;
   Counters retired_;  // counters of the committers before the last restart
   TableView view_;
@@ -245,8 +258,8 @@ class PaimonWriter final : public ProtocolWriter {
 
 }  // namespace
 
-std::unique_ptr<ProtocolWriter> MakePaimonWriter(ProtocolContext ctx) {
-  return std::make_unique<PaimonWriter>(std::move(ctx));
+std::unique_ptr<ProtocolWriter> MakePaimonWriter(ProtocolContext ctx, PaimonTableRun* table) {
+  return std::make_unique<PaimonWriter>(std::move(ctx), table);
 }
 
 }  // namespace commitlab::scenarios::internal

@@ -10,10 +10,9 @@
 
 #include "commitlab/core/delta/transaction.h"
 #include "commitlab/core/model.h"
+#include "protocols/delta/delta_history.h"
 #include "protocols/delta/delta_steps.h"
-#include "run/runner_history.h"
-#include "run/runner_lakes.h"
-#include "run/runner_protocol.h"
+#include "protocols/delta/delta_table.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
