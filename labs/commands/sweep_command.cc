@@ -117,7 +117,7 @@ Result<sim::SweepConfig> MakeConfig(sim::Experiment e, const Flags& f, const po:
     c.policies = *ps;
   }
   if (vm.count("protocols")) {
-    Result<std::vector<sim::Protocol>> ps = sim::ParseProtocolList(f.protocols);
+    Result<std::vector<Protocol>> ps = sim::ParseProtocolList(f.protocols);
     if (!ps.ok()) return Status::InvalidArgument(fmt::format("--protocols {}", ps.status().message()));
     c.protocols = *ps;
   }
@@ -156,7 +156,7 @@ int Advise(const Flags& f, const po::variables_map& vm) {
   Result<sim::SweepConfig> c = MakeConfig(sim::Experiment::kFormats, f, vm);
   if (!c.ok()) return UsageError(kCommand, c.status().message());
   c->writer_counts = {f.writers};
-  if (!vm.count("protocols")) c->protocols = {sim::Protocol::kPaimon};
+  if (!vm.count("protocols")) c->protocols = {sim::LectureProtocol()};
   if (c->protocols.size() != 1)
     return UsageError(kCommand, fmt::format("--advise takes one protocol, not \"{}\"", f.protocols));
   if (!vm.count("policies")) c->policies = sim::AdvisorGrid();

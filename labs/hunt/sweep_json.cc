@@ -43,7 +43,7 @@ sim::Json RowJson(const sim::SweepRow& r, int64_t cell) {
 sim::Json SweepConfigJson(const sim::SweepConfig& c) {
   std::vector<std::string> policies, protocols;
   for (const RetryPolicy& p : c.policies) policies.push_back(FormatRetryPolicy(p));
-  for (sim::Protocol p : c.protocols) protocols.emplace_back(sim::ProtocolName(p));
+  for (Protocol p : c.protocols) protocols.emplace_back(ProtocolName(p));
   return {{"experiment", sim::ExperimentName(c.experiment)},
           {"writer_counts", c.writer_counts},
           {"capacities", c.capacities},

@@ -27,7 +27,7 @@ SweepResult RunSweep(const SweepConfig& config) {
   result.config.progress = nullptr;
   const bool appenders = config.experiment == Experiment::kFormats;
   // Brooker's client is Paimon's committer whatever the config's protocol list says.
-  const std::vector<Protocol> protocols = appenders ? config.protocols : std::vector<Protocol>{Protocol::kPaimon};
+  const std::vector<Protocol> protocols = appenders ? config.protocols : std::vector<Protocol>{LectureProtocol()};
   result.config.protocols = protocols;
   std::vector<Cell> cells;  // in row order: writers x capacities x protocols x policies
   for (size_t ni = 0; ni < config.writer_counts.size(); ++ni)

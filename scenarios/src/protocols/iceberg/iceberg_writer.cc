@@ -8,7 +8,6 @@
 #include <map>
 #include <optional>
 #include <utility>
-#include <variant>
 
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/deletes.h"
@@ -17,9 +16,9 @@
 #include "commitlab/core/iceberg/reader.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/scenarios/iceberg_counter.h"
-#include "run/runner_history.h"
-#include "run/runner_lakes.h"
-#include "run/runner_protocol.h"
+#include "protocols/iceberg/iceberg_history.h"
+#include "protocols/iceberg/iceberg_steps.h"
+#include "protocols/iceberg/iceberg_table.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -54,32 +53,30 @@ class IcebergWriter final : public ProtocolWriter {
 
   Status Run(const Step& step, StepResult* r) override {
     if (!opened_.ok()) return opened_;
-    return std::visit(
-        [&](const auto& op) -> Status {
-          using T = std::decay_t<decltype(op)>;
-          if constexpr (std::is_same_v<T, ReadOp>) return Read(r);
-          if constexpr (std::is_same_v<T, ScanOp>) return Scan(r);
-          if constexpr (std::is_same_v<T, AppendOp>) return Append(op, r);
-          if constexpr (std::is_same_v<T, OverwriteOp>) return Overwrite(op, r);
-          if constexpr (std::is_same_v<T, ReplacePartitionsOp>) return ReplacePartitions(op, r);
-          if constexpr (std::is_same_v<T, RowDeltaOp>) return RowDelta(op, r);
-          if constexpr (std::is_same_v<T, DeleteOp>) return Delete(op, r);
-          if constexpr (std::is_same_v<T, RewriteOp>) return Rewrite(op, r);
-          if constexpr (std::is_same_v<T, SchemaOp>) return Schema(op, r);
-          if constexpr (std::is_same_v<T, ExpireOp>) return Expire(op, r);
-          if constexpr (std::is_same_v<T, OrphansOp>) return Orphans(op, r);
-          if constexpr (std::is_same_v<T, CounterOp>) return Counter(op, r);
-          // The parser gives an Iceberg writer no other step.
-          return ctx_.script_error(fmt::format("step {} is not an iceberg step", OpName(step.op)));
-        },
-        step.op);
+    const Op& op = step.op;
+    if (OpIs<ReadOp>(op)) return Read(r);
+    if (OpIs<ScanOp>(op)) return Scan(r);
+    if (const auto* append = OpIf<AppendOp>(op)) return Append(*append, r);
+    if (const auto* overwrite = OpIf<OverwriteOp>(op)) return Overwrite(*overwrite, r);
+    if (const auto* replace = OpIf<ReplacePartitionsOp>(op)) return ReplacePartitions(*replace, r);
+    if (const auto* row_delta = OpIf<RowDeltaOp>(op)) return RowDelta(*row_delta, r);
+    if (const auto* del = OpIf<DeleteOp>(op)) return Delete(*del, r);
+    if (const auto* rewrite = OpIf<RewriteOp>(op)) return Rewrite(*rewrite, r);
+    if (const auto* schema = OpIf<SchemaOp>(op)) return Schema(*schema, r);
+    if (const auto* expire = OpIf<ExpireOp>(op)) return Expire(*expire, r);
+    if (const auto* orphans = OpIf<OrphansOp>(op)) return Orphans(*orphans, r);
+    if (const auto* counter = OpIf<CounterOp>(op)) return Counter(*counter, r);
+    // The parser gives an Iceberg writer no other step.
+    return ctx_.script_error(fmt::format("step {} is not an iceberg step", OpName(op)));
   }
 
   Counters counters() const override {
-    Counters c = CountersOf(committer_.stats());
+    Counters c = committer_.stats();
     c.conflicts += refused_before_commit_;
     return c;
   }
+
+  int64_t orphan_files() const override { return table_->OrphansOf(ctx_.writer->commit_user); }
 
  private:
   // The operation's starting metadata: what `read` pinned, once; else the pointer now.

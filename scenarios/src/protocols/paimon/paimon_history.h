@@ -1,10 +1,14 @@
-// WriterStore: one writer's handle on its table's store. It forwards every call, remembers the
-// manifests and data files this writer wrote (so that orphan files, written and never referenced
-// by a snapshot, can be counted per writer as well as per table), and notes what each call did
-// into the writer's history when the run keeps one.
-#ifndef COMMITLAB_SCENARIOS_RUNNER_STORE_H_
-#define COMMITLAB_SCENARIOS_RUNNER_STORE_H_
+// A Paimon table's history (run/runner_history.h): WriterStore, one writer's handle on its
+// table's store, and the table's lookups.
+//
+// WriterStore forwards every call, remembers the manifests and data files this writer wrote (so
+// that orphan files, written and never referenced by a snapshot, can be counted per writer as
+// well as per table), and notes what each call did into the writer's history when the run keeps
+// one.
+#ifndef COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_HISTORY_H_
+#define COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_HISTORY_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,10 +20,8 @@ namespace commitlab::scenarios::internal {
 // Used by one writer at a time (its own fiber or thread); read written() once the run is over.
 class WriterStore final : public SnapshotStore {
  public:
-  explicit WriterStore(SnapshotStore* table) : table_(table) {}
-
-  // May be null (no history); set before the writer runs.
-  void set_history(WriterHistory* history) { history_ = history; }
+  // `history` may be null (no history).
+  WriterStore(SnapshotStore* table, WriterHistory* history) : table_(table), history_(history) {}
 
   Result<std::optional<Snapshot>> LatestSnapshot() override {
     if (history_ != nullptr) history_->BeforeEffect(EffectGate::Effect::kRead);
@@ -65,10 +67,14 @@ class WriterStore final : public SnapshotStore {
 
  private:
   SnapshotStore* const table_;
-  WriterHistory* history_ = nullptr;
+  WriterHistory* const history_;
   std::vector<std::string> written_;
 };
 
+// Who committed a snapshot, and which snapshot last added or deleted a file: read straight from
+// the store.
+std::unique_ptr<TableLookup> MakePaimonLookup(SnapshotStore* store);
+
 }  // namespace commitlab::scenarios::internal
 
-#endif  // COMMITLAB_SCENARIOS_RUNNER_STORE_H_
+#endif  // COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_HISTORY_H_

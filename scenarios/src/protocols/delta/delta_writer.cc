@@ -7,13 +7,12 @@
 #include <set>
 #include <string>
 #include <utility>
-#include <variant>
 
 #include "commitlab/core/delta/transaction.h"
 #include "commitlab/core/model.h"
-#include "run/runner_history.h"
-#include "run/runner_lakes.h"
-#include "run/runner_protocol.h"
+#include "protocols/delta/delta_history.h"
+#include "protocols/delta/delta_steps.h"
+#include "protocols/delta/delta_table.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -33,27 +32,27 @@ class DeltaWriter final : public ProtocolWriter {
         log_(noting_log_ != nullptr ? static_cast<delta::DeltaLog*>(noting_log_.get()) : table->log()) {}
 
   Status Run(const Step& step, StepResult* r) override {
-    if (std::holds_alternative<BeginOp>(step.op)) return Begin(r);
+    if (OpIs<BeginOp>(step.op)) return Begin(r);
     if (!txn_) {
       return ctx_.script_error(fmt::format("{} needs a transaction: add a begin step before it", OpName(step.op)));
     }
-    if (const auto* read = std::get_if<ReadOp>(&step.op)) return Read(*read, r);
-    if (const auto* add = std::get_if<AddOp>(&step.op)) return Add(*add, r);
-    if (const auto* remove = std::get_if<RemoveOp>(&step.op)) return Remove(*remove, r);
-    if (const auto* commit = std::get_if<DeltaCommitOp>(&step.op)) return Commit(*commit, r);
-    if (const auto* txn = std::get_if<TxnOp>(&step.op)) {
+    if (const auto* read = OpIf<DeltaReadOp>(step.op)) return Read(*read, r);
+    if (const auto* add = OpIf<AddOp>(step.op)) return Add(*add, r);
+    if (const auto* remove = OpIf<RemoveOp>(step.op)) return Remove(*remove, r);
+    if (const auto* commit = OpIf<DeltaCommitOp>(step.op)) return Commit(*commit, r);
+    if (const auto* txn = OpIf<TxnOp>(step.op)) {
       txn_->SetTransactionVersion(txn->app, txn->version);
       r->detail = fmt::format("txn {} version {}", txn->app, txn->version);
       return Status::OK();
     }
-    if (const auto* m = std::get_if<MetadataOp>(&step.op)) {
+    if (const auto* m = OpIf<MetadataOp>(step.op)) {
       delta::Metadata metadata = txn_->snapshot().metadata().value_or(delta::Metadata{});
       if (!m->schema.empty()) metadata.schema = m->schema;
       txn_->UpdateMetadata(metadata);
       r->detail = fmt::format("metadata (schema {})", metadata.schema);
       return Status::OK();
     }
-    if (const auto* p = std::get_if<ProtocolOp>(&step.op)) {
+    if (const auto* p = OpIf<ProtocolOp>(step.op)) {
       delta::Protocol protocol = txn_->snapshot().protocol();
       if (p->reader_version) protocol.min_reader_version = *p->reader_version;
       if (p->writer_version) protocol.min_writer_version = *p->writer_version;
@@ -61,7 +60,7 @@ class DeltaWriter final : public ProtocolWriter {
       r->detail = fmt::format("protocol ({}, {})", protocol.min_reader_version, protocol.min_writer_version);
       return Status::OK();
     }
-    if (const auto* read_txn = std::get_if<ReadTxnOp>(&step.op)) {
+    if (const auto* read_txn = OpIf<ReadTxnOp>(step.op)) {
       r->committed = txn_->TxnVersion(read_txn->app);
       r->detail = fmt::format("read txnVersion({}) = {}", read_txn->app, r->committed);
       return Status::OK();
@@ -106,7 +105,7 @@ class DeltaWriter final : public ProtocolWriter {
     return Status::OK();
   }
 
-  Status Read(const ReadOp& op, StepResult* r) {
+  Status Read(const DeltaReadOp& op, StepResult* r) {
     if (op.whole_table) {
       txn_->ReadWholeTable();
       r->detail = "readWholeTable";

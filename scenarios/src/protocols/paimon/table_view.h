@@ -2,8 +2,8 @@
 // plans: read latest, replay the snapshots since the last look. It remembers the order in which
 // files were added (by snapshot, then by position in the snapshot), because `compact files=I,J`
 // counts a level's files oldest first.
-#ifndef COMMITLAB_SCENARIOS_RUNNER_VIEW_H_
-#define COMMITLAB_SCENARIOS_RUNNER_VIEW_H_
+#ifndef COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_TABLE_VIEW_H_
+#define COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_TABLE_VIEW_H_
 
 #include <cstdint>
 #include <map>
@@ -40,4 +40,4 @@ class TableView {
 
 }  // namespace commitlab::scenarios::internal
 
-#endif  // COMMITLAB_SCENARIOS_RUNNER_VIEW_H_
+#endif  // COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_TABLE_VIEW_H_

@@ -1,4 +1,4 @@
-#include "run/runner_view.h"
+#include "protocols/paimon/table_view.h"
 
 #include <algorithm>
 #include <utility>

@@ -7,12 +7,13 @@
 #include <memory>
 #include <string>
 #include <utility>
-#include <variant>
 
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/paimon/data_writer.h"
-#include "run/runner_protocol.h"
-#include "run/runner_view.h"
+#include "protocols/paimon/paimon_history.h"
+#include "protocols/paimon/paimon_steps.h"
+#include "protocols/paimon/paimon_table.h"
+#include "protocols/paimon/table_view.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -37,36 +38,42 @@ std::string BucketName(const std::string& partition, int32_t bucket) {
 
 class PaimonWriter final : public ProtocolWriter {
  public:
-  explicit PaimonWriter(ProtocolContext ctx) : ctx_(std::move(ctx)), committer_(MakeCommitter()) {}
+  PaimonWriter(ProtocolContext ctx, PaimonTableRun* table)
+      : ctx_(std::move(ctx)), table_(table), store_(table->store(), ctx_.history), committer_(MakeCommitter()) {}
 
   Status Run(const Step& step, StepResult* r) override {
-    return std::visit(
-        [&](const auto& op) -> Status {
-          using T = std::decay_t<decltype(op)>;
-          if constexpr (std::is_same_v<T, WriteOp>) return Write(op, r);
-          if constexpr (std::is_same_v<T, CompactOp>) return Compact(op, r);
-          if constexpr (std::is_same_v<T, CommitOp>) return Commit(op, r);
-          if constexpr (std::is_same_v<T, CheckpointOp>) return Checkpoint(op, r);
-          if constexpr (std::is_same_v<T, FilterAndCommitOp>) return FilterAndCommit(op, r);
-          if constexpr (std::is_same_v<T, DeleteDataFilesOp>) return DeleteDataFiles(op, r);
-          if constexpr (std::is_same_v<T, RestartOp>) {
-            Restart(r);
-            return Status::OK();
-          }
-          // The parser gives a Paimon writer no other step.
-          return ctx_.script_error(fmt::format("step {} is not a paimon step", OpName(step.op)));
-        },
-        step.op);
+    const Op& op = step.op;
+    if (const auto* write = OpIf<WriteOp>(op)) return Write(*write, r);
+    if (const auto* compact = OpIf<CompactOp>(op)) return Compact(*compact, r);
+    if (const auto* commit = OpIf<CommitOp>(op)) return Commit(*commit, r);
+    if (const auto* checkpoint = OpIf<CheckpointOp>(op)) return Checkpoint(*checkpoint, r);
+    if (const auto* filter = OpIf<FilterAndCommitOp>(op)) return FilterAndCommit(*filter, r);
+    if (const auto* del = OpIf<DeleteDataFilesOp>(op)) return DeleteDataFiles(*del, r);
+    if (OpIs<RestartOp>(op)) {
+      Restart(r);
+      return Status::OK();
+    }
+    // The parser gives a Paimon writer no other step.
+    return ctx_.script_error(fmt::format("step {} is not a paimon step", OpName(op)));
   }
 
   Counters counters() const override {
     Counters c = retired_;
-    c += CountersOf(committer_->stats());
+    c += committer_->stats();
     return c;
   }
 
+  int64_t orphan_files() const override {
+    int64_t n = 0;
+    for (const std::string& name : store_.written()) n += table_->Referenced(name) ? 0 : 1;
+    return n;
+  }
+
+  // The outcome recorder of its table reads ERROR events as commit outcomes.
+  bool reports_silent_failures() const override { return false; }
+
  private:
-  std::unique_ptr<paimon::Committer> MakeCommitter() const {
+  std::unique_ptr<paimon::Committer> MakeCommitter() {
     const Table& table = ctx_.scenario->tables[ctx_.writer->table];
     paimon::CommitOptions options;
     options.table = table.name;
@@ -75,7 +82,7 @@ class PaimonWriter final : public ProtocolWriter {
     options.idempotency_check = ctx_.idempotency_check;
     options.retry = ctx_.retry;
     options.strict_mode_last_safe_snapshot = ctx_.writer->strict_mode_last_safe_snapshot;
-    return std::make_unique<paimon::Committer>(ctx_.writer->commit_user, options, ctx_.env, ctx_.store, ctx_.events);
+    return std::make_unique<paimon::Committer>(ctx_.writer->commit_user, options, ctx_.env, &store_, ctx_.events);
   }
 
   // A new data file (not yet written) named after the writer's current file prefix: one random
@@ -96,7 +103,7 @@ class PaimonWriter final : public ProtocolWriter {
 
   Status Write(const WriteOp& op, StepResult* r) {
     DataFile f = NewFile(op.partition, op.bucket, 0, op.min_key, op.max_key, op.rows);
-    COMMITLAB_RETURN_IF_ERROR(paimon::WriteDataFile(ctx_.env, ctx_.store, f));
+    COMMITLAB_RETURN_IF_ERROR(paimon::WriteDataFile(ctx_.env, &store_, f));
     // Appended, not formatted: every write of every explored execution makes one.
     r->detail = "write " + ShortName(f.name) + " (" + BucketName(f.partition, f.bucket) + ", L0, keys " +
                 std::to_string(f.min_key) + ".." + std::to_string(f.max_key) + ", rows=" + std::to_string(f.row_count) +
@@ -106,7 +113,7 @@ class PaimonWriter final : public ProtocolWriter {
   }
 
   Status Compact(const CompactOp& op, StepResult* r) {
-    COMMITLAB_RETURN_IF_ERROR(view_.Refresh(ctx_.store, ctx_.env));
+    COMMITLAB_RETURN_IF_ERROR(view_.Refresh(&store_, ctx_.env));
     const std::vector<DataFile> level = view_.Files(op.partition, op.bucket, op.from_level);
     std::vector<DataFile> inputs;
     if (op.all_files) {
@@ -135,7 +142,7 @@ class PaimonWriter final : public ProtocolWriter {
     }
     DataFile out = NewFile(op.partition, op.bucket, op.to_level, op.min_key.value_or(min_key),
                            op.max_key.value_or(max_key), op.rows.value_or(rows));
-    COMMITLAB_RETURN_IF_ERROR(paimon::WriteDataFile(ctx_.env, ctx_.store, out));
+    COMMITLAB_RETURN_IF_ERROR(paimon::WriteDataFile(ctx_.env, &store_, out));
     for (const DataFile& f : inputs) pending_compact_.push_back({ChangeKind::kDelete, f});
     pending_compact_.push_back({ChangeKind::kAdd, out});
     r->detail = fmt::format("compact {} L{} -> L{} as of snapshot {}: compactBefore = [{}], compactAfter = [{}]",
@@ -145,12 +152,12 @@ class PaimonWriter final : public ProtocolWriter {
   }
 
   Result<Committable> SavedCheckpoint(const std::string& name) {
-    if (std::optional<Committable> c = ctx_.checkpoints->Get(name)) return std::move(*c);
+    if (std::optional<Committable> c = table_->checkpoints()->Get(name)) return std::move(*c);
     // Saved by a step another writer has not reached yet: the script needs an order line.
     for (const Writer& w : ctx_.scenario->writers) {
       for (const Step& s : w.steps) {
-        const auto* cp = std::get_if<CheckpointOp>(&s.op);
-        if (cp == nullptr || cp->name != name) continue;
+        const auto* cp = OpIf<CheckpointOp>(s.op);
+        if (cp == nullptr || cp->checkpoint != name) continue;
         return ctx_.script_error(
             fmt::format("checkpoint \"{}\" is not saved yet: {} saves it at {} and has not got there "
                         "(an order line can make it go first)",
@@ -171,13 +178,13 @@ class PaimonWriter final : public ProtocolWriter {
       c.append_changes = std::exchange(pending_append_, {});
       c.compact_changes = std::exchange(pending_compact_, {});
     }
-    const int64_t before = committer_->stats().snapshots;
+    const int64_t before = committer_->stats().committed;
     const bool table_ignores_empty = committer_->options().ignore_empty_commit;
     if (op.ignore_empty_commit) committer_->set_ignore_empty_commit(*op.ignore_empty_commit);
     Result<int> n =
         op.overwrite ? committer_->Overwrite(*op.overwrite, c) : committer_->Commit(c, op.check_append_files);
     committer_->set_ignore_empty_commit(table_ignores_empty);
-    r->committed = committer_->stats().snapshots - before;
+    r->committed = committer_->stats().committed - before;
     r->detail = "commit identifier " + std::to_string(c.identifier) +
                 (op.checkpoint.empty() ? "" : " (checkpoint " + op.checkpoint + ")") + ": " +
                 std::to_string(r->committed) + " snapshot(s)";
@@ -188,9 +195,9 @@ class PaimonWriter final : public ProtocolWriter {
     Committable c{.identifier = op.identifier,
                   .append_changes = std::exchange(pending_append_, {}),
                   .compact_changes = std::exchange(pending_compact_, {})};
-    r->detail = fmt::format("checkpoint {}: identifier {}, {} file change(s)", op.name, op.identifier,
+    r->detail = fmt::format("checkpoint {}: identifier {}, {} file change(s)", op.checkpoint, op.identifier,
                             c.append_changes.size() + c.compact_changes.size());
-    ctx_.checkpoints->Save(op.name, std::move(c));
+    table_->checkpoints()->Save(op.checkpoint, std::move(c));
     return Status::OK();
   }
 
@@ -216,8 +223,8 @@ class PaimonWriter final : public ProtocolWriter {
       for (const auto* list : {&saved->append_changes, &saved->compact_changes}) {
         for (const FileChange& ch : *list) {
           if (ch.kind != ChangeKind::kAdd && list == &saved->append_changes) continue;
-          if (!ctx_.store->DataFileExists(ch.file)) continue;  // already gone
-          COMMITLAB_RETURN_IF_ERROR(ctx_.store->DeleteDataFile(ch.file));
+          if (!store_.DataFileExists(ch.file)) continue;  // already gone
+          COMMITLAB_RETURN_IF_ERROR(store_.DeleteDataFile(ch.file));
           gone.push_back(ShortName(ch.file.name));
         }
       }
@@ -230,7 +237,7 @@ class PaimonWriter final : public ProtocolWriter {
   // The job fails over: a new committer with the same commit user; what was pending is lost,
   // saved checkpoints survive.
   void Restart(StepResult* r) {
-    retired_ += CountersOf(committer_->stats());
+    retired_ += committer_->stats();
     committer_ = MakeCommitter();
     const size_t dropped = pending_append_.size() + pending_compact_.size();
     pending_append_.clear();
@@ -242,6 +249,8 @@ class PaimonWriter final : public ProtocolWriter {
   }
 
   ProtocolContext ctx_;
+  PaimonTableRun* const table_;
+  WriterStore store_;  // the writer's handle on the table's store
   std::unique_ptr<paimon::Committer> committer_;
   Counters retired_;  // counters of the committers before the last restart
   TableView view_;
@@ -253,8 +262,8 @@ class PaimonWriter final : public ProtocolWriter {
 
 }  // namespace
 
-std::unique_ptr<ProtocolWriter> MakePaimonWriter(ProtocolContext ctx) {
-  return std::make_unique<PaimonWriter>(std::move(ctx));
+std::unique_ptr<ProtocolWriter> MakePaimonWriter(ProtocolContext ctx, PaimonTableRun* table) {
+  return std::make_unique<PaimonWriter>(std::move(ctx), table);
 }
 
 }  // namespace commitlab::scenarios::internal

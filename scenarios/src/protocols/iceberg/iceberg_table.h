@@ -1,16 +1,15 @@
-// The shared side of an Iceberg or a Delta table in a run: the engine's catalog / file store or
-// log, what writers were told (to check afterwards), and reading it all back into a TableReport
-// with its violations. The writers' side is runner_iceberg.cc and runner_delta.cc.
+// An Iceberg table in a run: the engine's catalog (in memory, or on a real server) and file
+// store, what writers were told (to check afterwards), and reading it all back into a
+// TableReport with its violations. The writers' side is iceberg_writer.cc.
 //
 // The checks, in the words of sim/checker.h:
-//   Iceberg  fork          the retained snapshots do not form one line (each the parent of the next)
-//            lost          an acknowledged snapshot is neither retained nor expired by an expire step
-//            missing_file  a file a retained snapshot reaches is gone from the store
-//            lost_update   a counter is not its initial value plus the acknowledged increments
-//            unreadable    the table's catalog on a real server cannot be read back
-//   Delta    lost          an acknowledged version does not hold its writer's commit
-#ifndef COMMITLAB_SCENARIOS_RUNNER_LAKES_H_
-#define COMMITLAB_SCENARIOS_RUNNER_LAKES_H_
+//   fork          the retained snapshots do not form one line (each the parent of the next)
+//   lost          an acknowledged snapshot is neither retained nor expired by an expire step
+//   missing_file  a file a retained snapshot reaches is gone from the store
+//   lost_update   a counter is not its initial value plus the acknowledged increments
+//   unreadable    the table's catalog on a real server cannot be read back
+#ifndef COMMITLAB_SCENARIOS_PROTOCOLS_ICEBERG_TABLE_H_
+#define COMMITLAB_SCENARIOS_PROTOCOLS_ICEBERG_TABLE_H_
 
 #include <cstdint>
 #include <map>
@@ -18,30 +17,28 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "commitlab/core/delta/log_store.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/iceberg/catalog.h"
 #include "commitlab/core/iceberg/file_io.h"
 #include "commitlab/core/mutex.h"
 #include "commitlab/scenarios/real_catalogs.h"
-#include "commitlab/scenarios/runner.h"
-#include "commitlab/scenarios/scenario.h"
-#include "commitlab/sim/checker.h"
+#include "protocols/protocol.h"
 
 namespace commitlab::scenarios::internal {
 
 // Thread-safe: writers on OS threads record into it concurrently.
-class IcebergTableRun {
+class IcebergTableRun final : public TableRun {
  public:
   // A catalog in memory is made here; one on a real server by Open.
   explicit IcebergTableRun(const Table& table);
 
   // Opens the table's catalog on a real server (jdbc, rest-server: commitlab/scenarios/real_catalogs.h);
   // nothing for one in memory. InvalidArgument saying what is missing when a server cannot be had.
-  Status Open();
+  Status Open() override;
+  std::unique_ptr<TableLookup> MakeLookup() override;
+  std::unique_ptr<ProtocolWriter> MakeWriter(ProtocolContext ctx) override;
   const Table& table() const { return table_; }
   // The catalog the run reads the table through.
   iceberg::IcebergCatalog* catalog() { return real_ != nullptr ? real_->catalog() : catalog_.get(); }
@@ -62,9 +59,9 @@ class IcebergTableRun {
   bool CounterInitialised(const std::string& key);
 
   // After the run: the chain, the counters and the orphans into `out`; violations appended.
-  // `orphans_by_user` gets each writer's orphan files (by the user that wrote them).
-  void Report(TableReport* out, std::vector<sim::Violation>* violations,
-              std::map<std::string, int64_t>* orphans_by_user);
+  void Report(TableReport* out, std::vector<sim::Violation>* violations, std::vector<std::string>* run_errors) override;
+  // After Report: the orphan files commit user `user` wrote.
+  int64_t OrphansOf(const std::string& user);
 
  private:
   struct Counter {
@@ -72,6 +69,12 @@ class IcebergTableRun {
     std::vector<int64_t> increments;
     std::vector<int64_t> maybe;  // outcome unknown
   };
+
+  // Report's parts.
+  void ReportChain(const iceberg::TableMetadata& m, TableReport* out, std::vector<sim::Violation>* violations)
+      REQUIRES(mu_);
+  std::optional<sim::Violation> CounterViolation(const std::string& key, const Counter& c,
+                                                 const Result<std::optional<int64_t>>& value) const;
 
   const Table& table_;
   std::unique_ptr<iceberg::IcebergCatalog> catalog_;  // in memory
@@ -81,26 +84,12 @@ class IcebergTableRun {
   std::map<int64_t, int64_t> acknowledged_ GUARDED_BY(mu_);  // snapshot id -> sequence number
   std::set<int64_t> expired_ GUARDED_BY(mu_);
   std::map<std::string, Counter> counters_ GUARDED_BY(mu_);
+  std::map<std::string, int64_t> orphans_by_user_ GUARDED_BY(mu_);  // after Report
 };
 
-class DeltaTableRun {
- public:
-  explicit DeltaTableRun(const Table& table) : table_(table) {}
-
-  const Table& table() const { return table_; }
-  delta::DeltaLog* log() { return &log_; }
-  // Version 0: CREATE TABLE with the table's partition columns and delta.isolationLevel.
-  Status Create();
-  void Acknowledged(const std::string& user, int64_t version);
-  void Report(TableReport* out, std::vector<sim::Violation>* violations);
-
- private:
-  const Table& table_;
-  delta::MemoryDeltaLog log_;
-  Mutex mu_;
-  std::vector<std::pair<std::string, int64_t>> acknowledged_ GUARDED_BY(mu_);
-};
+// iceberg_writer.cc
+std::unique_ptr<ProtocolWriter> MakeIcebergWriter(ProtocolContext ctx, IcebergTableRun* table);
 
 }  // namespace commitlab::scenarios::internal
 
-#endif  // COMMITLAB_SCENARIOS_RUNNER_LAKES_H_
+#endif  // COMMITLAB_SCENARIOS_PROTOCOLS_ICEBERG_TABLE_H_
