@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""The documentation's examples, run: every ```console block of README.md and docs/**/*.md is a
+session of `$ COMMAND` lines, each followed by the output it prints, and this test runs the commands
+in order (from the repository's root, one shell per file, so a table an example makes is there for
+the next) and compares what they print with what the page says.
+
+How a page writes an example:
+  $ build/commitlab race --sched random --seed 7     the command, as a reader types it
+  atomic commit failures: 18 (job-A 9, job-B 9)        a line it prints, exactly
+  latest snapshot id: …                                '…' stands for any text within a line
+  ...                                                  a line of three dots: any number of lines
+Lines the page leaves out at the end are not checked; `| tail -3` and `| head` keep an example
+short and still checked. A block fenced ```text (or any other word) is not run.
+
+Usage: doc_examples.py REPO_ROOT COMMITLAB_BINARY [FILE...]   (default: README.md and docs/**/*.md)
+`build/commitlab` in a command means COMMITLAB_BINARY. Scratch output goes under results/tmp/."""
+import functools
+import glob
+import os
+import re
+import subprocess
+import sys
+
+TIMEOUT_S = 300
+
+
+def blocks(path):
+    """(line number, [command or output lines]) of each ```console block."""
+    out, current, start = [], None, 0
+    for n, line in enumerate(open(path, encoding='utf-8'), 1):
+        line = line.rstrip('\n')
+        if current is None:
+            if line.strip() == '```console':
+                current, start = [], n
+        elif line.strip() == '```':
+            out.append((start, current))
+            current = None
+        else:
+            current.append(line)
+    return out
+
+
+def sessions(lines):
+    """[(command, expected lines)] of one block."""
+    out = []
+    for line in lines:
+        if line.startswith('$ '):
+            out.append((line[2:], []))
+        elif out:
+            out[-1][1].append(line)
+    return out
+
+
+def pattern(expected):
+    """A regex for one expected line: '…' is any text, the rest literal."""
+    return re.compile('^' + '.*?'.join(re.escape(part) for part in expected.rstrip().split('…')) + '$')
+
+
+def matches(expected, actual):
+    """Whether `actual` lines show `expected` (with '...' lines skipping any number): None if so,
+    else what went wrong."""
+    want = [e for e in expected]
+    while want and not want[-1].strip():
+        want.pop()
+    got = [a.rstrip() for a in actual]
+
+    @functools.lru_cache(maxsize=None)
+    def match(i, j):
+        if i == len(want):
+            return True
+        if want[i].strip() == '...':
+            return any(match(i + 1, k) for k in range(j, len(got) + 1))
+        return j < len(got) and pattern(want[i]).match(got[j]) is not None and match(i + 1, j + 1)
+
+    if match(0, 0):
+        return None
+    # The first expected line that no longer follows: enough for a reader to find the drift.
+    j = 0
+    for i, w in enumerate(want):
+        if w.strip() == '...':
+            continue
+        p = pattern(w)
+        while j < len(got) and not p.match(got[j]):
+            j += 1
+        if j == len(got):
+            return f'expected line {i + 1} not found in order: {w!r}'
+        j += 1
+    return 'the lines are there but not in this order, or with lines between them the page does not skip'
+
+
+def main():
+    root, binary = sys.argv[1], os.path.abspath(sys.argv[2])
+    os.chdir(root)
+    files = sys.argv[3:] or ['README.md'] + sorted(glob.glob('docs/**/*.md', recursive=True))
+    failures, ran = [], 0
+    for path in files:
+        for start, lines in blocks(path):
+            for command, expected in sessions(lines):
+                shell = command.replace('build/commitlab', binary)
+                try:
+                    r = subprocess.run(['bash', '-c', shell], capture_output=True, text=True, timeout=TIMEOUT_S)
+                    output = (r.stdout + r.stderr).split('\n')
+                except subprocess.TimeoutExpired:
+                    failures.append(f'{path}:{start}: `{command}` did not end within {TIMEOUT_S} s')
+                    continue
+                ran += 1
+                why = matches(expected, output)
+                if why:
+                    shown = '\n    '.join(output[:40])
+                    failures.append(f'{path}:{start}: `{command}`: {why}\n  it printed:\n    {shown}')
+    for f in failures:
+        print('FAIL ' + f)
+    print(f'{ran} example command(s) run, {len(failures)} differ from their page')
+    return 1 if failures or ran == 0 else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,5 @@
+# The documentation's examples, run: every ```console block of README.md and docs/**/*.md, its
+# commands in order, their output compared with the page (labs/tests/doc_examples.py says how).
+add_test(NAME docs.examples
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/doc_examples.py ${PROJECT_SOURCE_DIR} $<TARGET_FILE:commitlab>)
+set_tests_properties(docs.examples PROPERTIES TIMEOUT 900)
