@@ -11,7 +11,9 @@ How a page writes an example:
   ...                                                  a line of three dots: any number of lines
 Lines the page leaves out at the end are not checked; `| tail -3` and `| head` keep an example
 short and still checked. A command line ending in ` \` goes on in the next line, as in bash. A block
-fenced ```text (or any other word) is not run.
+fenced ```text (or any other word) is not run. A block stands alone: what it needs it makes first,
+under results/tmp/ (git ignores it), removing what an earlier run left there with `rm -rf`, so that
+blocks do not depend on each other's order and a rerun starts clean.
 
 A command ending in ` &` (a server) runs in the background, in a process group of its own: the
 lines the page shows under it are its first lines, read before the next command starts (so a
