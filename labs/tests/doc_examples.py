@@ -184,6 +184,9 @@ def run_block(path, start, lines, binary):
 
 
 def main():
+    # ctest ends a test that overruns its timeout with SIGTERM: exiting through the `finally` of
+    # run_block stops the block's servers, which would otherwise outlive us in their own groups.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     root, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     os.chdir(root)
     files = sys.argv[3:] or ['README.md'] + sorted(glob.glob('docs/**/*.md', recursive=True))
