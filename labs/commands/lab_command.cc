@@ -21,10 +21,12 @@
 #include "commands/run_settings.h"
 #include "commitlab/core/file_read.h"
 #include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/protocols.h"
 #include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/sim/detail_words.h"
 #include "commitlab/sim/history.h"
+#include "commitlab/sim/protocol_words.h"
 #include "lab/brief_output.h"
 #include "lab/class_mode.h"
 #include "lab/lab_text.h"
@@ -148,7 +150,7 @@ class Narrator : public scenarios::RunObserver {
               const scenarios::StepResult& result) override {
     // A commit speaks through its log lines and snapshots; the other steps are told here.
     std::string text;
-    if (!std::holds_alternative<scenarios::CommitOp>(step.op) && !result.detail.empty())
+    if (!step.op->told_by_its_log() && !result.detail.empty())
       text += fmt::format("         [{}] {}\n", writer.name,
                           AbbreviateUuids(sim::StepDetailSentence(result.detail, language_)));
     if (result.status == scenarios::StepStatus::kFailed) {
@@ -188,10 +190,10 @@ void PrintSummary(const RunReport& r, bool matrix, const LabWords& words) {
     std::string per_writer;
     for (const scenarios::WriterReport& w : r.writers)
       per_writer += fmt::format("{}{} {}", per_writer.empty() ? "" : ", ", w.name, w.counters.atomic_failures);
-    const scenarios::Protocol protocol = r.tables.empty() ? scenarios::Protocol::kPaimon : r.table().protocol;
-    const std::string_view lost = protocol == scenarios::Protocol::kIceberg ? words.lost_swaps
-                                  : protocol == scenarios::Protocol::kDelta ? words.lost_versions
-                                                                            : words.atomic_failures;
+    // Each protocol's lost races in its lecture's words (S2 第 5 讲 quotes Paimon's log line).
+    const std::string_view protocol = r.tables.empty() ? "paimon" : ProtocolName(r.table().protocol);
+    const std::string_view lost =
+        words.language == sim::Language::kChinese ? sim::WordsOf(protocol).tally_zh : words.atomic_failures;
     fmt::print("\n{}\n", Say(lost, r.tally.atomic_failures, per_writer));
     fmt::print("{}\n", Say(words.tally, r.tally.conflicts, r.tally.unknown_outcomes, r.tally.idempotent_matches));
     const std::string close = words.language == sim::Language::kChinese ? "）" : ")";
@@ -314,8 +316,8 @@ void Narrate(const Prepared& p, const LabSection& section, const std::string& fi
     for (const std::string& line : MatrixLines(report, file, p.zh, /*with_legend=*/true)) fmt::print("{}\n", line);
   } else {
     for (const scenarios::TableReport& t : report.tables) {
-      if (t.protocol == scenarios::Protocol::kPaimon) continue;
-      fmt::print("\n{}\n", Say(w.chain_heading, t.name, scenarios::ProtocolName(t.protocol)));
+      if (scenarios::WordsOf(t.protocol).narrated) continue;  // its snapshots were shown as they landed
+      fmt::print("\n{}\n", Say(w.chain_heading, t.name, ProtocolName(t.protocol)));
       for (const std::string& line : ChainLines(t, p.zh)) fmt::print("           {}\n", line);
     }
   }

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "commitlab/sim/protocol_words.h"
 #include "commitlab/sim/text_width.h"
 #include "commitlab/sim/violation_words.h"
 #include "lab/lab_text.h"
@@ -101,11 +102,8 @@ class Screen {
     }
     const scenarios::Counters& c = report_.tally;
     // A lost race in each protocol's lecture's words.
-    const scenarios::Protocol p = report_.tables.empty() ? scenarios::Protocol::kPaimon : report_.table().protocol;
-    const char* lost = !zh_                                 ? "lost races"
-                       : p == scenarios::Protocol::kIceberg ? "在条件式替换中落败"
-                       : p == scenarios::Protocol::kDelta   ? "争夺日志版本失败"
-                                                            : "抢号失败";
+    const std::string_view p = report_.tables.empty() ? "paimon" : ProtocolName(report_.table().protocol);
+    const char* lost = !zh_ ? "lost races" : sim::WordsOf(p).lost_count_zh;
     out.push_back(fmt::format(fmt::runtime(T("  {}: {}; conflicts: {}; unknown outcomes: {}; idempotent matches: {}",
                                              "  {} {} 次；冲突 {} 次；结果未知 {} 次；幂等命中 {} 次")),
                               lost, c.atomic_failures, c.conflicts, c.unknown_outcomes, c.idempotent_matches));

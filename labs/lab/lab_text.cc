@@ -6,6 +6,7 @@
 #include <cctype>
 #include <map>
 
+#include "commitlab/scenarios/protocols.h"
 #include "commitlab/sim/text_width.h"
 
 namespace commitlab::cli {
@@ -116,8 +117,8 @@ std::vector<std::string> RefusalLines(std::string_view message) {
 
 std::vector<std::string> ChainLines(const scenarios::TableReport& t, bool chinese) {
   std::vector<std::string> out;
-  const bool delta = t.protocol == scenarios::Protocol::kDelta;
-  const char* noun = chinese ? (delta ? "版本" : "快照") : (delta ? "version" : "snapshot");
+  const std::string_view entry = scenarios::WordsOf(t.protocol).chain_entry;
+  const std::string_view noun = !chinese ? entry : entry == "version" ? "版本" : "快照";
   for (size_t i = 0; i < t.chain.size(); ++i) {
     const Snapshot& s = t.chain[i];
     const std::string op = i < t.operations.size() ? t.operations[i] : std::string(CommitKindName(s.kind));

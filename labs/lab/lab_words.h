@@ -18,8 +18,6 @@ struct LabWords {
   std::string_view on_threads;       // how the Paimon race runs by default
   std::string_view simulated;        // {0} seed, {1} strategy
   std::string_view atomic_failures;  // {0} total, {1} "job-A 12, job-B 13": Paimon's lost races
-  std::string_view lost_swaps;       // the same for Iceberg: conditional swaps lost
-  std::string_view lost_versions;    // the same for Delta: log versions lost
   std::string_view tally;            // {0} conflicts, {1} unknown outcomes, {2} idempotent matches
   std::string_view failed_jobs;      // {0} count, {1} " (w refused)" or ""
   std::string_view latest;           // {0} "table t: " or "", {1} id

@@ -4,31 +4,21 @@
 
 #include <set>
 
+#include "commitlab/scenarios/protocols.h"
+#include "commitlab/sim/protocol_words.h"
 #include "commitlab/sim/violation_words.h"
 
 namespace commitlab::cli {
 namespace {
 
-using scenarios::Protocol;
 using sim::Language;
 using sim::Say;
 
 // What each protocol's invariants checked, in its lecture's words (runner_text.cc's InvariantLines
 // in English).
-const char* Checked(Protocol p, Language language) {
-  const bool zh = language == Language::kChinese;
-  switch (p) {
-    case Protocol::kPaimon:
-      return zh ? "每个已确认的提交恰好落地一次，快照 id 连续，没有删除不存在的文件"
-                : "every acknowledged commit landed exactly once, ids contiguous, no file deleted that was not live";
-    case Protocol::kIceberg:
-      return zh ? "快照连成一条线，每个已确认的快照都还在或已过期，保留的快照引用的文件都在，每个计数器都包含已确认的增加"
-                : "the snapshots form one line, every acknowledged snapshot is retained or was expired, no file a "
-                  "retained snapshot reaches is gone, every counter holds its acknowledged increments";
-    case Protocol::kDelta:
-      return zh ? "每个已确认的版本都是其写入方的提交" : "every acknowledged version holds its writer's commit";
-  }
-  return "";
+std::string Checked(Protocol p, Language language) {
+  if (language == Language::kChinese) return sim::WordsOf(ProtocolName(p)).checked_zh;
+  return std::string(scenarios::WordsOf(p).invariants);
 }
 
 }  // namespace
@@ -59,8 +49,7 @@ std::vector<std::string> InvariantLinesIn(const scenarios::RunReport& r, Languag
     std::string checked;
     for (Protocol p : present) {
       checked += (checked.empty() ? "" : "；") +
-                 (present.size() > 1 ? std::string(scenarios::ProtocolName(p)) + "：" : std::string()) +
-                 Checked(p, language);
+                 (present.size() > 1 ? std::string(ProtocolName(p)) + "：" : std::string()) + Checked(p, language);
     }
     lines.push_back(fmt::format("不变量：成立（{}）", checked.empty() ? "没有表" : checked));
     return lines;

@@ -262,7 +262,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     if (!found.ok()) return fatal(EventType::kError, found.status());
     if (found->has_value()) {
       ++stats_.idempotent_matches;
-      ++stats_.snapshots;
+      ++stats_.committed;
       Emit({.type = EventType::kIdempotentMatch,
             .level = Level::kInfo,
             .identifier = identifier,
@@ -361,7 +361,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
 
   switch (pr.outcome) {
     case PublishOutcome::kPublished:
-      ++stats_.snapshots;
+      ++stats_.committed;
       if (gate_.events())
         Emit({.type = EventType::kPublished,
               .level = Level::kInfo,

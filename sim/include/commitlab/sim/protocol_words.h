@@ -26,6 +26,9 @@ struct ProtocolWords {
   const char* lost_unknown_zh;
   const char* retry_en;  // what the loser does next
   const char* retry_zh;
+  const char* lost_count_zh;  // a lab's count of lost races: 抢号失败 {n} 次
+  const char* tally_zh;       // a lab's summary of them: {0} in all, {1} per writer
+  const char* checked_zh;     // what its invariants assert when they hold
 };
 
 // The words of `protocol`; Paimon's for any other name (a history without a scenario text).
