@@ -87,7 +87,9 @@ const std::vector<Lab>& Labs() {
        "isolation levels, the conflict matrix, the storage contract under the log",
        "Delta 实验（04 事务与并发控制 3.3 与 Delta Lake 文档）：put-if-absent 的日志版本、冲突检查、隔离级别、冲突矩阵、"
        "日志之下的存储约定",
-       {{"conflicts", {"delta_conflicts.scn", "delta_read_vs_append.scn", "delta_compaction.scn", "delta_app_ids.scn"}},
+       {{"conflicts",
+         {"delta_conflicts.scn", "delta_read_vs_append.scn", "delta_compaction.scn", "delta_app_ids.scn",
+          "delta_metadata_protocol.scn"}},
         {"matrix", {"delta_conflict_matrix.scn"}, false, /*matrix=*/true},
         {"objectstore",
          {"object_store_check_then_put.scn", "object_store_locked.scn", "object_store_conditional_put.scn"}}}},

@@ -42,6 +42,10 @@ lab_test(delta_all 0 "1\\. conflicts +AGREES.*2\\. matrix +AGREES.*3\\. objectst
 lab_test(delta_conflicts 0
   "FileAlreadyExistsException: appends/_delta_log/00000000000000000002\\.json.*ConcurrentDeleteDeleteException.*ConcurrentAppendException.*ConcurrentDeleteReadException.*ConcurrentTransactionException.*1\\. conflicts +AGREES +scenarios/delta_app_ids\\.scn"
   lab delta --experiment conflicts)
+# The Delta chapter's six exceptions, each from a run of the conflicts section.
+lab_test(delta_six_exceptions 0
+  "ConcurrentDeleteDeleteException.*ConcurrentAppendException.*ConcurrentDeleteReadException.*ConcurrentTransactionException.*MetadataChangedException.*ProtocolChangedException.*1\\. conflicts +AGREES +scenarios/delta_metadata_protocol\\.scn"
+  lab delta --experiment conflicts)
 lab_test(delta_matrix 0
   "Serializable \\(table level\\) +winner \\\\ loser +INSERT +UPDATE +DELETE +MERGE +OPTIMIZE +INSERT +commits +Append +Append +Append +commits.*pairs.*OPTIMIZE +cannot +can +can +can +can.*WriteSerializable \\(table level\\).*INSERT +commits +commits +commits +commits +commits.*expectations: 50 of 50 held.*2\\. matrix +AGREES"
   lab delta --experiment matrix)

@@ -181,6 +181,27 @@ void OptimisticTransaction::SetTransactionVersion(std::string app_id, int64_t ve
   info_.actions.txns.push_back({std::move(app_id), version});
 }
 
+// OptimisticTransaction.checkForSetTransactionConflictAndDedup (spark/.../delta/OptimisticTransaction.scala):
+// one app id with two versions is DeltaErrors.setTransactionVersionConflict, an IllegalArgumentException
+// thrown before anything is written; the same version twice is kept once.
+Status OptimisticTransaction::DedupSetTransactions() {
+  std::vector<SetTransaction>& txns = info_.actions.txns;
+  std::vector<SetTransaction> kept;
+  for (SetTransaction& t : txns) {
+    auto seen = std::find_if(kept.begin(), kept.end(), [&](const SetTransaction& k) { return k.app_id == t.app_id; });
+    if (seen == kept.end()) {
+      kept.push_back(std::move(t));
+    } else if (seen->version != t.version) {
+      return Status::InvalidArgument(fmt::format(
+          "IllegalArgumentException: Two SetTransaction actions within the same transaction have the same appId {} "
+          "but different versions {} and {}.",
+          t.app_id, seen->version, t.version));
+    }
+  }
+  txns = std::move(kept);
+  return Status::OK();
+}
+
 IsolationLevel OptimisticTransaction::CommitIsolationLevel(Operation op) const {
   const delta::Commit& a = info_.actions;
   const std::optional<Metadata>& m = a.metadata ? a.metadata : snapshot_.metadata();
@@ -216,6 +237,10 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
   if (committed_) return Status::InvalidArgument("Transaction already committed.");
   committed_ = true;
   op_ = op;
+  if (Status st = DedupSetTransactions(); !st.ok()) {
+    Emit({.type = EventType::kError, .level = Level::kError, .attempt = 1, .message = st.message()});
+    return st;
+  }
   if (snapshot_.version() < 0 && !info_.actions.metadata) {
     Status st =
         Status::InvalidArgument("Couldn't find Metadata while committing the first version of the Delta table.");

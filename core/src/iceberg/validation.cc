@@ -212,11 +212,15 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
     case OperationKind::kAppend:
     case OperationKind::kExpireSnapshots: return Status::OK();
     case OperationKind::kOverwriteByFilter: {
-      // BaseOverwriteFiles.validate: validateNoConflictingData only when serializable,
+      // BaseOverwriteFiles.validate: by default validateNoConflictingData only when serializable,
       // validateNoConflictingDeletes at both levels (Spark's copy-on-write commit).
+      const OverwriteValidation checks = op.overwrite_validation.value_or(
+          OverwriteValidation{.no_conflicting_data = serializable, .no_conflicting_deletes = true});
+      if (!checks.no_conflicting_data && !checks.no_conflicting_deletes) return Status::OK();
       Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
       if (!history.ok()) return history.status();
-      if (serializable) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
+      if (checks.no_conflicting_data) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
+      if (!checks.no_conflicting_deletes) return Status::OK();
       COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeleteFiles(*history, op.filter, cause));
       return ValidateDeletedDataFiles(*history, op.filter, cause);
     }

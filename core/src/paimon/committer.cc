@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string_view>
 #include <utility>
 
 #include "commitlab/core/check.h"
@@ -278,7 +280,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   // StrictModeChecker.check, then update(newSnapshotId - 1), as FileStoreCommitImpl.tryCommitOnce.
   if (std::optional<int64_t>& safe = options_.strict_mode_last_safe_snapshot) {
     if (*safe >= 0) {
-      Result<std::string> refusal = StrictModeRefusal(*safe, new_id, kind);
+      Result<std::string> refusal = StrictModeRefusal(*safe, new_id, kind, changes);
       if (!refusal.ok()) return fatal(EventType::kError, refusal.status());
       if (!refusal->empty()) {
         ++stats_.conflicts;
@@ -476,26 +478,48 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
   return kept;
 }
 
-Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_id, CommitKind kind) {
+namespace {
+
+// Whether any change of `changes` lies in one of `partitions` (StrictModeChecker.hasOverlappedPartition;
+// an unpartitioned table's files all share the partition "", so they always overlap).
+bool TouchesPartition(const std::vector<FileChange>& changes, const std::set<std::string_view>& partitions) {
+  for (const FileChange& c : changes)
+    if (partitions.contains(c.file.partition)) return true;
+  return false;
+}
+
+}  // namespace
+
+// StrictModeChecker.check (paimon-core .../operation/commit/StrictModeChecker.java): the partitions
+// this commit changes (ManifestEntryChanges.changedPartitions) against each other user's snapshot.
+Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_id, CommitKind kind,
+                                                 const std::vector<FileChange>& changes) {
   if (last_safe >= new_id - 1) return std::string();
+  std::set<std::string_view> partitions;
+  for (const FileChange& c : changes) partitions.insert(c.file.partition);
+  if (partitions.empty()) return std::string();  // hasOverlapped*Partition: nothing changed, nothing overlaps
   for (int64_t id = last_safe + 1; id < new_id; ++id) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
     Result<Snapshot> s = store_->ReadSnapshot(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
     if (s->commit_user == user_) continue;
-    if (s->kind == CommitKind::kCompact || s->kind == CommitKind::kOverwrite) {
+    // commitlab keeps no index files (deletion vectors), so only the data files' partitions count:
+    // hasOverlappedDataPartition over the snapshot's delta, ADDs and DELETEs alike.
+    if ((s->kind == CommitKind::kCompact || s->kind == CommitKind::kOverwrite) &&
+        TouchesPartition(s->changes, partitions)) {
       return fmt::format(
           "When trying to commit snapshot {}, commit user {} has found a {} snapshot (id: {}) by another "
-          "user {}. Giving up committing as commit.strict-mode.last-safe-snapshot is set.",
+          "user {} which modified the same partition. Giving up committing as "
+          "commit.strict-mode.last-safe-snapshot is set.",
           new_id, user_, CommitKindName(s->kind), id, s->commit_user);
     }
-    // Every bucket here is a real (fixed) bucket: any file in the APPEND counts.
-    if (s->kind == CommitKind::kAppend && kind == CommitKind::kOverwrite && !s->changes.empty()) {
+    // Every bucket here is a real (fixed) bucket, so onlyReadRealBuckets keeps every file.
+    if (s->kind == CommitKind::kAppend && kind == CommitKind::kOverwrite && TouchesPartition(s->changes, partitions)) {
       return fmt::format(
           "When trying to commit snapshot {}, commit user {} has found a APPEND snapshot (id: {}) by "
-          "another user {} which committed files to fixed bucket. Giving up committing as "
-          "commit.strict-mode.last-safe-snapshot is set.",
+          "another user {} which committed files to fixed bucket on the same partition. Giving up committing "
+          "as commit.strict-mode.last-safe-snapshot is set.",
           new_id, user_, id, s->commit_user);
     }
   }

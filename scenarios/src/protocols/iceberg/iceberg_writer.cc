@@ -161,7 +161,7 @@ class IcebergWriter final : public ProtocolWriter {
     Result<FileRef> f = WriteData(op.data);
     if (!f.ok()) return f.status();
     const iceberg::Expression& filter = op.filter.expr;
-    return Commit(iceberg::NewOverwriteByFilter(**base, filter, {*f}, Isolation(op.isolation)), r,
+    return Commit(iceberg::NewOverwriteByFilter(**base, filter, {*f}, Isolation(op.isolation), op.validation), r,
                   fmt::format("overwrite {} with {}", iceberg::FormatExpression(filter), (*f)->path()));
   }
 
