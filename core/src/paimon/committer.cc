@@ -81,6 +81,23 @@ void Committer::NextManifestName() {
   }
 }
 
+void Committer::CheckReadyToPublish(const Snapshot& s, const std::vector<FileChange>& changes, const Snapshot* latest,
+                                    bool detect_conflicts) const {
+  const int64_t latest_id = latest != nullptr ? latest->id : 0;
+  COMMITLAB_CHECK(s.id == s.parent_id + 1 && s.parent_id == latest_id,
+                  "snapshot N+1 is published on snapshot N, the latest this attempt read (FileStoreCommitImpl."
+                  "tryCommitOnce: newSnapshotId = latestSnapshotId + 1)");
+  COMMITLAB_CHECK((!detect_conflicts && overwrite_partition_ == nullptr) || latest == nullptr ||
+                      base_.snapshot_id() == latest_id,
+                  "conflict detection and an overwrite's deletes read the live files of the parent being published on");
+  COMMITLAB_CHECK(overwrite_partition_ == nullptr || s.kind == CommitKind::kOverwrite,
+                  "only an OVERWRITE snapshot replaces a partition's files");
+  COMMITLAB_DCHECK(s.commit_user == user_,
+                   "a snapshot names its committer: the idempotency scan and FilterCommitted find ours by it");
+  COMMITLAB_DCHECK(s.changes == changes,
+                   "a snapshot publishes the changes its attempt checked and wrote to its manifest");
+}
+
 Result<int> Committer::Commit(const Committable& c, bool check_append_files) {
   int generated = 0;
   if (!options_.ignore_empty_commit || !c.append_changes.empty()) {
@@ -261,6 +278,9 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     Result<std::optional<int64_t>> found = FindOwnSnapshot(*failed_base_id, *latest, identifier, kind);
     if (!found.ok()) return fatal(EventType::kError, found.status());
     if (found->has_value()) {
+      COMMITLAB_CHECK(**found > *failed_base_id && **found <= latest->id,
+                      "our snapshot is looked for only after the base of the failed publish: an older one with our "
+                      "identifier is another commit");
       ++stats_.idempotent_matches;
       ++stats_.snapshots;
       Emit({.type = EventType::kIdempotentMatch,
@@ -339,6 +359,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   s.time_millis = env_->NowMicros() / 1000;
   s.total_records = (latest ? latest->total_records : 0) + delta;
   s.delta_records = delta;
+  CheckReadyToPublish(s, changes, latest, detect_conflicts);
   PublishResult pr;
   bool injected_loss = false;
   if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
@@ -436,9 +457,11 @@ Status Committer::AdvanceBase(const Snapshot& latest) {
     Result<Snapshot> s = store_->ReadSnapshot(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
+    COMMITLAB_CHECK(s->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
     COMMITLAB_RETURN_IF_ERROR(base_.Apply(*s));
   }
   if (latest.id > base_.snapshot_id()) COMMITLAB_RETURN_IF_ERROR(base_.Apply(latest));
+  COMMITLAB_CHECK(base_.snapshot_id() == latest.id, "the base is replayed up to the latest snapshot, no further");
   return Status::OK();
 }
 
@@ -460,6 +483,7 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
       Result<Snapshot> s = store_->ReadSnapshot(id);
       env_->EndStorageOp(StorageOp::kReadSnapshot);
       if (!s.ok()) return s.status();
+      COMMITLAB_CHECK(s->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
       if (s->commit_user == user_) newest = s->commit_identifier;
     }
   }
@@ -483,6 +507,7 @@ Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_
     Result<Snapshot> s = store_->ReadSnapshot(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
+    COMMITLAB_CHECK(s->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
     if (s->commit_user == user_) continue;
     if (s->kind == CommitKind::kCompact || s->kind == CommitKind::kOverwrite) {
       return fmt::format(

@@ -7,6 +7,8 @@
 #include <set>
 #include <tuple>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::paimon {
 namespace {
 
@@ -65,6 +67,19 @@ std::string PartitionSimpleString(std::string_view partition) {
 std::string DescribeFile(const DataFile& f) {
   return fmt::format("{}, bucket {}, level {}, file {}, minKey {}, maxKey {}", f.partition.empty() ? "{}" : f.partition,
                      f.bucket, f.level, f.name, f.min_key, f.max_key);
+}
+
+// Whether TableState::Apply would take `delta` on `base`: every DELETE removes a live file, no ADD
+// adds one. What CheckConflicts lets through must pass, or a conflict slipped past it.
+bool AppliesCleanly(const TableState& base, const std::vector<FileChange>& delta) {
+  std::map<FileKey, int> pending;  // net ADD(+1) / DELETE(-1) within the delta
+  for (const FileChange& c : delta) {
+    int& net = pending[KeyOf(c.file)];
+    const int live = (base.IsLive(c.file) ? 1 : 0) + net;
+    if (c.kind == ChangeKind::kAdd ? live > 0 : live <= 0) return false;
+    net += c.kind == ChangeKind::kAdd ? 1 : -1;
+  }
+  return true;
 }
 
 }  // namespace
@@ -181,6 +196,7 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
         kFileDeletionConflict,
         fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
   }
+  COMMITLAB_DCHECK(AppliesCleanly(base, delta), "a delta that passed the file checks applies to its base");
   if (!ctx.primary_key) return Status::OK();
 
   // LSM: within one (partition, bucket, level >= 1), closed key ranges must not touch. Only levels
