@@ -65,6 +65,14 @@ Result<std::vector<SnapshotRef>> ValidationHistory(const TableMetadata& base,
   std::vector<SnapshotRef> out;
   for (SnapshotRef s = base.CurrentSnapshot(); s != nullptr && s->snapshot_id != starting_snapshot_id;
        s = s->parent_id ? base.FindSnapshot(*s->parent_id) : nullptr) {
+    // A walk longer than the table goes round a cycle of parent ids, which only a damaged metadata
+    // file can hold (a snapshot written whole names any parent): refuse it rather than loop.
+    if (out.size() == base.snapshots.size()) {
+      return Status::Corruption(
+          fmt::format("{}: the parents of snapshot {} lead back to it: the table metadata is "
+                      "damaged",
+                      base.location, s->snapshot_id));
+    }
     out.push_back(s);
   }
   if (!out.empty() && out.back()->parent_id != starting_snapshot_id) {
