@@ -5,6 +5,8 @@
 #include <array>
 #include <optional>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::delta {
 namespace {
 
@@ -56,6 +58,9 @@ Status CheckAppIds(const CurrentTransactionInfo& t, const Commit& w, int64_t wv)
 std::optional<DataFile> FirstAddedFileTxnShouldHaveRead(const CurrentTransactionInfo& t, const Commit& w,
                                                         IsolationLevel level) {
   // A blind append read nothing, so nothing added can have changed what it read.
+  COMMITLAB_CHECK(!t.actions.commit_info.is_blind_append ||
+                      (t.read_predicates.empty() && t.read_files.empty() && t.actions.removes.empty()),
+                  "a transaction called a blind append read nothing and removes nothing (PrepareCommit)");
   if (t.actions.commit_info.is_blind_append) return std::nullopt;
   const bool winner_blind = w.commit_info.is_blind_append;
   bool check_blind_adds = false;
