@@ -100,9 +100,6 @@ class Committer {
   Result<const std::vector<FileChange>*> OverwriteChanges(const std::vector<FileChange>& adds, const Snapshot* latest);
   // Names the next manifest "manifest-{uuid}-{n}" in attempt_.delta_manifest.
   void NextManifestName();
-  // The invariants a publish relies on (checks that abort: a failure is commitlab's own bug).
-  void CheckReadyToPublish(const Snapshot& s, const std::vector<FileChange>& changes, const Snapshot* latest,
-                           bool detect_conflicts) const;
   // The events of every attempt (kAttempt, kAtomicCommitFailed, kRetryWait) are also guarded with
   // gate_.events() at the call (see EventGate).
   void Emit(Event e) {
