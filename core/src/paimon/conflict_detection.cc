@@ -69,17 +69,23 @@ std::string DescribeFile(const DataFile& f) {
                      f.bucket, f.level, f.name, f.min_key, f.max_key);
 }
 
-// Whether TableState::Apply would take `delta` on `base`: every DELETE removes a live file, no ADD
-// adds one. What CheckConflicts lets through must pass, or a conflict slipped past it.
-bool AppliesCleanly(const TableState& base, const std::vector<FileChange>& delta) {
-  std::map<FileKey, int> pending;  // net ADD(+1) / DELETE(-1) within the delta
+// FileEntry.mergeEntries(base ++ delta) done plainly, for a check of the bookkeeping below: an ADD
+// of a file in the map fails, a DELETE removes the file's entry or stays as a DELETE, and no DELETE
+// may be left at the end. Not TableState::Apply's rule, which is stricter: upstream lets a delta
+// delete a live file three times (the second DELETE stays, the third removes it).
+bool MergesCleanly(const TableState& base, const std::vector<FileChange>& delta) {
+  enum Entry { kAbsent, kAdd, kDelete };
+  std::map<FileKey, Entry> map;  // the files the delta touched; the others are as in the base
   for (const FileChange& c : delta) {
-    int& net = pending[KeyOf(c.file)];
-    const int live = (base.IsLive(c.file) ? 1 : 0) + net;
-    if (c.kind == ChangeKind::kAdd ? live > 0 : live <= 0) return false;
-    net += c.kind == ChangeKind::kAdd ? 1 : -1;
+    Entry& e = map.try_emplace(KeyOf(c.file), base.IsLive(c.file) ? kAdd : kAbsent).first->second;
+    if (c.kind == ChangeKind::kAdd) {
+      if (e != kAbsent) return false;
+      e = kAdd;
+    } else {
+      e = e == kAbsent ? kDelete : kAbsent;
+    }
   }
-  return true;
+  return std::none_of(map.begin(), map.end(), [](const auto& kv) { return kv.second == kDelete; });
 }
 
 }  // namespace
@@ -196,7 +202,8 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
         kFileDeletionConflict,
         fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
   }
-  COMMITLAB_DCHECK(AppliesCleanly(base, delta), "a delta that passed the file checks applies to its base");
+  COMMITLAB_DCHECK(MergesCleanly(base, delta),
+                   "a delta that passed the file checks merges into its base as FileEntry.mergeEntries does");
   if (!ctx.primary_key) return Status::OK();
 
   // LSM: within one (partition, bucket, level >= 1), closed key ranges must not touch. Only levels
