@@ -45,6 +45,8 @@ const std::vector<Command>& Commands() {
        commitlab::cli::RunExplain},
       {"writer", "one writer process on a table directory (start several; kill -9 one and restart it)",
        commitlab::cli::RunWriter},
+      {"merge", "combine the JSON reports of a search's shards (--shard I/N) into the unsharded report",
+       commitlab::cli::RunMerge},
       {"check", "read a table directory alone: is it sound, what is left over", commitlab::cli::RunCheck},
       {"catalog",
        "Iceberg catalogs on real servers: serve the REST catalog, race writer processes through it or PostgreSQL",

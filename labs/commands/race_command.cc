@@ -298,7 +298,7 @@ int RunRace(const std::vector<std::string>& args) {
   AddBudgetSettings(flags, &settings);
   if (flags.seed_range) {
     Result<SeedRangeRun> how =
-        SeedRangeFromFlags(kCommand, args, json, settings, flags, store_kind == "dir", "race-seeds");
+        SeedRangeFromFlags(kCommand, args, json, settings, flags, store_kind == "dir", "race-seeds", *scenario);
     if (!how.ok()) return UsageError(kCommand, how.status().message());
     how->prepare = [&store_kind](scenarios::RunOptions* o) { return PlaceTable(store_kind, o->dir, o); };
     return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, *how);

@@ -94,6 +94,20 @@ case "$case" in
     expect 1 "ERROR writer job-[A-Z] failed: .*No space left on device" -- \
       "$commitlab" race --processes 2 --dir small/p --commits 300
     ;;
+  catalog_disk_full)  # writer processes and their REST server on a 256 KiB tmpfs: each writer's failure is named
+    [ "$(id -u)" -eq 0 ] || fail "needs root to mount a small tmpfs (run the suite as root, as CI does)"
+    mkdir small && mount -t tmpfs -o size=256k tmpfs small || fail "cannot mount a tmpfs on $work/small"
+    mounted=$work/small
+    # Each writer is named; the reason is the disk's, as the server or the writer met it (a writer
+    # whose own output file could not be written is named as exiting without a summary).
+    out=$("$commitlab" catalog race --catalog rest --writers 2 --commits 2000 --warehouse small/w 2>&1)
+    got=$?
+    [ "$got" -eq 1 ] || fail "exit $got, expected 1: $(printf '%s' "$out" | tail -5)"
+    for w in job-A job-B; do
+      printf '%s' "$out" | grep -q "^FAILED: $w: " || fail "$w is not named as failed: $(printf '%s' "$out" | tail -5)"
+    done
+    printf '%s' "$out" | grep -q "No space left on device" || fail "no reason given: $(printf '%s' "$out" | tail -5)"
+    ;;
   thread_limit)  # the OS refuses threads: no abort, the writer that could not start is named
     expect 2 "commitlab race: cannot start a thread for writer job-[^ ]+ \\([0-9]+ of 200\\): Resource temporarily unavailable" -- \
       as_user bash -c "ulimit -u 8 && exec '$user_commitlab' race --writers 200 --commits 1 --latency ''"

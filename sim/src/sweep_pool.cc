@@ -27,13 +27,20 @@ SweepResult RunSweep(const SweepConfig& config) {
   result.config.progress = nullptr;
   const bool appenders = config.experiment == Experiment::kFormats;
   // Brooker's client is Paimon's committer whatever the config's protocol list says.
-  const std::vector<Protocol> protocols = appenders ? config.protocols : std::vector<Protocol>{Protocol::kPaimon};
+  const std::vector<Protocol> protocols = appenders ? config.protocols : std::vector<Protocol>{LectureProtocol()};
   result.config.protocols = protocols;
   std::vector<Cell> cells;  // in row order: writers x capacities x protocols x policies
   for (size_t ni = 0; ni < config.writer_counts.size(); ++ni)
     for (size_t ci = 0; ci < config.capacities.size(); ++ci)
       for (size_t ri = 0; ri < protocols.size(); ++ri)
         for (size_t pi = 0; pi < config.policies.size(); ++pi) cells.push_back({ni, ci, ri, pi});
+  result.all_cells = static_cast<int64_t>(cells.size());
+  std::vector<int64_t> numbers;  // each cell's index in the whole sweep
+  for (size_t k = 0; k < cells.size(); ++k)
+    if (config.shard_count <= 1 || static_cast<int>(k % static_cast<size_t>(config.shard_count)) == config.shard_index)
+      numbers.push_back(static_cast<int64_t>(k));
+  for (size_t k = 0; k < numbers.size(); ++k) cells[k] = cells[static_cast<size_t>(numbers[k])];
+  cells.resize(numbers.size());
   const size_t runs = config.runs > 0 ? static_cast<size_t>(config.runs) : 0;
   std::vector<RunOutcome> outcomes(cells.size() * runs);
   const auto total = static_cast<int64_t>(outcomes.size());
@@ -69,6 +76,7 @@ SweepResult RunSweep(const SweepConfig& config) {
       if (!r.status.ok() && result.status.ok()) result.status = r.status;
     result.rows.push_back(Aggregate(config.writer_counts[c.writers], config.policies[c.policy], runs_of_cell,
                                     protocols[c.protocol], config.capacities[c.capacity]));
+    result.cells.push_back(numbers[k]);
   }
   return result;
 }

@@ -266,7 +266,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
                       "our snapshot is looked for only after the base of the failed publish: an older one with our "
                       "identifier is another commit");
       ++stats_.idempotent_matches;
-      ++stats_.snapshots;
+      ++stats_.committed;
       Emit({.type = EventType::kIdempotentMatch,
             .level = Level::kInfo,
             .identifier = identifier,
@@ -378,7 +378,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
 
   switch (pr.outcome) {
     case PublishOutcome::kPublished:
-      ++stats_.snapshots;
+      ++stats_.committed;
       if (gate_.events())
         Emit({.type = EventType::kPublished,
               .level = Level::kInfo,

@@ -743,7 +743,7 @@ TEST_F(DirStoreTest, CommitterEndToEnd) {
     ASSERT_TRUE(n.ok()) << n.status().ToString();
     EXPECT_EQ(*n, 1);
   }
-  EXPECT_EQ(writer.stats().snapshots, 20);
+  EXPECT_EQ(writer.stats().committed, 20);
   EXPECT_EQ(writer.stats().atomic_failures, 0);
 
   // Everything is on disk: a fresh store over the same root sees the whole chain.
@@ -786,7 +786,7 @@ TEST_F(DirStoreTest, ACommitWhoseDataFileIsGoneFailsWithoutRetrying) {
   EXPECT_EQ(n.status().code(), Code::kNotFound);
   EXPECT_THAT(n.status().message(), HasSubstr("cannot publish snapshot-1: its data file"));
   EXPECT_EQ(writer.stats().unknown_outcomes, 0);
-  EXPECT_EQ(writer.stats().snapshots, 0);
+  EXPECT_EQ(writer.stats().committed, 0);
   EXPECT_EQ(LatestId(), 0);
 }
 
