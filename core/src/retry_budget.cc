@@ -107,6 +107,7 @@ void RetryBudget::OnSuccess() {
 
 double RetryBudget::tokens() const {
   MutexLock l(&mu_);
+  COMMITLAB_CHECK(balance_ >= 0 && balance_ <= capacity_, "a budget's balance stays in [0, tokens]");
   return static_cast<double>(balance_) / kGrain;
 }
 

@@ -86,6 +86,8 @@ double Rng::Normal(double mean, double stddev) {
   const double magnitude = x < kZiggurat.x[layer + 1] ? x : NormalMagnitudeSlow(layer, x);
   // Bit 7 is the sign, flipped in with an xor: a branch on it would be mispredicted half the time.
   const double signed_magnitude = std::bit_cast<double>(std::bit_cast<uint64_t>(magnitude) ^ ((bits & 0x80) << 56));
+  // A NaN or infinite draw would stall or scramble a simulated clock that adds it.
+  COMMITLAB_DCHECK(std::isfinite(signed_magnitude), "a standard normal draw is a finite number");
   return mean + stddev * signed_magnitude;
 }
 

@@ -132,6 +132,8 @@ Status CheckDeletedTwice(const CurrentTransactionInfo& t, const Commit& w, int64
 
 Status CheckConflicts(const CurrentTransactionInfo& current, const Commit& winner, int64_t winner_version,
                       IsolationLevel level) {
+  COMMITLAB_CHECK(winner_version > current.actions.commit_info.read_version,
+                  "a winner committed after the version the transaction read (checkForConflicts starts past it)");
   COMMITLAB_RETURN_IF_ERROR(CheckProtocol(current, winner, winner_version));
   COMMITLAB_RETURN_IF_ERROR(CheckMetadata(winner, winner_version));
   COMMITLAB_RETURN_IF_ERROR(CheckAppIds(current, winner, winner_version));

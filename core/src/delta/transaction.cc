@@ -284,6 +284,7 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
 
 OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version, int attempt,
                                                                  const std::string& check_line, Status* error) {
+  COMMITLAB_CHECK(version > snapshot_.version(), "a transaction writes a version after the one it read, never over it");
   ++stats_.attempts;
   if (gate_.events())
     Emit({.type = EventType::kAttempt,

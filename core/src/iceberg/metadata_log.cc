@@ -54,7 +54,10 @@ std::vector<std::string> MetadataLog::Entries() const {
 std::vector<MetadataLog::Entry> MetadataLog::TimedEntries() const {
   std::vector<Entry> out(size_);
   const Node* n = newest_.get();
-  for (size_t i = size_; i > 0; --i, n = n->older.get()) out[i - 1] = {n->location, n->timestamp_ms};
+  for (size_t i = size_; i > 0; --i, n = n->older.get()) {
+    COMMITLAB_DCHECK(n != nullptr, "a log's chain reaches back past its oldest kept entry");
+    out[i - 1] = {n->location, n->timestamp_ms};
+  }
   return out;
 }
 

@@ -6,6 +6,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::iceberg {
 namespace {
 
@@ -75,6 +77,11 @@ Result<std::vector<SnapshotRef>> ValidationHistory(const TableMetadata& base,
     }
     out.push_back(s);
   }
+  COMMITLAB_DCHECK(std::adjacent_find(out.begin(), out.end(),
+                                      [](const SnapshotRef& newer, const SnapshotRef& older) {
+                                        return newer->parent_id != older->snapshot_id;
+                                      }) == out.end(),
+                   "a validation history runs newest first, each snapshot the parent of the one before");
   if (!out.empty() && out.back()->parent_id != starting_snapshot_id) {
     return ValidationFailure(
         fmt::format("Cannot determine history between starting snapshot {} and the last known "

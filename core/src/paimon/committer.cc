@@ -20,6 +20,20 @@ std::string JavaSeconds(int64_t micros) {
   return s;
 }
 
+// What a publish relies on, by construction in TryCommitOnce: DCHECKs, so that Release does not pay
+// for them on each of a sweep's ~10^5 publishes. (That conflict detection and an overwrite read
+// the parent's files is AdvanceBase's CHECK: base_ is replayed to the latest wherever it is read.)
+void CheckReadyToPublish(const Snapshot& s, const std::vector<FileChange>& changes, int64_t latest_id,
+                         const std::string& user) {
+  COMMITLAB_DCHECK(s.id == s.parent_id + 1 && s.parent_id == latest_id,
+                   "snapshot N+1 is published on snapshot N, the latest this attempt read (FileStoreCommitImpl."
+                   "tryCommitOnce: newSnapshotId = latestSnapshotId + 1)");
+  COMMITLAB_DCHECK(s.commit_user == user,
+                   "a snapshot names its committer: the idempotency scan and FilterCommitted find ours by it");
+  COMMITLAB_DCHECK(s.changes == changes,
+                   "a snapshot publishes the changes its attempt checked and wrote to its manifest");
+}
+
 }  // namespace
 
 struct Committer::AttemptResult {
@@ -107,6 +121,8 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
   std::optional<int64_t> failed_base_id;  // latest id seen by an attempt whose publish failed
   SnapshotRef latest;
   attempt_.changes = changes;  // the same for every attempt of this commit
+  COMMITLAB_CHECK(overwrite_partition_ == nullptr || kind == CommitKind::kOverwrite,
+                  "only an OVERWRITE snapshot replaces a partition's files (its compaction follows on its own)");
   int64_t prev_wait = 0;
   auto give_up = [&](int retry, std::string msg) {
     ++stats_.gave_up;
@@ -250,7 +266,6 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
 
   const std::vector<FileChange>* changes_ptr = &given;
   if (overwrite_partition_ != nullptr) {
-    COMMITLAB_CHECK(kind == CommitKind::kOverwrite, "only an OVERWRITE snapshot replaces a partition's files");
     Result<const std::vector<FileChange>*> ow = OverwriteChanges(given, latest);
     if (!ow.ok()) return fatal(EventType::kError, ow.status());
     changes_ptr = *ow;
@@ -262,9 +277,6 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     Result<std::optional<int64_t>> found = FindOwnSnapshot(*failed_base_id, *latest, identifier, kind);
     if (!found.ok()) return fatal(EventType::kError, found.status());
     if (found->has_value()) {
-      COMMITLAB_CHECK(**found > *failed_base_id && **found <= latest->id,
-                      "our snapshot is looked for only after the base of the failed publish: an older one with our "
-                      "identifier is another commit");
       ++stats_.idempotent_matches;
       ++stats_.committed;
       Emit({.type = EventType::kIdempotentMatch,
@@ -335,27 +347,14 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   ++stats_.manifests_written;
 
   // 4. Publish snapshot N+1: the one atomic step.
-  const int64_t delta = DeltaRecords(changes);
   s.id = new_id;
   s.parent_id = latest_id;
   s.commit_identifier = identifier;
   s.kind = kind;
   s.time_millis = env_->NowMicros() / 1000;
-  s.total_records = (latest ? latest->total_records : 0) + delta;
-  s.delta_records = delta;
-  // What the publish relies on. Checked where it is cheap: base_ is replayed to `latest` wherever
-  // it is read (AdvanceBase), an overwrite is an OVERWRITE (above); the rest is by construction
-  // here, so Release does not pay for it on each of a sweep's ~10^5 publishes.
-  COMMITLAB_DCHECK(s.id == s.parent_id + 1 && s.parent_id == latest_id,
-                   "snapshot N+1 is published on snapshot N, the latest this attempt read (FileStoreCommitImpl."
-                   "tryCommitOnce: newSnapshotId = latestSnapshotId + 1)");
-  COMMITLAB_DCHECK(
-      !(detect_conflicts || overwrite_partition_ != nullptr) || latest == nullptr || base_.snapshot_id() == latest_id,
-      "conflict detection and an overwrite's deletes read the live files of the parent being published on");
-  COMMITLAB_DCHECK(s.commit_user == user_,
-                   "a snapshot names its committer: the idempotency scan and FilterCommitted find ours by it");
-  COMMITLAB_DCHECK(s.changes == changes,
-                   "a snapshot publishes the changes its attempt checked and wrote to its manifest");
+  s.delta_records = DeltaRecords(changes);
+  s.total_records = (latest ? latest->total_records : 0) + s.delta_records;
+  CheckReadyToPublish(s, changes, latest_id, user_);
   PublishResult pr;
   bool injected_loss = false;
   if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
