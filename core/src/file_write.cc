@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/file_read.h"
 
 namespace commitlab {
@@ -68,6 +69,7 @@ Result<std::string> WriteTempBeside(const std::string& path, std::string_view co
     ::unlink(tmp.c_str());
     return written;
   }
+  COMMITLAB_DCHECK(FolderOf(tmp) == FolderOf(path), "a temporary sits beside its file: a rename is atomic only there");
   return tmp;
 }
 

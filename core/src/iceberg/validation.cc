@@ -6,6 +6,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::iceberg {
 namespace {
 
@@ -65,8 +67,21 @@ Result<std::vector<SnapshotRef>> ValidationHistory(const TableMetadata& base,
   std::vector<SnapshotRef> out;
   for (SnapshotRef s = base.CurrentSnapshot(); s != nullptr && s->snapshot_id != starting_snapshot_id;
        s = s->parent_id ? base.FindSnapshot(*s->parent_id) : nullptr) {
+    // A walk longer than the table goes round a cycle of parent ids, which only a damaged metadata
+    // file can hold (a snapshot written whole names any parent): refuse it rather than loop.
+    if (out.size() == base.snapshots.size()) {
+      return Status::Corruption(
+          fmt::format("{}: the parents of snapshot {} lead back to it: the table metadata is "
+                      "damaged",
+                      base.location, s->snapshot_id));
+    }
     out.push_back(s);
   }
+  COMMITLAB_DCHECK(std::adjacent_find(out.begin(), out.end(),
+                                      [](const SnapshotRef& newer, const SnapshotRef& older) {
+                                        return newer->parent_id != older->snapshot_id;
+                                      }) == out.end(),
+                   "a validation history runs newest first, each snapshot the parent of the one before");
   if (!out.empty() && out.back()->parent_id != starting_snapshot_id) {
     return ValidationFailure(
         fmt::format("Cannot determine history between starting snapshot {} and the last known "

@@ -22,6 +22,20 @@ std::string JavaSeconds(int64_t micros) {
   return s;
 }
 
+// What a publish relies on, by construction in TryCommitOnce: DCHECKs, so that Release does not pay
+// for them on each of a sweep's ~10^5 publishes. (That conflict detection and an overwrite read
+// the parent's files is AdvanceBase's CHECK: base_ is replayed to the latest wherever it is read.)
+void CheckReadyToPublish(const Snapshot& s, const std::vector<FileChange>& changes, int64_t latest_id,
+                         const std::string& user) {
+  COMMITLAB_DCHECK(s.id == s.parent_id + 1 && s.parent_id == latest_id,
+                   "snapshot N+1 is published on snapshot N, the latest this attempt read (FileStoreCommitImpl."
+                   "tryCommitOnce: newSnapshotId = latestSnapshotId + 1)");
+  COMMITLAB_DCHECK(s.commit_user == user,
+                   "a snapshot names its committer: the idempotency scan and FilterCommitted find ours by it");
+  COMMITLAB_DCHECK(s.changes == changes,
+                   "a snapshot publishes the changes its attempt checked and wrote to its manifest");
+}
+
 }  // namespace
 
 struct Committer::AttemptResult {
@@ -109,6 +123,8 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
   std::optional<int64_t> failed_base_id;  // latest id seen by an attempt whose publish failed
   SnapshotRef latest;
   attempt_.changes = changes;  // the same for every attempt of this commit
+  COMMITLAB_CHECK(overwrite_partition_ == nullptr || kind == CommitKind::kOverwrite,
+                  "only an OVERWRITE snapshot replaces a partition's files (its compaction follows on its own)");
   int64_t prev_wait = 0;
   auto give_up = [&](int retry, std::string msg) {
     ++stats_.gave_up;
@@ -333,14 +349,14 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   ++stats_.manifests_written;
 
   // 4. Publish snapshot N+1: the one atomic step.
-  const int64_t delta = DeltaRecords(changes);
   s.id = new_id;
   s.parent_id = latest_id;
   s.commit_identifier = identifier;
   s.kind = kind;
   s.time_millis = env_->NowMicros() / 1000;
-  s.total_records = (latest ? latest->total_records : 0) + delta;
-  s.delta_records = delta;
+  s.delta_records = DeltaRecords(changes);
+  s.total_records = (latest ? latest->total_records : 0) + s.delta_records;
+  CheckReadyToPublish(s, changes, latest_id, user_);
   PublishResult pr;
   bool injected_loss = false;
   if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
@@ -438,9 +454,11 @@ Status Committer::AdvanceBase(const Snapshot& latest) {
     Result<Snapshot> s = store_->ReadSnapshot(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
+    COMMITLAB_CHECK(s->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
     COMMITLAB_RETURN_IF_ERROR(base_.Apply(*s));
   }
   if (latest.id > base_.snapshot_id()) COMMITLAB_RETURN_IF_ERROR(base_.Apply(latest));
+  COMMITLAB_CHECK(base_.snapshot_id() == latest.id, "the base is replayed up to the latest snapshot, no further");
   return Status::OK();
 }
 
@@ -462,6 +480,7 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
       Result<Snapshot> s = store_->ReadSnapshot(id);
       env_->EndStorageOp(StorageOp::kReadSnapshot);
       if (!s.ok()) return s.status();
+      COMMITLAB_CHECK(s->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
       if (s->commit_user == user_) newest = s->commit_identifier;
     }
   }
@@ -503,6 +522,7 @@ Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_
     Result<Snapshot> s = store_->ReadSnapshot(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
+    COMMITLAB_CHECK(s->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
     if (s->commit_user == user_) continue;
     // commitlab keeps no index files (deletion vectors), so only the data files' partitions count:
     // hasOverlappedDataPartition over the snapshot's delta, ADDs and DELETEs alike.

@@ -18,6 +18,7 @@
 #include <system_error>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/file_read.h"
 #include "commitlab/core/file_write.h"
 #include "commitlab/core/paimon/snapshot_codec.h"
@@ -409,6 +410,7 @@ Result<std::optional<Snapshot>> DirStore::LatestSnapshotImpl() {
 Result<Snapshot> DirStore::ReadSnapshotImpl(int64_t id) {
   Result<Snapshot> s = ReadSnapshotFile(id);
   if (!s.ok()) return s.status();
+  COMMITLAB_CHECK(s->id == id, "ReadSnapshotFile refuses a file holding another id: a committer replays by id");
   Result<std::vector<FileChange>> changes = ReadManifest(s->delta_manifest, SnapshotPath(id));
   if (!changes.ok()) return changes.status();
   s->changes = std::move(changes).value();
@@ -456,6 +458,8 @@ Result<std::vector<FileChange>> DirStore::ReadManifest(const std::string& name,
 // Writing
 
 Status DirStore::WriteManifestImpl(const std::string& name, const std::vector<FileChange>& changes) {
+  COMMITLAB_CHECK(live_.has_value(),
+                  "a store that writes was opened to (Open): an orphan cleaner spares a live writer's files");
   if (!IsSafeName(name)) return Status::InvalidArgument(fmt::format("invalid manifest name {}", json_io::Quote(name)));
   Result<CreateOutcome> r = CreateNoReplace(manifest_dir_, name, EncodeManifest(changes), options_);
   if (!r.ok()) return r.status();
@@ -487,6 +491,8 @@ Status DirStore::CheckPublishable(const Snapshot& s) const {
 }
 
 PublishResult DirStore::PublishImpl(const Snapshot& s) {
+  COMMITLAB_CHECK(live_.has_value(),
+                  "a store that writes was opened to (Open): an orphan cleaner spares a live writer's files");
   if (Status st = CheckPublishable(s); !st.ok()) return {PublishOutcome::kError, std::move(st)};
   Result<CreateOutcome> r =
       CreateNoReplace(snapshot_dir_, fmt::format("{}{}", kSnapshotPrefix, s.id), EncodeSnapshot(s), options_);
@@ -508,6 +514,8 @@ void DirStore::WriteLatestHint(int64_t id) const {
 }
 
 Status DirStore::WriteDataFileImpl(const DataFile& f) {
+  COMMITLAB_CHECK(live_.has_value(),
+                  "a store that writes was opened to (Open): an orphan cleaner spares a live writer's files");
   if (!IsSafeName(f.name) || !IsSafePartition(f.partition)) {
     return Status::InvalidArgument(fmt::format("invalid data file path: partition {}, name {}",
                                                json_io::Quote(f.partition), json_io::Quote(f.name)));
