@@ -147,6 +147,8 @@ Status Rest(const Util& u, const Top& top, int format_version, IcebergMetadata* 
   Result<int64_t> updated = u.Long("last-updated-ms");
   if (!updated.ok()) return updated.status();
   out->last_updated_ms = *updated;
+  // TableMetadataParser.fromJson: without refs, main is the current snapshot.
+  if (!top.values.contains("refs") && out->current_snapshot_id != -1) out->refs["main"] = out->current_snapshot_id;
   if (top.values.contains("refs") && top.values["refs"].is_object()) {
     for (const auto& [name, ref] : top.values["refs"].items()) {
       if (!ref.is_object() || !ref.contains("snapshot-id") || !ref["snapshot-id"].is_number_integer())
