@@ -165,7 +165,7 @@ std::string Setup(const ScenarioInput& in, const Table& t, FileNames* names, Bui
   b->steps += 2;
   return fmt::format(
       "# setup: the {} file(s) these commits remove that none of them added, live at version {}\n"
-      "setup.s: begin\n{}setup: commit op=INSERT\n\n",
+      "setup: begin\n{}setup.s: commit op=INSERT\n\n",
       setup.size(), in.window.front().version - 1, lines);
 }
 
