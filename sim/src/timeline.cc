@@ -122,10 +122,11 @@ class Builder {
   // with the writers' clocks, so the axis is wall-clock time from the first commit.
   void Imported(const Json& header) {
     if (header.value("command", "") != "import") return;
-    const Json source = header.value("source", Json::object());
-    t_.title = fmt::format("{} log {}", source.value("format", "imported"), source.value("log", ""));
+    const Json source = header.contains("source") ? header["source"] : Json();
+    t_.title = fmt::format("{} log {}", StringField(source, "format"), StringField(source, "log"));
     t_.wall_clock = true;
-    t_.clock_origin = source.value("origin", "the first commit");
+    t_.clock_origin = StringField(source, "origin");
+    if (t_.clock_origin.empty()) t_.clock_origin = "the first commit";
     t_.by_step = axis_ == TimelineAxis::kStep;
   }
 
@@ -201,7 +202,7 @@ class Builder {
     } else if (type == "atomic_commit_failed") {
       Arrow(e, writer);
     } else if (type == "finding") {
-      const bool problem = e.value("severity", "") == "problem";
+      const bool problem = StringField(e, "severity") == "problem";
       t_.marks.push_back(
           {.lane = lane,
            .x = x,
