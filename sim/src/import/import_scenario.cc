@@ -53,8 +53,9 @@ std::string ScenarioSink::Described() const {
   if (window_.empty()) return "no commits";
   std::set<std::string> writers;
   for (const ImportedCommit& c : window_) writers.insert(c.writer);
-  return fmt::format("{} versions {}..{}: {} commit(s) by {} job(s)", FormatName(source_.format),
-                     window_.front().version, window_.back().version, window_.size(), writers.size());
+  return fmt::format("{} versions {}..{}: {} commit(s) by {} job(s), {}", FormatName(source_.format),
+                     window_.front().version, window_.back().version, window_.size(), writers.size(),
+                     options_.writer_per_commit ? "a writer each" : "a writer per job");
 }
 
 namespace internal {
