@@ -49,15 +49,17 @@ Status SequenceChecks(Checker* sink, int format_version, const SeqPoint& at, std
   const int64_t seq = at.sequence;
   if (format_version < 2 || !previous_seq) return Status::OK();
   if (seq <= *previous_seq) {
-    return sink->Found({.kind = "sequence_not_increasing",
-                        .problem = true,
-                        .version = at.version,
-                        .commits = {previous_version, at.version},
-                        .writer = at.writer,
-                        .message = fmt::format("snapshot {} has sequence number {}, not above {}'s {}: two commits "
-                                               "took one sequence number, which Iceberg's compare-and-swap on the "
-                                               "metadata pointer prevents (a catalog that did not check)",
-                                               at.snapshot_id, seq, previous_version, *previous_seq)});
+    return sink->Found(
+        {.kind = "sequence_not_increasing",
+         .problem = true,
+         .version = at.version,
+         .commits = {previous_version, at.version},
+         .writer = at.writer,
+         .message = fmt::format("snapshot {} has sequence number {}, not above {}, the sequence number of commit {} "
+                                "before it: two commits took one sequence number, which Iceberg's "
+                                "compare-and-swap on the metadata pointer prevents (a catalog that did "
+                                "not check)",
+                                at.snapshot_id, seq, *previous_seq, previous_version)});
   }
   if (seq > *previous_seq + 1) {
     return sink->Found({.kind = "gap",

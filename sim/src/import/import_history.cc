@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "commitlab/sim/import/import_sinks.h"
@@ -25,7 +26,7 @@ std::string LogLine(Format f, const ImportedCommit& c, const std::string& log) {
   return "";
 }
 
-Json SourceJson(const ImportSource& s, int64_t origin_ms) {
+Json SourceJson(const ImportSource& s, std::optional<int64_t> origin_ms) {
   Json versions = nullptr;
   if (s.first && s.last) versions = {{"first", *s.first}, {"last", *s.last}};
   return {{"format", FormatName(s.format)},
@@ -34,8 +35,8 @@ Json SourceJson(const ImportSource& s, int64_t origin_ms) {
           {"versions", versions},
           {"read", s.read},
           {"not_read", s.not_read},
-          {"origin_ms", origin_ms},
-          {"origin", UtcTime(origin_ms)}};
+          {"origin_ms", origin_ms ? Json(*origin_ms) : Json(nullptr)},
+          {"origin", origin_ms ? Json(UtcTime(*origin_ms)) : Json(nullptr)}};
 }
 
 }  // namespace
@@ -65,8 +66,8 @@ Status HistorySink::Begin(const ImportSource& source) {
   return Status::OK();
 }
 
-void HistorySink::WriteHeader(int64_t origin_ms) {
-  origin_ms_ = origin_ms;
+void HistorySink::WriteHeader(std::optional<int64_t> origin_ms) {
+  origin_ms_ = origin_ms.value_or(0);
   Json header = header_;
   header["source"] = SourceJson(source_, origin_ms);
   history_->Header(header);
@@ -99,7 +100,7 @@ Status HistorySink::Commit(ImportedCommit c) {
 }
 
 Status HistorySink::Found(const Finding& f) {
-  if (!header_written_) WriteHeader(0);
+  if (!header_written_) WriteHeader(std::nullopt);
   ++kinds_[f.kind];
   ++(f.problem ? problems_ : notes_);
   history_->Record("finding", last_t_us_, f.writer,
@@ -112,7 +113,7 @@ Status HistorySink::Found(const Finding& f) {
 }
 
 Status HistorySink::End(const TableFacts& facts) {
-  if (!header_written_) WriteHeader(0);
+  if (!header_written_) WriteHeader(std::nullopt);
   const Json zero = {{"committed", commits_}, {"attempts", commits_},    {"atomic_failures", 0}, {"conflicts", 0},
                      {"unknown_outcomes", 0}, {"idempotent_matches", 0}, {"gave_up", 0},         {"orphan_files", 0}};
   const bool ok = problems_ == 0;

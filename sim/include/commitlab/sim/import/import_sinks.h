@@ -42,7 +42,7 @@ class HistorySink final : public ImportSink {
   Status End(const TableFacts& facts) override;
 
  private:
-  void WriteHeader(int64_t origin_ms);
+  void WriteHeader(std::optional<int64_t> origin_ms);  // nullopt: a log without commits
   int64_t Micros(int64_t time_ms) const { return (time_ms - origin_ms_) * 1000; }
 
   History* const history_;
