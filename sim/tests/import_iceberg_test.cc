@@ -1,9 +1,13 @@
 // Iceberg metadata through `commitlab import`'s reader: upstream's parser fixtures (accepted, or
 // refused with TableMetadataParser's own message), the engine-written tables as chains of
 // versions, and the lineage findings on metadata written for them.
+#include <stdlib.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -119,6 +123,64 @@ TEST(ImportIceberg, AVersionWrittenOnAnOlderOneIsAFork) {
               HasSubstr("snapshot 103 of version 4 has parent 101, but version 3's current snapshot was 102"));
   EXPECT_THAT(sink.Of("sequence_not_increasing")[0].message,
               HasSubstr("snapshot 103 has sequence number 2, not above 2"));
+}
+
+// A folder whose only version holds `n` snapshots, each appending on the one before; snapshot
+// `stuck` (1-based) repeats the sequence number before it.
+std::string OneVersionOfManySnapshots(const std::string& dir, int n, int stuck) {
+  Json snapshots = Json::array();
+  Json log = Json::array();
+  int64_t seq = 0;
+  for (int i = 1; i <= n; ++i) {
+    seq = i == stuck ? seq : seq + 1;
+    Json s = {{"snapshot-id", 100 + i},
+              {"sequence-number", seq},
+              {"timestamp-ms", 1000 * i},
+              {"summary", {{"operation", i == n ? "overwrite" : "append"}}},
+              {"manifest-list", "m.avro"}};
+    if (i > 1) s["parent-snapshot-id"] = 99 + i;
+    snapshots.push_back(s);
+    log.push_back({{"timestamp-ms", 1000 * i}, {"snapshot-id", 100 + i}});
+  }
+  const Json m = {{"format-version", 2},
+                  {"table-uuid", "9c12d441-03fe-4693-9a96-a0705ddf69c1"},
+                  {"location", "/t"},
+                  {"last-sequence-number", seq},
+                  {"last-updated-ms", 1000 * n},
+                  {"last-column-id", 1},
+                  {"current-schema-id", 0},
+                  {"schemas", {{{"type", "struct"}, {"schema-id", 0}, {"fields", Json::array()}}}},
+                  {"default-spec-id", 0},
+                  {"partition-specs", {{{"spec-id", 0}, {"fields", Json::array()}}}},
+                  {"last-partition-id", 999},
+                  {"default-sort-order-id", 0},
+                  {"sort-orders", {{{"order-id", 0}, {"fields", Json::array()}}}},
+                  {"current-snapshot-id", 100 + n},
+                  {"snapshots", snapshots},
+                  {"snapshot-log", log}};
+  std::filesystem::create_directories(dir + "/metadata");
+  std::ofstream(dir + "/metadata/v1.metadata.json") << m.dump(1) << "\n";
+  return dir;
+}
+
+TEST(ImportIceberg, AVersionOfManySnapshotsIsOneCommitCheckedSnapshotBySnapshot) {
+  std::string pattern = (std::filesystem::temp_directory_path() / "commitlab-import-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  KeepAll sink;
+  const Status st = Import(OneVersionOfManySnapshots(pattern, 12, 11), &sink);
+  std::filesystem::remove_all(pattern);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(sink.commits.size(), 1u);
+  const ImportedCommit& c = sink.commits[0];
+  // The last snapshot is the commit; the first eight operations are named, the rest counted.
+  EXPECT_EQ(c.details["snapshot-id"], 112);
+  EXPECT_EQ(c.details["snapshots"], 12);
+  EXPECT_EQ(c.details["metadata-file"], "v1.metadata.json");
+  EXPECT_EQ(c.operation, "append+append+append+append+append+append+append+append+... (12 snapshots)");
+  // Every snapshot of the version goes through the sequence check, not only those named.
+  ASSERT_EQ(sink.Of("sequence_not_increasing").size(), 1u);
+  EXPECT_THAT(sink.Of("sequence_not_increasing")[0].message,
+              HasSubstr("snapshot 111 has sequence number 10, not above 10"));
 }
 
 TEST(ImportIceberg, OneFilesSnapshotLogShowsAParentThatWasNotCurrent) {

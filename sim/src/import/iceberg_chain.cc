@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "iceberg_commits.h"
 #include "json_input.h"
@@ -16,9 +19,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A metadata file of the folder. A vN.metadata.json name is not kept (empty `name`): it is made
+// again from the version, so a folder of Hadoop-table versions is listed in 8 bytes a file.
 struct VersionFile {
   int64_t version = 0;
   std::string name;
+
+  std::string Name() const { return name.empty() ? fmt::format("v{}.metadata.json", version) : name; }
 };
 
 // The version a metadata file's name gives: vN.metadata.json (HadoopTableOperations) or
@@ -65,7 +72,8 @@ Result<Listing> List(const std::string& path) {
   for (const fs::directory_entry& e : it) {
     const std::string name = e.path().filename().string();
     if (std::optional<int64_t> v = VersionOf(name)) {
-      l.files.push_back({*v, name});
+      const bool hadoop = name == fmt::format("v{}.metadata.json", *v);
+      l.files.push_back({*v, hadoop ? std::string() : name});
     } else if (name.ends_with(".avro")) {
       ++l.avro;
     } else {
@@ -76,11 +84,34 @@ Result<Listing> List(const std::string& path) {
     return Status::InvalidArgument(
         fmt::format("{}: no metadata files (vN.metadata.json or NNNNN-<uuid>.metadata.json)", l.folder));
   std::sort(l.files.begin(), l.files.end(), [](const VersionFile& a, const VersionFile& b) {
-    return std::tie(a.version, a.name) < std::tie(b.version, b.name);
+    return a.version != b.version ? a.version < b.version : a.Name() < b.Name();
   });
   std::sort(l.other.begin(), l.other.end());
   return l;
 }
+
+// The snapshots a version added (a transaction's chain, or a table first seen with its history):
+// the first and the last in full, every one as (id, sequence number) for the checks, so a version
+// of many snapshots costs 16 bytes each.
+struct Fresh {
+  static constexpr int64_t kJoined = 8;  // operations named one by one; more are counted
+  std::optional<IcebergSnapshot> first = {};
+  std::optional<IcebergSnapshot> last = {};
+  std::vector<std::pair<int64_t, int64_t>> ids = {};  // id, sequence number, in file order
+  std::string operations = {};                        // "append+overwrite" for the first kJoined
+
+  void Add(IcebergSnapshot s) {
+    if (static_cast<int64_t>(ids.size()) < kJoined) operations += (operations.empty() ? "" : "+") + s.operation;
+    ids.emplace_back(s.id, s.sequence);
+    if (!first) first = s;
+    last = std::move(s);
+  }
+  bool empty() const { return ids.empty(); }
+  int64_t size() const { return static_cast<int64_t>(ids.size()); }
+  bool Contains(int64_t id) const {
+    return std::any_of(ids.begin(), ids.end(), [id](const auto& e) { return e.first == id; });
+  }
+};
 
 // What a version without a new snapshot changed.
 std::string MetadataOperation(const IcebergMetadata& m, const Previous& p) {
@@ -126,18 +157,16 @@ Status ForkCheck(Checker* sink, const IcebergMetadata& m, const VersionFile& f, 
        .message = same_version
                       ? fmt::format("{} and {} are both metadata version {}: two commits wrote the same version; {} "
                                     "names {} as the version it was written on",
-                                    p.name, f.name, f.version, f.name, named)
+                                    p.name, f.Name(), f.version, f.Name(), named)
                       : fmt::format("{}'s metadata-log says it was written on {}, not on version {} ({}): both were "
                                     "written on one base, and one's changes are not in the other",
-                                    f.name, named, p.version, p.name)});
+                                    f.Name(), named, p.version, p.name)});
 }
 
-Status Lineage(Checker* sink, const IcebergMetadata& m, const VersionFile& f, const Previous& p,
-               const std::vector<IcebergSnapshot>& fresh, const std::string& writer) {
+Status Lineage(Checker* sink, const IcebergMetadata& m, const VersionFile& f, const Previous& p, const Fresh& fresh,
+               const std::string& writer) {
   if (!p.any || m.current_snapshot_id == p.current || m.current_snapshot_id < 0) return Status::OK();
-  auto made =
-      std::find_if(fresh.begin(), fresh.end(), [&](const IcebergSnapshot& s) { return s.id == m.current_snapshot_id; });
-  if (made == fresh.end()) {
+  if (!fresh.Contains(m.current_snapshot_id)) {
     return sink->Found({.kind = "parent_not_previous",
                         .problem = false,
                         .version = f.version,
@@ -150,7 +179,8 @@ Status Lineage(Checker* sink, const IcebergMetadata& m, const VersionFile& f, co
   // The new snapshots of one version chain onto each other (a transaction); the first builds on
   // the previous version's current snapshot.
   const std::optional<int64_t> expected = p.current < 0 ? std::nullopt : std::optional<int64_t>(p.current);
-  if (fresh.front().parent == expected) return Status::OK();
+  const IcebergSnapshot& front = *fresh.first;
+  if (front.parent == expected) return Status::OK();
   return sink->Found(
       {.kind = "parent_not_previous",
        .problem = true,
@@ -159,13 +189,12 @@ Status Lineage(Checker* sink, const IcebergMetadata& m, const VersionFile& f, co
        .writer = writer,
        .message = fmt::format("snapshot {} of version {} has parent {}, but version {}'s current snapshot was {}: it "
                               "was built without that snapshot's changes",
-                              fresh.front().id, f.version,
-                              fresh.front().parent ? std::to_string(*fresh.front().parent) : "none", p.version,
+                              front.id, f.version, front.parent ? std::to_string(*front.parent) : "none", p.version,
                               p.current < 0 ? "none" : std::to_string(p.current))});
 }
 
 Result<ImportedCommit> VersionCommit(const IcebergMetadata& m, const VersionFile& f, const std::string& path,
-                                     const Previous& p, const std::vector<IcebergSnapshot>& fresh) {
+                                     const Previous& p, const Fresh& fresh) {
   ImportedCommit c;
   if (fresh.empty()) {
     c.operation = MetadataOperation(m, p);
@@ -173,19 +202,18 @@ Result<ImportedCommit> VersionCommit(const IcebergMetadata& m, const VersionFile
     c.writer = "metadata";
     c.details = Json::object();
   } else {
-    c = SnapshotCommit(fresh.back(), f.version, path, m);
+    c = SnapshotCommit(*fresh.last, f.version, path, m);
     if (fresh.size() > 1) {
-      std::string ops;
-      for (const IcebergSnapshot& s : fresh) ops += (ops.empty() ? "" : "+") + s.operation;
-      c.operation = ops;
-      c.details["snapshots"] = static_cast<int64_t>(fresh.size());
+      c.operation = fresh.operations;
+      if (fresh.size() > Fresh::kJoined) c.operation += fmt::format("+... ({} snapshots)", fresh.size());
+      c.details["snapshots"] = fresh.size();
     }
   }
   c.version = f.version;
   c.file = path;
   c.time_ms = m.last_updated_ms;
   c.metadata_change = p.any && (m.current_schema_id != p.schema || m.properties != p.properties);
-  c.details["metadata-file"] = f.name;
+  c.details["metadata-file"] = f.Name();
   c.details["last-updated-ms"] = m.last_updated_ms;
   c.details["current-schema-id"] = m.current_schema_id;
   if (p.any && m.current_schema_id != p.schema)
@@ -194,14 +222,15 @@ Result<ImportedCommit> VersionCommit(const IcebergMetadata& m, const VersionFile
 }
 
 Status ReadVersion(Checker* sink, const Listing& l, const VersionFile& f, Previous* p, bool* renamed) {
-  const std::string path = (fs::path(l.folder) / f.name).string();
+  const std::string name = f.Name();
+  const std::string path = (fs::path(l.folder) / name).string();
   IcebergMetadata m;
   COMMITLAB_RETURN_IF_ERROR(ReadIcebergTop(path, &m));
-  std::vector<IcebergSnapshot> fresh;
+  Fresh fresh;
   std::unordered_set<int64_t> ids;
   COMMITLAB_RETURN_IF_ERROR(ReadIcebergSnapshots(path, &m, [&](IcebergSnapshot s) {
     ids.insert(s.id);
-    if (p->ids.count(s.id) == 0) fresh.push_back(std::move(s));
+    if (p->ids.count(s.id) == 0) fresh.Add(std::move(s));
     return Status::OK();
   }));
   Result<ImportedCommit> c = VersionCommit(m, f, path, *p, fresh);
@@ -212,16 +241,16 @@ Status ReadVersion(Checker* sink, const Listing& l, const VersionFile& f, Previo
   COMMITLAB_RETURN_IF_ERROR(Lineage(sink, m, f, *p, fresh, writer));
   std::optional<int64_t> seq =
       p->any && m.format_version >= 2 ? std::optional<int64_t>(p->last_sequence) : std::nullopt;
-  for (const IcebergSnapshot& s : fresh) {
+  for (const auto& [id, sequence] : fresh.ids) {
     COMMITLAB_RETURN_IF_ERROR(
-        SequenceChecks(sink, m.format_version, {f.version, writer, s.id, s.sequence}, seq, p->version));
-    seq = s.sequence;
+        SequenceChecks(sink, m.format_version, {f.version, writer, id, sequence}, seq, p->version));
+    seq = sequence;
   }
   if (p->version != f.version) p->files_of_version.clear();
-  p->files_of_version.emplace_back(f.name, m.last_updated_ms);
+  p->files_of_version.emplace_back(name, m.last_updated_ms);
   p->any = true;
   p->version = f.version;
-  p->name = f.name;
+  p->name = name;
   p->updated_ms = m.last_updated_ms;
   p->current = m.current_snapshot_id;
   p->last_sequence = m.last_sequence_number;
@@ -270,7 +299,7 @@ Status ReadIcebergChain(const std::string& path, Checker* sink) {
     COMMITLAB_RETURN_IF_ERROR(ReadVersion(sink, l, f, &p, &renamed));
   }
   IcebergMetadata last;
-  COMMITLAB_RETURN_IF_ERROR(ReadIcebergTop((fs::path(l.folder) / l.files.back().name).string(), &last));
+  COMMITLAB_RETURN_IF_ERROR(ReadIcebergTop((fs::path(l.folder) / l.files.back().Name()).string(), &last));
   facts.partition_columns = last.partition_fields;
   facts.isolation = IcebergIsolation(last);
   if (renamed)

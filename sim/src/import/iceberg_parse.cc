@@ -245,7 +245,12 @@ Status ReadIcebergTop(const std::string& file, IcebergMetadata* out) {
 
 Status ReadIcebergSnapshots(const std::string& file, IcebergMetadata* meta,
                             const std::function<Status(IcebergSnapshot)>& each) {
-  std::unordered_set<int64_t> ids;
+  // Only the snapshots the refs and current-snapshot-id name are looked for, so a file of many
+  // snapshots keeps none of their ids.
+  std::unordered_set<int64_t> wanted;
+  for (const auto& [name, id] : meta->refs) wanted.insert(id);
+  if (meta->current_snapshot_id >= 0) wanted.insert(meta->current_snapshot_id);
+  std::unordered_set<int64_t> ids;  // those of `wanted` seen
   auto member = [](const std::string&, Json, size_t) { return Status::OK(); };
   auto element = [&](const std::string&, Json v, size_t line) -> Status {
     // SnapshotParser.fromJson.
@@ -285,7 +290,7 @@ Status ReadIcebergSnapshots(const std::string& file, IcebergMetadata* meta,
       return Bad(file, line,
                  fmt::format("Invalid snapshot with sequence number {} greater than last sequence number {}",
                              s.sequence, meta->last_sequence_number));
-    ids.insert(s.id);
+    if (wanted.count(s.id) > 0) ids.insert(s.id);
     ++meta->snapshots;
     return each(std::move(s));
   };
