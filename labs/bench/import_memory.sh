@@ -20,7 +20,9 @@ measure() {  # measure LABEL N PATH HISTORY
   read -r rss user sys <<< "$out"
   printf '%-30s %9d %12d %14d %12.2f\n' "$1" "$2" "$rss" "$(stat -c %s "$4")" "$(echo "$user + $sys" | bc)"
 }
-for shape in "delta" "delta --append-only" "paimon" "iceberg" "iceberg --one-file"; do
+# SHAPES (one per line) picks some of the logs, e.g. SHAPES=$'iceberg\niceberg --one-file'.
+mapfile -t shapes <<< "${SHAPES:-$'delta\ndelta --append-only\npaimon\niceberg\niceberg --one-file'}"
+for shape in "${shapes[@]}"; do
   read -r format flag <<< "$shape"
   for n in "${sizes[@]}"; do
     dir="$scratch/$format${flag:+-${flag#--}}-$n"
