@@ -4,57 +4,9 @@
 
 namespace commitlab::scenarios {
 
-std::string_view ProtocolName(Protocol p) {
-  switch (p) {
-    case Protocol::kPaimon: return "paimon";
-    case Protocol::kIceberg: return "iceberg";
-    case Protocol::kDelta: return "delta";
-  }
-  return "?";
-}
+std::string_view OpName(const Op& op) { return op->name(); }
 
-std::string_view OpName(const Op& op) {
-  static constexpr std::string_view kNames[] = {"write",
-                                                "commit",
-                                                "compact",
-                                                "checkpoint",
-                                                "filter-and-commit",
-                                                "restart",
-                                                "read",
-                                                "scan",
-                                                "append",
-                                                "overwrite",
-                                                "delete",
-                                                "rewrite",
-                                                "schema",
-                                                "expire",
-                                                "orphans",
-                                                "counter",
-                                                "begin",
-                                                "add",
-                                                "remove",
-                                                "commit",
-                                                "txn",
-                                                "read-txn",
-                                                "metadata",
-                                                "protocol",
-                                                "replace-partitions",
-                                                "delete-data-files",
-                                                "row-delta"};
-  static_assert(std::size(kNames) == std::variant_size_v<Op>);
-  return kNames[op.index()];
-}
-
-bool OpPublishes(const Op& op) {
-  if (const auto* c = std::get_if<CounterOp>(&op))
-    return c->action == CounterOp::Action::kInit || c->action == CounterOp::Action::kCommit;
-  return std::holds_alternative<CommitOp>(op) || std::holds_alternative<FilterAndCommitOp>(op) ||
-         std::holds_alternative<AppendOp>(op) || std::holds_alternative<OverwriteOp>(op) ||
-         std::holds_alternative<DeleteOp>(op) || std::holds_alternative<RewriteOp>(op) ||
-         std::holds_alternative<SchemaOp>(op) || std::holds_alternative<ExpireOp>(op) ||
-         std::holds_alternative<DeltaCommitOp>(op) || std::holds_alternative<ReplacePartitionsOp>(op) ||
-         std::holds_alternative<RowDeltaOp>(op);
-}
+bool OpPublishes(const Op& op) { return op->publishes(); }
 
 std::string_view SchedKindName(SchedKind k) {
   switch (k) {
@@ -111,8 +63,8 @@ std::string_view OutcomeName(Outcome o) {
 }
 
 const std::vector<std::string_view>& InvariantViolationNames() {
-  // sim/checker.h's kinds, plus what the Iceberg checks add (runner_lakes.h): a counter's lost
-  // increment and a file a retained snapshot still reaches that is gone.
+  // sim/checker.h's kinds, plus what the Iceberg checks add (protocols/iceberg/iceberg_table.h): a
+  // counter's lost increment and a file a retained snapshot still reaches that is gone.
   static const std::vector<std::string_view> kNames = {"lost",     "duplicate",    "failed_visible", "misplaced",
                                                        "gap",      "duplicate_id", "fork",           "delete_not_live",
                                                        "add_live", "lost_update",  "missing_file"};
