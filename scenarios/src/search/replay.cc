@@ -34,6 +34,10 @@ Status CheckHistoryHeader(const Json& h) try {
                            h.contains("version") ? h["version"].dump() : "(none)", sim::kHistoryVersion));
   }
   if (!h.contains("command") || !h["command"].is_string()) return Bad("the header has no command");
+  if (h["command"] == "import")
+    return Bad(
+        "an imported history records a table's log, not a run, so there is nothing to replay: `commitlab "
+        "import PATH --scenario K` writes a scenario of its last K commits to run and explore");
   if (!h.contains("settings") || !h["settings"].is_object()) return Bad("the header has no settings object");
   if (!h.contains("plan") || !h["plan"].is_object()) return Bad("the header has no plan object");
   const auto s = h.find("scenario");
