@@ -6,6 +6,7 @@ set(IMPORT_CLI $<TARGET_FILE:commitlab>)
 set(IMPORT_RUN ${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_run.sh)
 set(IMPORT_VALIDATE "/usr/bin/python3 -W ignore::DeprecationWarning ${CMAKE_CURRENT_SOURCE_DIR}/tests/validate_json.py")
 set(REAL ${PROJECT_SOURCE_DIR}/scenarios/tests/data/real-tables)
+set(ICEBERG_FIXTURES ${PROJECT_SOURCE_DIR}/third_party/iceberg/table-metadata)  # Iceberg's parser fixtures
 set(WRITTEN ${PROJECT_SOURCE_DIR}/scenarios/tests/data/import)
 set(IMPORT_DIR ${CMAKE_CURRENT_BINARY_DIR}/import-tests)
 file(MAKE_DIRECTORY ${IMPORT_DIR})
@@ -21,7 +22,7 @@ import_test(a_delta_table 0
   ${REAL}/delta/basic-with-inserts-deletes-checkpoint)
 import_test(an_iceberg_fixture_upstream_refuses 2
   "^commitlab import: .*TableMetadataV2MissingSortOrder.json:1: sort-orders must exist in format v2$"
-  ${REAL}/iceberg/TableMetadataV2MissingSortOrder.json -o refused.jsonl)
+  ${ICEBERG_FIXTURES}/TableMetadataV2MissingSortOrder.json -o refused.jsonl)
 import_test(a_problem_is_exit_1 1
   "PROBLEM app_version at 3: app id q1 committed version 1 at log version 3, after version 1 at log version 2: the same batch twice"
   ${WRITTEN}/delta-app-version)
@@ -37,13 +38,13 @@ import_test(paimon_has_no_isolation 2 "--isolation: a Paimon table has no isolat
 # check read; upstream's four invalid Iceberg fixtures are refused and leave nothing behind.
 add_test(NAME cli.import_every_real_table
   COMMAND sh -c "set -e; rm -rf every && mkdir every && cd every
-    for t in ${REAL}/delta/* ${REAL}/iceberg/iceberg_* ${REAL}/paimon/* ${REAL}/iceberg/TableMetadataV1Valid.json ${REAL}/iceberg/TableMetadataV2Valid.json ${REAL}/iceberg/TableMetadataV2ValidMinimal.json ${REAL}/iceberg/TableMetadataV3ValidMinimal.json ${REAL}/iceberg/TableMetadataStatisticsFiles.json; do
+    for t in ${REAL}/delta/* ${REAL}/iceberg/iceberg_* ${REAL}/paimon/* ${ICEBERG_FIXTURES}/TableMetadataV1Valid.json ${ICEBERG_FIXTURES}/TableMetadataV2Valid.json ${ICEBERG_FIXTURES}/TableMetadataV2ValidMinimal.json ${ICEBERG_FIXTURES}/TableMetadataV3ValidMinimal.json ${ICEBERG_FIXTURES}/TableMetadataStatisticsFiles.json; do
       n=$(basename $t); ${IMPORT_CLI} import $t -o $n.jsonl >/dev/null
       ${IMPORT_CLI} timeline $n.jsonl -o $n.svg >/dev/null; ${IMPORT_CLI} explain $n.jsonl >/dev/null; ${IMPORT_CLI} check $n.jsonl >/dev/null
     done
     ${IMPORT_VALIDATE} history *.jsonl
     for f in UnsupportedVersion V2MissingSchemas V2CurrentSchemaNotFound V2MissingSortOrder; do
-      if ${IMPORT_CLI} import ${REAL}/iceberg/TableMetadata$f.json -o bad.jsonl 2>/dev/null; then echo \"$f imported\"; exit 1; fi
+      if ${IMPORT_CLI} import ${ICEBERG_FIXTURES}/TableMetadata$f.json -o bad.jsonl 2>/dev/null; then echo \"$f imported\"; exit 1; fi
       test ! -e bad.jsonl
     done
     test $(ls -A | grep -c tmp) -eq 0"

@@ -29,7 +29,7 @@ TEST(ImportIceberg, UpstreamsValidFixturesImport) {
   for (const auto& [file, snapshots] : valid) {
     SCOPED_TRACE(file);
     KeepAll sink;
-    ASSERT_TRUE(Import(RealTable("iceberg/" + file), &sink).ok());
+    ASSERT_TRUE(Import(IcebergFixture(file), &sink).ok());
     EXPECT_EQ(sink.source.format, Format::kIceberg);
     EXPECT_EQ(sink.commits.size(), snapshots);
     EXPECT_EQ(sink.ends, 1);
@@ -47,7 +47,7 @@ TEST(ImportIceberg, UpstreamsInvalidFixturesAreRefusedWithItsMessages) {
   for (const auto& [file, message] : invalid) {
     SCOPED_TRACE(file);
     KeepAll sink;
-    const Status st = Import(RealTable("iceberg/" + file), &sink);
+    const Status st = Import(IcebergFixture(file), &sink);
     ASSERT_FALSE(st.ok());
     EXPECT_THAT(st.message(), HasSubstr(file + message));
     EXPECT_EQ(sink.ends, 0);
@@ -56,7 +56,7 @@ TEST(ImportIceberg, UpstreamsInvalidFixturesAreRefusedWithItsMessages) {
 
 TEST(ImportIceberg, OneFilesSnapshotsAreItsCommits) {
   KeepAll sink;
-  ASSERT_TRUE(Import(RealTable("iceberg/TableMetadataV2Valid.json"), &sink).ok());
+  ASSERT_TRUE(Import(IcebergFixture("TableMetadataV2Valid.json"), &sink).ok());
   ASSERT_EQ(sink.commits.size(), 2u);
   EXPECT_EQ(sink.commits[1].operation, "append");
   EXPECT_EQ(sink.commits[1].details["parent-snapshot-id"], 3051729675574597004);

@@ -14,6 +14,10 @@ namespace commitlab::sim::import {
 inline std::string RealTable(const std::string& rel) {
   return std::string(COMMITLAB_SOURCE_DIR) + "/scenarios/tests/data/real-tables/" + rel;
 }
+// Iceberg's parser fixtures, vendored once for the REST catalog's tests and these.
+inline std::string IcebergFixture(const std::string& name) {
+  return std::string(COMMITLAB_SOURCE_DIR) + "/third_party/iceberg/table-metadata/" + name;
+}
 inline std::string WrittenLog(const std::string& rel) {
   return std::string(COMMITLAB_SOURCE_DIR) + "/scenarios/tests/data/import/" + rel;
 }
