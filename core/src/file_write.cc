@@ -84,11 +84,10 @@ Status CheckReplaceable(const std::string& path) {
 
 Status WriteFileAtomically(const std::string& path, std::string_view content) {
   COMMITLAB_RETURN_IF_ERROR(CheckReplaceable(path));
-  Result<std::string> tmp = WriteTempBeside(path, content, /*sync=*/true);
-  if (!tmp.ok()) return tmp.status();
-  if (::rename(tmp->c_str(), path.c_str()) != 0) {
+  COMMITLAB_ASSIGN_OR_RETURN(std::string tmp, WriteTempBeside(path, content, /*sync=*/true));
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
-    ::unlink(tmp->c_str());
+    ::unlink(tmp.c_str());
     return IoError("write", path, err);
   }
   return FsyncDir(FolderOf(path));

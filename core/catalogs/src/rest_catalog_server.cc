@@ -344,10 +344,9 @@ void RestCatalogServer::Impl::ReleaseBudget(uint64_t charge) {
 }
 
 Result<std::unique_ptr<RestCatalogServer>> RestCatalogServer::Start(RestServerOptions options) {
-  Result<std::unique_ptr<RestTables>> tables = RestTables::Open(options.warehouse);
-  if (!tables.ok()) return tables.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<RestTables> tables, RestTables::Open(options.warehouse));
   std::unique_ptr<RestCatalogServer> server(new RestCatalogServer());
-  server->impl_ = std::make_unique<Impl>(server.get(), std::move(options), std::move(*tables));
+  server->impl_ = std::make_unique<Impl>(server.get(), std::move(options), std::move(tables));
   COMMITLAB_RETURN_IF_ERROR(server->impl_->Listen());
   server->port_ = server->impl_->port();
   server->thread_ = std::thread([impl = server->impl_.get()] { impl->Run(); });

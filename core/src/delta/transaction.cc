@@ -291,9 +291,8 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
         prev_wait = NextWaitMicros(*retry, static_cast<int>(attempt), prev_wait, env_->rng());
         env_->SleepMicros(prev_wait);
       }
-      Result<int64_t> next = CheckForConflicts(version, static_cast<int>(attempt), &check_line);
-      if (!next.ok()) return next.status();
-      version = *next;
+      COMMITLAB_ASSIGN_OR_RETURN(int64_t next, CheckForConflicts(version, static_cast<int>(attempt), &check_line));
+      version = next;
     }
     Status error;
     switch (DoCommit(version, static_cast<int>(attempt) + 1, check_line, &error)) {

@@ -138,8 +138,7 @@ int64_t TotalRecords(const Snapshot* parent, const Snapshot& s) {
 Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& base, const ApplyContext& ctx) {
   COMMITLAB_CHECK(SnapshotOperation(op).has_value(), "ApplyOperation sends only snapshot operations here");
   SnapshotRef parent = base.CurrentSnapshot();
-  Result<std::vector<FileRef>> deleted = FilesToDelete(op, base.LiveFiles());
-  if (!deleted.ok()) return deleted.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::vector<FileRef> deleted, FilesToDelete(op, base.LiveFiles()));
   std::vector<FileRef> dropped_deletes = DeleteFilesToDrop(op, base.LiveDeletes());
   if (op.kind == OperationKind::kReplacePartitions && op.replace_validation.append_only && !dropped_deletes.empty()) {
     // failAnyDelete is set on the delete manifests' filter too.
@@ -161,7 +160,7 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
   change.schema_id = base.current_schema_id;
   change.manifest_list = ctx.manifest_list;
   change.added_files = op.files_to_add;
-  change.deleted_files = std::move(*deleted);
+  change.deleted_files = std::move(deleted);
   change.added_delete_files = op.deletes_to_add;
   change.removed_delete_files = std::move(dropped_deletes);
   std::shared_ptr<Snapshot> s = BuildSnapshot(parent.get(), std::move(change), ctx.added_manifest);

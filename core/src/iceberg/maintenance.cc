@@ -54,10 +54,9 @@ Result<std::vector<std::string>> RemoveOrphanFiles(IcebergCatalog* catalog, File
 }
 
 Result<ExpireResult> ExpireSnapshots(IcebergCommitter* committer, const ExpireOptions& options) {
-  Result<CommitResult> r = committer->Commit(NewExpireSnapshots(options));
-  if (!r.ok()) return r.status();
-  const TableMetadata& before = *r->base;
-  const TableMetadata& after = *r->committed;
+  COMMITLAB_ASSIGN_OR_RETURN(CommitResult r, committer->Commit(NewExpireSnapshots(options)));
+  const TableMetadata& before = *r.base;
+  const TableMetadata& after = *r.committed;
 
   ExpireResult out;
   std::set<std::string> candidates;

@@ -63,9 +63,8 @@ Result<std::vector<Row>> PinnedReader::ReadFile(size_t index) {
 Result<std::vector<Row>> PinnedReader::ReadAll() {
   std::vector<Row> rows;
   for (size_t i = 0; i < files_.size(); ++i) {
-    Result<std::vector<Row>> r = ReadFile(i);
-    if (!r.ok()) return r.status();
-    for (Row& row : *r) rows.push_back(std::move(row));
+    COMMITLAB_ASSIGN_OR_RETURN(std::vector<Row> r, ReadFile(i));
+    for (Row& row : r) rows.push_back(std::move(row));
   }
   return rows;
 }

@@ -232,30 +232,27 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
       const OverwriteValidation checks = op.overwrite_validation.value_or(
           OverwriteValidation{.no_conflicting_data = serializable, .no_conflicting_deletes = true});
       if (!checks.no_conflicting_data && !checks.no_conflicting_deletes) return Status::OK();
-      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-      if (!history.ok()) return history.status();
-      if (checks.no_conflicting_data) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<SnapshotRef> history, ValidationHistory(base, op.starting_snapshot_id));
+      if (checks.no_conflicting_data) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(history, op.filter, cause));
       if (!checks.no_conflicting_deletes) return Status::OK();
-      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeleteFiles(*history, op.filter, cause));
-      return ValidateDeletedDataFiles(*history, op.filter, cause);
+      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeleteFiles(history, op.filter, cause));
+      return ValidateDeletedDataFiles(history, op.filter, cause);
     }
     case OperationKind::kDeleteByFilter: {
       // Explicit file deletes with the scan filter as conflict filter: the delete side is
       // failMissingDeletePaths, not a filter check.
       // validateNoConflictingDeletes with explicit files: no new delete for the files replaced.
-      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-      if (!history.ok()) return history.status();
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<SnapshotRef> history, ValidationHistory(base, op.starting_snapshot_id));
       // validate() runs before apply()'s failMissingDeletePaths.
-      if (serializable) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
-      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeletesForDataFiles(*history, op.files_to_delete, cause));
+      if (serializable) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(history, op.filter, cause));
+      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeletesForDataFiles(history, op.files_to_delete, cause));
       return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
     }
     case OperationKind::kRewrite: {
       // BaseRewriteFiles.validate (no new delete for a replaced file), then apply()'s
       // failMissingDeletePaths.
-      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-      if (!history.ok()) return history.status();
-      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeletesForDataFiles(*history, op.files_to_delete, cause));
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<SnapshotRef> history, ValidationHistory(base, op.starting_snapshot_id));
+      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeletesForDataFiles(history, op.files_to_delete, cause));
       return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
     }
     case OperationKind::kDeleteFiles: return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
@@ -263,13 +260,12 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
       // BaseRowDelta.validate, in its order; only when the table has a snapshot.
       const RowDeltaValidation& v = op.row_delta_validation;
       if (!base.current_snapshot_id) return Status::OK();
-      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-      if (!history.ok()) return history.status();
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<SnapshotRef> history, ValidationHistory(base, op.starting_snapshot_id));
       if (v.data_files_exist && !op.referenced_data_files.empty())
         COMMITLAB_RETURN_IF_ERROR(
-            ValidateDataFilesExist(*history, op.referenced_data_files, /*include_deletes=*/v.deleted_files, cause));
-      if (v.no_conflicting_data) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
-      if (v.no_conflicting_deletes) return ValidateNoNewDeleteFiles(*history, op.filter, cause);
+            ValidateDataFilesExist(history, op.referenced_data_files, /*include_deletes=*/v.deleted_files, cause));
+      if (v.no_conflicting_data) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(history, op.filter, cause));
+      if (v.no_conflicting_deletes) return ValidateNoNewDeleteFiles(history, op.filter, cause);
       return Status::OK();
     }
     case OperationKind::kSchemaChange: return ValidateSchemaUnchanged(base, op.starting_schema_id);
@@ -278,17 +274,16 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
       // is unpartitioned. validateAppendOnly is checked where the files are dropped (apply).
       const ReplaceValidation& v = op.replace_validation;
       if (!v.no_conflicting_data && !v.no_conflicting_deletes) return Status::OK();
-      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-      if (!history.ok()) return history.status();
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<SnapshotRef> history, ValidationHistory(base, op.starting_snapshot_id));
       const bool partitioned = !ReplacesWholeTable(op);
       if (v.no_conflicting_data)
-        COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateAddedDataFiles(*history, op.replaced_partitions, cause)
-                                              : ValidateAddedDataFiles(*history, Expression::AlwaysTrue(), cause));
+        COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateAddedDataFiles(history, op.replaced_partitions, cause)
+                                              : ValidateAddedDataFiles(history, Expression::AlwaysTrue(), cause));
       if (v.no_conflicting_deletes) {
-        COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateDeletedDataFiles(*history, op.replaced_partitions, cause)
-                                              : ValidateDeletedDataFiles(*history, Expression::AlwaysTrue(), cause));
-        return partitioned ? ValidateNoNewDeleteFiles(*history, op.replaced_partitions, cause)
-                           : ValidateNoNewDeleteFiles(*history, Expression::AlwaysTrue(), cause);
+        COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateDeletedDataFiles(history, op.replaced_partitions, cause)
+                                              : ValidateDeletedDataFiles(history, Expression::AlwaysTrue(), cause));
+        return partitioned ? ValidateNoNewDeleteFiles(history, op.replaced_partitions, cause)
+                           : ValidateNoNewDeleteFiles(history, Expression::AlwaysTrue(), cause);
       }
       return Status::OK();
     }

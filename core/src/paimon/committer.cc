@@ -109,8 +109,8 @@ Result<int> Committer::Commit(const Committable& c, bool check_append_files) {
     ++generated;
   }
   if (!c.compact_changes.empty()) {
-    Result<int64_t> r = TryCommit(c.compact_changes, c.identifier, CommitKind::kCompact, /*detect_conflicts=*/true);
-    if (!r.ok()) return r.status();
+    COMMITLAB_RETURN_IF_ERROR(
+        (TryCommit(c.compact_changes, c.identifier, CommitKind::kCompact, /*detect_conflicts=*/true)).status());
     ++generated;
   }
   return generated;
@@ -229,8 +229,8 @@ Result<int> Committer::Overwrite(const std::string& partition, const Committable
   if (!r.ok()) return r.status();
   if (c.compact_changes.empty()) return 1;
   // As FileStoreCommitImpl.overwrite: the compaction follows as a COMPACT snapshot of its own.
-  Result<int64_t> compact = TryCommit(c.compact_changes, c.identifier, CommitKind::kCompact, /*detect_conflicts=*/true);
-  if (!compact.ok()) return compact.status();
+  COMMITLAB_RETURN_IF_ERROR(
+      (TryCommit(c.compact_changes, c.identifier, CommitKind::kCompact, /*detect_conflicts=*/true)).status());
   return 2;
 }
 
@@ -554,11 +554,10 @@ bool Committer::DataFileExists(const DataFile& f) {
 }
 
 Result<int> Committer::FilterAndCommit(std::vector<Committable> committables) {
-  Result<std::vector<Committable>> kept = FilterCommitted(std::move(committables));
-  if (!kept.ok()) return kept.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::vector<Committable> kept, FilterCommitted(std::move(committables)));
   // TableCommitImpl.checkFilesExistence: new files, compactBefore and compactAfter.
   std::vector<std::string> missing;
-  for (const Committable& c : *kept) {
+  for (const Committable& c : kept) {
     for (const FileChange& ch : c.append_changes)
       if (ch.kind == ChangeKind::kAdd && !DataFileExists(ch.file)) missing.push_back(ch.file.name);
     for (const FileChange& ch : c.compact_changes)
@@ -575,9 +574,8 @@ Result<int> Committer::FilterAndCommit(std::vector<Committable> committables) {
         "uncommitted files that have already been deleted.");
   }
   int committed = 0;
-  for (const Committable& c : *kept) {
-    Result<int> r = Commit(c, /*check_append_files=*/true);
-    if (!r.ok()) return r.status();
+  for (const Committable& c : kept) {
+    COMMITLAB_RETURN_IF_ERROR((Commit(c, /*check_append_files=*/true)).status());
     ++committed;
   }
   return committed;

@@ -167,9 +167,8 @@ Result<CreateOutcome> MoveNoReplace(const std::string& tmp, const std::string& t
 
 Result<CreateOutcome> CreateNoReplace(const std::string& dir, const std::string& name, std::string_view content,
                                       const DirStoreOptions& options) {
-  Result<std::string> tmp = WriteTempFile(dir, name, content, options);
-  if (!tmp.ok()) return tmp.status();
-  Result<CreateOutcome> r = MoveNoReplace(*tmp, JoinPath(dir, name), options.rename_noreplace);
+  COMMITLAB_ASSIGN_OR_RETURN(std::string tmp, WriteTempFile(dir, name, content, options));
+  Result<CreateOutcome> r = MoveNoReplace(tmp, JoinPath(dir, name), options.rename_noreplace);
   if (r.ok() && *r == CreateOutcome::kCreated && options.fsync == Fsync::kAll) {
     if (Status st = SyncDir(dir, options); !st.ok()) return st;
   }
@@ -179,12 +178,11 @@ Result<CreateOutcome> CreateNoReplace(const std::string& dir, const std::string&
 // Atomically replaces dir/name with `content` (temp file + rename(2)).
 Status ReplaceFile(const std::string& dir, const std::string& name, std::string_view content,
                    const DirStoreOptions& options) {
-  Result<std::string> tmp = WriteTempFile(dir, name, content, options);
-  if (!tmp.ok()) return tmp.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::string tmp, WriteTempFile(dir, name, content, options));
   const std::string target = JoinPath(dir, name);
-  if (::rename(tmp->c_str(), target.c_str()) != 0) {
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
     const int err = errno;
-    ::unlink(tmp->c_str());
+    ::unlink(tmp.c_str());
     return IoError("rename to", target, err);
   }
   return options.fsync == Fsync::kAll ? SyncDir(dir, options) : Status::OK();
@@ -282,9 +280,8 @@ Result<std::unique_ptr<DirStore>> DirStore::Open(std::string root, DirStoreOptio
     COMMITLAB_RETURN_IF_ERROR(SyncDir(store->manifest_dir_, options));
     COMMITLAB_RETURN_IF_ERROR(SyncDirChain(fs::absolute(store->root_).string(), "/", options));
   }
-  Result<LiveWriter> live = LiveWriter::Join(store->LockDir());
-  if (!live.ok()) return live.status();
-  store->live_.emplace(std::move(live).value());
+  COMMITLAB_ASSIGN_OR_RETURN(LiveWriter live, LiveWriter::Join(store->LockDir()));
+  store->live_.emplace(std::move(live));
   return store;
 }
 
@@ -399,21 +396,17 @@ Result<int64_t> DirStore::ListLatestId() const {
 }
 
 Result<std::optional<Snapshot>> DirStore::LatestSnapshotImpl() {
-  Result<int64_t> id = FindLatestId();
-  if (!id.ok()) return id.status();
-  if (*id == 0) return std::optional<Snapshot>();
-  Result<Snapshot> s = ReadSnapshot(*id);
-  if (!s.ok()) return s.status();
-  return std::optional<Snapshot>(std::move(s).value());
+  COMMITLAB_ASSIGN_OR_RETURN(int64_t id, FindLatestId());
+  if (id == 0) return std::optional<Snapshot>();
+  COMMITLAB_ASSIGN_OR_RETURN(Snapshot s, ReadSnapshot(id));
+  return std::optional<Snapshot>(std::move(s));
 }
 
 Result<Snapshot> DirStore::ReadSnapshotImpl(int64_t id) {
-  Result<Snapshot> s = ReadSnapshotFile(id);
-  if (!s.ok()) return s.status();
-  COMMITLAB_CHECK(s->id == id, "ReadSnapshotFile refuses a file holding another id: a committer replays by id");
-  Result<std::vector<FileChange>> changes = ReadManifest(s->delta_manifest, SnapshotPath(id));
-  if (!changes.ok()) return changes.status();
-  s->changes = std::move(changes).value();
+  COMMITLAB_ASSIGN_OR_RETURN(Snapshot s, ReadSnapshotFile(id));
+  COMMITLAB_CHECK(s.id == id, "ReadSnapshotFile refuses a file holding another id: a committer replays by id");
+  COMMITLAB_ASSIGN_OR_RETURN(std::vector<FileChange> changes, ReadManifest(s.delta_manifest, SnapshotPath(id)));
+  s.changes = std::move(changes);
   return s;
 }
 
@@ -432,9 +425,8 @@ Result<Snapshot> DirStore::ReadSnapshotFile(int64_t id) const {
       return Status::NotFound(fmt::format("Snapshot file {} does not exist.", path));
     return text.status();
   }
-  Result<Snapshot> s = DecodeSnapshot(*text, path);
-  if (!s.ok()) return s.status();
-  if (s->id != id) return Status::Corruption(fmt::format("{}: holds id {}, expected {}", path, s->id, id));
+  COMMITLAB_ASSIGN_OR_RETURN(Snapshot s, DecodeSnapshot(*text, path));
+  if (s.id != id) return Status::Corruption(fmt::format("{}: holds id {}, expected {}", path, s.id, id));
   return s;
 }
 
@@ -461,9 +453,8 @@ Status DirStore::WriteManifestImpl(const std::string& name, const std::vector<Fi
   COMMITLAB_CHECK(live_.has_value(),
                   "a store that writes was opened to (Open): an orphan cleaner spares a live writer's files");
   if (!IsSafeName(name)) return Status::InvalidArgument(fmt::format("invalid manifest name {}", json_io::Quote(name)));
-  Result<CreateOutcome> r = CreateNoReplace(manifest_dir_, name, EncodeManifest(changes), options_);
-  if (!r.ok()) return r.status();
-  if (*r == CreateOutcome::kExists)
+  COMMITLAB_ASSIGN_OR_RETURN(CreateOutcome r, CreateNoReplace(manifest_dir_, name, EncodeManifest(changes), options_));
+  if (r == CreateOutcome::kExists)
     return Status::InvalidArgument(fmt::format("manifest {} already exists", ManifestPath(name)));
   return Status::OK();
 }
@@ -543,11 +534,10 @@ void DirStore::MarkSynced(const std::string& dir) {
 
 Status DirStore::VerifyDataFile(const DataFile& f) const {
   const std::string path = DataFilePath(f);
-  Result<std::string> text = ReadRegularFile(path, kMaxSnapshotBytes);
-  if (!text.ok()) return text.status();
-  if (*text != DataFileLine(f)) {
+  COMMITLAB_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(path, kMaxSnapshotBytes));
+  if (text != DataFileLine(f)) {
     return Status::Corruption(fmt::format("{}: does not hold the file its manifest describes ({} bytes, expected {})",
-                                          path, text->size(), DataFileLine(f).size()));
+                                          path, text.size(), DataFileLine(f).size()));
   }
   return Status::OK();
 }

@@ -10,10 +10,9 @@
 namespace commitlab {
 
 Result<std::optional<Snapshot>> MemoryStore::LatestSnapshot() {
-  Result<SnapshotRef> latest = LatestSnapshotRef();
-  if (!latest.ok()) return latest.status();
-  if (*latest == nullptr) return std::optional<Snapshot>();
-  return std::optional<Snapshot>(**latest);
+  COMMITLAB_ASSIGN_OR_RETURN(SnapshotRef latest, LatestSnapshotRef());
+  if (latest == nullptr) return std::optional<Snapshot>();
+  return std::optional<Snapshot>(*latest);
 }
 
 Result<SnapshotRef> MemoryStore::LatestSnapshotRef() {

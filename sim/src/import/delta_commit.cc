@@ -46,9 +46,8 @@ class CommitReader {
       return Status::OK();
     }
     if (name == "domainMetadata") {
-      Result<std::optional<std::string>> domain = OptString(a, "domain", name, file_, n);
-      if (!domain.ok()) return domain.status();
-      domains_.push_back(domain->value_or(""));
+      COMMITLAB_ASSIGN_OR_RETURN(std::optional<std::string> domain, OptString(a, "domain", name, file_, n));
+      domains_.push_back(domain.value_or(""));
       return Status::OK();
     }
     if (name == "checkpointMetadata" || name == "sidecar")
@@ -323,18 +322,15 @@ Status CommitReader::Finish() {
 
 Status ReadDeltaCommit(const std::string& log, int64_t version, DeltaTable* table, ImportedCommit* out) {
   const std::string file = log + "/" + DeltaCommitFileName(version);
-  Result<LineFile> in = LineFile::Open(file);
-  if (!in.ok()) return in.status();
+  COMMITLAB_ASSIGN_OR_RETURN(LineFile in, LineFile::Open(file));
   CommitReader reader(file, version, table, out);
   std::string line;
   for (;;) {
-    Result<bool> more = in->Next(&line);
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    COMMITLAB_ASSIGN_OR_RETURN(bool more, in.Next(&line));
+    if (!more) break;
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    Result<Json> j = ParseJson(line, file, in->line_number());
-    if (!j.ok()) return j.status();
-    COMMITLAB_RETURN_IF_ERROR(reader.Action(*j, in->line_number()));
+    COMMITLAB_ASSIGN_OR_RETURN(Json j, ParseJson(line, file, in.line_number()));
+    COMMITLAB_RETURN_IF_ERROR(reader.Action(j, in.line_number()));
   }
   if (reader.actions() == 0) return Bad(file, 1, "empty: a commit holds at least one action");
   return reader.Finish();

@@ -171,11 +171,10 @@ Result<DeltaListing> ListDeltaLog(const std::string& path) {
 }
 
 Status ReadDeltaLog(const std::string& path, Checker* sink) {
-  Result<DeltaListing> listing = ListDeltaLog(path);
-  if (!listing.ok()) return listing.status();
-  const DeltaListing& l = *listing;
+  COMMITLAB_ASSIGN_OR_RETURN(DeltaListing listing, ListDeltaLog(path));
+  const DeltaListing& l = listing;
   std::vector<std::string> notes;
-  ReadLastCheckpoint(&*listing, &notes);
+  ReadLastCheckpoint(&listing, &notes);
   ImportSource source{.format = Format::kDelta, .path = path, .log = l.log, .first = l.first, .last = l.last};
   source.read.push_back(fmt::format("the JSON commits {}..{} ({} file(s))", l.first, l.last, l.commits));
   DescribeUnread(l, &source, std::move(notes));

@@ -233,10 +233,9 @@ Status ReadVersion(Checker* sink, const Listing& l, const VersionFile& f, Previo
     if (p->ids.count(s.id) == 0) fresh.Add(std::move(s));
     return Status::OK();
   }));
-  Result<ImportedCommit> c = VersionCommit(m, f, path, *p, fresh);
-  if (!c.ok()) return c.status();
-  const std::string writer = c->writer;
-  COMMITLAB_RETURN_IF_ERROR(sink->Commit(std::move(*c)));
+  COMMITLAB_ASSIGN_OR_RETURN(ImportedCommit c, VersionCommit(m, f, path, *p, fresh));
+  const std::string writer = c.writer;
+  COMMITLAB_RETURN_IF_ERROR(sink->Commit(std::move(c)));
   COMMITLAB_RETURN_IF_ERROR(ForkCheck(sink, m, f, *p, writer, renamed));
   COMMITLAB_RETURN_IF_ERROR(Lineage(sink, m, f, *p, fresh, writer));
   std::optional<int64_t> seq =
@@ -264,9 +263,8 @@ Status ReadVersion(Checker* sink, const Listing& l, const VersionFile& f, Previo
 }  // namespace
 
 Status ReadIcebergChain(const std::string& path, Checker* sink) {
-  Result<Listing> listing = List(path);
-  if (!listing.ok()) return listing.status();
-  const Listing& l = *listing;
+  COMMITLAB_ASSIGN_OR_RETURN(Listing listing, List(path));
+  const Listing& l = listing;
   ImportSource source{.format = Format::kIceberg,
                       .path = path,
                       .log = l.folder,

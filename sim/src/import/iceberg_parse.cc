@@ -48,9 +48,8 @@ class Util {
   }
   Result<std::optional<int64_t>> LongOrNull(const char* key, bool is_int = false) const {
     if (!HasNonNull(key)) return std::optional<int64_t>();
-    Result<int64_t> v = Long(key, is_int);
-    if (!v.ok()) return v.status();
-    return std::optional<int64_t>(*v);
+    COMMITLAB_ASSIGN_OR_RETURN(int64_t v, Long(key, is_int));
+    return std::optional<int64_t>(v);
   }
   Result<std::string> String(const char* key) const {
     if (!Has(key)) return Bad(file_, Line(key), fmt::format("Cannot parse missing string: {}", key));
@@ -76,19 +75,18 @@ Status Schemas(const Util& u, const Top& top, int format_version, IcebergMetadat
     const Json& schemas = top.values["schemas"];
     COMMITLAB_RETURN_IF_ERROR(
         u.Check(schemas.is_array(), "schemas", fmt::format("Cannot parse schemas from non-array: {}", schemas.dump())));
-    Result<int64_t> current = u.Long("current-schema-id", true);
-    if (!current.ok()) return current.status();
+    COMMITLAB_ASSIGN_OR_RETURN(int64_t current, u.Long("current-schema-id", true));
     bool found = false;
     for (const Json& s : schemas) {
       // SchemaParser.fromJson: a schema without schema-id is schema 0.
       const int64_t id = s.is_object() && s.contains("schema-id") && s["schema-id"].is_number_integer()
                              ? s["schema-id"].get<int64_t>()
                              : 0;
-      found = found || id == *current;
+      found = found || id == current;
     }
-    out->current_schema_id = static_cast<int>(*current);
+    out->current_schema_id = static_cast<int>(current);
     return u.Check(found, "current-schema-id",
-                   fmt::format("Cannot find schema with current-schema-id={} from schemas", *current));
+                   fmt::format("Cannot find schema with current-schema-id={} from schemas", current));
   }
   COMMITLAB_RETURN_IF_ERROR(
       u.Check(format_version == 1, "schemas", fmt::format("schemas must exist in format v{}", format_version)));
@@ -102,10 +100,9 @@ Status Specs(const Util& u, const Top& top, int format_version, IcebergMetadata*
     const Json& specs = top.values["partition-specs"];
     COMMITLAB_RETURN_IF_ERROR(u.Check(specs.is_array(), "partition-specs",
                                       fmt::format("Cannot parse partition specs from non-array: {}", specs.dump())));
-    Result<int64_t> default_id = u.Long("default-spec-id", true);
-    if (!default_id.ok()) return default_id.status();
+    COMMITLAB_ASSIGN_OR_RETURN(int64_t default_id, u.Long("default-spec-id", true));
     for (const Json& s : specs)
-      if (s.is_object() && s.value("spec-id", int64_t{0}) == *default_id && s.contains("fields")) fields = &s["fields"];
+      if (s.is_object() && s.value("spec-id", int64_t{0}) == default_id && s.contains("fields")) fields = &s["fields"];
   } else {
     COMMITLAB_RETURN_IF_ERROR(u.Check(format_version == 1, "partition-specs",
                                       fmt::format("partition-specs must exist in format v{}", format_version)));
@@ -140,13 +137,11 @@ Status Rest(const Util& u, const Top& top, int format_version, IcebergMetadata* 
       out->properties[k] = v.get<std::string>();
     }
   }
-  Result<std::optional<int64_t>> current = u.LongOrNull("current-snapshot-id");
-  if (!current.ok()) return current.status();
-  out->current_snapshot_id = current->value_or(-1);
+  COMMITLAB_ASSIGN_OR_RETURN(std::optional<int64_t> current, u.LongOrNull("current-snapshot-id"));
+  out->current_snapshot_id = current.value_or(-1);
   if (format_version >= 3) COMMITLAB_RETURN_IF_ERROR(u.Long("next-row-id").status());
-  Result<int64_t> updated = u.Long("last-updated-ms");
-  if (!updated.ok()) return updated.status();
-  out->last_updated_ms = *updated;
+  COMMITLAB_ASSIGN_OR_RETURN(int64_t updated, u.Long("last-updated-ms"));
+  out->last_updated_ms = updated;
   // TableMetadataParser.fromJson: without refs, main is the current snapshot.
   if (!top.values.contains("refs") && out->current_snapshot_id != -1) out->refs["main"] = out->current_snapshot_id;
   if (top.values.contains("refs") && top.values["refs"].is_object()) {
@@ -162,17 +157,15 @@ Status Rest(const Util& u, const Top& top, int format_version, IcebergMetadata* 
 // TableMetadataParser.fromJson's checks, in its order.
 Status Validate(const std::string& file, const Top& top, IcebergMetadata* out) {
   const Util u(file, top);
-  Result<int64_t> version = u.Long("format-version", true);
-  if (!version.ok()) return version.status();
-  COMMITLAB_RETURN_IF_ERROR(u.Check(*version <= kSupportedFormatVersion, "format-version",
-                                    fmt::format("Cannot read unsupported version {}", *version)));
-  const int v = static_cast<int>(*version);
+  COMMITLAB_ASSIGN_OR_RETURN(int64_t version, u.Long("format-version", true));
+  COMMITLAB_RETURN_IF_ERROR(u.Check(version <= kSupportedFormatVersion, "format-version",
+                                    fmt::format("Cannot read unsupported version {}", version)));
+  const int v = static_cast<int>(version);
   out->format_version = v;
   if (v < kOptionalLocationVersion) COMMITLAB_RETURN_IF_ERROR(u.String("location").status());
   if (v > 1) {
-    Result<int64_t> last = u.Long("last-sequence-number");
-    if (!last.ok()) return last.status();
-    out->last_sequence_number = *last;
+    COMMITLAB_ASSIGN_OR_RETURN(int64_t last, u.Long("last-sequence-number"));
+    out->last_sequence_number = last;
   }
   COMMITLAB_RETURN_IF_ERROR(u.Long("last-column-id", true).status());
   COMMITLAB_RETURN_IF_ERROR(Schemas(u, top, v, out));
@@ -183,17 +176,14 @@ Status Validate(const std::string& file, const Top& top, IcebergMetadata* out) {
 Result<IcebergLogEntry> LogEntry(const std::string& file, const std::string& key, const Json& e, size_t line) {
   const Util u(file, e, line);
   IcebergLogEntry entry;
-  Result<int64_t> ts = u.Long("timestamp-ms");
-  if (!ts.ok()) return ts.status();
-  entry.timestamp_ms = *ts;
+  COMMITLAB_ASSIGN_OR_RETURN(int64_t ts, u.Long("timestamp-ms"));
+  entry.timestamp_ms = ts;
   if (key == "snapshot-log") {
-    Result<int64_t> id = u.Long("snapshot-id");
-    if (!id.ok()) return id.status();
-    entry.snapshot_id = *id;
+    COMMITLAB_ASSIGN_OR_RETURN(int64_t id, u.Long("snapshot-id"));
+    entry.snapshot_id = id;
   } else {
-    Result<std::string> f = u.String("metadata-file");
-    if (!f.ok()) return f.status();
-    entry.file = std::move(*f);
+    COMMITLAB_ASSIGN_OR_RETURN(std::string f, u.String("metadata-file"));
+    entry.file = std::move(f);
   }
   return entry;
 }
@@ -233,9 +223,8 @@ Status ReadIcebergTop(const std::string& file, IcebergMetadata* out) {
   };
   auto element = [&](const std::string& key, Json v, size_t line) -> Status {
     top.lines.try_emplace(key, line);
-    Result<IcebergLogEntry> e = LogEntry(file, key, v, line);
-    if (!e.ok()) return e.status();
-    (key == "snapshot-log" ? out->snapshot_log : out->metadata_log).push_back(std::move(*e));
+    COMMITLAB_ASSIGN_OR_RETURN(IcebergLogEntry e, LogEntry(file, key, v, line));
+    (key == "snapshot-log" ? out->snapshot_log : out->metadata_log).push_back(std::move(e));
     return Status::OK();
   };
   COMMITLAB_RETURN_IF_ERROR(StreamObject(file, plan, "Cannot parse metadata from a non-object", member, element));

@@ -92,9 +92,8 @@ Status ImportLog(const ImportOptions& options, ImportSink* sink) {
   if (options.format) {
     format = *options.format;
   } else {
-    Result<Format> detected = DetectFormat(options.path);
-    if (!detected.ok()) return detected.status();
-    format = *detected;
+    COMMITLAB_ASSIGN_OR_RETURN(Format detected, DetectFormat(options.path));
+    format = detected;
   }
   internal::Checker checker(sink);
   switch (format) {

@@ -39,9 +39,8 @@ Status Bad(std::string_view file, size_t line, std::string_view why) {
 }
 
 Result<LineFile> LineFile::Open(const std::string& path) {
-  Result<int> fd = OpenRegular(path);
-  if (!fd.ok()) return fd.status();
-  return LineFile(path, *fd);
+  COMMITLAB_ASSIGN_OR_RETURN(int fd, OpenRegular(path));
+  return LineFile(path, fd);
 }
 
 LineFile::LineFile(LineFile&& other) noexcept

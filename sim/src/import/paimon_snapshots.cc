@@ -85,19 +85,17 @@ Result<Listing> List(const std::string& path) {
 
 // The fields commitlab reads, in Snapshot's JSON names; the rest of the object is kept as it is.
 Status ReadSnapshot(const std::string& file, int64_t id, ImportedCommit* c) {
-  Result<std::string> text = ReadSmallFile(file, kMaxSnapshotBytes);
-  if (!text.ok()) return text.status();
-  Result<Json> j = ParseJson(*text, file);
-  if (!j.ok()) return j.status();
-  if (!j->is_object()) return Bad(file, 1, "not a JSON object");
-  auto line = [&](const char* key) { return LineOfKey(*text, key); };
-  auto version = OptInt(*j, "version", "snapshot", file, line("version"));
-  auto sid = OptInt(*j, "id", "snapshot", file, line("id"));
-  auto user = OptString(*j, "commitUser", "snapshot", file, line("commitUser"));
-  auto identifier = OptInt(*j, "commitIdentifier", "snapshot", file, line("commitIdentifier"));
-  auto kind = OptString(*j, "commitKind", "snapshot", file, line("commitKind"));
-  auto time = OptInt(*j, "timeMillis", "snapshot", file, line("timeMillis"));
-  auto delta = OptInt(*j, "deltaRecordCount", "snapshot", file, line("deltaRecordCount"));
+  COMMITLAB_ASSIGN_OR_RETURN(std::string text, ReadSmallFile(file, kMaxSnapshotBytes));
+  COMMITLAB_ASSIGN_OR_RETURN(Json j, ParseJson(text, file));
+  if (!j.is_object()) return Bad(file, 1, "not a JSON object");
+  auto line = [&](const char* key) { return LineOfKey(text, key); };
+  auto version = OptInt(j, "version", "snapshot", file, line("version"));
+  auto sid = OptInt(j, "id", "snapshot", file, line("id"));
+  auto user = OptString(j, "commitUser", "snapshot", file, line("commitUser"));
+  auto identifier = OptInt(j, "commitIdentifier", "snapshot", file, line("commitIdentifier"));
+  auto kind = OptString(j, "commitKind", "snapshot", file, line("commitKind"));
+  auto time = OptInt(j, "timeMillis", "snapshot", file, line("timeMillis"));
+  auto delta = OptInt(j, "deltaRecordCount", "snapshot", file, line("deltaRecordCount"));
   for (const Status& st : {version.status(), sid.status(), user.status(), identifier.status(), kind.status(),
                            time.status(), delta.status()})
     COMMITLAB_RETURN_IF_ERROR(st);
@@ -126,7 +124,7 @@ Status ReadSnapshot(const std::string& file, int64_t id, ImportedCommit* c) {
   c->kind = **kind;
   c->operation = **kind;
   c->records = delta->value_or(0);
-  c->details = *j;
+  c->details = j;
   return Status::OK();
 }
 
@@ -153,9 +151,8 @@ void ReadSchema(const std::string& snapshot_folder, const ImportedCommit& last, 
 }  // namespace
 
 Status ReadPaimonSnapshots(const std::string& path, Checker* sink) {
-  Result<Listing> listing = List(path);
-  if (!listing.ok()) return listing.status();
-  const Listing& l = *listing;
+  COMMITLAB_ASSIGN_OR_RETURN(Listing listing, List(path));
+  const Listing& l = listing;
   ImportSource source{.format = Format::kPaimon, .path = path, .log = l.folder, .first = l.first, .last = l.last};
   source.read.push_back(fmt::format("snapshots {}..{} ({} file(s))", l.first, l.last, l.count));
   if (l.first > 1) source.not_read.push_back(fmt::format("snapshots 1..{}: expired (not in the folder)", l.first - 1));

@@ -96,10 +96,10 @@ class DeltaWriter final : public ProtocolWriter {
 
   Status Begin(StepResult* r) {
     Retire();
-    Result<delta::OptimisticTransaction> t = delta::OptimisticTransaction::Start(
-        ctx_.writer->commit_user, log_, ctx_.env, ctx_.events, {.table = table_->table().name});
-    if (!t.ok()) return t.status();
-    txn_.emplace(std::move(*t));
+    COMMITLAB_ASSIGN_OR_RETURN(delta::OptimisticTransaction t,
+                               delta::OptimisticTransaction::Start(ctx_.writer->commit_user, log_, ctx_.env,
+                                                                   ctx_.events, {.table = table_->table().name}));
+    txn_.emplace(std::move(t));
     r->detail =
         fmt::format("begin at version {} ({} live file(s))", txn_->read_version(), txn_->snapshot().files().size());
     return Status::OK();
