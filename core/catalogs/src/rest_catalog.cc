@@ -7,11 +7,15 @@
 // GCC 12 at -O2 with -fsanitize=address warns that Beast's own parser reads a boost::optional
 // before setting it (basic_parser.hpp, do_field): a false positive inside a system header, made
 // an error by the sanitizer presets. Silenced for Beast's headers only.
+#if defined(__GNUC__) && !defined(__clang__)  // a GCC warning; clang has no such group
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
