@@ -3,18 +3,6 @@
 #include <fcntl.h>
 
 #include <boost/asio.hpp>
-// GCC 12 at -O2 with -fsanitize=address warns that Beast's own parser reads a boost::optional
-// before setting it (basic_parser.hpp, do_field): a false positive inside a system header, made
-// an error by the sanitizer presets. Silenced for Beast's headers only.
-#if defined(__GNUC__) && !defined(__clang__)  // a GCC warning; clang has no such group
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #include <fmt/format.h>
 
 #include <chrono>
@@ -25,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "beast_http.h"
 #include "commitlab/core/env.h"
 #include "rest_router.h"
 
