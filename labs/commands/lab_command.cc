@@ -98,7 +98,9 @@ const std::vector<Lab>& Labs() {
        "Delta lab (04 事务与并发控制 3.3 and the Delta Lake docs): put-if-absent log versions, the conflict checker, "
        "isolation levels, the conflict matrix",
        "Delta 实验（04 事务与并发控制 3.3 与 Delta Lake 文档）：put-if-absent 的日志版本、冲突检查、隔离级别、冲突矩阵",
-       {{"conflicts", {"delta_conflicts.scn", "delta_read_vs_append.scn", "delta_compaction.scn", "delta_app_ids.scn"}},
+       {{"conflicts",
+         {"delta_conflicts.scn", "delta_read_vs_append.scn", "delta_compaction.scn", "delta_app_ids.scn",
+          "delta_metadata_protocol.scn"}},
         {"matrix", {"delta_conflict_matrix.scn"}, false, /*matrix=*/true}}},
   };
   return kLabs;
@@ -253,9 +255,8 @@ struct Prepared {
 
 Result<Prepared> Prepare(const LabSection& section, const fs::path& dir, const std::string& file,
                          const LabFlags& flags) {
-  Result<scenarios::Scenario> scenario = LoadScenario(dir, file);
-  if (!scenario.ok()) return scenario.status();
-  Prepared p{.scenario = std::move(*scenario)};
+  COMMITLAB_ASSIGN_OR_RETURN(scenarios::Scenario scenario, LoadScenario(dir, file));
+  Prepared p{.scenario = std::move(scenario)};
   p.options.seed = flags.seed;
   p.options.sched = flags.sched;
   // As S2 第 5 讲 ran it, unless a seed asks for a reproducible run.
@@ -264,9 +265,7 @@ Result<Prepared> Prepare(const LabSection& section, const fs::path& dir, const s
     p.options.sched = "random";
     p.options.seed = kLectureRuns[flags.lecture_run - 1].seed;
   }
-  Result<scenarios::RunPlan> plan = scenarios::PlanRun(p.scenario, p.options);
-  if (!plan.ok()) return plan.status();
-  p.plan = std::move(*plan);
+  COMMITLAB_ASSIGN_OR_RETURN(p.plan, scenarios::PlanRun(p.scenario, p.options));
   p.zh = flags.words->language == sim::Language::kChinese;
   p.title = p.zh && !p.scenario.title_zh.empty() ? p.scenario.title_zh : p.scenario.title;
   p.claim = p.zh && !p.scenario.claim_zh.empty() ? p.scenario.claim_zh : p.scenario.claim;
@@ -390,9 +389,7 @@ bool PresentToClass(const Prepared& p, const LabSection& section, int number, co
 // is false once the class asked to stop.
 Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path& dir, const std::string& file,
                            const LabFlags& flags, bool* go_on) {
-  Result<Prepared> prepared = Prepare(section, dir, file, flags);
-  if (!prepared.ok()) return prepared.status();
-  Prepared& p = *prepared;
+  COMMITLAB_ASSIGN_OR_RETURN(Prepared p, Prepare(section, dir, file, flags));
   const bool quiet = flags.json || flags.in_class || (section.matrix && !flags.verbose);
   LogPrinter printer(stdout, flags.verbose);
   NullEventSink none;
@@ -407,160 +404,197 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
                fmt::format("{:02}-{}-{}.{}", number, section.key, fs::path(file).stem().string(), flags.timeline_ext))
                   .string();
   }
-  Result<std::unique_ptr<RunRecording>> recording = RunRecording::Start(
-      {.trace = "",
-       .timeline = drawing,
-       .explain = flags.explain && !flags.json,
-       .explain_max_per_kind = 3,
-       .language = flags.words->language},
-      HistoryHeader(kCommand, flags.argv, {{"section", section.key}}, scenarios::PlanJson(p.plan), p.scenario));
-  if (!recording.ok()) return recording.status();
-  p.options.history = (*recording)->history();
-  Result<RunReport> report = scenarios::RunScenario(p.scenario, p.options);
-  if (!report.ok()) return report.status();
-  COMMITLAB_RETURN_IF_ERROR((*recording)->Finish(kCommand, scenarios::HistoryFooter(*report)));
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<RunRecording> recording,
+                             RunRecording::Start({.trace = "",
+                                                  .timeline = drawing,
+                                                  .explain = flags.explain && !flags.json,
+                                                  .explain_max_per_kind = 3,
+                                                  .language = flags.words->language},
+                                                 HistoryHeader(kCommand, flags.argv, {{"section", section.key}},
+                                                               scenarios::PlanJson(p.plan), p.scenario)));
+  p.options.history = recording->history();
+  COMMITLAB_ASSIGN_OR_RETURN(RunReport report, scenarios::RunScenario(p.scenario, p.options));
+  COMMITLAB_RETURN_IF_ERROR(recording->Finish(kCommand, scenarios::HistoryFooter(report)));
   if (flags.in_class) {
-    *go_on = PresentToClass(p, section, number, file, *report, **recording, flags);
+    *go_on = PresentToClass(p, section, number, file, report, *recording, flags);
   } else if (!flags.json) {
-    Narrate(p, section, file, *report, **recording, flags);
+    Narrate(p, section, file, report, *recording, flags);
   }
-  return SectionRun{std::move(*report), p.scenario.claim, p.scenario.source};
+  return SectionRun{std::move(report), p.scenario.claim, p.scenario.source};
 }
 
-}  // namespace
-
-int RunLab(const std::vector<std::string>& args) {
-  std::string lab_name, only, sched;
+// The command line as given, before it is checked.
+struct LabArgs {
+  std::string lab_name;
+  std::string only;
+  std::string sched;
   uint64_t seed = 0;
-  LabFlags flags;
+};
+
+po::options_description LabOptions(LabArgs* a, LabFlags* flags) {
   po::options_description options("commitlab lab paimon|iceberg|delta [options]");
   // clang-format off
   options.add_options()
       ("help,h", "show this help")
-      ("lab", po::value(&lab_name), "the lab: paimon, iceberg or delta")
-      ("experiment", po::value(&only), "run only this section (its key; see the list below)")
-      ("sched", po::value(&sched),
+      ("lab", po::value(&a->lab_name), "the lab: paimon, iceberg or delta")
+      ("experiment", po::value(&a->only), "run only this section (its key; see the list below)")
+      ("sched", po::value(&a->sched),
        "free | random | pct | round-robin (default: each file's own; the Paimon race on OS threads)")
-      ("seed", po::value(&seed), "seed of a simulated run (default: each file's own)")
+      ("seed", po::value(&a->seed), "seed of a simulated run (default: each file's own)")
       ("verbose", "also print attempts and retry waits (and the matrix's log)")
       ("json", "print one JSON report (docs/report.schema.json) instead of the narration")
-      ("timeline", po::value(&flags.timeline_dir),
+      ("timeline", po::value(&flags->timeline_dir),
        "draw each run's timeline into this folder (created if missing): NN-SECTION-FILE.html")
-      ("timeline-format", po::value(&flags.timeline_ext), "html (an interactive page, the default) or svg")
+      ("timeline-format", po::value(&flags->timeline_ext), "html (an interactive page, the default) or svg")
       ("no-explain", "do not say why after each run (who won each lost race, what a refusal conflicted with)")
       ("brief", "for a projector: lines of at most 100 columns, short ids, nothing said twice")
       ("class", "for a class: each run one screen (40 x 100): the claim, a question to predict, Enter, the run in "
                 "brief and the answer with its why; on a terminal Enter goes on and q stops")
       ("lang", po::value<std::string>()->default_value("en"),
        "en or zh: the language of the lab's own words (log lines stay in the engines' English)")
-      ("lecture-run", po::value(&flags.lecture_run),
+      ("lecture-run", po::value(&flags->lecture_run),
        "1, 2 or 3: the Paimon race as S2 第 5 讲's run 1, 2 or 3 went (25, 18, 11 lost races), simulated");
   // clang-format on
+  return options;
+}
+
+void PrintLabHelp(const po::options_description& options) {
+  fmt::print("{}\nSections (--experiment):\n", fmt::streamed(options));
+  for (const Lab& l : Labs()) {
+    std::vector<std::string> keys;
+    for (const LabSection& s : l.sections) keys.push_back(s.key);
+    fmt::print("  {:<8} {}\n", l.name, Names(keys));
+  }
+}
+
+// The lab the command names, or why there is none.
+Result<const Lab*> FindLab(const std::string& name) {
+  std::vector<std::string> names;
+  for (const Lab& l : Labs()) names.push_back(l.name);
+  if (name.empty())
+    return Status::InvalidArgument(fmt::format("missing the lab to run (expected one of {})", Names(names)));
+  for (const Lab& l : Labs())
+    if (l.name == name) return &l;
+  return Status::InvalidArgument(fmt::format("unknown lab '{}' (expected one of {})", name, Names(names)));
+}
+
+// Fills `flags` from the command line; an error says which flags do not go together.
+Status CheckLabFlags(const po::variables_map& vm, const std::vector<std::string>& args, const LabArgs& a,
+                     const Lab& lab, LabFlags* flags) {
+  if (vm.count("sched")) flags->sched = a.sched;
+  if (vm.count("seed")) flags->seed = a.seed;
+  flags->verbose = vm.count("verbose") > 0;
+  flags->json = vm.count("json") > 0;
+  flags->argv = WithoutFlags(args, {"--timeline", "--timeline-format", "--lang"},
+                             {"--json", "--verbose", "--brief", "--no-explain", "--class"});
+  flags->in_class = vm.count("class") > 0;
+  flags->wait_for_keys = flags->in_class && ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);
+  flags->lab = a.lab_name;
+  flags->words = FindLabWords(vm["lang"].as<std::string>());
+  if (flags->words == nullptr)
+    return Status::InvalidArgument(fmt::format("--lang '{}' is not one of en, zh", vm["lang"].as<std::string>()));
+  flags->explain = vm.count("no-explain") == 0;
+  if (vm.count("lecture-run")) {
+    if (flags->lecture_run < 1 || flags->lecture_run > 3)
+      return Status::InvalidArgument(fmt::format("--lecture-run {} is not one of 1, 2, 3", flags->lecture_run));
+    if (a.lab_name != "paimon") return Status::InvalidArgument("--lecture-run is for lab paimon (S2 第 5 讲's race)");
+    if (vm.count("sched") || vm.count("seed"))
+      return Status::InvalidArgument("--lecture-run chooses the seed: leave out --sched and --seed");
+  }
+  if (flags->timeline_ext != "html" && flags->timeline_ext != "svg")
+    return Status::InvalidArgument(fmt::format("--timeline-format '{}' is not one of html, svg", flags->timeline_ext));
+  if (vm.count("timeline-format") && flags->timeline_dir.empty())
+    return Status::InvalidArgument("--timeline-format needs --timeline DIR");
+  if (!flags->timeline_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(flags->timeline_dir, ec);
+    if (ec || !fs::is_directory(flags->timeline_dir))
+      return Status::InvalidArgument(fmt::format("--timeline {}: cannot make a folder there{}", flags->timeline_dir,
+                                                 ec ? ": " + ec.message() : ""));
+  }
+  std::vector<std::string> keys;
+  for (const LabSection& s : lab.sections) keys.push_back(s.key);
+  if (!a.only.empty() && std::find(keys.begin(), keys.end(), a.only) == keys.end())
+    return Status::InvalidArgument(fmt::format("--experiment '{}' is not one of {}", a.only, Names(keys)));
+  if (vm.count("brief") && flags->json)
+    return Status::InvalidArgument("--brief shortens the narration; --json has none");
+  if (flags->in_class && (flags->json || vm.count("brief") || flags->verbose))
+    return Status::InvalidArgument("--class is a narration of its own: not with --json, --brief or --verbose");
+  return Status::OK();
+}
+
+// Runs the lab's sections (or the one --experiment names): each run's JSON into `report`, its
+// verdict line into `verdicts`. Returns whether every run agreed with its claim.
+Result<bool> RunSections(const Lab& lab, const std::string& only, const fs::path& dir, const LabFlags& flags,
+                         sim::Json* report, std::vector<std::string>* verdicts) {
+  bool agrees = true;
+  bool go_on = true;  // --class: until q
+  for (size_t i = 0; i < lab.sections.size() && go_on; ++i) {
+    const LabSection& section = lab.sections[i];
+    if (!only.empty() && section.key != only) continue;
+    const int number = static_cast<int>(i) + 1;
+    for (size_t f = 0; f < section.files.size() && go_on; ++f) {
+      const std::string& file = section.files[f];
+      COMMITLAB_ASSIGN_OR_RETURN(SectionRun run, RunFile(section, number, dir, file, flags, &go_on));
+      const bool ok = run.report.ok();
+      agrees = agrees && ok;
+      verdicts->push_back(fmt::format("{:>2}. {:<11} {:<8} scenarios/{}", number, section.key,
+                                      ok ? flags.words->agrees : flags.words->differs, file));
+      sim::Json json = scenarios::RunJson(run.report);
+      json["section"] = {{"lab", lab.name},    {"number", number},     {"key", section.key},
+                         {"claim", run.claim}, {"source", run.source}, {"agrees", ok}};
+      (*report)["runs"].push_back(std::move(json));
+    }
+  }
+  return agrees;
+}
+
+}  // namespace
+
+int RunLab(const std::vector<std::string>& args) {
+  LabArgs a;
+  LabFlags flags;
+  const po::options_description options = LabOptions(&a, &flags);
   po::positional_options_description positional;
   positional.add("lab", 1);
   po::variables_map vm;
   if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
-  std::vector<std::string> lab_names;
-  for (const Lab& l : Labs()) lab_names.push_back(l.name);
   if (vm.count("help")) {
-    fmt::print("{}\nSections (--experiment):\n", fmt::streamed(options));
-    for (const Lab& l : Labs()) {
-      std::vector<std::string> keys;
-      for (const LabSection& s : l.sections) keys.push_back(s.key);
-      fmt::print("  {:<8} {}\n", l.name, Names(keys));
-    }
+    PrintLabHelp(options);
     return kExitOk;
   }
-  if (lab_name.empty())
-    return UsageError(kCommand, fmt::format("missing the lab to run (expected one of {})", Names(lab_names)));
-  const Lab* lab = nullptr;
-  for (const Lab& l : Labs())
-    if (l.name == lab_name) lab = &l;
-  if (lab == nullptr)
-    return UsageError(kCommand, fmt::format("unknown lab '{}' (expected one of {})", lab_name, Names(lab_names)));
-  if (vm.count("sched")) flags.sched = sched;
-  if (vm.count("seed")) flags.seed = seed;
-  flags.verbose = vm.count("verbose") > 0;
-  flags.json = vm.count("json") > 0;
-  flags.argv = WithoutFlags(args, {"--timeline", "--timeline-format", "--lang"},
-                            {"--json", "--verbose", "--brief", "--no-explain", "--class"});
-  flags.in_class = vm.count("class") > 0;
-  flags.wait_for_keys = flags.in_class && ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);
-  flags.lab = lab_name;
-  flags.words = FindLabWords(vm["lang"].as<std::string>());
-  if (flags.words == nullptr)
-    return UsageError(kCommand, fmt::format("--lang '{}' is not one of en, zh", vm["lang"].as<std::string>()));
-  flags.explain = vm.count("no-explain") == 0;
-  if (vm.count("lecture-run")) {
-    if (flags.lecture_run < 1 || flags.lecture_run > 3)
-      return UsageError(kCommand, fmt::format("--lecture-run {} is not one of 1, 2, 3", flags.lecture_run));
-    if (lab_name != "paimon") return UsageError(kCommand, "--lecture-run is for lab paimon (S2 第 5 讲's race)");
-    if (vm.count("sched") || vm.count("seed"))
-      return UsageError(kCommand, "--lecture-run chooses the seed: leave out --sched and --seed");
-  }
-  if (flags.timeline_ext != "html" && flags.timeline_ext != "svg")
-    return UsageError(kCommand, fmt::format("--timeline-format '{}' is not one of html, svg", flags.timeline_ext));
-  if (vm.count("timeline-format") && flags.timeline_dir.empty())
-    return UsageError(kCommand, "--timeline-format needs --timeline DIR");
-  if (!flags.timeline_dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(flags.timeline_dir, ec);
-    if (ec || !fs::is_directory(flags.timeline_dir))
-      return UsageError(kCommand, fmt::format("--timeline {}: cannot make a folder there{}", flags.timeline_dir,
-                                              ec ? ": " + ec.message() : ""));
-  }
-  std::vector<std::string> keys;
-  for (const LabSection& s : lab->sections) keys.push_back(s.key);
-  if (!only.empty() && std::find(keys.begin(), keys.end(), only) == keys.end())
-    return UsageError(kCommand, fmt::format("--experiment '{}' is not one of {}", only, Names(keys)));
+  Result<const Lab*> found = FindLab(a.lab_name);
+  if (!found.ok()) return UsageError(kCommand, found.status().message());
+  const Lab& lab = **found;
+  if (Status checked = CheckLabFlags(vm, args, a, lab, &flags); !checked.ok())
+    return UsageError(kCommand, checked.message());
   Result<fs::path> dir = FindScenarioDir();
   if (!dir.ok()) return UsageError(kCommand, dir.status().message());
-  if (vm.count("brief") && flags.json) return UsageError(kCommand, "--brief shortens the narration; --json has none");
-  if (flags.in_class && (flags.json || vm.count("brief") || flags.verbose))
-    return UsageError(kCommand, "--class is a narration of its own: not with --json, --brief or --verbose");
   std::optional<BriefStdout> brief;
   if (vm.count("brief")) brief.emplace();
 
-  sim::Json report = ReportEnvelope(kCommand, {{"lab", lab->name},
-                                               {"experiment", only.empty() ? sim::Json(nullptr) : sim::Json(only)},
+  sim::Json report = ReportEnvelope(kCommand, {{"lab", lab.name},
+                                               {"experiment", a.only.empty() ? sim::Json(nullptr) : sim::Json(a.only)},
                                                {"sched", flags.sched ? sim::Json(*flags.sched) : sim::Json(nullptr)},
                                                {"seed", flags.seed ? sim::Json(*flags.seed) : sim::Json(nullptr)}});
-  const std::string heading = flags.words->language == sim::Language::kChinese ? lab->heading_zh : lab->heading;
+  const std::string heading = flags.words->language == sim::Language::kChinese ? lab.heading_zh : lab.heading;
   if (flags.in_class) {
     for (const std::string& line : Wrap("", heading)) fmt::print("{}\n", line);
   } else if (!flags.json) {
     fmt::print("{}\n", heading);
   }
-  bool agrees = true;
-  bool go_on = true;  // --class: until q
   std::vector<std::string> verdicts;
-  for (size_t i = 0; i < lab->sections.size() && go_on; ++i) {
-    const LabSection& section = lab->sections[i];
-    if (!only.empty() && section.key != only) continue;
-    const int number = static_cast<int>(i) + 1;
-    for (size_t f = 0; f < section.files.size() && go_on; ++f) {
-      const std::string& file = section.files[f];
-      Result<SectionRun> run = RunFile(section, number, *dir, file, flags, &go_on);
-      if (!run.ok()) return UsageError(kCommand, run.status().message());
-      const bool ok = run->report.ok();
-      agrees = agrees && ok;
-      verdicts.push_back(fmt::format("{:>2}. {:<11} {:<8} scenarios/{}", number, section.key,
-                                     ok ? flags.words->agrees : flags.words->differs, file));
-      sim::Json json = scenarios::RunJson(run->report);
-      json["section"] = {{"lab", lab->name},    {"number", number},      {"key", section.key},
-                         {"claim", run->claim}, {"source", run->source}, {"agrees", ok}};
-      report["runs"].push_back(std::move(json));
-    }
-  }
+  Result<bool> agrees = RunSections(lab, a.only, *dir, flags, &report, &verdicts);
+  if (!agrees.ok()) return UsageError(kCommand, agrees.status().message());
   if (flags.json) {
-    report["lab"] = {{"lab", lab->name}, {"agrees", agrees}};
-    report["ok"] = agrees;
+    report["lab"] = {{"lab", lab.name}, {"agrees", *agrees}};
+    report["ok"] = *agrees;
     PrintJsonLine(report);
   } else {
     fmt::print("\n{}\n", flags.words->verdicts_heading);
     for (const std::string& v : verdicts) fmt::print("{}\n", v);
   }
-  return agrees ? kExitOk : kExitFailed;
+  return *agrees ? kExitOk : kExitFailed;
 }
 
 }  // namespace commitlab::cli

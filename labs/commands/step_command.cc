@@ -146,6 +146,31 @@ void PrintState(const scenarios::StepperState& s, sim::Language language) {
   std::fflush(stdout);
 }
 
+// u: one pick back, or why there is none.
+Status Undo(scenarios::Stepper& stepper, sim::Language language) {
+  COMMITLAB_ASSIGN_OR_RETURN(bool undone, stepper.Undo());
+  if (!undone)
+    return Status::InvalidArgument(
+        sim::Say(language, "nothing to undo: this is the start", "没有可撤销的：这里是开头"));
+  return Status::OK();
+}
+
+// s: the picks so far, the whole run they lead to and the command that replays it.
+Status PrintSchedule(const scenarios::Stepper& stepper, sim::Language language, const std::string& path,
+                     const scenarios::RunPlan& plan) {
+  COMMITLAB_ASSIGN_OR_RETURN(std::string schedule, stepper.CompleteSchedule());
+  fmt::print("{}",
+             sim::Say(language,
+                      "picks so far: {0}\nthe whole run (then the seed's picks): {1}\nreplay it: commitlab "
+                      "run {2} --seed {3} --sched {4} --schedule '{1}'\n",
+                      "已选：{0}\n整次运行（之后按 seed 选）：{1}\n重放：commitlab run {2} --seed {3} --sched {4} "
+                      "--schedule '{1}'\n",
+                      stepper.state().picks.empty() ? sim::Say(language, "(none)", "（无）") : stepper.state().picks,
+                      schedule, path, plan.seed, plan.sched));
+  std::fflush(stdout);
+  return Status::OK();
+}
+
 }  // namespace
 
 int RunStep(const std::vector<std::string>& args) {
@@ -214,28 +239,10 @@ int RunStep(const std::vector<std::string>& args) {
     if (command && *key == 'n') {
       st = (*stepper)->PickAsTheSeedWould();
     } else if (command && *key == 'u') {
-      Result<bool> undone = (*stepper)->Undo();
-      st = undone.status();
-      if (undone.ok() && !*undone)
-        st = Status::InvalidArgument(
-            sim::Say(language, "nothing to undo: this is the start", "没有可撤销的：这里是开头"));
+      st = Undo(**stepper, language);
     } else if (command && *key == 's') {
-      Result<std::string> schedule = (*stepper)->CompleteSchedule();
-      if (!schedule.ok()) {
-        st = schedule.status();
-      } else {
-        fmt::print(
-            "{}", sim::Say(language,
-                           "picks so far: {0}\nthe whole run (then the seed's picks): {1}\nreplay it: commitlab "
-                           "run {2} --seed {3} --sched {4} --schedule '{1}'\n",
-                           "已选：{0}\n整次运行（之后按 seed 选）：{1}\n重放：commitlab run {2} --seed {3} --sched {4} "
-                           "--schedule '{1}'\n",
-                           (*stepper)->state().picks.empty() ? sim::Say(language, "(none)", "（无）")
-                                                             : (*stepper)->state().picks,
-                           *schedule, path, plan->seed, plan->sched));
-        std::fflush(stdout);
-        continue;
-      }
+      st = PrintSchedule(**stepper, language, path, *plan);
+      if (st.ok()) continue;
     } else if (std::optional<int> w = WriterOfKey(*key)) {
       st = (*stepper)->Pick(*w);
     } else {

@@ -15,7 +15,7 @@ struct Question {
   const char* zh;
 };
 
-constexpr std::array<Question, 31> kQuestions = {{
+constexpr std::array<Question, 32> kQuestions = {{
     // S2 第 5 讲 (docs/lectures.md#s2-5).
     {"paimon_race.scn",
      "Two jobs each commit 30 times to one table at the same time. How many of the 60 commits land, and how many "
@@ -117,6 +117,11 @@ constexpr std::array<Question, 31> kQuestions = {{
     {"delta_app_ids.scn",
      "Two writers commit the same streaming batch (the same app id and version). What does the second one get?",
      "两个写入方提交同一个流式批次（同样的应用 id 和版本）。第二个会得到什么？"},
+    {"delta_metadata_protocol.scn",
+     "An ALTER TABLE commits while an INSERT into another partition is in flight; then two transactions both upgrade "
+     "the protocol. No data file is shared: does anyone fail, and with which exception?",
+     "一个 ALTER TABLE 在另一个分区的 INSERT 进行中提交；然后两个事务都升级协议。没有共享任何数据文件：有人会失败吗？"
+     "是哪个异常？"},
     {"delta_conflict_matrix.scn",
      "INSERT, UPDATE, DELETE, MERGE and OPTIMIZE, two at a time, at both levels. Which pairs can conflict?",
      "INSERT、UPDATE、DELETE、MERGE、OPTIMIZE 两两并发，两种隔离级别。哪些组合会冲突？"},

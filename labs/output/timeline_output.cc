@@ -30,13 +30,12 @@ std::string RunHistoryPath(const std::string& trace, const std::string& timeline
 Result<std::string> DrawTimeline(std::string_view command, const std::string& history_path, const std::string& out,
                                  const sim::TimelineOptions& options) {
   // The header first (the drawing's plan needs it), then the events, twice.
-  Result<sim::Json> header = ReadHistoryHeader(history_path);
-  if (!header.ok()) return header.status();
+  COMMITLAB_ASSIGN_OR_RETURN(const sim::Json header, ReadHistoryHeader(history_path));
   const sim::HistoryEvents events = [&history_path](const std::function<Status(const sim::Json&, size_t)>& each) {
     return ForEachHistoryLine(history_path,
                               [&each](sim::Json line, size_t n) { return n == 1 ? Status::OK() : each(line, n); });
   };
-  Result<sim::Timeline> t = sim::BuildTimeline(*header, events, options);
+  Result<sim::Timeline> t = sim::BuildTimeline(header, events, options);
   if (!t.ok()) {
     const std::string message(t.status().message());
     // A line the reader refused already names the file.

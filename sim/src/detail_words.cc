@@ -96,7 +96,7 @@ const std::vector<Form>& Forms() {
       {std::regex(R"(txn (\S+) version (-?\d+))"), "txn {1}，版本 {2}"},
       {std::regex(R"(read txnVersion\((\S+)\) = (-?\d+))"), "读取 txnVersion({1}) = {2}"},
       {std::regex(R"(metadata \(schema (.*)\))"), "metadata（schema {1}）"},
-      {std::regex(R"(protocol \((\d+), (\d+)\))"), "protocol（{1}，{2}）"},
+      {std::regex(R"(protocol \((\d+), (\d+)\))"), "协议（{1}，{2}）"},
   };
   return *forms;
 }

@@ -168,6 +168,7 @@ class Builder {
     }
     t_.by_step =
         o_.axis == TimelineAxis::kStep || (o_.axis == TimelineAxis::kAuto && !(s.ops > 0 && 2 * s.timed >= s.ops));
+    Imported(header_);
     t_.x_max = t_.by_step ? s.step_max : s.time_max;
     layout_ = TablesOfHeader(header_);
     for (const HistoryTables::Table& table : layout_.tables)
@@ -190,6 +191,18 @@ class Builder {
     t_.bins = std::max<size_t>(64, std::min(o_.bins, 2'000'000 / std::max<size_t>(1, t_.lanes.size())));
     t_.lane_bins.assign(t_.lanes.size(), std::vector<TimelineBin>(t_.bins));
     t_.chain_bins.assign(t_.tables.size(), std::vector<TimelineChainBin>(t_.bins));
+  }
+
+  // An imported history (commitlab import): the commits at their own times, which the log wrote
+  // with the writers' clocks, so the axis is wall-clock time from the first commit.
+  void Imported(const Json& header) {
+    if (header.value("command", "") != "import") return;
+    const Json source = header.contains("source") ? header["source"] : Json();
+    t_.title = fmt::format("{} log {}", StringField(source, "format"), StringField(source, "log"));
+    t_.wall_clock = true;
+    t_.clock_origin = StringField(source, "origin");
+    if (t_.clock_origin.empty()) t_.clock_origin = "the first commit";
+    t_.by_step = o_.axis == TimelineAxis::kStep;
   }
 
   double X(const Json& e, size_t number) const {
@@ -244,6 +257,14 @@ class Builder {
       Arrow(e, writer);
     } else if (type == "step_end" && e.contains("counter") && e["counter"].is_object()) {
       Counter(e, writer, x);
+    } else if (type == "finding") {
+      const bool problem = StringField(e, "severity") == "problem";
+      t_.marks.push_back(
+          {.lane = lane,
+           .x = x,
+           .kind = problem ? "finding" : "note",
+           .tip = fmt::format("{} {}: {}", problem ? "PROBLEM" : "note", e.value("kind", "?"), e.value("message", "")),
+           .event = e.dump()});
     } else if (type == "conflict" || type == "gave_up" || type == "crashed" || type == "unknown_outcome" ||
                type == "fault" || type == "idempotent_match" || type == "error") {
       Mark(e, type, writer, lane, x);

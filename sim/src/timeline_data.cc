@@ -21,6 +21,7 @@ std::string TimelineData(const Timeline& t) {
   d["top"] = kTop;
   d["xmax"] = t.x_max;
   d["byStep"] = t.by_step;
+  d["unit"] = ClockUnit(t).first;
   d["words"] = {
       {"stepline", w("step {0} of {1} · scheduler step {2} · x = {3}", "第 {0} 步，共 {1} 步 · 调度步 {2} · x = {3}")},
       {"start", w("before the first event", "第一个事件之前")},

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "commitlab/sim/timeline.h"
@@ -13,7 +14,7 @@
 namespace commitlab::sim {
 
 inline constexpr double kLeft = 140;  // lane names
-inline constexpr double kTop = 78;    // title, legend and axis
+inline constexpr double kTop = 96;    // title, two rows of legend and the axis
 inline constexpr double kPlotWidth = 1100;
 inline constexpr double kLaneHeight = 34;
 inline constexpr double kSpanHeight = 20;
@@ -46,6 +47,10 @@ struct TimelineLayout {
   double height = 0;
   double width = 0;
 };
+
+// An imported history's axis counts in a unit its span reads well in (ms for a run): the divisor
+// of x and the unit's name.
+std::pair<double, std::string_view> ClockUnit(const Timeline& t);
 
 // Text for XML content and attributes. Control characters are not allowed in XML 1.0: a newline
 // or tab becomes a character reference, any other one U+FFFD. Histories are JSON text, so UTF-8.

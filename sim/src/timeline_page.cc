@@ -125,14 +125,15 @@ function redraw() {
   const v0 = Math.max(0, (view.scrollLeft + L - L) / (PLOT * zoomed) * DATA.xmax);
   const v1 = Math.min(DATA.xmax, (view.scrollLeft + view.clientWidth - L) / (PLOT * zoomed) * DATA.xmax);
   if (DATA.xmax > 0 && v1 > v0) {
-    const step = niceStep(v1 - v0), digits = Math.max(0, -Math.floor(Math.log10(step)));
+    // The labels count in the axis's unit (an imported log's seconds to days), x in milliseconds.
+    const u = DATA.unit || 1, step = niceStep((v1 - v0) / u) * u, digits = Math.max(0, -Math.floor(Math.log10(step / u)));
     ticks.replaceChildren();
     for (let v = Math.ceil(v0 / step) * step; v <= v1 + 1e-9; v += step) {
       const t = document.createElementNS(NS, 'text');
       t.setAttribute('x', X(v));
       t.setAttribute('y', DATA.top - 12);
       t.setAttribute('text-anchor', 'middle');
-      t.textContent = DATA.byStep ? Math.round(v) : v.toFixed(digits);
+      t.textContent = DATA.byStep ? Math.round(v) : (v / u).toFixed(digits);
       ticks.appendChild(t);
     }
   }

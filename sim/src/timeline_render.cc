@@ -5,12 +5,21 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "commitlab/sim/text_width.h"
 #include "commitlab/sim/timeline.h"
 #include "timeline_layout.h"
 
 namespace commitlab::sim {
+
+std::pair<double, std::string_view> ClockUnit(const Timeline& t) {
+  if (t.clock_origin.empty() || t.by_step || t.x_max < 10e3) return {1.0, "ms"};
+  if (t.x_max < 600e3) return {1e3, "s"};
+  if (t.x_max < 36000e3) return {60e3, "min"};
+  if (t.x_max < 864000e3) return {3600e3, "h"};
+  return {86400e3, "days"};
+}
 
 std::string Escape(std::string_view s) {
   std::string out;
@@ -197,20 +206,26 @@ class Drawing {
   // The axis's labels on a white band the page keeps at the top as it scrolls, and redraws for
   // the part in view once zoomed.
   void Ticks() {
+    const auto [unit, unit_name] = ClockUnit(t_);
     out_ += fmt::format(
         "<g class=\"axis\" fill=\"#666\"><rect class=\"axis-band\" x=\"0\" y=\"{}\" width=\"{}\" "
         "height=\"16\" fill=\"#fff\" fill-opacity=\"0.92\"/><g class=\"ticks\">",
         kTop - 24, at_.width);
     for (int i = 0; i <= kTicks; ++i) {
       const double v = t_.x_max * i / kTicks;
-      out_ += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{:.{}f}</text>", X(v), kTop - 12, v,
-                          t_.by_step ? 0 : 1);
+      out_ += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{:.{}f}</text>", X(v), kTop - 12,
+                          v / unit, t_.by_step ? 0 : 1);
     }
     out_ += fmt::format("</g><text class=\"axis-name\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text></g>\n",
-                        kLeft + kPlotWidth, at_.height - 6,
-                        t_.by_step      ? T("scheduler steps", "调度步")
-                        : t_.wall_clock ? T("wall time (ms)", "墙钟时间（ms）")
-                                        : T("virtual time (ms)", "虚拟时间（ms）"));
+                        kLeft + kPlotWidth, at_.height - 6, Escape(AxisName(unit_name)));
+  }
+
+  std::string AxisName(std::string_view unit_name) const {
+    if (t_.by_step) return T("scheduler steps", "调度步");
+    if (!t_.clock_origin.empty())
+      return zh_ ? fmt::format("自 {} 起的墙钟时间（{}）", t_.clock_origin, unit_name)
+                 : fmt::format("wall-clock {} since {}", unit_name, t_.clock_origin);
+    return t_.wall_clock ? T("wall time (ms)", "墙钟时间（ms）") : T("virtual time (ms)", "虚拟时间（ms）");
   }
 
   void Span(const TimelineSpan& s) {
@@ -274,6 +289,9 @@ class Drawing {
     std::string shape;
     if (m.kind == "crashed") {
       shape = "<path d=\"M-5,-5 l10,10 m0,-10 l-10,10\" stroke=\"#000\" stroke-width=\"2\"/>";
+    } else if (m.kind == "finding" || m.kind == "note") {
+      // An imported log's finding: a problem red, a note blue, ringed so it stands out from a commit.
+      shape = fmt::format("<circle r=\"6\" fill=\"{}\" stroke=\"#000\"/>", m.kind == "finding" ? "#b00" : "#4e79a7");
     } else if (m.kind == "fault") {
       shape = "<path d=\"M0,-7 l6,10 h-12 z\" fill=\"#f28e2b\" stroke=\"#000\"/>";
     } else {
@@ -421,11 +439,16 @@ class Drawing {
     const double y1 = at_.chain_y[s.table];
     const double x2 = X(m.x);
     const double y2 = at_.lane_y[m.lane] + kSpanHeight / 2 + 8;
+    const std::string d = fmt::format("M{:.1f},{:.1f} C{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}", x1, y1, x1,
+                                      (y1 + y2) / 2, x2, (y1 + y2) / 2, x2, y2);
+    // The dashed line is hard to point at (a dash's gap is not the line): an unseen wider one
+    // under it takes the pointer.
     out_ += fmt::format(
-        "<g class=\"el cause\" data-x=\"{}\" data-ev=\"{}\"><title>{}</title><path d=\"M{:.1f},{:.1f} C{:.1f},{:.1f} "
-        "{:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"none\" stroke=\"#7a0000\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" "
+        "<g class=\"el cause\" data-x=\"{}\" data-ev=\"{}\"><title>{}</title>"
+        "<path d=\"{}\" fill=\"none\" stroke=\"#000\" stroke-opacity=\"0\" stroke-width=\"8\"/>"
+        "<path d=\"{}\" fill=\"none\" stroke=\"#7a0000\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" "
         "marker-end=\"url(#cause-arrow)\"/></g>\n",
-        m.x, Escape(m.event), Escape(c.label), x1, y1, x1, (y1 + y2) / 2, x2, (y1 + y2) / 2, x2, y2);
+        m.x, Escape(m.event), Escape(c.label), d, d);
   }
 
   // The stale read (a ring on the writer's lane, linked to the snapshot it never saw) and the

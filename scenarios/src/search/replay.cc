@@ -34,6 +34,10 @@ Status CheckHistoryHeader(const Json& h) try {
                            h.contains("version") ? h["version"].dump() : "(none)", sim::kHistoryVersion));
   }
   if (!h.contains("command") || !h["command"].is_string()) return Bad("the header has no command");
+  if (h["command"] == "import")
+    return Bad(
+        "an imported history records a table's log, not a run, so there is nothing to replay: `commitlab "
+        "import PATH --scenario K` writes a scenario of its last K commits to run and explore");
   if (!h.contains("settings") || !h["settings"].is_object()) return Bad("the header has no settings object");
   if (!h.contains("plan") || !h["plan"].is_object()) return Bad("the header has no plan object");
   const auto s = h.find("scenario");
@@ -119,10 +123,8 @@ Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const Replay
   if (lines.empty()) return Bad("empty history");
   const Json& header = lines.front();
   COMMITLAB_RETURN_IF_ERROR(CheckHistoryHeader(header));
-  Result<RunOptions> run = RecordedRunOptions(header);
-  if (!run.ok()) return run.status();
-  Result<Scenario> scenario = RecordedScenario(header, options.scenario_text);
-  if (!scenario.ok()) return scenario.status();
+  COMMITLAB_ASSIGN_OR_RETURN(RunOptions run, RecordedRunOptions(header));
+  COMMITLAB_ASSIGN_OR_RETURN(Scenario scenario, RecordedScenario(header, options.scenario_text));
 
   ReplayOutcome out;
   out.command = "commitlab " + header["command"].get<std::string>();
@@ -134,19 +136,18 @@ Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const Replay
 
   NullEventSink quiet;
   sim::History history;
-  run->events = &quiet;
-  run->history = &history;
+  run.events = &quiet;
+  run.history = &history;
   std::unique_ptr<internal::ThreadReplay> constraints;
   if (out.threads) {
-    Result<std::unique_ptr<internal::ThreadReplay>> made =
-        internal::ThreadReplay::Make(*scenario, header, out.recorded);
-    if (!made.ok()) return made.status();
-    constraints = std::move(*made);
-    run->sched = "random";  // the constraints decide what matters; the rest may interleave any way
-    run->latency = sim::LatencyModel{};
-    run->effect_gate = constraints.get();
+    COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<internal::ThreadReplay> made,
+                               internal::ThreadReplay::Make(scenario, header, out.recorded));
+    constraints = std::move(made);
+    run.sched = "random";  // the constraints decide what matters; the rest may interleave any way
+    run.latency = sim::LatencyModel{};
+    run.effect_gate = constraints.get();
   }
-  Result<RunReport> report = RunScenario(*scenario, *run);
+  Result<RunReport> report = RunScenario(scenario, run);
   if (!report.ok() && constraints != nullptr && !constraints->first_problem().empty()) {
     out.threads_problem = constraints->first_problem();  // the deadlock the constraints made
     return out;

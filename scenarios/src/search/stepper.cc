@@ -83,9 +83,8 @@ std::string TableRow(const sim::RunState& state, size_t table) {
 }  // namespace
 
 Result<std::unique_ptr<Stepper>> Stepper::Create(const Scenario& scenario, RunOptions options, sim::Language language) {
-  Result<RunPlan> plan = PlanRun(scenario, options);
-  if (!plan.ok()) return plan.status();
-  if (plan->free)
+  COMMITLAB_ASSIGN_OR_RETURN(RunPlan plan, PlanRun(scenario, options));
+  if (plan.free)
     return Status::InvalidArgument("the stepper runs a simulated scenario: pass --sched random (or pct, round-robin)");
   std::unique_ptr<Stepper> s(new Stepper(scenario, std::move(options), language));
   COMMITLAB_RETURN_IF_ERROR(s->Replay());
@@ -130,9 +129,8 @@ Result<std::string> Stepper::CompleteSchedule() const {
   run.wrap_strategy = [picks = picks_](std::unique_ptr<sim::Strategy> inner) -> std::unique_ptr<sim::Strategy> {
     return std::make_unique<FollowThenPause>(std::move(inner), picks, /*pause=*/false, nullptr);
   };
-  Result<RunReport> report = RunScenario(scenario_, run);
-  if (!report.ok()) return report.status();
-  return report->schedule;
+  COMMITLAB_ASSIGN_OR_RETURN(RunReport report, RunScenario(scenario_, run));
+  return report.schedule;
 }
 
 StepperState Stepper::Read(const sim::History& history, bool paused, const std::vector<int>& runnable, int seed_pick,
