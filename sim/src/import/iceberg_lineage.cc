@@ -28,10 +28,11 @@ void LineagePart::Add(const IcebergLogEntry& e) {
   // As upstream's snapshot history reads the log: the same snapshot twice in a row is one change.
   if (last_ && *last_ == e.snapshot_id) return;
   if (!overflowed_ && Holds(e.snapshot_id)) {
-    entries_.push_back({e.snapshot_id, last_.value_or(0), last_.has_value(), index_});
-    if (cap_ > 0 && static_cast<int64_t>(entries_.size()) > cap_) {
-      overflowed_ = true;
+    if (cap_ > 0 && static_cast<int64_t>(entries_.size()) == cap_) {
+      overflowed_ = true;  // before the vector grows past the cap
       std::vector<Entry>().swap(entries_);
+    } else {
+      entries_.push_back({e.snapshot_id, last_.value_or(0), last_.has_value(), index_});
     }
   }
   last_ = e.snapshot_id;

@@ -4,12 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <optional>
-#include <unordered_map>
-#include <unordered_set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "iceberg_commits.h"
 #include "iceberg_lineage.h"
@@ -102,19 +101,32 @@ Status JoinParts(const std::string& file, const IcebergMetadata& m, int64_t part
 }
 
 // The places of the snapshots a finding may name (a mismatch's `before`, a rollback's snapshot),
-// as the snapshots stream past: 0 until seen, then the latest place.
-std::unordered_map<int64_t, int64_t> Named(const OneFileLineage& l) {
-  std::unordered_map<int64_t, int64_t> out;
-  for (const Mismatch& m : l.mismatches) out.emplace(m.before, 0);
-  for (int64_t id : l.last.Befores()) out.emplace(id, 0);
-  for (const Rollback& r : l.rollbacks) out.emplace(r.id, 0);
-  return out;
-}
+// as the snapshots stream past: by id, 0 until seen, then the latest place.
+class Places {
+ public:
+  explicit Places(const OneFileLineage& l) {
+    for (const Mismatch& m : l.mismatches) places_.emplace_back(m.before, 0);
+    for (int64_t id : l.last.Befores()) places_.emplace_back(id, 0);
+    for (const Rollback& r : l.rollbacks) places_.emplace_back(r.id, 0);
+    std::sort(places_.begin(), places_.end());
+    places_.erase(std::unique(places_.begin(), places_.end()), places_.end());
+  }
+  void Saw(int64_t id, int64_t place) {
+    if (auto it = Find(id); it != places_.end()) it->second = place;
+  }
+  // Where `id` was last seen, or `otherwise`.
+  int64_t Of(int64_t id, int64_t otherwise) {
+    auto it = Find(id);
+    return it == places_.end() || it->second == 0 ? otherwise : it->second;
+  }
 
-int64_t PlaceOf(const std::unordered_map<int64_t, int64_t>& places, int64_t id, int64_t otherwise) {
-  auto it = places.find(id);
-  return it == places.end() || it->second == 0 ? otherwise : it->second;
-}
+ private:
+  std::vector<std::pair<int64_t, int64_t>>::iterator Find(int64_t id) {
+    auto it = std::lower_bound(places_.begin(), places_.end(), std::pair<int64_t, int64_t>(id, 0));
+    return it != places_.end() && it->first == id ? it : places_.end();
+  }
+  std::vector<std::pair<int64_t, int64_t>> places_;  // sorted by id
+};
 
 struct Streamed {
   int64_t n = 0;
@@ -124,11 +136,11 @@ struct Streamed {
 
 // The last pass: each snapshot as a commit, then what it shows.
 Status StreamCommits(const std::string& file, IcebergMetadata* m, const OneFileLineage& lineage, Checker* sink,
-                     std::unordered_map<int64_t, int64_t>* places, Streamed* out) {
+                     Places* places, Streamed* out) {
   size_t next_mismatch = 0;
   return ReadIcebergSnapshots(file, m, [&](IcebergSnapshot s) -> Status {
     const int64_t n = ++out->n;
-    if (auto it = places->find(s.id); it != places->end()) it->second = n;
+    places->Saw(s.id, n);
     ImportedCommit c = SnapshotCommit(s, n, file, *m);
     const std::string writer = c.writer;
     out->last_writer = writer;
@@ -145,7 +157,7 @@ Status StreamCommits(const std::string& file, IcebergMetadata* m, const OneFileL
           {.kind = "parent_not_previous",
            .problem = true,
            .version = n,
-           .commits = {PlaceOf(*places, *before, n), n},
+           .commits = {places->Of(*before, n), n},
            .writer = writer,
            .message = fmt::format("snapshot {} became current after snapshot {}, but its parent is {}: it was built "
                                   "without {}'s changes and they are not in main's lineage",
@@ -185,14 +197,14 @@ Status ReadOneFile(const std::string& file, int64_t memory_entries, Checker* sin
             [](const Mismatch& a, const Mismatch& b) { return a.place < b.place; });
   std::sort(lineage.rollbacks.begin(), lineage.rollbacks.end(),
             [](const Rollback& a, const Rollback& b) { return a.index < b.index; });
-  std::unordered_map<int64_t, int64_t> places = Named(lineage);
+  Places places(lineage);
   Streamed st;
   COMMITLAB_RETURN_IF_ERROR(StreamCommits(file, &m, lineage, sink, &places, &st));
   const int64_t n = st.n;
   for (const Rollback& r : lineage.rollbacks) {
     COMMITLAB_RETURN_IF_ERROR(sink->Found({.kind = "parent_not_previous",
                                            .problem = false,
-                                           .version = PlaceOf(places, r.id, n),
+                                           .version = places.Of(r.id, n),
                                            .commits = {},
                                            .writer = st.last_writer,
                                            .message = fmt::format("snapshot {} became current again after {}: a "
