@@ -32,7 +32,7 @@ void LineagePart::Add(const IcebergLogEntry& e) {
       overflowed_ = true;  // before the vector grows past the cap
       std::vector<Entry>().swap(entries_);
     } else {
-      entries_.push_back({e.snapshot_id, last_.value_or(0), last_.has_value(), index_});
+      entries_.push_back({e.snapshot_id, last_.value_or(0), last_ ? index_ : -index_ - 1});
     }
   }
   last_ = e.snapshot_id;
@@ -40,12 +40,12 @@ void LineagePart::Add(const IcebergLogEntry& e) {
 }
 
 void LineagePart::Finish(std::vector<Rollback>* rollbacks) {
-  std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.id < b.id; });
+  std::sort(entries_.begin(), entries_.end());  // by id, then log order: no two entries are equal
   size_t kept = 0;
   for (size_t i = 0; i < entries_.size(); ++i) {
     if (kept > 0 && entries_[kept - 1].id == entries_[i].id) {
       // A snapshot already current once became current again.
-      if (entries_[i].has_before) rollbacks->push_back({entries_[i].index, entries_[i].id, entries_[i].before});
+      if (entries_[i].has_before()) rollbacks->push_back({entries_[i].place(), entries_[i].id, entries_[i].before});
       continue;
     }
     entries_[kept++] = entries_[i];
@@ -56,14 +56,14 @@ void LineagePart::Finish(std::vector<Rollback>* rollbacks) {
 
 std::optional<int64_t> LineagePart::Before(int64_t id) const {
   auto it = std::lower_bound(entries_.begin(), entries_.end(), id, [](const Entry& e, int64_t v) { return e.id < v; });
-  if (it == entries_.end() || it->id != id || !it->has_before) return std::nullopt;
+  if (it == entries_.end() || it->id != id || !it->has_before()) return std::nullopt;
   return it->before;
 }
 
 std::vector<int64_t> LineagePart::Befores() const {
   std::vector<int64_t> out;
   for (const Entry& e : entries_)
-    if (e.has_before) out.push_back(e.before);
+    if (e.has_before()) out.push_back(e.before);
   return out;
 }
 

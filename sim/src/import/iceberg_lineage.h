@@ -45,11 +45,16 @@ class LineagePart {
   std::vector<int64_t> Befores() const;
 
  private:
+  // 24 bytes: the entry's place in the log is `index`, negative for the first entry, which has no
+  // snapshot before it.
   struct Entry {
     int64_t id = 0;
     int64_t before = 0;
-    bool has_before = false;
     int64_t index = 0;
+
+    bool has_before() const { return index >= 0; }
+    int64_t place() const { return index < 0 ? -index - 1 : index; }
+    bool operator<(const Entry& o) const { return id != o.id ? id < o.id : place() < o.place(); }
   };
 
   int64_t part_;

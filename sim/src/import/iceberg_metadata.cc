@@ -185,7 +185,11 @@ ImportSource OneFileSource(const std::string& file, const IcebergMetadata& m) {
   return source;
 }
 
+// A part of 16,384 snapshot-log entries holds 512 KiB; a longer log costs a pass per part.
+constexpr int64_t kLineagePart = int64_t{1} << 14;
+
 Status ReadOneFile(const std::string& file, int64_t memory_entries, Checker* sink) {
+  if (memory_entries <= 0) memory_entries = kLineagePart;
   IcebergMetadata m;
   OneFileLineage lineage{.last = LineagePart(0, 1, memory_entries), .mismatches = {}, .rollbacks = {}};
   COMMITLAB_RETURN_IF_ERROR(ReadIcebergTop(file, &m, [&lineage](const IcebergLogEntry& e) { lineage.last.Add(e); }));
