@@ -4,7 +4,7 @@ cli_source_test(explore_finds_the_lost_commit 1
   explore scenarios/object_store_check_then_put.scn --ignore-order)
 # The printed command replays the counterexample: the same loss.
 add_test(NAME cli.explore_reproduce_command_replays_it
-  COMMAND sh -c "cmd=$($<TARGET_FILE:commitlab> explore scenarios/object_store_check_then_put.scn --ignore-order | grep -m1 'reproduce: ' | sed 's/.*reproduce: commitlab //') && eval \"${EXPECT_RUN} 0 'PASS [^ ]*:29: expect invariant-violation lost .*ok: 6 of 6 expectations held' -- $<TARGET_FILE:commitlab> $cmd\""
+  COMMAND sh -c "cmd=$($<TARGET_FILE:commitlab> explore scenarios/object_store_check_then_put.scn --ignore-order | grep -m1 'reproduce: ' | sed 's/.*reproduce: commitlab //') && eval \"${EXPECT_RUN} 0 'PASS [^ ]*:[0-9]+: expect invariant-violation lost .*ok: 6 of 6 expectations held' -- $<TARGET_FILE:commitlab> $cmd\""
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # A lost publish at any hit of job-Y is retried: every interleaving keeps both commits once.
 cli_source_test(explore_sound_configuration 0
