@@ -210,7 +210,8 @@ class Builder {
     return static_cast<double>(IntField(e, "step", static_cast<int64_t>(number) - 1));
   }
   size_t Bin(double x) const {
-    if (t_.x_max <= 0) return 0;
+    // An imported commit can sit before the first one (clock skew): it goes to the first bin.
+    if (t_.x_max <= 0 || !(x > 0)) return 0;
     return std::min(t_.bins - 1, static_cast<size_t>(x / t_.x_max * static_cast<double>(t_.bins)));
   }
   // Adds the share of [x0, x1] each bin covers to `field` of the lane's bins.
