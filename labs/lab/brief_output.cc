@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <regex>
 #include <string>
 
 #include "commitlab/sim/text_width.h"
@@ -34,6 +35,15 @@ std::string ShortNumbers(std::string_view text) {
     }
   }
   return out;
+}
+
+// A Paimon file entry ("{kind=ADD, partition=, bucket=0, level=5, fileName=..., minKey=1,
+// maxKey=3, rowCount=3}", model.cc's FileChange::ToString after Paimon's ManifestEntry.toString)
+// with only what S2 第 5 讲 shows of it: kind, level, fileName and rowCount.
+std::string LectureEntry(const std::string& line) {
+  static const std::regex kDropped(R"(, (partition|bucket|minKey|maxKey)=[^,}]*)");
+  if (line.find("{kind=") == std::string::npos) return line;
+  return std::regex_replace(line, kDropped, "");
 }
 
 std::string Trim(std::string_view s) {
@@ -78,8 +88,17 @@ void BriefFilter::Emit(std::string_view line, std::vector<std::string>* out) con
   }
   const std::string indent = ProseIndent(s);
   if (indent.empty()) {
+    // A file entry as S2 第 5 讲 prints it: kind, level, file name and rowCount.
+    if (const std::string entry = LectureEntry(s); entry != s && DisplayColumns(entry) <= kBriefColumns) {
+      out->push_back(entry);
+      return;
+    }
+    // A log line is cut between words (none of them half), its end marked.
     size_t rest = 0;
-    out->push_back(Head(s, kBriefColumns - 1, &rest) + "…");
+    std::string head = Head(s, kBriefColumns - 2, &rest);
+    if (const size_t space = head.rfind(' '); space != std::string::npos && space > kBriefColumns / 2)
+      head.erase(space);
+    out->push_back(head + " …");
     return;
   }
   std::string_view left(s);
