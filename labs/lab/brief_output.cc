@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <regex>
 #include <string>
+#include <string_view>
 
 #include "commitlab/sim/text_width.h"
 #include "lab/lab_text.h"
@@ -113,7 +114,18 @@ void BriefFilter::Emit(std::string_view line, std::vector<std::string>* out) con
     const std::string head = Head(left, room, &cut);
     // Break at the last space that leaves something on this line; CJK text has none, so cut there.
     const size_t space = head.rfind(' ');
-    if (space != std::string::npos && space > prefix.size() / 2 + 8) cut = space;
+    if (space != std::string::npos && space > prefix.size() / 2 + 8) {
+      cut = space;
+    } else if (cut < left.size() && cut > 0) {
+      // Chinese line-breaking rules: a closing mark does not start the next line.
+      size_t next = cut;
+      if (std::u32string_view(U"，。、；：）」』》？！").find(NextCodePoint(left, &next)) !=
+          std::u32string_view::npos) {
+        size_t back = cut - 1;
+        while (back > 0 && (static_cast<unsigned char>(left[back]) & 0xC0) == 0x80) --back;
+        cut = back;
+      }
+    }
     out->push_back(prefix + std::string(left.substr(0, cut)));
     left.remove_prefix(cut);
     while (!left.empty() && left.front() == ' ') left.remove_prefix(1);

@@ -73,6 +73,12 @@ TEST(BriefTest, LongIdsAreShortProseWrapsAndTheRestIsCut) {
          return s;
        }()}))
     EXPECT_LE(DisplayColumns(l), kBriefColumns) << l;
+  // Chinese line-breaking rules: the full stop goes down with the character before it.
+  std::string zh;
+  for (int i = 0; i < 46; ++i) zh += "讲";
+  const std::vector<std::string> wrapped = Filtered({"source: " + zh + "。后"});
+  ASSERT_EQ(wrapped.size(), 2u);
+  EXPECT_EQ(wrapped[1], "        讲。后");
 }
 
 }  // namespace
