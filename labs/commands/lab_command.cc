@@ -184,7 +184,7 @@ void PrintSummary(const RunReport& r, bool matrix, const LabWords& words) {
     ++failed_jobs;
     const bool zh = words.language == sim::Language::kChinese;
     failed += fmt::format("{}{} {}", failed.empty() ? (zh ? "（" : " (") : (zh ? "，" : ", "), w.name,
-                          OutcomeWord(w.outcome, words.language));
+                          WriterOutcomeWord(w, words.language));
   }
   if (matrix) {
     fmt::print("\n{}\n", Say(words.matrix_tally, r.tally.atomic_failures, r.tally.conflicts, failed_jobs));

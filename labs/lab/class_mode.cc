@@ -93,7 +93,7 @@ class Screen {
       if (best_ != nullptr)
         for (const std::string& line : best_->lines)
           quoted = quoted || line.find(first.substr(0, 40)) != std::string::npos;
-      by_message[OutcomeWord(w.outcome, w_.language) +
+      by_message[WriterOutcomeWord(w, w_.language) +
                  (quoted ? T(" (why: below)", "（原因见下）") : (zh_ ? "：" : ": ") + first)]
           .push_back(w.name);
     }

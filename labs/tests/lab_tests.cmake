@@ -173,6 +173,15 @@ foreach(lab paimon iceberg delta)
 endforeach()
 lab_test(class_asks_then_answers 0 "== 3\\. conflict: Two compaction jobs delete the same L0 files ==.*predict: +Both compaction jobs planned from snapshot 3.*\\[Enter: run · q: quit\\].*-- the run --.*-- the answer --.*why: compact-job-2's COMPACT commit was refused: File deletion conflicts detected!.*verdict: AGREES \\(19 of 19 expectations held\\).*again: commitlab run scenarios/paimon_conflict\\.scn --seed 1 --sched random"
   lab paimon --experiment conflict --class)
+# A commit whose outcome nobody knows is not shown as refused (it landed on one table), nor is a
+# reader that failed: the words say what happened.
+lab_test(class_unknown_is_not_refused 0
+  "w2 outcome unknown \\(why: below\\).*w1 outcome unknown: CommitStateUnknownException: .*the publish took effect"
+  lab iceberg --experiment unknown --class)
+lab_test(class_unknown_is_not_refused_zh 0 "w2 结果未知（原因见下）.*w1 结果未知：CommitStateUnknownException"
+  lab iceberg --experiment unknown --class --lang zh)
+lab_test(class_failed_reader_is_not_refused 0 "gone-reader 失败：FileNotFoundException: File does not exist"
+  lab iceberg --experiment expiry --class --lang zh)
 lab_test(class_not_with_brief 2 "commitlab lab: --class is a narration of its own: not with --json, --brief or --verbose"
   lab paimon --class --brief)
 # --lang zh: everything a student reads is Chinese; English words stay only as the engines' log

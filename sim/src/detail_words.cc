@@ -136,9 +136,11 @@ std::string StepDetailSentence(const std::string& detail, Language language) {
 
 std::string OutcomeText(const std::string& outcome, Language language) {
   if (language != Language::kChinese) return outcome;
-  // The outcomes a step_end or writer_end names (scenarios' OutcomeName).
+  // The outcomes a step_end or writer_end names (scenarios' OutcomeName), and the two a lab names a
+  // refusal that was none: a commit whose outcome nobody knows, a step that failed without a commit.
   static constexpr std::pair<std::string_view, const char*> kWords[] = {
-      {"ok", "成功"}, {"refused", "被拒绝"}, {"gave-up", "放弃"}, {"crashed", "崩溃"}};
+      {"ok", "成功"},      {"refused", "被拒绝"},           {"gave-up", "放弃"},
+      {"crashed", "崩溃"}, {"outcome unknown", "结果未知"}, {"failed", "失败"}};
   for (const auto& [en, zh] : kWords)
     if (outcome == en) return zh;
   return outcome;
