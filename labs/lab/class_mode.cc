@@ -57,19 +57,22 @@ class Screen {
     std::vector<std::string> run = Run();
     std::vector<std::string> why = Why();
     std::vector<std::string> tail = Tail();
-    // Everything on one screen: the why gives way first, then the run's details.
-    // Two lines stay for the key prompts after each half.
+    // Everything on one screen: the why gives way first, then the run's details (its last line,
+    // the invariants, stays longest); the verdict and the command that replays it stay. Two
+    // lines stay for the key prompts after each half.
     const size_t room = kClassLines - 2;
     const size_t fixed = s.ask.size() + 2 + tail.size();
-    while (fixed + run.size() + why.size() > room && why.size() > 3) why.pop_back();
-    while (fixed + run.size() + why.size() > room && run.size() > 2) run.erase(run.end() - 2);
+    const auto over = [&] { return fixed + run.size() + why.size() > room; };
+    while (over() && why.size() > 3) why.pop_back();
+    while (over() && run.size() > 2) run.erase(run.end() - 2);
+    while (over() && !why.empty()) why.pop_back();
+    while (over() && !run.empty()) run.pop_back();
     s.answer.push_back(T("-- the run --", "—— 运行 ——"));
     Add(&s.answer, run);
     s.answer.push_back(T("-- the answer --", "—— 答案 ——"));
     Add(&s.answer, why);
     Add(&s.answer, tail);
     for (std::string& line : s.answer) line = Cut(line, kClassColumns);
-    while (s.ask.size() + s.answer.size() > kClassLines - 2) s.answer.erase(s.answer.end() - 2);
     return s;
   }
 

@@ -2,6 +2,7 @@
 // table's chain, and the Delta conflict matrix laid out from a run.
 #include "lab/lab_text.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -128,6 +129,22 @@ TEST(ClassModeTest, WrapKeepsChinesePunctuationWithItsCharacter) {
   EXPECT_THAT(Wrap("断言：", "一二三四。五六", 14), ElementsAre("断言：一二三", "      四。五六"));
   EXPECT_THAT(Wrap("断言：", "一二 abc）五六", 15), ElementsAre("断言：一二", "      abc）五六"));
   EXPECT_THAT(Wrap("断言：", "一二三（四五", 14), ElementsAre("断言：一二三", "      （四五"));
+}
+
+TEST(ClassScreenTest, ALongScreenGivesUpTheWhyAndTheRunNeverTheVerdictOrTheReplay) {
+  const scenarios::RunReport report;
+  ClassRun run;
+  run.file = "paimon_conflict.scn";
+  for (int i = 0; i < 52; ++i) run.claim += fmt::format("a long claim, part {} of it, said at length ", i);
+  run.replay = "commitlab run scenarios/paimon_conflict.scn --seed 1";
+  run.report = &report;
+  run.why.push_back({.line = 1, .writer = "w", .kind = "conflict", .lines = std::vector<std::string>(12, "why")});
+  run.notes = std::vector<std::string>(6, "a note");
+  const ClassScreen screen = MakeClassScreen(run, *FindLabWords("en"));
+  EXPECT_LE(screen.ask.size() + screen.answer.size(), kClassLines - 2);
+  ASSERT_GE(screen.answer.size(), 2U);
+  EXPECT_THAT(screen.answer[screen.answer.size() - 2], ::testing::StartsWith("verdict: "));
+  EXPECT_EQ(screen.answer.back(), "again: " + run.replay);
 }
 
 }  // namespace
