@@ -46,6 +46,7 @@ class Screen {
 
   ClassScreen Make() {
     ClassScreen s;
+    for (const std::string& line : r_.heading) s.ask.push_back(Cut(line, kClassColumns));
     s.ask.push_back(
         Cut(fmt::format("== {}. {}{}{} ==", r_.number, r_.key, zh_ ? "：" : ": ", r_.title), kClassColumns));
     Add(&s.ask, Wrap(T("claim:    ", "断言："), r_.claim));
