@@ -363,6 +363,9 @@ Status ReadIcebergChain(const std::string& path, int64_t memory_entries, Checker
     }
     done = std::move(window.back());
   }
+  // The listing counted files that are gone now (a writer with write.metadata.delete-after-commit
+  // beside the import): nothing is left to read the table's facts from.
+  if (!done) return Status::InvalidArgument(fmt::format("{}: its metadata files changed while being read", l.folder));
   IcebergMetadata last;
   COMMITLAB_RETURN_IF_ERROR(ReadIcebergTop((fs::path(l.folder) / done->Name()).string(), &last));
   TableFacts facts;
