@@ -6,6 +6,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <regex>
+
+#include "commitlab/sim/fill.h"
+#include "commitlab/sim/text_width.h"
+#include "commitlab/sim/violation_words.h"
 #include "lab/class_mode.h"
 #include "lab/lecture_notes.h"
 
@@ -145,6 +150,19 @@ TEST(ClassScreenTest, ALongScreenGivesUpTheWhyAndTheRunNeverTheVerdictOrTheRepla
   ASSERT_GE(screen.answer.size(), 2U);
   EXPECT_THAT(screen.answer[screen.answer.size() - 2], ::testing::StartsWith("verdict: "));
   EXPECT_EQ(screen.answer.back(), "again: " + run.replay);
+}
+
+TEST(ChineseTextTest, FillTakesGroupsUpToNinetyNineAndLeavesAMissingOneEmpty) {
+  const std::string text = "a b c d e f g h i j k";
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(text, m, std::regex(R"((\w) (\w) (\w) (\w) (\w) (\w) (\w) (\w) (\w) (\w) (\w))")));
+  EXPECT_EQ(sim::Fill("{1}…{10}{11}[{12}]{x}", m), "a…jk[]{x}");
+}
+
+TEST(ChineseTextTest, AViolationIsToldInChineseWithItsKindFirst) {
+  EXPECT_EQ(sim::ViolationSentence("lost", "acknowledged commit of job-A identifier 3 kind APPEND is not in the table",
+                                   sim::Language::kChinese),
+            "丢失的提交：已确认的提交（job-A，identifier 3，APPEND）不在表里");
 }
 
 }  // namespace
