@@ -103,7 +103,7 @@ class Screen {
     }
     for (const auto& [message, who] : by_message) {
       std::string names;
-      for (const std::string& n : who) names += (names.empty() ? "" : ", ") + n;
+      for (const std::string& n : who) names += (names.empty() ? "" : T(", ", "、")) + n;
       Add(&out, Wrap("  " + names + " ", message));
     }
     const scenarios::Counters& c = report_.tally;
@@ -128,7 +128,7 @@ class Screen {
     for (const scenarios::ViolationReport& v : report_.violations)
       ++kinds[sim::ViolationKindName(v.violation.kind, w_.language)];
     std::string list;
-    for (const auto& [kind, n] : kinds) list += fmt::format("{}{} ×{}", list.empty() ? "" : ", ", kind, n);
+    for (const auto& [kind, n] : kinds) list += fmt::format("{}{} ×{}", list.empty() ? "" : T(", ", "、"), kind, n);
     out->push_back(
         fmt::format(fmt::runtime(report_.invariants_ok()
                                      ? T("  invariants: {} violation(s), each one the scenario expects: {}",
@@ -156,7 +156,7 @@ class Screen {
     bool pairs = false;
     for (const std::string& line : r_.matrix) {
       if (line.find("(table level)") != std::string::npos || line.find("（表级）") != std::string::npos) {
-        levels.push_back(line.substr(0, line.find_first_of(" （")));
+        levels.push_back(line.substr(0, std::min(line.find(" ("), line.find("（"))));
         rows.emplace_back();
         pairs = false;
       } else if (line.starts_with("  pairs") || line.starts_with("  两两之间")) {
@@ -172,12 +172,13 @@ class Screen {
                               levels[0], levels[1]));
     std::string header = "    " + std::string(10, ' ');
     for (size_t k = 1; k < names.size(); ++k)
-      header += names[k] + std::string(names[k].size() < 16 ? 16 - names[k].size() : 1, ' ');
+      header += names[k] + std::string(DisplayColumns(names[k]) < 16 ? 16 - DisplayColumns(names[k]) : 1, ' ');
     header.erase(header.find_last_not_of(' ') + 1);
     out.push_back(header);
     for (size_t i = 0; i < rows[0].size(); ++i) {
       const std::vector<std::string> a = cells(rows[0][i]), b = cells(rows[1][i]);
-      std::string line = "    " + a.front() + std::string(a.front().size() < 10 ? 10 - a.front().size() : 1, ' ');
+      const size_t label = DisplayColumns(a.front());
+      std::string line = "    " + a.front() + std::string(label < 10 ? 10 - label : 1, ' ');
       for (size_t k = 1; k < a.size() && k < b.size(); ++k) {
         const std::string cell = a[k] + "/" + b[k];
         line += cell + std::string(sim::DisplayColumns(cell) < 16 ? 16 - sim::DisplayColumns(cell) : 1, ' ');

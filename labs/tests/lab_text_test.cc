@@ -152,6 +152,12 @@ TEST(ClassScreenTest, ALongScreenGivesUpTheWhyAndTheRunNeverTheVerdictOrTheRepla
   EXPECT_EQ(screen.answer.back(), "again: " + run.replay);
 }
 
+TEST(ChineseTextTest, TidyChineseKeepsAnIndentAndDropsSpacesInsideALine) {
+  EXPECT_EQ(sim::TidyChinese("\n  （被选中的写入方）\n  第 1 步"), "\n  （被选中的写入方）\n  第 1 步");
+  EXPECT_EQ(sim::TidyChinese("  （缩进）"), "  （缩进）");
+  EXPECT_EQ(sim::TidyChinese("写入方 （a） 提交 ， 然后"), "写入方（a）提交，然后");
+}
+
 TEST(ChineseTextTest, FillTakesGroupsUpToNinetyNineAndLeavesAMissingOneEmpty) {
   const std::string text = "a b c d e f g h i j k";
   std::smatch m;

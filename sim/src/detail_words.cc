@@ -72,7 +72,7 @@ const std::vector<Form>& Forms() {
        "读取 v{1}（快照 {2}）：计划读 {3} 个文件"},
       {std::regex(R"(scan of snapshot (\S+): (\d+) row\(s\))"), "扫描快照 {1}：{2} 行"},
       {std::regex(R"(row delta: no row matches (.*) as of v(\d+) \(snapshot (\S+)\))"),
-       "row delta：v{2}（快照 {3}）中没有行匹配 {1}"},
+       "行级变更（row delta）：v{2}（快照 {3}）中没有行匹配 {1}"},
       {std::regex(R"(nothing to rewrite as of v(\d+) \(snapshot (\S+)\))"), "v{1}（快照 {2}）中没有可重写的文件"},
       {std::regex(R"(expire retain-last=(\d+): (\d+) snapshot\(s\) expired, (\d+) file\(s\) deleted)"),
        "快照过期 retain-last={1}：过期 {2} 个快照，删除 {3} 个文件"},

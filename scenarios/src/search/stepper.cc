@@ -159,6 +159,7 @@ StepperState Stepper::Read(const sim::History& history, bool paused, const std::
       w.phase = now.phase;
       w.waits_for = now.waits_for;
       w.base = now.base;
+      if (now.base) w.base_name = state.IdOf(now.table, *now.base);
       w.attempt = now.attempt;
       w.failed = now.failed;
       w.changed = k < before_rows.size() && before_rows[k] != state.WriterLine(k);
