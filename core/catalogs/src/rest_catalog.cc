@@ -173,16 +173,8 @@ Result<RestCatalog::Reply> RestCatalog::Send(std::string_view method, const std:
 
 Result<iceberg::MetadataRef> RestCatalog::ReadLoadResult(const std::string& body, const std::string& where,
                                                          const std::string& etag) {
-  const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("metadata") || !j["metadata"].is_object() || !j.contains("metadata-location") ||
-      !j["metadata-location"].is_string())
-    return Status::Corruption(fmt::format("{}: not a LoadTableResult (metadata-location and metadata)", where));
   // The last version read lends the snapshots it has: each load rebuilds only the new ones.
-  COMMITLAB_ASSIGN_OR_RETURN(
-      iceberg::MetadataRef m,
-      iceberg::DecodeMetadata(j["metadata"].dump(), where,
-                              {.location = j["metadata-location"].get<std::string>(), .table_name = qualified_},
-                              last_.get()));
+  COMMITLAB_ASSIGN_OR_RETURN(iceberg::MetadataRef m, iceberg::DecodeLoadResult(body, where, qualified_, last_.get()));
   uuid_ = m->Fields().uuid;
   last_ = m;
   etag_ = etag;

@@ -124,6 +124,33 @@ TEST_F(MetadataJsonTest, AppendsDeletesRowDeltasAndExpiryReadBackSnapshotBySnaps
   EXPECT_THAT(EncodeMetadata(*before_expiry), ::testing::Not(HasSubstr("\"live-files\"")));
 }
 
+// Texts kept from version to version give the text a fresh encoding gives, also when a snapshot's
+// parent is expired (it is then written whole, not as its kept change) and when the location moves.
+TEST_F(MetadataJsonTest, KeptSnapshotTextsEncodeEachVersionAsAFreshEncodingDoes) {
+  SnapshotTexts texts;
+  auto same = [&texts](const TableMetadata& m) { EXPECT_EQ(EncodeMetadata(m, &texts), EncodeMetadata(m)); };
+  same(*Current());
+  FileRef a = Data("a", OneRow(), "dt=1");
+  for (int i = 0; i < 4; ++i) {
+    Commit(NewAppend(*Current(), {Data("f" + std::to_string(i), OneRow(), "dt=2")}));
+    same(*Current());
+  }
+  Commit(NewAppend(*Current(), {a}));
+  Commit(NewDeleteFiles(*Current(), {a}));
+  same(*Current());
+  Commit(NewExpireSnapshots({.retain_last = 2}));
+  const std::string expired = EncodeMetadata(*Current(), &texts);
+  EXPECT_EQ(expired, EncodeMetadata(*Current()));
+  EXPECT_THAT(expired, HasSubstr("\"live-files\""));  // the oldest retained, whole
+
+  auto moved = std::make_shared<TableMetadata>(*Current());
+  auto fields = std::make_shared<TableFields>(moved->Fields());
+  fields->location = "/elsewhere/tbl";
+  moved->fields = std::move(fields);
+  same(*moved);
+  EXPECT_THAT(EncodeMetadata(*moved, &texts), HasSubstr("/elsewhere/tbl/"));
+}
+
 TEST_F(MetadataJsonTest, ASnapshotDecodesOntoItsParentAsAnAddSnapshotUpdate) {
   FileRef a = Data("a", OneRow());
   Commit(NewAppend(*Current(), {a}));

@@ -14,6 +14,8 @@
 #ifndef COMMITLAB_CORE_ICEBERG_METADATA_JSON_H_
 #define COMMITLAB_CORE_ICEBERG_METADATA_JSON_H_
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -22,8 +24,32 @@
 
 namespace commitlab::iceberg {
 
-// One line of JSON: TableMetadataParser.toJson's fields.
-std::string EncodeMetadata(const TableMetadata& m);
+// The text of each snapshot object as the last EncodeMetadata given it wrote it. An object
+// depends only on its snapshot, that snapshot's parent and the table's location, and a table's
+// successive versions share their snapshots (the same objects): kept from one version to the next,
+// encoding a version encodes only its new snapshots and copies the others' text. Without it every
+// encoding checks each snapshot's files against its parent's again (snapshot_json.cc, Derivable),
+// which grows with snapshots x files. One per writer of a table; not thread-safe.
+class SnapshotTexts {
+ public:
+  // The "snapshots" array of `m` as JSON text, the same as encoding it afresh; afterwards holds
+  // the texts of `m`'s snapshots and no others.
+  std::string Encode(const TableMetadata& m);
+
+ private:
+  struct Entry {
+    SnapshotRef snapshot;  // held, so that a pointer compared below is never one reused
+    const Snapshot* parent = nullptr;
+    bool parent_known = false;
+    std::string text;
+  };
+  std::string location_;
+  std::map<int64_t, Entry> by_id_;
+};
+
+// One line of JSON: TableMetadataParser.toJson's fields. With `texts`, the snapshots it holds from
+// the last version encoded are not encoded again (the text is the same either way).
+std::string EncodeMetadata(const TableMetadata& m, SnapshotTexts* texts = nullptr);
 
 // What a metadata file's name says and its text does not: the file's location (the model's
 // `location`; its NNNNN- or vN. prefix is the model's `version`) and the table's name.
@@ -41,6 +67,12 @@ struct MetadataFileName {
 // growing table costs the new snapshots, not all of them again.
 Result<MetadataRef> DecodeMetadata(std::string_view text, std::string_view where, const MetadataFileName& file = {},
                                    const TableMetadata* previous = nullptr);
+
+// The metadata of a REST catalog's LoadTableResult or CommitTableResponse body
+// ({"metadata-location": ..., "metadata": {...}}), read as DecodeMetadata reads a file at the
+// location the body names. The body is parsed once, not the document cut out and parsed again.
+Result<MetadataRef> DecodeLoadResult(std::string_view body, std::string_view where, std::string_view table_name,
+                                     const TableMetadata* previous = nullptr);
 
 // A snapshot as the specification's object with its change to its parent (the body of a REST
 // add-snapshot update); paths under `table_location`.
