@@ -240,8 +240,16 @@ std::map<int64_t, SnapshotRef> Known(const TableMetadata* previous, const TableM
   return out;
 }
 
+// The snapshot read before that the element at `i` stands in for, when it is a stand-in.
+const SnapshotRef* Kept(const std::map<size_t, SnapshotRef>* reused, const json& element, size_t i) {
+  if (reused == nullptr || !element.is_number()) return nullptr;
+  const auto it = reused->find(i);
+  return it != reused->end() ? &it->second : nullptr;
+}
+
 // The snapshots, the logs, and the checks across them.
-void ReadHistory(Reader& r, const json& j, TableMetadata* m, const TableMetadata* previous) {
+void ReadHistory(Reader& r, const json& j, TableMetadata* m, const TableMetadata* previous,
+                 const std::map<size_t, SnapshotRef>* reused) {
   const std::string_view location = m->Fields().location;
   const std::map<int64_t, SnapshotRef> known = Known(previous, *m);
   std::set<int64_t> ids;  // read so far (FindSnapshot for each would cost snapshots x snapshots)
@@ -252,7 +260,9 @@ void ReadHistory(Reader& r, const json& j, TableMetadata* m, const TableMetadata
       const auto seen = s.is_object() && s.contains("snapshot-id") && s["snapshot-id"].is_number_integer()
                             ? known.find(s["snapshot-id"].get<int64_t>())
                             : known.end();
-      SnapshotRef built = seen != known.end()
+      const SnapshotRef* kept = Kept(reused, s, i);
+      SnapshotRef built = kept != nullptr ? *kept
+                          : seen != known.end()
                               ? seen->second
                               : internal::ReadSnapshot(r, s, internal::At("", "snapshots", i), *m, location);
       if (built == nullptr) return;
@@ -277,9 +287,12 @@ void ReadHistory(Reader& r, const json& j, TableMetadata* m, const TableMetadata
     r.Fail("", fmt::format("current-snapshot-id {} names no snapshot", *m->current_snapshot_id));
 }
 
-// TableMetadataParser.fromJson on a parsed document.
+}  // namespace
+
+namespace internal {
+
 Result<MetadataRef> ReadDocument(const json& j, std::string_view where, const MetadataFileName& file,
-                                 const TableMetadata* previous) {
+                                 const TableMetadata* previous, const std::map<size_t, SnapshotRef>* reused) {
   if (!j.is_object()) return Status::Corruption(fmt::format("{}: expected a JSON object", where));
   Reader r;
   auto m = std::make_shared<TableMetadata>();
@@ -304,28 +317,17 @@ Result<MetadataRef> ReadDocument(const json& j, std::string_view where, const Me
   m->table_name = file.table_name;
   m->location = file.location;
   m->version = VersionOf(file.location);
-  ReadHistory(r, j, m.get(), previous);
+  ReadHistory(r, j, m.get(), previous, reused);
   if (!r.ok()) return r.Error(where);
   return MetadataRef(std::move(m));
 }
 
-}  // namespace
+}  // namespace internal
 
 Result<MetadataRef> DecodeMetadata(std::string_view text, std::string_view where, const MetadataFileName& file,
                                    const TableMetadata* previous) {
   COMMITLAB_ASSIGN_OR_RETURN(json doc, internal::ParseDocument(text, where));
-  return ReadDocument(doc, where, file, previous);
-}
-
-Result<MetadataRef> DecodeLoadResult(std::string_view body, std::string_view where, std::string_view table_name,
-                                     const TableMetadata* previous) {
-  COMMITLAB_ASSIGN_OR_RETURN(json doc, internal::ParseDocument(body, where));
-  const auto location = doc.find("metadata-location");
-  const auto metadata = doc.find("metadata");
-  if (location == doc.end() || !location->is_string() || metadata == doc.end() || !metadata->is_object())
-    return Status::Corruption(fmt::format("{}: not a LoadTableResult (metadata-location and metadata)", where));
-  return ReadDocument(*metadata, where,
-                      {.location = location->get<std::string>(), .table_name = std::string(table_name)}, previous);
+  return internal::ReadDocument(doc, where, file, previous);
 }
 
 }  // namespace commitlab::iceberg

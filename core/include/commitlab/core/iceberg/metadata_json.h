@@ -18,6 +18,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "commitlab/core/iceberg/model.h"
 #include "commitlab/core/status.h"
@@ -68,11 +69,22 @@ struct MetadataFileName {
 Result<MetadataRef> DecodeMetadata(std::string_view text, std::string_view where, const MetadataFileName& file = {},
                                    const TableMetadata* previous = nullptr);
 
+// What a reader keeps of the last version of a table it read: each snapshot with the text of its
+// object, so that reading the next version skips every snapshot object that is, byte for byte, one
+// read before, rather than lexing it again. A REST commit's answer carries the whole metadata,
+// which grows with the table; with this a writer reads what is new in it.
+struct SnapshotsRead {
+  std::string location;  // the table's location when they were read: the paths depend on it
+  std::map<int64_t, std::pair<std::string, SnapshotRef>> by_id;
+};
+
 // The metadata of a REST catalog's LoadTableResult or CommitTableResponse body
 // ({"metadata-location": ..., "metadata": {...}}), read as DecodeMetadata reads a file at the
-// location the body names. The body is parsed once, not the document cut out and parsed again.
+// location the body names: the same result and the same errors. The body is parsed once (not the
+// document cut out and parsed again); with `read`, the snapshots in it are reused where their text
+// is unchanged, and it then holds this version's.
 Result<MetadataRef> DecodeLoadResult(std::string_view body, std::string_view where, std::string_view table_name,
-                                     const TableMetadata* previous = nullptr);
+                                     const TableMetadata* previous = nullptr, SnapshotsRead* read = nullptr);
 
 // A snapshot as the specification's object with its change to its parent (the body of a REST
 // add-snapshot update); paths under `table_location`.
