@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/iceberg/metadata_json.h"
 #include "json_parse.h"
 #include "json_spans.h"
@@ -55,6 +56,8 @@ StandIns WithStandIns(std::string_view body, const std::vector<Span>& spans, con
   StandIns out;
   size_t copied = 0;
   for (size_t i = 0; i < spans.size(); ++i) {
+    COMMITLAB_CHECK(spans[i].begin >= copied && spans[i].end <= body.size(),
+                    "the snapshot objects are found in order, inside the body");
     const std::string_view text = body.substr(spans[i].begin, spans[i].end - spans[i].begin);
     const std::optional<int64_t> id = SnapshotId(body, spans[i]);
     const auto it = id ? read.by_id.find(*id) : read.by_id.end();
@@ -104,6 +107,9 @@ Result<MetadataRef> DecodeLoadResult(std::string_view body, std::string_view whe
         doc.ok() ? ReadBody(*doc, where, table_name, previous, &s.reused) : Result<MetadataRef>(doc.status());
     // A snapshot's paths are read under the table's location: a moved table is read afresh.
     if (m.ok() && (s.reused.empty() || (*m)->Fields().location == read->location)) {
+      for (const auto& [i, snapshot] : s.reused)
+        COMMITLAB_CHECK(i < (*m)->snapshots.size() && (*m)->snapshots[i] == snapshot,
+                        "a snapshot read before stands at the position of the object it was read from");
       Remember(body, spans, **m, read);
       return m;
     }

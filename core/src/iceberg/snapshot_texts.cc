@@ -2,6 +2,7 @@
 #include <string>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/iceberg/metadata_json.h"
 #include "json_write.h"
 #include "metadata_json_reader.h"
@@ -37,6 +38,7 @@ std::string SnapshotTexts::Encode(const TableMetadata& m) {
     next.insert_or_assign(s->snapshot_id, std::move(e));
   }
   out += ']';
+  COMMITLAB_CHECK(next.size() <= m.snapshots.size(), "the texts kept are those of the version just encoded");
   by_id_ = std::move(next);
   location_ = location;
   return out;
