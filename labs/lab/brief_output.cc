@@ -62,7 +62,7 @@ std::string Head(std::string_view s, size_t columns, size_t* rest) {
 // The indent of prose's continuation lines: under the text after its label, or "" for no prose.
 std::string ProseIndent(std::string_view line) {
   for (std::string_view label : {"source: ", "claim:  ", "why: ", "lectures: ", "invariants: ", "verdict: ", "出处：",
-                                 "断言：", "原因：", "讲义对照：", "结论："})
+                                 "断言：", "原因：", "讲义对照：", "结论：", "不变量："})
     if (line.starts_with(label)) return std::string(DisplayColumns(label), ' ');
   // An explanation's own lines: five spaces and then text (its tables have more).
   if (line.size() > 5 && line.starts_with("     ") && line[5] != ' ') return std::string(7, ' ');
