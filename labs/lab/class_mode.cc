@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
+#include <string_view>
 
 #include "commitlab/sim/protocol_words.h"
 #include "commitlab/sim/text_width.h"
@@ -258,6 +260,40 @@ class Screen {
 
 }  // namespace
 
+namespace {
+
+bool NoLineStart(char32_t cp) {
+  return std::u32string_view(U"，。、；：）」』》？！”’").find(cp) != std::u32string_view::npos;
+}
+bool NoLineEnd(char32_t cp) { return std::u32string_view(U"（「『《“‘").find(cp) != std::u32string_view::npos; }
+
+// Where the last code point of `line` starts (UTF-8: back over continuation bytes).
+size_t LastCodePoint(const std::string& line) {
+  size_t at = line.size();
+  while (at > 0 && (static_cast<unsigned char>(line[at - 1]) & 0xC0) == 0x80) --at;
+  return at > 0 ? at - 1 : 0;
+}
+
+bool EndsWithOpening(const std::string& line, size_t indent) {
+  if (line.size() <= indent) return false;
+  size_t at = LastCodePoint(line);
+  return at >= indent && NoLineEnd(NextCodePoint(line, &at));
+}
+
+// Moves the last wide character of `line` (past the label) to the front of `rest`; false when
+// the line ends otherwise.
+bool MoveLastDown(size_t indent, std::string* line, std::string* rest) {
+  if (line->size() <= indent) return false;
+  const size_t at = LastCodePoint(*line);
+  size_t end = at;
+  if (at < indent || !IsWide(NextCodePoint(*line, &end))) return false;
+  rest->insert(0, line->substr(at));
+  line->erase(at);
+  return true;
+}
+
+}  // namespace
+
 std::vector<std::string> Wrap(const std::string& label, const std::string& text, size_t width) {
   std::vector<std::string> out;
   const size_t indent = DisplayColumns(label);
@@ -282,6 +318,15 @@ std::vector<std::string> Wrap(const std::string& label, const std::string& text,
         rest = line.substr(last_break + (at_space ? 1 : 0));
         line.erase(last_break);
       }
+      // Chinese line-breaking rules: no line starts with a closing mark (，。）…), none ends
+      // with an opening one (（「…): the character before goes down with it.
+      const size_t floor = out.empty() ? label.size() : indent;  // bytes of the label, or its indent
+      if (IsWide(cp) && NoLineStart(cp) && !MoveLastDown(floor, &line, &rest) && last_break != std::string::npos &&
+          last_break > floor) {
+        rest = line.substr(last_break + (at_space ? 1 : 0));  // a name before the mark goes down whole
+        line.erase(last_break);
+      }
+      while (EndsWithOpening(line, floor) && line.size() > floor + 3) MoveLastDown(floor, &line, &rest);
       out.push_back(line);
       line = std::string(indent, ' ') + rest;
       used = DisplayColumns(line);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """class_screens.py LINES COLUMNS < `commitlab lab L --class`: fails (exit 1), naming the screen,
 when a screen is longer than LINES or wider than COLUMNS (East Asian wide characters count two),
-when a line repeats within a screen, or when an engine's message is said twice in one. A screen
+when a line repeats within a screen, when an engine's message is said twice in one, or when a
+wrapped line starts with a closing Chinese mark or ends with an opening one. A screen
 begins at a section's heading ("== N. key ...") or the verdicts ("== Verdicts ==" / "== 结论 ==")."""
 import re
 import sys
@@ -32,6 +33,9 @@ for title, body in screens:
     for l in body:
         if columns(l) > columns_max:
             problems.append(f"{title}: a line of {columns(l)} columns: {l}")
+    for l in body:
+        if re.match(r"^\s+[，。、；：）」』》？！]", l) or re.search(r"[（「『《]$", l):
+            problems.append(f"{title}: broken against Chinese line-breaking rules: {l}")
     seen = set()
     for l in text:
         if l in seen:

@@ -122,5 +122,13 @@ TEST(ClassModeTest, WrapBreaksEnglishAtSpacesAndChineseAnywhereUnderItsLabel) {
   EXPECT_THAT(Wrap("", "short", 100), ElementsAre("short"));
 }
 
+// Chinese line-breaking rules: a closing mark never starts a line (the character before it goes
+// down too, or the name before it whole), an opening one never ends a line.
+TEST(ClassModeTest, WrapKeepsChinesePunctuationWithItsCharacter) {
+  EXPECT_THAT(Wrap("断言：", "一二三四。五六", 14), ElementsAre("断言：一二三", "      四。五六"));
+  EXPECT_THAT(Wrap("断言：", "一二 abc）五六", 15), ElementsAre("断言：一二", "      abc）五六"));
+  EXPECT_THAT(Wrap("断言：", "一二三（四五", 14), ElementsAre("断言：一二三", "      （四五"));
+}
+
 }  // namespace
 }  // namespace commitlab::cli
