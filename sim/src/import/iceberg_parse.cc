@@ -219,6 +219,41 @@ Status LogsSorted(const std::string& file, const Top& top, const IcebergMetadata
   return Status::OK();
 }
 
+// One element of `snapshots`, as SnapshotParser.fromJson reads it.
+Result<IcebergSnapshot> ParseSnapshot(const std::string& file, const Json& v, size_t line) {
+  if (!v.is_object()) return Bad(file, line, fmt::format("Cannot parse table version from a non-object: {}", v.dump()));
+  const Util u(file, v, line);
+  IcebergSnapshot s{.line = line};
+  Result<std::optional<int64_t>> seq = u.LongOrNull("sequence-number");
+  Result<int64_t> id = u.Long("snapshot-id");
+  Result<std::optional<int64_t>> parent = u.LongOrNull("parent-snapshot-id");
+  Result<int64_t> ts = u.Long("timestamp-ms");
+  Result<std::optional<int64_t>> schema = u.LongOrNull("schema-id", true);
+  for (const Status& st : {seq.status(), id.status(), parent.status(), ts.status(), schema.status()})
+    COMMITLAB_RETURN_IF_ERROR(st);
+  s.sequence = seq->value_or(0);
+  s.id = *id;
+  s.parent = *parent;
+  s.timestamp_ms = *ts;
+  s.schema_id = *schema;
+  s.operation = "overwrite";  // "When the operation is not found, default to overwrite"
+  if (v.contains("summary")) {
+    const Json& sum = v["summary"];
+    if (!sum.is_object())
+      return Bad(file, line, fmt::format("Cannot parse summary from non-object value: {}", sum.dump()));
+    for (const auto& [k, val] : sum.items()) {
+      if (!val.is_string())
+        return Bad(file, line, fmt::format("Cannot parse to a string value: {}: {}", k, val.dump()));
+      if (k == "operation") {
+        s.operation = val.get<std::string>();
+      } else {
+        s.summary[k] = val;
+      }
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 Status ReadIcebergTop(const std::string& file, IcebergMetadata* out, const SnapshotLogFn& log) {
@@ -280,38 +315,7 @@ Status ReadIcebergSnapshots(const std::string& file, IcebergMetadata* meta,
       log(e);
       return Status::OK();
     }
-    // SnapshotParser.fromJson.
-    if (!v.is_object())
-      return Bad(file, line, fmt::format("Cannot parse table version from a non-object: {}", v.dump()));
-    const Util u(file, v, line);
-    IcebergSnapshot s{.line = line};
-    Result<std::optional<int64_t>> seq = u.LongOrNull("sequence-number");
-    Result<int64_t> id = u.Long("snapshot-id");
-    Result<std::optional<int64_t>> parent = u.LongOrNull("parent-snapshot-id");
-    Result<int64_t> ts = u.Long("timestamp-ms");
-    Result<std::optional<int64_t>> schema = u.LongOrNull("schema-id", true);
-    for (const Status& st : {seq.status(), id.status(), parent.status(), ts.status(), schema.status()})
-      COMMITLAB_RETURN_IF_ERROR(st);
-    s.sequence = seq->value_or(0);
-    s.id = *id;
-    s.parent = *parent;
-    s.timestamp_ms = *ts;
-    s.schema_id = *schema;
-    s.operation = "overwrite";  // "When the operation is not found, default to overwrite"
-    if (v.contains("summary")) {
-      const Json& sum = v["summary"];
-      if (!sum.is_object())
-        return Bad(file, line, fmt::format("Cannot parse summary from non-object value: {}", sum.dump()));
-      for (const auto& [k, val] : sum.items()) {
-        if (!val.is_string())
-          return Bad(file, line, fmt::format("Cannot parse to a string value: {}: {}", k, val.dump()));
-        if (k == "operation") {
-          s.operation = val.get<std::string>();
-        } else {
-          s.summary[k] = val;
-        }
-      }
-    }
+    COMMITLAB_ASSIGN_OR_RETURN(IcebergSnapshot s, ParseSnapshot(file, v, line));
     // TableMetadata.indexAndValidateSnapshots.
     if (s.sequence > meta->last_sequence_number)
       return Bad(file, line,
