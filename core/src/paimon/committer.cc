@@ -415,10 +415,10 @@ Result<std::optional<int64_t>> Committer::FindOwnSnapshot(int64_t from_id, const
   };
   for (int64_t id = from_id + 1; id < latest.id; ++id) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
-    Result<Snapshot> s = store_->ReadSnapshot(id);
+    Result<SnapshotRef> s = store_->ReadSnapshotRef(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
-    if (matches(*s)) return std::optional<int64_t>(id);
+    if (matches(**s)) return std::optional<int64_t>(id);
   }
   if (latest.id > from_id && matches(latest)) return std::optional<int64_t>(latest.id);
   return std::optional<int64_t>();
@@ -428,10 +428,10 @@ Status Committer::AdvanceBase(const Snapshot& latest) {
   if (latest.id < base_.snapshot_id()) base_ = TableState();  // the table went back: rebuild
   for (int64_t id = base_.snapshot_id() + 1; id < latest.id; ++id) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
-    Result<Snapshot> s = store_->ReadSnapshot(id);
+    Result<SnapshotRef> s = store_->ReadSnapshotRef(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
-    COMMITLAB_RETURN_IF_ERROR(base_.Apply(*s));
+    COMMITLAB_RETURN_IF_ERROR(base_.Apply(**s));
   }
   if (latest.id > base_.snapshot_id()) COMMITLAB_RETURN_IF_ERROR(base_.Apply(latest));
   return Status::OK();
@@ -452,10 +452,10 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
     if ((*latest)->commit_user == user_) newest = (*latest)->commit_identifier;
     for (int64_t id = (*latest)->id - 1; !newest && id >= 1; --id) {
       env_->BeginStorageOp(StorageOp::kReadSnapshot);
-      Result<Snapshot> s = store_->ReadSnapshot(id);
+      Result<SnapshotRef> s = store_->ReadSnapshotRef(id);
       env_->EndStorageOp(StorageOp::kReadSnapshot);
       if (!s.ok()) return s.status();
-      if (s->commit_user == user_) newest = s->commit_identifier;
+      if ((*s)->commit_user == user_) newest = (*s)->commit_identifier;
     }
   }
   if (!newest) return committables;
@@ -475,9 +475,10 @@ Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_
   if (last_safe >= new_id - 1) return std::string();
   for (int64_t id = last_safe + 1; id < new_id; ++id) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
-    Result<Snapshot> s = store_->ReadSnapshot(id);
+    Result<SnapshotRef> read = store_->ReadSnapshotRef(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
-    if (!s.ok()) return s.status();
+    if (!read.ok()) return read.status();
+    const SnapshotRef& s = *read;
     if (s->commit_user == user_) continue;
     if (s->kind == CommitKind::kCompact || s->kind == CommitKind::kOverwrite) {
       return fmt::format(
