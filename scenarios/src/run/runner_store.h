@@ -34,13 +34,17 @@ class WriterStore final : public SnapshotStore {
     return r;
   }
   Result<Snapshot> ReadSnapshot(int64_t id) override {
-    if (history_ != nullptr) history_->Note({{"snapshot", id}});
+    if (history_ != nullptr) history_->NoteInt("snapshot", id);
     return table_->ReadSnapshot(id);
+  }
+  Result<SnapshotRef> ReadSnapshotRef(int64_t id) override {
+    if (history_ != nullptr) history_->NoteInt("snapshot", id);
+    return table_->ReadSnapshotRef(id);
   }
   Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override {
     Status st = table_->WriteManifest(name, changes);
     if (st.ok()) written_.push_back(name);
-    if (history_ != nullptr) history_->Note({{"file", name}});
+    if (history_ != nullptr) history_->NoteStr("file", name);
     return st;
   }
   PublishResult Publish(const Snapshot& s) override {
@@ -52,7 +56,7 @@ class WriterStore final : public SnapshotStore {
   Status WriteDataFile(const DataFile& f) override {
     Status st = table_->WriteDataFile(f);
     if (st.ok()) written_.push_back(f.name);
-    if (history_ != nullptr) history_->Note({{"file", f.name}});
+    if (history_ != nullptr) history_->NoteStr("file", f.name);
     return st;
   }
   bool DataFileExists(const DataFile& f) override { return table_->DataFileExists(f); }
