@@ -109,7 +109,7 @@ std::vector<std::string> ChainLines(const scenarios::TableReport& t) {
   std::vector<std::string> out;
   for (size_t i = 0; i < t.chain.size(); ++i) {
     const Snapshot& s = t.chain[i];
-    const std::string op = i < t.operations.size() ? t.operations[i] : std::string(CommitKindName(s.kind));
+    const std::string op(t.operation(i));
     out.push_back(fmt::format("{} {}  {:<9}  user={}  parent={}  total={}",
                               t.protocol == scenarios::Protocol::kDelta ? "version" : "snapshot", s.id, op,
                               s.commit_user, s.parent_id, s.total_records));

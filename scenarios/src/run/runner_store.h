@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "commitlab/core/name_list.h"
 #include "commitlab/core/paimon/store.h"
 #include "run/runner_history.h"
 
@@ -43,7 +44,7 @@ class WriterStore final : public SnapshotStore {
   }
   Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override {
     Status st = table_->WriteManifest(name, changes);
-    if (st.ok()) written_.push_back(name);
+    if (st.ok()) written_.Add(name);
     if (history_ != nullptr) history_->NoteStr("file", name);
     return st;
   }
@@ -55,7 +56,7 @@ class WriterStore final : public SnapshotStore {
   }
   Status WriteDataFile(const DataFile& f) override {
     Status st = table_->WriteDataFile(f);
-    if (st.ok()) written_.push_back(f.name);
+    if (st.ok()) written_.Add(f.name);
     if (history_ != nullptr) history_->NoteStr("file", f.name);
     return st;
   }
@@ -63,14 +64,15 @@ class WriterStore final : public SnapshotStore {
   Status DeleteDataFile(const DataFile& f) override { return table_->DeleteDataFile(f); }
   std::vector<std::string> ListManifests() override { return table_->ListManifests(); }
   std::vector<std::string> ListDataFiles() override { return table_->ListDataFiles(); }
+  void ForEachFile(const std::function<void(std::string_view)>& f) override { table_->ForEachFile(f); }
 
   // Manifest and data file names this writer wrote, in order.
-  const std::vector<std::string>& written() const { return written_; }
+  const NameList& written() const { return written_; }
 
  private:
   SnapshotStore* const table_;
   WriterHistory* history_ = nullptr;
-  std::vector<std::string> written_;
+  NameList written_;
 };
 
 }  // namespace commitlab::scenarios::internal

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -15,14 +17,32 @@
 namespace commitlab::scenarios::internal {
 namespace {
 
-// Every manifest and data file a snapshot of the chain names: what is not among them is orphaned.
-std::set<std::string> Referenced(const std::vector<Snapshot>& chain) {
-  std::set<std::string> names;
+// Every manifest and data file a snapshot of the chain names, sorted: what is not among them is
+// orphaned. Views of the chain's own strings (the report keeps the chain), not a set of copies.
+using Names = std::vector<std::string_view>;
+Names Referenced(const SnapshotChain& chain) {
+  Names names;
   for (const Snapshot& s : chain) {
-    names.insert(s.delta_manifest);
-    for (const FileChange& c : s.changes) names.insert(c.file.name);
+    names.push_back(s.delta_manifest);
+    for (const FileChange& c : s.changes) names.push_back(c.file.name);
   }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
+}
+
+bool Contains(const Names& sorted, std::string_view name) {
+  return std::binary_search(sorted.begin(), sorted.end(), name);
+}
+
+// The files in `store` that no snapshot references, each counted once.
+int64_t CountOrphans(SnapshotStore* store, const Names& referenced) {
+  std::vector<std::string> orphans;  // few: a lost attempt's manifest, a crashed writer's files
+  store->ForEachFile([&](std::string_view name) {
+    if (!Contains(referenced, name)) orphans.emplace_back(name);
+  });
+  std::sort(orphans.begin(), orphans.end());
+  return std::unique(orphans.begin(), orphans.end()) - orphans.begin();
 }
 
 }  // namespace
@@ -109,10 +129,12 @@ Status World::Open() {
     sinks_.push_back(std::make_unique<TeeEventSink>(std::move(sinks)));
   }
   if (options_.history != nullptr) {
-    auto writer_of = [this](std::string_view user) -> std::string {
-      for (const Writer& w : s_.writers)
-        if (w.commit_user == user) return w.name;
-      return "";
+    // The first writer of each commit user, looked up at every lost race and conflict.
+    auto names = std::make_shared<std::map<std::string, std::string, std::less<>>>();
+    for (const Writer& w : s_.writers) names->try_emplace(w.commit_user, w.name);
+    auto writer_of = [names](std::string_view user) -> std::string {
+      const auto it = names->find(user);
+      return it == names->end() ? std::string() : it->second;
     };
     for (const Writer& w : s_.writers)
       histories_.push_back(std::make_unique<WriterHistory>(options_.history, w.name, writer_of));
@@ -195,9 +217,9 @@ void World::ShowSnapshots(size_t table, std::optional<int64_t> id) {
     id = (*latest)->id;
   }
   for (; shown_[table] < *id; ++shown_[table]) {
-    Result<Snapshot> s = store->ReadSnapshot(shown_[table] + 1);
+    Result<SnapshotRef> s = store->ReadSnapshotRef(shown_[table] + 1);
     if (!s.ok()) return;
-    options_.observer->OnSnapshot(s_.tables[table], *s);
+    options_.observer->OnSnapshot(s_.tables[table], **s);
   }
 }
 
@@ -206,7 +228,7 @@ RunReport World::Finish() {
   r.scenario = s_.file_name;
   r.title = s_.title;
   r.plan = plan_;
-  std::vector<std::set<std::string>> referenced;
+  std::vector<Names> referenced;
   std::vector<std::map<std::string, int64_t>> orphans_by_user(s_.tables.size());  // Iceberg tables
   for (size_t t = 0; t < s_.tables.size(); ++t) {
     TableReport table{.name = s_.tables[t].name, .protocol = s_.tables[t].protocol};
@@ -231,10 +253,9 @@ RunReport World::Finish() {
           fmt::format("table {}: cannot read the snapshot chain back: {}", table.name, read.message()));
     }
     table.latest_snapshot = table.chain.empty() ? 0 : table.chain.back().id;
-    for (const Snapshot& snap : table.chain) table.operations.emplace_back(CommitKindName(snap.kind));
+    // A Paimon snapshot's operation is its kind: `operations` stays empty (TableReport).
     referenced.push_back(Referenced(table.chain));
-    for (const std::vector<std::string>& names : {stores_[t]->ListManifests(), stores_[t]->ListDataFiles()})
-      for (const std::string& name : names) table.orphan_files += referenced.back().count(name) == 0 ? 1 : 0;
+    table.orphan_files = CountOrphans(stores_[t].get(), referenced.back());
     for (const sim::Violation& v : sim::CheckInvariants(table.chain, recorders_[t]->records()))
       r.violations.push_back({.violation = v});
     r.tally.orphan_files += table.orphan_files;
@@ -242,8 +263,8 @@ RunReport World::Finish() {
   }
   for (size_t i = 0; i < writers_.size(); ++i) {
     WriterReport w = writers_[i]->Report();
-    const std::set<std::string>& known = referenced[s_.writers[i].table];
-    for (const std::string& name : writers_[i]->written()) w.counters.orphan_files += known.count(name) == 0 ? 1 : 0;
+    const Names& known = referenced[s_.writers[i].table];
+    writers_[i]->written().ForEach([&](std::string_view name) { w.counters.orphan_files += Contains(known, name) ? 0 : 1; });
     if (iceberg_[s_.writers[i].table] != nullptr)
       w.counters.orphan_files = orphans_by_user[s_.writers[i].table][w.user];
     Counters sum = w.counters;

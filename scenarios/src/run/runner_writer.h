@@ -78,7 +78,7 @@ class WriterRun {
   // The report without orphan files (the world counts those).
   WriterReport Report() const;
   // Manifests and data files this writer wrote.
-  const std::vector<std::string>& written() const { return store_.written(); }
+  const NameList& written() const { return store_.written(); }
   // Errors that mean the script could not go on as written (see RunReport::run_errors).
   const std::vector<std::string>& run_errors() const { return run_errors_; }
 
