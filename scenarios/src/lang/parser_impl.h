@@ -57,7 +57,7 @@ Status ParseNameList(const LineContext& ctx, const Token& t, std::string_view wh
 
 class Parser {
  public:
-  Parser(std::string_view file_name, size_t max_steps);
+  Parser(std::string_view file_name, size_t max_steps, bool lazy_repeats = true);
   Result<Scenario> Parse(std::string_view text);
 
  private:
@@ -120,6 +120,10 @@ class Parser {
                         std::string_view what, std::string* out);
   Status Instantiate(const LineContext& ctx, size_t writer, const OpTemplate& tmpl, int iteration,
                      std::map<std::string, std::string, std::less<>>* line_checkpoints, Step* out);
+  // A repeated line held once in Writer::steps (StepList::push_repeat), when its iterations differ
+  // only in fresh keys and identifiers: false (nothing done) for any other line.
+  Result<bool> AddLazyRepeat(const LineContext& ctx, size_t writer, const std::vector<OpTemplate>& ops,
+                             const std::string& label, size_t iterations);
   // The Iceberg table's row budget (kMaxIcebergTableRows), counted as each step is instantiated.
   Status CountIcebergRows(const LineContext& ctx, const OpTemplate& tmpl, size_t table, const Op& op);
   // steps_lakes.cc: steps of Iceberg and Delta tables.
@@ -156,6 +160,7 @@ class Parser {
 
   std::string file_name_;
   const size_t max_steps_;
+  const bool lazy_repeats_;
   Scenario s_;
   std::map<std::string, size_t, std::less<>> writer_index_;
   std::map<std::string, int, std::less<>> users_;                      // commit user -> writers with it
