@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # commitlab's one entry point. On a fresh Debian 12 machine it installs what is missing, builds
 # Release into build/, and then:
-#   ./run.sh            run the labs (the CLI is build/commitlab): lab paimon, iceberg, delta
-#   ./run.sh test       run the whole test suite with ctest, then the unit, scenario and golden tests
-#                       again in build/debug, where every assert and COMMITLAB_DCHECK is live
+#   ./run.sh            build only the CLI (build/commitlab) and run the labs: lab paimon, iceberg, delta
+#   ./run.sh test       run the whole test suite with ctest in build/, then the unit, scenario and golden
+#                       tests again in build/debug, where every assert and COMMITLAB_DCHECK is live
 #   ./run.sh golden     regenerate results/golden/*.jsonl (each scenario's trace) and say which changed
 #   ./run.sh screenshot  retake results/timeline/paimon_conflict.png (the README's timeline) in headless chromium
 #   ./run.sh bench      the retry-policy sweep (results/retry-sweep/), then Google Benchmark (JSON into results/bench/)
@@ -18,15 +18,24 @@ cd "$(dirname "$0")"
 # fresh machine. python3-jsonschema validates histories and reports against docs/*.schema.json.
 # libpq-dev (found through pkg-config) is the PostgreSQL client of Iceberg's JDBC catalog;
 # libmimalloc-dev is the CLI's allocator (COMMITLAB_MALLOC in CMakeLists.txt).
+# ninja-build runs the builds; ccache keeps what they compiled, so a second build of the same sources
+# (another clone, a rebuild after a checkout) takes seconds per unchanged file.
 PACKAGES=(libboost-program-options-dev libboost-context-dev libfmt-dev nlohmann-json3-dev cmake g++
           libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema libpq-dev pkg-config
-          libmimalloc-dev)
+          libmimalloc-dev ninja-build ccache)
 # The tests also open timeline pages in headless chromium and render their SVG with rsvg-convert,
 # and fuzz each parser with clang's libFuzzer (libclang-rt-14-dev holds its runtime); clang-format
 # checks that the sources keep their style.
 FUZZ_PACKAGES=(clang libclang-rt-14-dev)
-# The catalog tests start a throwaway PostgreSQL server (initdb, pg_ctl) from Debian's postgresql.
-TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin clang-format postgresql "${FUZZ_PACKAGES[@]}")
+# The catalog tests start a throwaway PostgreSQL server (initdb, pg_ctl) from Debian's postgresql,
+# validate the REST server's answers against the specification's OpenAPI YAML (python3-yaml), and
+# run iceberg-js (npm) against it on Node.js; the cluster test starts a single-node Slurm cluster
+# (munged, slurmctld, slurmd; sbatch from slurm-client).
+TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin clang-format postgresql python3-yaml slurmctld slurmd
+               slurm-client munge "${FUZZ_PACKAGES[@]}")
+# Node.js and npm: Debian's, unless the machine has its own (nodesource's nodejs brings npm, and
+# Debian's npm would conflict with it).
+NODE_PACKAGES=(nodejs npm)
 
 install_missing() {
   local missing=() pkg
@@ -41,10 +50,26 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
-build() {  # build PRESET
-  local preset=$1
-  cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset" -j "$(nproc)"
+# ccache, keyed on paths relative to the checkout, so that clones in other folders share it.
+if command -v ccache >/dev/null 2>&1; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
+
+configure() {  # configure PRESET [CMAKE ARGS...]
+  local preset=$1 dir
+  shift
+  dir=build/$preset
+  [ "$preset" = release ] && dir=build
+  # A tree configured by an older run.sh with Unix Makefiles: the presets now use Ninja.
+  if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt"; then
+    rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+  fi
+  cmake --preset "$preset" "$@" >/dev/null
+}
+
+build() {  # build PRESET [BUILD PRESET]: configure PRESET, build the targets of BUILD PRESET (default PRESET)
+  configure "$1"
+  cmake --build --preset "${2:-$1}" -j "$(nproc)"
 }
 
 run_tests() {  # run_tests PRESET
@@ -54,7 +79,7 @@ run_tests() {  # run_tests PRESET
 # Each fuzz target mutates its corpus (scenarios/fuzz/corpus, the example scenarios) for SECONDS;
 # a crash, sanitizer report, leak or timeout fails its test and leaves the input in build/fuzz.
 fuzz_smoke() {  # fuzz_smoke SECONDS
-  cmake --preset fuzz -DCOMMITLAB_FUZZ_SECONDS="$1" >/dev/null
+  configure fuzz -DCOMMITLAB_FUZZ_SECONDS="$1"
   cmake --build --preset fuzz -j "$(nproc)"
   ctest --preset fuzz -j "$(nproc)"
 }
@@ -74,8 +99,15 @@ regenerate_golden() {
     out="results/golden/$name.jsonl"
     sched=()
     grep -Eq '^sched[[:space:]]+free' "$f" && sched=(--sched random)  # a golden trace is simulated
-    # Exit 1 (an expectation failed) still records the trace; exit 2 (bad input) does not.
-    ./build/commitlab run "$f" "${sched[@]}" --trace "$tmp" >/dev/null || true
+    # A golden history is a run that passes: one whose expectations failed (exit 1) would make the
+    # golden test pass on a broken run, so it is not recorded; nor is bad input (exit 2).
+    local code=0
+    ./build/commitlab run "$f" "${sched[@]}" --trace "$tmp" >/dev/null || code=$?
+    if [ "$code" -ne 0 ]; then
+      echo "run.sh: $f exits $code (its expectations or invariants failed, or bad input): not recording it; \`build/commitlab run $f\` says why" >&2
+      rm -f "$tmp"
+      return 1
+    fi
     [ -s "$tmp" ] || { echo "run.sh: no trace for $f" >&2; rm -f "$tmp"; return 1; }
     if [ ! -f "$out" ]; then
       added+=("$name")
@@ -101,7 +133,7 @@ cmd=${1:-lab}
 case "$cmd" in
   lab)
     install_missing "${PACKAGES[@]}"
-    build release
+    build release lab  # the CLI alone: the labs need neither the tests nor the benchmarks
     rm -rf results/tmp
     status=0
     for lab in paimon iceberg delta; do
@@ -112,14 +144,17 @@ case "$cmd" in
     ;;
   golden)
     install_missing "${PACKAGES[@]}"
-    build release
+    build release lab
     regenerate_golden
     ;;
   test)
     install_missing "${TEST_PACKAGES[@]}"
+    command -v npm >/dev/null || install_missing "${NODE_PACKAGES[@]}"
     build release
+    # iceberg-js for the catalog tests, as the lock file pins it (the test installs it too if missing).
+    (cd build/iceberg-js && npm ci --no-audit --no-fund --loglevel=error)
     run_tests release
-    build debug
+    build debug checked  # only the binaries the checked labels run
     run_tests checked
     fuzz_smoke 10
     ;;

@@ -8,6 +8,7 @@
 #   long      minutes each: the 100,000-seed explorations, kill -9 races
 #   package   `cmake --install`, then a project outside the tree builds against the package
 #   style     the sources are formatted as .clang-format says (cmake/check_format.sh)
+#   cluster   a single-node Slurm cluster started by the test, running sharded searches
 #   env, fuzz, fuzz-smoke: set where those tests are made
 # Every test has a timeout: 300 s unless its family sets one. The scenario tests get 900 s: in the
 # debug build (build/debug, no optimisation) the thousand-seed replay and determinism tests take

@@ -34,7 +34,7 @@ Result<std::string> Read(const std::string& path, size_t limit, bool over_limit_
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return Status::Corruption(fmt::format("{}: not a regular file", path));
+    return Status::Corruption(fmt::format("{}: not a regular file (a {})", path, FileTypeName(st.st_mode)));
   }
   std::string data;
   char buf[16384];
@@ -75,5 +75,18 @@ Status IoError(std::string_view what, std::string_view path, int err) {
 Result<std::string> ReadRegularFile(const std::string& path, size_t limit) { return Read(path, limit, true); }
 
 Result<std::string> ReadRegularFilePrefix(const std::string& path, size_t n) { return Read(path, n, false); }
+
+std::string_view FileTypeName(unsigned mode) {
+  switch (mode & S_IFMT) {
+    case S_IFREG: return "regular file";
+    case S_IFDIR: return "directory";
+    case S_IFLNK: return "symbolic link";
+    case S_IFCHR: return "character device";
+    case S_IFBLK: return "block device";
+    case S_IFIFO: return "FIFO";
+    case S_IFSOCK: return "socket";
+    default: return "special file";
+  }
+}
 
 }  // namespace commitlab

@@ -1,6 +1,7 @@
 #include "commitlab/core/file_write.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -70,7 +71,17 @@ Result<std::string> WriteTempBeside(const std::string& path, std::string_view co
   return tmp;
 }
 
+Status CheckReplaceable(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT ? Status::OK() : IoError("write", path, errno);
+  if (S_ISREG(st.st_mode)) return Status::OK();
+  if (S_ISDIR(st.st_mode)) return IoError("write", path, EISDIR);
+  return Status::InvalidArgument(
+      fmt::format("cannot write {}: it is a {}, not a regular file; not replacing it", path, FileTypeName(st.st_mode)));
+}
+
 Status WriteFileAtomically(const std::string& path, std::string_view content) {
+  COMMITLAB_RETURN_IF_ERROR(CheckReplaceable(path));
   Result<std::string> tmp = WriteTempBeside(path, content, /*sync=*/true);
   if (!tmp.ok()) return tmp.status();
   if (::rename(tmp->c_str(), path.c_str()) != 0) {

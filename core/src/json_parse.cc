@@ -1,22 +1,30 @@
 #include "json_parse.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <limits>
 #include <string>
-#include <system_error>
 #include <utility>
 #include <vector>
 
 #include "json_parse_error.h"
+#include "json_syntax.h"
 
 namespace commitlab::json_io {
 namespace {
 
 using nlohmann::json;
+
+// Why `text` is not a document, for a text nlohmann refused or would wrongly accept: the first
+// error commitlab's own checker finds, in its own words. `stop` (where nlohmann stopped) is named
+// only if the two ever disagreed, which json_io_syntax_test and json_syntax_fuzz look for.
+Status NotADocument(std::string_view text, size_t stop) {
+  Status why = CheckSyntax(text, kMaxDepth);
+  if (why.ok()) why = SyntaxErrorAt(text, "refused by nlohmann::json", std::min(stop, text.size()));
+  return why;
+}
 
 // A pointer into the text that records how far nlohmann has read: its SAX events carry no
 // position, and a duplicate key or a too deep nesting is only seen there.
@@ -60,8 +68,7 @@ class Builder final : public nlohmann::json_sax<json> {
     // one more byte unless the text ended.
     const size_t end = Read() == text_.size() && IsDigit(text_.back()) ? Read() : Read() - 1;
     const size_t start = end - std::min(end, raw.size());
-    double ignored = 0;
-    if (std::from_chars(text_.data() + start, text_.data() + end, ignored).ec == std::errc::result_out_of_range)
+    if (NumberOutOfRange(text_.substr(start, end - start)))
       return Fail(SyntaxErrorAt(text_, "number out of range", start));
     return Put(d);
   }
@@ -81,10 +88,10 @@ class Builder final : public nlohmann::json_sax<json> {
     return true;
   }
 
-  bool parse_error(std::size_t position, const std::string& last_token, const json::exception& e) override {
-    const bool first_key = !open_.empty() && open_.back()->is_object() && open_.back()->empty();
-    error_ = DescribeParseError(text_, position, last_token, e.what(), e.id, first_key);
-    return false;
+  // nlohmann refused the text. Of its report only the position is kept, for NotADocument's
+  // fallback: its wording is the library's, and the checker finds the error from the text alone.
+  bool parse_error(std::size_t position, const std::string&, const json::exception&) override {
+    return Fail(NotADocument(text_, position == 0 ? 0 : position - 1));
   }
 
   const Status& error() const { return error_; }
@@ -145,7 +152,7 @@ class Builder final : public nlohmann::json_sax<json> {
 
 Result<json> Parse(std::string_view text) {
   // nlohmann skips a UTF-8 byte order mark; the reader it replaces did not, nor does RFC 8259 ask to.
-  if (text.starts_with('\xEF')) return SyntaxErrorAt(text, "expected a value", 0);
+  if (text.starts_with('\xEF')) return NotADocument(text, 0);
   const char* read_to = text.data();
   Builder builder(text, &read_to);
   const bool ok = json::sax_parse(CountingIterator(text.data(), &read_to),
@@ -153,8 +160,7 @@ Result<json> Parse(std::string_view text) {
   if (!ok) return builder.error();
   // nlohmann's lexer takes a NUL byte for the end of the input, so it may have stopped early; a
   // NUL cannot be inside a string it accepted, so any NUL is after the document.
-  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
-    return SyntaxErrorAt(text, "unexpected trailing data", nul);
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos) return NotADocument(text, nul);
   return builder.TakeRoot();
 }
 

@@ -1,6 +1,6 @@
 // Reading a JSON document with nlohmann::json, with the limits core's decoders have always had:
-// duplicate keys, nesting deeper than kMaxDepth and trailing data are errors, and errors are
-// worded as json_parse_error.h says.
+// duplicate keys, nesting deeper than kMaxDepth and trailing data are errors. When nlohmann
+// refuses a text, commitlab's own checker (json_syntax.h) finds and words the error.
 #ifndef COMMITLAB_CORE_SRC_JSON_PARSE_H_
 #define COMMITLAB_CORE_SRC_JSON_PARSE_H_
 

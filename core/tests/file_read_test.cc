@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace commitlab {
 namespace {
@@ -56,10 +58,11 @@ TEST_F(FileReadTest, AMissingFileIsNotFoundNamingThePath) {
 TEST_F(FileReadTest, FifosDevicesAndDirectoriesAreRefusedWithoutBlocking) {
   const std::string fifo = (dir_ / "fifo").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  for (const std::string& path : {fifo, std::string("/dev/zero"), dir_.string()}) {
+  for (const auto& [path, kind] : std::vector<std::pair<std::string, std::string>>{
+           {fifo, "FIFO"}, {"/dev/zero", "character device"}, {dir_.string(), "directory"}}) {
     Result<std::string> r = ReadRegularFile(path, 1 << 20);
     EXPECT_EQ(r.status().code(), Code::kCorruption) << path;
-    EXPECT_EQ(r.status().message(), path + ": not a regular file");
+    EXPECT_EQ(r.status().message(), path + ": not a regular file (a " + kind + ")");
     EXPECT_EQ(ReadRegularFilePrefix(path, 16).status().code(), Code::kCorruption) << path;
   }
 }

@@ -1,6 +1,7 @@
 #include "commitlab/core/file_write.h"
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -74,6 +75,29 @@ TEST_F(FileWriteTest, AFolderInTheWayKeepsItAndLeavesNoTemporary) {
 }
 
 // A write cut short (here by a file-size limit; a full disk is the same) leaves the old file whole.
+// A rename replaces a name, not what it points at: a device node, a FIFO or a symbolic link at the
+// path is someone else's, and is left as it was.
+TEST_F(FileWriteTest, WhatIsNotARegularFileIsNeverReplaced) {
+  Status dev = WriteFileAtomically("/dev/null", "x");
+  EXPECT_EQ(dev.code(), Code::kInvalidArgument);
+  EXPECT_EQ(dev.message(), "cannot write /dev/null: it is a character device, not a regular file; not replacing it");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+
+  const fs::path fifo = dir_ / "fifo", link = dir_ / "link", target = dir_ / "target.txt";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  ASSERT_TRUE(WriteFileAtomically(target.string(), "theirs").ok());
+  fs::create_symlink(target, link);
+  EXPECT_EQ(WriteFileAtomically(fifo.string(), "x").message(),
+            "cannot write " + fifo.string() + ": it is a FIFO, not a regular file; not replacing it");
+  EXPECT_EQ(WriteFileAtomically(link.string(), "x").message(),
+            "cannot write " + link.string() + ": it is a symbolic link, not a regular file; not replacing it");
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(*ReadRegularFile(target.string(), 100), "theirs");
+  EXPECT_TRUE(CheckReplaceable(target.string()).ok());
+  EXPECT_TRUE(CheckReplaceable((dir_ / "new-name").string()).ok());
+}
+
 TEST_F(FileWriteTest, AShortWriteLeavesTheOldFileAsItWas) {
   const std::string path = (dir_ / "f.txt").string();
   ASSERT_TRUE(WriteFileAtomically(path, "old").ok());

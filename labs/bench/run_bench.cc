@@ -147,8 +147,8 @@ void BM_Replay(benchmark::State& state) {
     if (!replay.ok() || replay->difference) state.SkipWithError("the replay differed");
   }
   state.counters["lines"] = static_cast<double>(lines.size());
-  state.counters["lines/s"] = benchmark::Counter(static_cast<double>(lines.size()) * static_cast<double>(state.iterations()),
-                                                 benchmark::Counter::kIsRate);
+  state.counters["lines/s"] = benchmark::Counter(
+      static_cast<double>(lines.size()) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Replay)->Unit(benchmark::kMillisecond);
 

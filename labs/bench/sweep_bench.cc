@@ -3,7 +3,9 @@
 // Iteration i runs the sweep's run i (same seed as `commitlab sweep --seed 1`), so the work per
 // iteration is fixed for a given iteration count; counters report the calls each run made.
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
+#include <string>
 #include <string_view>
 
 #include "commitlab/sim/sweep.h"
@@ -71,9 +73,14 @@ void BM_ProtocolRun(benchmark::State& state, Protocol protocol) {
   }
   state.counters["calls/s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
 }
-BENCHMARK_CAPTURE(BM_ProtocolRun, paimon, Protocol::kPaimon)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_ProtocolRun, iceberg, Protocol::kIceberg)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_ProtocolRun, delta, Protocol::kDelta)->Unit(benchmark::kMillisecond);
+// BM_ProtocolRun/paimon, /iceberg, /delta: one per engine.
+const bool kProtocolRuns = [] {
+  for (Protocol p : kEngineProtocols) {
+    const std::string name = fmt::format("BM_ProtocolRun/{}", ProtocolName(p));
+    benchmark::RegisterBenchmark(name.c_str(), BM_ProtocolRun, p)->Unit(benchmark::kMillisecond);
+  }
+  return true;
+}();
 
 // One Brooker run at N = 50 against a store of 500 requests/s: every call is ordered by the
 // server's queue, so this is the capacity model's own cost.

@@ -3,11 +3,13 @@
 // and judges the table (catalog_race.h); `bench` runs races over writer counts and policies;
 // `writer` is one of those writers as its own process.
 #include <signal.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
@@ -15,6 +17,7 @@
 #include "catalog/catalog_writer_json.h"
 #include "commands/cli.h"
 #include "commitlab/catalogs/rest_catalog_server.h"
+#include "commitlab/core/env_wrapper.h"
 #include "commitlab/core/file_write.h"
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/history.h"
@@ -49,13 +52,15 @@ int Serve(const std::vector<std::string>& args) {
   constexpr std::string_view kCommand = "catalog serve";
   po::options_description options(
       "commitlab catalog serve --warehouse DIR [--port P] [options]\n\n"
-      "Serves the Iceberg REST catalog (the routes a commit needs: config, create and load table, and\n"
-      "the table commit with requirements and updates) on a loopback address until interrupted, keeping\n"
-      "its tables in DIR. Writers reach it as --catalog rest://127.0.0.1:P.\n\nOptions");
+      "Serves the Iceberg REST catalog (config, namespaces, tables, and the table commit with its\n"
+      "requirements and updates, as the specification has them) on a loopback address until\n"
+      "interrupted, keeping its tables in DIR, which no other server may serve meanwhile. Writers reach\n"
+      "it as --catalog rest://127.0.0.1:P, any REST client as http://127.0.0.1:P.\n\nOptions");
   catalogs::RestServerOptions o;
   std::vector<std::string> fault_specs;
   std::string port_file;
   int port = 8181;
+  uint64_t seed = 1;
   // clang-format off
   options.add_options()
       ("help,h", "show this help")
@@ -63,7 +68,7 @@ int Serve(const std::vector<std::string>& args) {
       ("port", po::value(&port)->default_value(8181), "TCP port, 0 for any free one (see --port-file)")
       ("address", po::value(&o.address)->default_value("127.0.0.1"), "a loopback address: 127.0.0.1 or ::1")
       ("port-file", po::value(&port_file), "write the port here once listening")
-      ("seed", po::value(&o.seed)->default_value(1), "seed of the table and metadata uuids and of p= faults")
+      ("seed", po::value(&seed)->default_value(1), "seed of p= faults (table uuids are random, never seeded)")
       ("fault", po::value(&fault_specs)->composing(),
        "WRITER:catalog.before|catalog.after:TRIGGER:EFFECT: error before = 503, nothing applied; error after = "
        "applied, connection closed unanswered; delay=D holds the request; crash ends the server (repeatable)");
@@ -80,7 +85,7 @@ int Serve(const std::vector<std::string>& args) {
   Result<std::vector<sim::FaultRule>> rules = CatalogFaults(fault_specs);
   if (!rules.ok()) return UsageError(kCommand, fmt::format("--fault {}", rules.status().message()));
   sim::ScriptedFaultPlan plan(*rules);
-  Rng rng(o.seed);
+  Rng rng(seed);
   if (!rules->empty()) {
     o.faults = [&](std::string_view writer, std::string_view point) {
       sim::FaultDecision d = plan.Check(writer, point, rng);
@@ -115,10 +120,34 @@ int Serve(const std::vector<std::string>& args) {
   int signal = 0;
   sigwait(&stop, &signal);
   (*server)->Stop();
-  fmt::print("commitlab catalog serve: stopped after {} request(s), {} commit(s)\n", (*server)->requests(),
-             (*server)->commits());
+  fmt::print("commitlab catalog serve: stopped after {} request(s), {} commit(s), {} bytes of bodies\n",
+             (*server)->requests(), (*server)->commits(), (*server)->body_bytes());
   return kExitOk;
 }
+
+// A writer process's Env: the wall clock, so that snapshot timestamps and last-updated-ms are
+// milliseconds since the epoch as engines date them (RealEnv's clock counts from the writer's
+// start); and a random stream of its own for uuids and retry waits, so that a writer restarted with
+// the same flags names its commits' files anew instead of colliding with its earlier run's.
+class WriterProcessEnv final : public EnvWrapper {
+ public:
+  explicit WriterProcessEnv(Env* target) : EnvWrapper(target), rng_(SystemSeed()) {}
+  int64_t NowMicros() override {
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+  Rng& rng() override { return rng_; }  // the one writer thread draws from it
+
+ private:
+  static uint64_t SystemSeed() {
+    uint64_t seed = 0;
+    if (::getrandom(&seed, sizeof seed, 0) != static_cast<ssize_t>(sizeof seed))
+      seed = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+             static_cast<uint64_t>(::getpid());
+    return seed;
+  }
+  Rng rng_;
+};
 
 int Writer(const std::vector<std::string>& args) {
   constexpr std::string_view kCommand = "catalog writer";
@@ -143,7 +172,7 @@ int Writer(const std::vector<std::string>& args) {
       ("workload", po::value(&workload)->default_value("append"), "append | counter")
       ("policy", po::value(&policy)->default_value("iceberg"), "retry policy")
       ("on-validation", po::value(&on_validation)->default_value("give-up"), "counter: give-up | recommit-stale | reread")
-      ("seed", po::value(&seed)->default_value(1), "seed of the retry waits and p= faults")
+      ("seed", po::value(&seed)->default_value(1), "seed of p= faults (uuids and retry waits are random: a restarted writer must not repeat its file names)")
       ("fault", po::value(&fault_specs)->composing(), "PostgreSQL: WRITER:catalog.before|catalog.after:TRIGGER:EFFECT (repeatable)");
   // clang-format on
   po::variables_map vm;
@@ -179,21 +208,22 @@ int Writer(const std::vector<std::string>& args) {
     return UsageError(kCommand, "--fault: a REST catalog's faults are the server's (catalog serve --fault)");
 
   sim::ScriptedFaultPlan plan(*rules);
-  sim::RealEnv env(seed, &plan);
+  sim::RealEnv threads(seed, &plan);
+  WriterProcessEnv env(&threads);
   Result<SharedTable> t = OpenSharedTable(*spec, warehouse, table, user, &env);
   if (!t.ok()) {
     fmt::print(stderr, "commitlab catalog writer: {}\n", t.status().message());
     return kExitUsage;
   }
   CatalogWriterResult result;
-  Status ran = env.RunThreads({{user, [&] {
-                                  result = RunCatalogWriter(o, t->catalog.get(), t->io.get(), &env,
-                                                            [](int64_t id, int64_t snapshot) {
-                                                              // Out before the next commit starts.
-                                                              WriteText(stdout, CatalogAckLine(id, snapshot));
-                                                              std::fflush(stdout);
-                                                            });
-                                }}});
+  Status ran = threads.RunThreads({{user, [&] {
+                                      result = RunCatalogWriter(o, t->catalog.get(), t->io.get(), &env,
+                                                                [](int64_t id, int64_t snapshot) {
+                                                                  // Out before the next commit starts.
+                                                                  WriteText(stdout, CatalogAckLine(id, snapshot));
+                                                                  std::fflush(stdout);
+                                                                });
+                                    }}});
   if (!ran.ok()) {
     fmt::print(stderr, "commitlab catalog writer: {}\n", ran.message());
     return kExitUsage;
@@ -228,6 +258,7 @@ void PrintRaceReport(const CatalogRaceOptions& o, const CatalogRaceReport& r) {
     fmt::print("counter {} = {}: {} acknowledged increment(s) of {} from {}, nothing lost\n", kCounterKey,
                r.counter.value_or(0), r.acknowledged, kCounterDelta, kCounterStart);
   }
+  for (const std::string& f : r.failed_writers) fmt::print("FAILED: {}\n", f);
   fmt::print("throughput: {} commit(s) in {:.2f} s = {:.1f} commits/s\n", r.acknowledged, r.wall_seconds,
              r.wall_seconds > 0 ? static_cast<double>(r.acknowledged) / r.wall_seconds : 0.0);
 }
@@ -240,7 +271,8 @@ int Race(const std::vector<std::string>& args) {
       "acknowledged commit there (append), is no increment lost (counter). Through the memory catalog\n"
       "the writers are threads; otherwise each is a `commitlab catalog writer` process on a shared\n"
       "warehouse folder, and `rest` starts a REST catalog server on a free loopback port first.\n"
-      "Exit 0: the table holds what the writers were told; 1: it does not; 2: bad input.\n\nOptions");
+      "Exit 0: the table holds what the writers were told; 1: it does not, or a writer failed for a reason\n"
+      "of its own (not a lost race, a refused validation or an unknown outcome); 2: bad input.\n\nOptions");
   CatalogRaceOptions o;
   std::string catalog = "memory", workload = "append", on_validation = "give-up";
   int processes = 0;
@@ -317,12 +349,13 @@ int Race(const std::vector<std::string>& args) {
                      {"lost_update", r->lost_update ? sim::Json(*r->lost_update) : sim::Json(nullptr)},
                      {"fired_faults", r->fired_faults},
                      {"wall_seconds", r->wall_seconds},
-                     {"violated", r->violated()}};
+                     {"violated", r->violated()},
+                     {"failed_writers", r->failed_writers}};
     WriteText(stdout, out.dump() + "\n");
   } else {
     PrintRaceReport(o, *r);
   }
-  return r->violated() ? kExitFailed : kExitOk;
+  return r->violated() || !r->failed_writers.empty() ? kExitFailed : kExitOk;
 }
 
 // Commits per second through a real catalog: one race per (writer count, policy), each on a

@@ -75,6 +75,24 @@ Status Judge(const CatalogRaceOptions& options, iceberg::IcebergCatalog* catalog
   return Status::OK();
 }
 
+// The writers that failed for a reason of their own (CatalogRaceReport::failed_writers). An unknown
+// outcome is the race's when faults were injected to cause it; without them it is a failure (a
+// server that answered 500 on a full disk, say).
+std::vector<std::string> FailedWriters(const std::vector<CatalogWriterResult>& writers, bool faults_injected) {
+  std::vector<std::string> out;
+  int64_t acknowledged = 0, unknown = 0;
+  for (const CatalogWriterResult& w : writers) {
+    acknowledged += w.acknowledged;
+    unknown += w.unknown;
+    const bool raced = w.error_code == Code::kRetriesExhausted || w.error_code == Code::kConflict ||
+                       (w.unknown > 0 && faults_injected);
+    if (!w.error.empty() && !raced) out.push_back(fmt::format("{}: {}", w.user, w.error.substr(0, w.error.find('\n'))));
+  }
+  if (out.empty() && acknowledged == 0 && (unknown == 0 || !faults_injected) && !writers.empty())
+    out.push_back("no writer acknowledged a commit");
+  return out;
+}
+
 Result<CatalogRaceReport> RunThreads(const CatalogRaceOptions& options, const RetryPolicy& policy) {
   CatalogRaceReport r;
   r.catalog = "memory (threads)";
@@ -98,6 +116,7 @@ Result<CatalogRaceReport> RunThreads(const CatalogRaceOptions& options, const Re
   COMMITLAB_RETURN_IF_ERROR(env.RunThreads(std::move(bodies)));
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   for (const CatalogWriterResult& w : r.writers) r.acknowledged += w.acknowledged;
+  r.failed_writers = FailedWriters(r.writers, !options.faults.empty());
   COMMITLAB_RETURN_IF_ERROR(Judge(options, &catalog, &io, acked, &r));
   return r;
 }
@@ -203,13 +222,11 @@ Result<CatalogRaceReport> RunProcesses(const CatalogRaceOptions& options) {
       if (!rule.ok()) return rule.status();
       plan.AddRule(*rule);
     }
-    Result<std::unique_ptr<catalogs::RestCatalogServer>> s =
-        catalogs::RestCatalogServer::Start({.warehouse = options.warehouse + "/catalog",
-                                            .seed = options.seed,
-                                            .faults = [&](std::string_view writer, std::string_view point) {
-                                              sim::FaultDecision d = plan.Check(writer, point, fault_rng);
-                                              return catalogs::RestFaultDecision{d.status, d.delay_micros};
-                                            }});
+    Result<std::unique_ptr<catalogs::RestCatalogServer>> s = catalogs::RestCatalogServer::Start(
+        {.warehouse = options.warehouse + "/catalog", .faults = [&](std::string_view writer, std::string_view point) {
+           sim::FaultDecision d = plan.Check(writer, point, fault_rng);
+           return catalogs::RestFaultDecision{d.status, d.delay_micros};
+         }});
     if (!s.ok()) return s.status();
     server = std::move(*s);
     spec.uri = fmt::format("rest://127.0.0.1:{}", server->port());
@@ -229,7 +246,7 @@ Result<CatalogRaceReport> RunProcesses(const CatalogRaceOptions& options) {
                  : st;
   } else if (auto* jdbc = dynamic_cast<catalogs::JdbcCatalog*>(setup->catalog.get())) {
     if (Status st = jdbc->CreateTable(std::make_shared<const iceberg::TableMetadata>(
-            iceberg::NewTableMetadata("db." + options.table, 0, RandomUuid(fault_rng))));
+            iceberg::NewTableMetadata("db." + options.table, 0, catalogs::NewTableUuid())));
         !st.ok())
       return st.code() == Code::kConflict
                  ? Status::InvalidArgument(fmt::format("{}; start from a fresh table (--table)", st.message()))
@@ -273,6 +290,7 @@ Result<CatalogRaceReport> RunProcesses(const CatalogRaceOptions& options) {
     r.writers.push_back(std::move(w));
   }
   for (const sim::FiredFault& f : plan.fired()) r.fired_faults.push_back(sim::FormatFiredFault(f));
+  r.failed_writers = FailedWriters(r.writers, !options.faults.empty());
   if (Status st = Judge(options, setup->catalog.get(), setup->io.get(), acked, &r); !st.ok())
     return Status::IOError(
         fmt::format("the writers ran, but the table cannot be read back to judge them: {}", st.message()));

@@ -75,6 +75,11 @@ struct CatalogRaceReport {
   std::vector<std::string> fired_faults = {};
   double wall_seconds = 0;
   bool violated() const { return !missing.empty() || !duplicates.empty() || lost_update.has_value(); }
+  // Writers that stopped for a reason of their own rather than the race's: not a lost race given
+  // up on (CommitFailedException), not a refused validation, not an unknown outcome, but, say, a
+  // data file that could not be written on a full disk: "job-A: <why>". Also one entry when no
+  // writer acknowledged anything and none was left unknown. Either makes the race exit 1.
+  std::vector<std::string> failed_writers = {};
 };
 
 // InvalidArgument for options that cannot run (a fault on the memory catalog, a table that

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "commitlab/core/events.h"
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/operation.h"
@@ -12,14 +14,37 @@ std::string_view CatalogWorkloadName(CatalogWorkload w) { return w == CatalogWor
 
 namespace {
 
-// One append of {writer, id}. Returns the snapshot id.
-Result<int64_t> AppendOne(iceberg::IcebergCommitter* c, const std::string& user, int64_t id) {
-  iceberg::FileRef f = iceberg::MakeDataFile(AppendFilePath(user, id), {Row{{"writer", user}, {"id", Value(id)}}});
-  COMMITLAB_RETURN_IF_ERROR(c->WriteDataFile(f));
-  Result<iceberg::MetadataRef> base = c->Refresh();
-  if (!base.ok()) return base.status();
-  Result<iceberg::CommitResult> r = c->Commit(iceberg::NewAppend(**base, {f}));
-  if (!r.ok()) return r.status();
+// The snapshot of `m` that added `path`, when one still retained did.
+std::optional<int64_t> AddedBy(const iceberg::TableMetadata& m, const std::string& path) {
+  for (const iceberg::SnapshotRef& s : m.snapshots)
+    for (const iceberg::FileRef& f : s->added_files)
+      if (f->path() == path) return s->snapshot_id;
+  return std::nullopt;
+}
+
+// One append of {writer, id}. Returns the snapshot id. `*last` is the metadata the writer last
+// saw: the operation is built on it, and the committer's attempt refreshes (one load per attempt,
+// not a second one here); the commit leaves the version it made in it. A writer restarted with the
+// same flags resumes: an append already in the table is not made again (its snapshot is returned),
+// and a data file an earlier run wrote but never committed is committed as it is (its path and
+// content are this append's).
+Result<int64_t> AppendOne(iceberg::IcebergCommitter* c, iceberg::FileIO* io, const std::string& user, int64_t id,
+                          iceberg::MetadataRef* last) {
+  const std::string path = AppendFilePath(user, id);
+  if (*last == nullptr || (*last)->LiveFiles().count(path) != 0) {
+    Result<iceberg::MetadataRef> base = c->Refresh();
+    if (!base.ok()) return base.status();
+    *last = *base;
+  }
+  if ((*last)->LiveFiles().count(path) != 0) return AddedBy(**last, path).value_or(0);
+  iceberg::FileRef f = iceberg::MakeDataFile(path, {Row{{"writer", user}, {"id", Value(id)}}});
+  if (!io->Exists(path)) COMMITLAB_RETURN_IF_ERROR(c->WriteDataFile(f));
+  Result<iceberg::CommitResult> r = c->Commit(iceberg::NewAppend(**last, {f}));
+  if (!r.ok()) {
+    last->reset();
+    return r.status();
+  }
+  *last = r->committed;
   return r->snapshot_id.value_or(0);
 }
 
@@ -37,10 +62,11 @@ CatalogWriterResult RunCatalogWriter(const CatalogWriterOptions& options, iceber
                                       io, &sink);
   CatalogWriterResult out;
   out.user = options.user;
+  iceberg::MetadataRef last;
   for (int64_t id = 1; id <= options.commits; ++id) {
     Result<int64_t> snapshot = 0;
     if (options.workload == CatalogWorkload::kAppend) {
-      snapshot = AppendOne(&committer, options.user, id);
+      snapshot = AppendOne(&committer, io, options.user, id, &last);
     } else {
       Result<scenarios::IncrementResult> r =
           scenarios::IncrementCounter(&committer, kCounterKey, kCounterDelta, options.on_validation);

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <filesystem>
+
 #include "commands/cli.h"
+#include "commitlab/core/paimon/live_writers.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/sim/table_dir_check.h"
 #include "output/report_output.h"
@@ -14,8 +17,15 @@ namespace {
 namespace po = boost::program_options;
 constexpr std::string_view kCommand = "check";
 // Paimon's OrphanFilesClean and Iceberg's DeleteOrphanFiles keep files younger than a day by
-// default: a live writer's files are orphans until its snapshot lands.
+// default: a live writer's files are orphans until its snapshot lands. commitlab's own writers
+// announce themselves (live_writers.h), so their files in flight are kept at any --older-than.
 constexpr std::string_view kDefaultOlderThan = "1d";
+
+// What --clean-orphans did, and the live writers it kept files for.
+struct Cleaning {
+  LiveWriters live;
+  sim::CleanResult result;
+};
 
 std::string PerUser(const std::map<std::string, int64_t>& per_user) {
   std::string out;
@@ -39,8 +49,7 @@ std::string Age(int64_t micros) {
   return fmt::format("{:.1f} h old", s / 3600);
 }
 
-void PrintText(const sim::TableDirReport& r, const std::optional<sim::CleanResult>& cleaned,
-               std::string_view older_than) {
+void PrintText(const sim::TableDirReport& r, const std::optional<Cleaning>& cleaning, std::string_view older_than) {
   fmt::print("table {}: {}\n", r.root, r.sound() ? "sound" : fmt::format("UNSOUND, {} problem(s)", r.problems.size()));
   for (const sim::TableDirProblem& p : r.problems) fmt::print("  {}: {}\n", p.kind, p.message);
   fmt::print("snapshots: {}; LATEST hint: {}\n",
@@ -57,14 +66,18 @@ void PrintText(const sim::TableDirReport& r, const std::optional<sim::CleanResul
     for (const sim::Leftover& l : r.leftovers)
       fmt::print("  {}  {}, {}\n", l.path, sim::LeftoverKindName(l.kind), Age(l.age_micros));
   }
-  if (cleaned) {
-    fmt::print("removed {} leftover(s) older than {}; kept {} younger\n", cleaned->removed.size(), older_than,
-               cleaned->kept_young);
-    for (const std::string& e : cleaned->errors) fmt::print("  could not remove {}\n", e);
+  if (cleaning) {
+    const sim::CleanResult& c = cleaning->result;
+    fmt::print("removed {} leftover(s) older than {}; kept {} younger", c.removed.size(), older_than, c.kept_young);
+    if (cleaning->live.live > 0 || c.kept_in_flight > 0) {
+      fmt::print("; kept {} that {} live writer(s) may still publish", c.kept_in_flight, cleaning->live.live);
+    }
+    fmt::print("\n");
+    for (const std::string& e : c.errors) fmt::print("  could not remove {}\n", e);
   }
 }
 
-sim::Json ReportJson(const sim::TableDirReport& r, const std::optional<sim::CleanResult>& cleaned, sim::Json settings) {
+sim::Json ReportJson(const sim::TableDirReport& r, const std::optional<Cleaning>& cleaning, sim::Json settings) {
   sim::Json out = Envelope("commitlab-check", 1, kCommand, std::move(settings));
   out["root"] = r.root;
   out["sound"] = r.sound();
@@ -89,10 +102,12 @@ sim::Json ReportJson(const sim::TableDirReport& r, const std::optional<sim::Clea
   for (const sim::Leftover& l : r.leftovers)
     leftovers.push_back({{"path", l.path}, {"kind", sim::LeftoverKindName(l.kind)}, {"age_micros", l.age_micros}});
   out["leftovers"] = std::move(leftovers);
-  if (cleaned) {
-    out["removed"] = cleaned->removed;
-    out["kept_young"] = cleaned->kept_young;
-    out["remove_errors"] = cleaned->errors;
+  if (cleaning) {
+    out["removed"] = cleaning->result.removed;
+    out["kept_young"] = cleaning->result.kept_young;
+    out["kept_in_flight"] = cleaning->result.kept_in_flight;
+    out["live_writers"] = cleaning->live.live;
+    out["remove_errors"] = cleaning->result.errors;
   }
   return out;
 }
@@ -115,7 +130,7 @@ int RunCheck(const std::vector<std::string>& args) {
       ("json", "print the report as one JSON object (docs/check.schema.json)")
       ("clean-orphans", "remove the leftovers older than --older-than (only from a sound table)")
       ("older-than", po::value(&older_than)->default_value(older_than),
-       "with --clean-orphans: keep leftovers younger than this (e.g. 0s, 10min, 1h, 1d); a live writer's files are leftovers until its commit lands");
+       "with --clean-orphans: keep leftovers younger than this (e.g. 0s, 10min, 1h, 1d). A live writer's files look like leftovers until its commit lands: those of commitlab's writers (announced in DIR/lock/) are kept at any age");
   // clang-format on
   po::positional_options_description positional;
   positional.add("dir", 1);
@@ -132,29 +147,41 @@ int RunCheck(const std::vector<std::string>& args) {
   if (!older_than_micros.ok())
     return UsageError(kCommand, fmt::format("--older-than: {}", older_than_micros.status().message()));
 
+  // The live writers first, the table after: a writer that had ended by the look published all it
+  // ever will before the table is read, and one that joins later writes only younger files.
+  std::optional<LiveWriters> live;
+  if (vm.count("clean-orphans")) {
+    Result<LiveWriters> found = FindLiveWriters((std::filesystem::path(dir) / "lock").string());
+    if (!found.ok()) {
+      fmt::print(stderr, "commitlab check: {}\n", found.status().message());
+      return kExitUsage;
+    }
+    live = *found;
+  }
   Result<sim::TableDirReport> report = sim::CheckTableDir(dir);
   if (!report.ok()) {
     fmt::print(stderr, "commitlab check: {}\n", report.status().message());
     return kExitUsage;
   }
-  std::optional<sim::CleanResult> cleaned;
-  if (vm.count("clean-orphans")) {
+  std::optional<Cleaning> cleaning;
+  if (live) {
     if (!report->sound()) {
       fmt::print(stderr,
                  "commitlab check: not removing leftovers from an unsound table: the files of a snapshot that "
                  "cannot be read would look unreferenced\n");
     } else {
-      cleaned = sim::CleanLeftovers(*report, *older_than_micros);
+      cleaning = Cleaning{*live, sim::CleanLeftovers(*report, {.older_than_micros = *older_than_micros,
+                                                               .in_flight_cutoff_micros = live->cutoff_micros})};
     }
   }
   if (vm.count("json")) {
     PrintJsonLine(
-        ReportJson(*report, cleaned,
+        ReportJson(*report, cleaning,
                    {{"dir", dir}, {"clean_orphans", vm.count("clean-orphans") > 0}, {"older_than", older_than}}));
   } else {
-    PrintText(*report, cleaned, older_than);
+    PrintText(*report, cleaning, older_than);
   }
-  if (!report->sound() || (cleaned && !cleaned->errors.empty())) return kExitFailed;
+  if (!report->sound() || (cleaning && !cleaning->result.errors.empty())) return kExitFailed;
   return kExitOk;
 }
 

@@ -58,6 +58,7 @@ int RunCheck(const std::vector<std::string>& args);     // check_command.cc
 int RunExplore(const std::vector<std::string>& args);   // explore_command.cc
 int RunShrink(const std::vector<std::string>& args);    // shrink_command.cc
 int RunCatalog(const std::vector<std::string>& args);   // catalog_command.cc
+int RunMerge(const std::vector<std::string>& args);     // merge_command.cc
 
 }  // namespace commitlab::cli
 

@@ -4,11 +4,15 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <optional>
+
 #include "commands/cli.h"
 #include "commands/run_settings.h"
+#include "commitlab/core/rng.h"
 #include "commitlab/scenarios/explore.h"
 #include "commitlab/scenarios/explore_order.h"
 #include "commitlab/scenarios/parser.h"
+#include "hunt/shard.h"
 #include "output/report_output.h"
 
 namespace commitlab::cli {
@@ -57,7 +61,12 @@ std::vector<std::string> Cuts(const ExploreReport& r, const scenarios::ExploreOp
   if (r.stopped)
     why.push_back(o.stop_at_first ? "stopped at the first failure (--stop-at-first)"
                                   : fmt::format("stopped after --max-executions {}", o.max_executions));
-  if (r.cut_preemptions > 0) why.push_back(fmt::format("{} cut by --preemptions {}", r.cut_preemptions, o.preemptions));
+  if (r.cut_preemptions > 0)
+    why.push_back(o.mode == scenarios::ExploreOptions::Mode::kBounded
+                      ? fmt::format("{} cut by the last preemption bound, {}", r.cut_preemptions, r.bound)
+                      : fmt::format("{} cut by --preemptions {}", r.cut_preemptions, o.preemptions));
+  if (o.mode == scenarios::ExploreOptions::Mode::kRandomWalk && !r.stopped)
+    why.push_back("random walks never show that nothing is left");
   if (r.cut_steps > 0) why.push_back(fmt::format("{} cut at --max-steps {}", r.cut_steps, o.max_steps));
   return why;
 }
@@ -73,6 +82,12 @@ void PrintText(const std::string& path, const ExploreReport& r, const std::vecto
     fmt::print("search: complete: every interleaving was run or shown equivalent to one that was\n");
   } else {
     fmt::print("search: INCOMPLETE: {}\n", fmt::join(Cuts(r, options), "; "));
+  }
+  if (!r.coverage.empty()) {
+    fmt::print("\ncoverage (after N executions: distinct outcomes, distinct states, CPU time):\n");
+    for (const scenarios::CoveragePoint& p : r.coverage)
+      fmt::print("  {:>9}  {:>7} outcomes  {:>9} states  {:>8.2f} s\n", p.executions, p.outcomes, p.states,
+                 p.cpu_seconds);
   }
   fmt::print("\ndistinct outcomes: {}\n", r.outcomes.size());
   int64_t shown = 0;
@@ -127,6 +142,134 @@ void PrintText(const std::string& path, const ExploreReport& r, const std::vecto
   }
 }
 
+// A shard's "shard" member: the subtrees it owned, and what merge needs beyond the report.
+sim::Json ShardJson(const Shard& shard, const ExploreReport& r, const scenarios::ExploreOptions& o,
+                    const std::string& scenario_sha256, bool portfolio, const std::string& search) {
+  sim::Json units = sim::Json::object();
+  for (const ExploreFinding& f : r.findings) units[f.kind] = f.unit;
+  sim::Json covers = portfolio ? sim::Json{{"search", search}} : sim::Json{{"subtrees", r.units}, {"owned", r.owned}};
+  return ShardMember(shard, "explore", scenario_sha256, {{"split_depth", o.split_depth}, {"portfolio", portfolio}},
+                     std::move(covers),
+                     {{"stopped", r.stopped}, {"complete", r.complete()}, {"finding_units", std::move(units)}});
+}
+
+// --portfolio: shard 0 bounds preemptions, shard 1 searches depth first, the others walk.
+std::string PortfolioSearch(int shard) { return shard == 0 ? "bounded" : shard == 1 ? "dfs" : "random"; }
+
+sim::Json CoverageJson(const std::vector<scenarios::CoveragePoint>& points) {
+  sim::Json out = sim::Json::array();
+  for (const scenarios::CoveragePoint& p : points)
+    out.push_back(
+        {{"executions", p.executions}, {"cpu_seconds", p.cpu_seconds}, {"outcomes", p.outcomes}, {"states", p.states}});
+  return out;
+}
+
+// What --search, --portfolio and --shard ask for.
+struct Sharding {
+  std::string search;  // dfs | bounded | random (a portfolio's member once PlaceShard has run)
+  std::optional<Shard> shard = {};
+  bool portfolio = false;
+};
+
+// --search, --coverage, --shard, --portfolio and --split-depth, checked together.
+Status SearchFlags(const po::variables_map& vm, const std::string& shard_text, Sharding* s,
+                   scenarios::ExploreOptions* explore) {
+  using Mode = scenarios::ExploreOptions::Mode;
+  if (vm.count("shard")) {
+    Result<Shard> parsed = ParseShard(shard_text);
+    if (!parsed.ok()) return parsed.status();
+    s->shard = *parsed;
+  }
+  const bool split = vm.count("split-depth") > 0;
+  if (split && !s->shard) return Status::InvalidArgument("--split-depth needs --shard I/N");
+  s->portfolio = vm.count("portfolio") > 0;
+  if (s->portfolio && !s->shard)
+    return Status::InvalidArgument("--portfolio needs --shard I/N: each shard runs one search");
+  if (s->portfolio && !vm["search"].defaulted())
+    return Status::InvalidArgument("--portfolio chooses each shard's search: --search does not go with it");
+  if (s->portfolio && split)
+    return Status::InvalidArgument("--portfolio runs whole searches side by side: --split-depth does not go with it");
+  explore->coverage = vm.count("coverage") > 0;
+  if (s->search == "bounded") {
+    explore->mode = Mode::kBounded;
+  } else if (s->search == "random") {
+    explore->mode = Mode::kRandomWalk;
+  } else if (s->search != "dfs") {
+    return Status::InvalidArgument(fmt::format("--search '{}' is not one of dfs, bounded, random", s->search));
+  }
+  if (explore->mode != Mode::kDepthFirst && !vm["preemptions"].defaulted())
+    return Status::InvalidArgument(
+        fmt::format("--search {} sets the bound itself: --preemptions is for dfs", s->search));
+  if (s->shard && !s->portfolio && explore->mode != Mode::kDepthFirst)
+    return Status::InvalidArgument(
+        "--shard splits a dfs search's tree; shard a bounded or random one with --portfolio");
+  if (split && (explore->split_depth < 1 || explore->split_depth > 1000))
+    return Status::InvalidArgument("--split-depth must be 1..1000");
+  return Status::OK();
+}
+
+// The shard's part: a portfolio member's search, or the subtrees of the split; and a random
+// walk's stream, from the seed and the shard, so that walks side by side differ.
+Status PlaceShard(const scenarios::Scenario& scenario, const scenarios::RunOptions& run, uint64_t seed,
+                  bool split_given, Sharding* s, scenarios::ExploreOptions* explore) {
+  using Mode = scenarios::ExploreOptions::Mode;
+  if (s->portfolio) {
+    s->search = PortfolioSearch(s->shard->index);
+    explore->mode = s->search == "bounded" ? Mode::kBounded
+                    : s->search == "dfs"   ? Mode::kDepthFirst
+                                           : Mode::kRandomWalk;
+  }
+  explore->walk_seed = DeriveSeed(seed, 0x77a1'6b00, s->shard ? static_cast<uint64_t>(s->shard->index) : 0);
+  if (!s->shard || s->portfolio) return Status::OK();
+  if (!split_given) {
+    Result<int> depth = scenarios::ChooseSplitDepth(scenario, run, *explore, s->shard->count);
+    if (!depth.ok()) return depth.status();
+    explore->split_depth = *depth;
+  }
+  explore->shard_index = s->shard->index;
+  explore->shard_count = s->shard->count;
+  return Status::OK();
+}
+
+// The first line of the text report: how the search ran.
+void PrintHeader(const std::string& path, uint64_t seed, const scenarios::ExploreOptions& explore,
+                 const ExploreReport& r) {
+  const bool reduced = explore.reduce && explore.preemptions < 0;
+  std::string how = fmt::format("{}, {}", reduced ? "sleep-set reduction" : "no reduction",
+                                explore.preemptions < 0 ? std::string("preemptions unbounded")
+                                                        : fmt::format("at most {} preemption{}", explore.preemptions,
+                                                                      explore.preemptions == 1 ? "" : "s"));
+  if (explore.mode == scenarios::ExploreOptions::Mode::kBounded)
+    how = fmt::format("preemption bound 0, 1, 2, ... (reached {})", r.bound);
+  if (explore.mode == scenarios::ExploreOptions::Mode::kRandomWalk)
+    how = fmt::format("{} random walk{}", explore.max_executions, explore.max_executions == 1 ? "" : "s");
+  fmt::print("explore {}: seed {}, untimed (latency is ordering only), {}, at most {} step{} an execution\n", path,
+             seed, how, explore.max_steps, explore.max_steps == 1 ? "" : "s");
+}
+
+// The JSON document (format commitlab-explore) without its shard member.
+sim::Json ExploreJson(sim::Json settings, const ExploreReport& r, const std::vector<Counterexample>& examples,
+                      const scenarios::ExploreOptions& explore, const std::string& search) {
+  sim::Json doc = Envelope("commitlab-explore", 1, kCommand, std::move(settings));
+  sim::Json outs = sim::Json::array();
+  for (const scenarios::ExploreOutcome& o : r.outcomes)
+    outs.push_back({{"outcome", o.key}, {"count", o.count}, {"ok", o.ok}});
+  sim::Json found = sim::Json::array();
+  for (const Counterexample& c : examples) found.push_back(FindingJson(c));
+  doc["search"] = search;
+  doc["executions"] = r.executions;
+  doc["pruned"] = {{"stopped_early", r.sleep_blocked}, {"never_started", r.sleep_skipped}};
+  doc["cut"] = {{"preemptions", r.cut_preemptions}, {"max_steps", r.cut_steps}};
+  doc["complete"] = r.complete();
+  doc["max_depth"] = r.max_depth;
+  doc["outcomes"] = std::move(outs);
+  doc["findings"] = std::move(found);
+  if (explore.mode == scenarios::ExploreOptions::Mode::kBounded) doc["bound"] = r.bound;
+  if (explore.coverage) doc["coverage"] = CoverageJson(r.coverage);
+  doc["ok"] = r.ok() && r.executions > 0;
+  return doc;
+}
+
 }  // namespace
 
 int RunExplore(const std::vector<std::string>& args) {
@@ -136,6 +279,8 @@ int RunExplore(const std::vector<std::string>& args) {
   scenarios::ExploreOptions explore;
   std::vector<std::string> fault_specs;
   int64_t outcomes = 20;
+  std::string shard_text;
+  std::string search = "dfs";
   // clang-format off
   options.add_options()
       ("help,h", "show this help")
@@ -153,6 +298,18 @@ int RunExplore(const std::vector<std::string>& args) {
       ("no-reduction", "explore every order, also of steps that commute (to compare with the reduced search)")
       ("stop-at-first", "stop at the first execution that fails")
       ("outcomes", po::value(&outcomes)->default_value(20), "list at most this many distinct outcomes")
+      ("search", po::value(&search)->default_value("dfs"),
+       "dfs (depth first, complete) | bounded (preemption bound 0, then 1, 2, ...) | random (random walks, "
+       "--max-executions of them); the last two reach far where dfs cannot finish")
+      ("portfolio", "with --shard: the shards run different searches side by side: shard 0 bounded, 1 dfs, "
+                    "the others random walks of their own (merge unites their outcomes)")
+      ("coverage", "report distinct outcomes and states after 1, 2, 4, ... executions: when the search stops paying")
+      ("shard", po::value(&shard_text),
+       "I/N: run shard I (from 0) of N, the subtrees under the first decisions dealt round-robin, and print its "
+       "report as JSON for `commitlab merge`")
+      ("split-depth", po::value(&explore.split_depth),
+       "with --shard: split the search tree after this many decisions (default: the least depth with 8 "
+       "subtrees per shard)")
       ("json", "print one JSON document instead of the text");
   // clang-format on
   po::positional_options_description positional;
@@ -177,12 +334,18 @@ int RunExplore(const std::vector<std::string>& args) {
   if (outcomes < 0) return UsageError(kCommand, "--outcomes must be >= 0");
   explore.reduce = vm.count("no-reduction") == 0;
   // A long search says it is alive, on stderr (the report stays on stdout).
-  explore.progress = [](int64_t executions) {
-    if (executions % 100'000 == 0) fmt::print(stderr, "explore: {} executions run to the end so far\n", executions);
+  explore.progress = [last = int64_t{0}](int64_t executions) mutable {
+    if (executions % 100'000 != 0 || executions == last) return;  // once each 100,000 (pruned ones repeat it)
+    last = executions;
+    fmt::print(stderr, "explore: {} executions run to the end so far\n", executions);
   };
   explore.stop_at_first = vm.count("stop-at-first") > 0;
   const bool ignore_order = vm.count("ignore-order") > 0;
-  const bool json = vm.count("json") > 0;
+  Sharding sharding{.search = search};
+  if (Status st = SearchFlags(vm, shard_text, &sharding, &explore); !st.ok()) return UsageError(kCommand, st.message());
+  const std::optional<Shard>& shard = sharding.shard;
+  const bool portfolio = sharding.portfolio;
+  const bool json = vm.count("json") > 0 || shard.has_value();  // a shard's report is for `commitlab merge`
 
   Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(path);
   if (scenario.ok() && ignore_order) scenario = scenarios::WithoutOrderLines(*scenario);
@@ -196,17 +359,12 @@ int RunExplore(const std::vector<std::string>& args) {
     run.faults.push_back(*rule);
   }
   seed = run.seed.value_or(scenario->seed.value_or(scenarios::kDefaultSeed));
+  if (Status st = PlaceShard(*scenario, run, seed, vm.count("split-depth") > 0, &sharding, &explore); !st.ok())
+    return UsageError(kCommand, st.message());
+  search = sharding.search;
   Result<ExploreReport> r = scenarios::Explore(*scenario, run, explore);
   if (!r.ok()) return UsageError(kCommand, r.status().message());
-  if (!json) {
-    const bool reduced = explore.reduce && explore.preemptions < 0;
-    fmt::print("explore {}: seed {}, untimed (latency is ordering only), {}, {}, at most {} step{} an execution\n",
-               path, seed, reduced ? "sleep-set reduction" : "no reduction",
-               explore.preemptions < 0
-                   ? std::string("preemptions unbounded")
-                   : fmt::format("at most {} preemption{}", explore.preemptions, explore.preemptions == 1 ? "" : "s"),
-               explore.max_steps, explore.max_steps == 1 ? "" : "s");
-  }
+  if (!json) PrintHeader(path, seed, explore, *r);
 
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
   bool has_maybe = false;
@@ -230,20 +388,8 @@ int RunExplore(const std::vector<std::string>& args) {
                           {"max_executions", explore.max_executions},
                           {"reduction", explore.reduce},
                           {"stop_at_first", explore.stop_at_first}};
-    sim::Json doc = Envelope("commitlab-explore", 1, kCommand, std::move(settings));
-    sim::Json outs = sim::Json::array();
-    for (const scenarios::ExploreOutcome& o : r->outcomes)
-      outs.push_back({{"outcome", o.key}, {"count", o.count}, {"ok", o.ok}});
-    sim::Json found = sim::Json::array();
-    for (const Counterexample& c : examples) found.push_back(FindingJson(c));
-    doc["executions"] = r->executions;
-    doc["pruned"] = {{"stopped_early", r->sleep_blocked}, {"never_started", r->sleep_skipped}};
-    doc["cut"] = {{"preemptions", r->cut_preemptions}, {"max_steps", r->cut_steps}};
-    doc["complete"] = r->complete();
-    doc["max_depth"] = r->max_depth;
-    doc["outcomes"] = std::move(outs);
-    doc["findings"] = std::move(found);
-    doc["ok"] = r->ok() && r->executions > 0;
+    sim::Json doc = ExploreJson(std::move(settings), *r, examples, explore, search);
+    if (shard) doc["shard"] = ShardJson(*shard, *r, explore, sim::Sha256Hex(scenario->text), portfolio, search);
     PrintJsonLine(doc);
   } else {
     PrintText(path, *r, examples, outcomes, explore);

@@ -18,6 +18,7 @@
 #include "commands/run_settings.h"
 #include "commitlab/core/file_read.h"
 #include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/protocols.h"
 #include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
 #include "lab/brief_output.h"
@@ -140,7 +141,7 @@ class Narrator : public scenarios::RunObserver {
               const scenarios::StepResult& result) override {
     // A commit speaks through its log lines and snapshots; the other steps are told here.
     std::string text;
-    if (!std::holds_alternative<scenarios::CommitOp>(step.op) && !result.detail.empty())
+    if (!step.op->told_by_its_log() && !result.detail.empty())
       text += fmt::format("         [{}] {}\n", writer.name, AbbreviateUuids(result.detail));
     if (result.status == scenarios::StepStatus::kFailed) {
       text += fmt::format("         [{}] {}:\n", writer.name, scenarios::OutcomeName(result.outcome));
@@ -292,8 +293,8 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
       }
     } else {
       for (const scenarios::TableReport& t : report->tables) {
-        if (t.protocol == scenarios::Protocol::kPaimon) continue;
-        fmt::print("\n{}\n", Say(flags.words->chain_heading, t.name, scenarios::ProtocolName(t.protocol)));
+        if (scenarios::WordsOf(t.protocol).narrated) continue;  // its snapshots were shown as they landed
+        fmt::print("\n{}\n", Say(flags.words->chain_heading, t.name, ProtocolName(t.protocol)));
         for (const std::string& line : ChainLines(t)) fmt::print("           {}\n", line);
       }
     }

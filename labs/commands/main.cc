@@ -1,5 +1,6 @@
 // commitlab: the command-line entry point. Each subcommand lives in its own file.
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -44,6 +45,8 @@ const std::vector<Command>& Commands() {
        commitlab::cli::RunExplain},
       {"writer", "one writer process on a table directory (start several; kill -9 one and restart it)",
        commitlab::cli::RunWriter},
+      {"merge", "combine the JSON reports of a search's shards (--shard I/N) into the unsharded report",
+       commitlab::cli::RunMerge},
       {"check", "read a table directory alone: is it sound, what is left over", commitlab::cli::RunCheck},
       {"catalog",
        "Iceberg catalogs on real servers: serve the REST catalog, race writer processes through it or PostgreSQL",
@@ -66,12 +69,40 @@ void Complain(std::string_view command, std::string_view why) {
   WriteText(stderr, fmt::format("commitlab {}: {}\n", command, why));
 }
 
+// The command running, for the out-of-memory message.
+const char* g_command = "";
+
+// Out of memory anywhere: in a simulated writer's fiber or a worker thread (an exception cannot
+// cross either's entry) or inside mimalloc, which aborts when no handler is set (its C build cannot
+// throw). Says so and ends with exit 2 at once, allocating nothing; whatever was being written is
+// in a temporary file that was never renamed into place.
+[[noreturn]] void OutOfMemory() {
+  constexpr std::string_view kWhy = ": out of memory (is the run larger than this machine, or limited by ulimit -v?)\n";
+  const std::string_view command = g_command;
+  (void)!::write(STDERR_FILENO, "commitlab ", 10);
+  (void)!::write(STDERR_FILENO, command.data(), command.size());
+  (void)!::write(STDERR_FILENO, kWhy.data(), kWhy.size());
+  ::_exit(commitlab::cli::kExitUsage);
+}
+
+// Help and --version are reports like any other: a full or closed stdout is exit 2, not exit 0.
+int Flushed(std::string_view command) {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    Complain(command, fmt::format("writing to standard output failed: {}",
+                                  errno != 0 ? std::strerror(errno) : "the stream failed"));
+    return commitlab::cli::kExitUsage;
+  }
+  return commitlab::cli::kExitOk;
+}
+
 // Runs a command and makes sure what it printed reached standard output: a report that could not
 // be written (a full disk, a closed pipe) is exit 2 with the reason, never a short file and exit 0.
 // Every error the environment raises past the command (no memory, no threads, a directory it may
 // not read) is exit 2 with what failed, never an abort.
 int RunCommand(const Command& c, const std::vector<std::string>& args) {
   int code = commitlab::cli::kExitUsage;
+  g_command = c.name.c_str();
   try {
     code = c.run(args);
   } catch (const std::filesystem::filesystem_error& e) {
@@ -91,13 +122,7 @@ int RunCommand(const Command& c, const std::vector<std::string>& args) {
     Complain(c.name, fmt::format("stopped by an unexpected error: {}", e.what()));
     return commitlab::cli::kExitUsage;
   }
-  errno = 0;
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    Complain(c.name, fmt::format("writing to standard output failed: {}",
-                                 errno != 0 ? std::strerror(errno) : "the stream failed"));
-    return commitlab::cli::kExitUsage;
-  }
-  return code;
+  return Flushed(c.name) == commitlab::cli::kExitOk ? code : commitlab::cli::kExitUsage;
 }
 
 // The library whose malloc this process calls, asked at run time (CMake's COMMITLAB_MALLOC
@@ -115,20 +140,26 @@ int main(int argc, char** argv) {
   // A reader that went away (`commitlab race | head`) makes the next write fail with EPIPE, which
   // RunCommand reports (exit 2), rather than killing the process without a word.
   std::signal(SIGPIPE, SIG_IGN);
+  std::set_new_handler(OutOfMemory);
   commitlab::cli::InstallRealCatalogs();  // scenario tables with catalog=jdbc or rest-server
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     PrintUsage(stderr);
     return commitlab::cli::kExitUsage;
   }
-  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    PrintUsage(stdout);
-    return commitlab::cli::kExitOk;
-  }
-  if (args[0] == "--version" || args[0] == "-V") {
-    fmt::print("commitlab {} ({})\nallocator: {}\n", commitlab::CommitlabVersion(), commitlab::CommitlabGitCommit(),
-               AllocatorName());
-    return commitlab::cli::kExitOk;
+  try {
+    if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      PrintUsage(stdout);
+      return Flushed("--help");
+    }
+    if (args[0] == "--version" || args[0] == "-V") {
+      fmt::print("commitlab {} ({})\nallocator: {}\n", commitlab::CommitlabVersion(), commitlab::CommitlabGitCommit(),
+                 AllocatorName());
+      return Flushed("--version");
+    }
+  } catch (const std::system_error& e) {  // fmt::print reports a failed write by throwing
+    Complain(args[0], fmt::format("writing to standard output failed: {}", e.code().message()));
+    return commitlab::cli::kExitUsage;
   }
   for (const Command& c : Commands()) {
     if (c.name == args[0]) return RunCommand(c, std::vector<std::string>(args.begin() + 1, args.end()));

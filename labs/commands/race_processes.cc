@@ -47,7 +47,10 @@ scenarios::RunReport ProcessRaceReport(const process::ProcessRaceResult& race, c
     wr.crashes = w.killed;
     wr.outcome = OutcomeOf(w);
     wr.error = w.error;
-    if (w.exit_code == 2) r.run_errors.push_back(w.error);
+    // Every writer of a race appends and nothing is injected that ends one: one that did not finish
+    // its commits (a full disk, a writer that could not start) means the race did not run.
+    if (!w.error.empty())
+      r.run_errors.push_back(fmt::format("writer {} failed: {}", w.user, w.error.substr(0, w.error.find('\n'))));
     r.tally += wr.counters;
     r.writers.push_back(std::move(wr));
     for (const process::Ack& a : w.acks)

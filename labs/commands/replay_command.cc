@@ -118,7 +118,10 @@ int RunReplay(const std::vector<std::string>& args) {
     replay.scenario_text = std::move(*text);
   }
   WarnIfChanged(recorded_scenario, vm.count("use-file") > 0);
-  if ((*header)["plan"].value("sched", "") == "free") return ReplayThreads(path, replay);
+  // CheckHistoryHeader made sure "plan" is an object; "sched" may still be anything.
+  const sim::Json& plan = (*header)["plan"];
+  const auto sched = plan.find("sched");
+  if (sched != plan.end() && sched->is_string() && *sched == "free") return ReplayThreads(path, replay);
   Result<scenarios::StreamedReplay> r = scenarios::ReplayHistoryStreamed(*header, file->get(), replay, kContext);
   if (!r.ok()) return UsageError(kCommand, HistoryWhere(path, r.status().message()));
   if (r->difference) {

@@ -11,6 +11,7 @@
 #include "commands/run_settings.h"
 #include "commands/sim_flags.h"
 #include "commitlab/scenarios/parser.h"
+#include "commitlab/scenarios/protocols.h"
 #include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/runner.h"
 #include "hunt/seed_range.h"
@@ -121,7 +122,7 @@ int RunScenario(const std::vector<std::string>& args) {
                         fmt::format("--catalog '{}' is not one of in-memory, rest, jdbc, rest-server", catalog));
     int iceberg_tables = 0;
     for (scenarios::Table& t : scenario->tables) {
-      if (t.protocol != scenarios::Protocol::kIceberg) continue;
+      if (!scenarios::TakesTableKey(t.protocol, "catalog")) continue;
       t.catalog = catalog;
       ++iceberg_tables;
     }
@@ -145,7 +146,7 @@ int RunScenario(const std::vector<std::string>& args) {
     if (!run.sched && scenario->sched && scenario->sched->kind == scenarios::SchedKind::kFree)
       return UsageError(kCommand, "--seeds runs the simulator; the scenario says sched free: add --sched random");
     Result<SeedRangeRun> how =
-        SeedRangeFromFlags(kCommand, args, json, settings, flags, store_kind == "dir", "run-seeds");
+        SeedRangeFromFlags(kCommand, args, json, settings, flags, store_kind == "dir", "run-seeds", *scenario);
     if (!how.ok()) return UsageError(kCommand, how.status().message());
     if (store_kind == "dir") {
       how->prepare = [](scenarios::RunOptions* o) {

@@ -8,6 +8,7 @@
 
 #include "commands/cli.h"
 #include "commitlab/core/file_read.h"
+#include "commitlab/core/file_write.h"
 #include "commitlab/report/replace_files.h"
 #include "commitlab/scenarios/parser.h"
 #include "commitlab/scenarios/replay.h"
@@ -102,6 +103,8 @@ int RunShrink(const std::vector<std::string>& args) {
   if (output.empty()) output = fs::path(path).stem().string() + ".min.scn";
   std::error_code ec;
   if (fs::equivalent(output, path, ec)) return UsageError(kCommand, "--output would overwrite the input");
+  // Before the search, not after it: a device node or a symbolic link there is never replaced.
+  if (Status st = CheckReplaceable(output); !st.ok()) return UsageError(kCommand, st.message());
 
   // The file's `seed` line decides unless --seed is given, as for `commitlab run`.
   if (vm["seed"].defaulted() && scenario.seed && !IsHistory(path)) seed = *scenario.seed;

@@ -7,6 +7,7 @@
 
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/sim/strategy.h"
+#include "hunt/shard.h"
 #include "output/timeline_output.h"
 
 namespace commitlab::cli {
@@ -28,6 +29,9 @@ void AddSimOptions(po::options_description* options, SimFlags* flags, const std:
        "grouped by the faults that were on")
       ("find", po::value(&flags->find),
        "with --seeds: stop at the first seed whose run matches, e.g. atomic_failures=25 or 'gave_up>=1,committed<60'")
+      ("shard", po::value(&flags->shard),
+       "with --seeds: I/N, run shard I (from 0) of N, a block of the range, and print its report as JSON for "
+       "`commitlab merge`")
       ("keep", po::bool_switch(&flags->keep),
        "with --seeds and --store dir: keep each seed's tables (else each is removed once its seed has run)")
       ("schedule", po::value(&flags->schedule), "replay this schedule string (printed at the end of a simulated run)")
@@ -86,7 +90,15 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     if (dots == std::string::npos || !ParseU64(std::string_view(f->seeds).substr(0, dots), &f->first_seed) ||
         !ParseU64(std::string_view(f->seeds).substr(dots + 2), &f->last_seed) || f->last_seed < f->first_seed)
       return Status::InvalidArgument(fmt::format("--seeds '{}' is not a range A..B with A <= B", f->seeds));
-    if (f->last_seed - f->first_seed >= 100000) return Status::InvalidArgument("--seeds: at most 100000 seeds");
+    // One process holds a value per seed: at most 100000 of them; a longer hunt runs in shards.
+    uint64_t span = f->last_seed - f->first_seed;
+    if (vm.count("shard")) {
+      Result<Shard> shard = ParseShard(f->shard);
+      if (!shard.ok()) return shard.status();
+      if (std::optional<SeedBlock> b = ShardSeeds(f->first_seed, f->last_seed, *shard)) span = b->last - b->first;
+    }
+    if (span >= 100000)
+      return Status::InvalidArgument("--seeds: at most 100000 seeds (in each shard, with --shard I/N)");
     if (!simulated) return Status::InvalidArgument("--seeds runs the simulator; it needs --sched other than free");
     if (vm.count("schedule")) return Status::InvalidArgument("--seeds and --schedule do not go together");
     if (vm.count("trace"))
@@ -97,10 +109,11 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     f->seed_range = true;
   }
   if (!f->seed_range && f->keep) return Status::InvalidArgument("--keep needs --seeds A..B and --store dir");
-  if (!f->seed_range && (vm.count("find") || !vm["threads"].defaulted() || f->swarm))
+  if (!f->seed_range && (vm.count("find") || !vm["threads"].defaulted() || f->swarm || vm.count("shard")))
     return Status::InvalidArgument(fmt::format("--{} needs --seeds A..B", vm.count("find")             ? "find"
                                                                           : !vm["threads"].defaulted() ? "threads"
-                                                                                                       : "swarm"));
+                                                                          : f->swarm                   ? "swarm"
+                                                                                                       : "shard"));
   if (f->threads < 0 || f->threads > 1024) return Status::InvalidArgument("--threads must be 0..1024");
   if (vm.count("find")) {
     Result<SeedQuery> q = ParseSeedQuery(f->find);

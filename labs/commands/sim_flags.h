@@ -33,6 +33,7 @@ struct SimFlags {
   bool swarm = false;                     // --seeds: each seed its own subset of faults (swarm.h)
   std::string find;                       // --seeds: stop at the first seed whose run matches (seed_query.h)
   bool keep = false;                      // --seeds --store dir: keep each seed's tables
+  std::string shard;                      // --seeds: "I/N", run shard I of N (hunt/shard.h)
   bool untimed = false;                   // latency is ordering only, as `commitlab explore` runs
   std::string maybe = "draw";             // what the `maybe` fault rules do: draw (p = 1/2), skip or fire
   std::string max_steps = "auto";         // simulated runs: stop after this many steps (0: never)

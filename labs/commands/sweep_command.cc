@@ -21,11 +21,25 @@
 #include "commitlab/report/sweep_summary.h"
 #include "commitlab/sim/sweep.h"
 #include "commitlab/sim/sweep_advisor.h"
+#include "hunt/shard.h"
+#include "hunt/sweep_json.h"
+#include "output/report_output.h"
 
 namespace commitlab::cli {
 namespace {
 
 namespace po = boost::program_options;
+
+// A sweep that could not run (the OS refused its threads: IOError) is exit 2 like any environment
+// failure; a simulated run that failed is exit 1.
+int SweepFailed(const Status& st) {
+  if (st.code() == Code::kIOError) {
+    fmt::print(stderr, "commitlab sweep: {}\n", st.message());
+    return kExitUsage;
+  }
+  fmt::print(stderr, "commitlab sweep: a simulated run failed: {}\n", st.message());
+  return kExitFailed;
+}
 
 constexpr std::string_view kCommand = "sweep";
 constexpr int kDefaultFormatsRuns = 20;  // 320 commits per run at 32 appenders: means settle fast
@@ -67,6 +81,8 @@ struct Flags {
   std::string out = "results/retry-sweep";
   bool quick = false;
   bool advise = false;
+  bool json = false;
+  std::optional<Shard> shard;
 };
 
 // Builds one experiment's config from the flags; InvalidArgument names the flag.
@@ -78,6 +94,10 @@ Result<sim::SweepConfig> MakeConfig(sim::Experiment e, const Flags& f, const po:
   c.threads = f.threads;
   c.commits = f.commits;
   c.queue = f.queue;
+  if (f.shard) {
+    c.shard_index = f.shard->index;
+    c.shard_count = f.shard->count;
+  }
   c.runs = f.runs.value_or(f.quick ? (formats ? 3 : 10) : (formats ? kDefaultFormatsRuns : 100));
   if (f.quick) {
     if (e == sim::Experiment::kBrooker) c.writer_counts = {10, 50, 100, 190};
@@ -97,7 +117,7 @@ Result<sim::SweepConfig> MakeConfig(sim::Experiment e, const Flags& f, const po:
     c.policies = *ps;
   }
   if (vm.count("protocols")) {
-    Result<std::vector<sim::Protocol>> ps = sim::ParseProtocolList(f.protocols);
+    Result<std::vector<Protocol>> ps = sim::ParseProtocolList(f.protocols);
     if (!ps.ok()) return Status::InvalidArgument(fmt::format("--protocols {}", ps.status().message()));
     c.protocols = *ps;
   }
@@ -136,7 +156,7 @@ int Advise(const Flags& f, const po::variables_map& vm) {
   Result<sim::SweepConfig> c = MakeConfig(sim::Experiment::kFormats, f, vm);
   if (!c.ok()) return UsageError(kCommand, c.status().message());
   c->writer_counts = {f.writers};
-  if (!vm.count("protocols")) c->protocols = {sim::Protocol::kPaimon};
+  if (!vm.count("protocols")) c->protocols = {sim::LectureProtocol()};
   if (c->protocols.size() != 1)
     return UsageError(kCommand, fmt::format("--advise takes one protocol, not \"{}\"", f.protocols));
   if (!vm.count("policies")) c->policies = sim::AdvisorGrid();
@@ -147,12 +167,57 @@ int Advise(const Flags& f, const po::variables_map& vm) {
   c->progress = [&bar](int64_t done, int64_t all) { bar.Update(done, all); };
   sim::TuneAllocatorForSweeps();
   const sim::SweepResult r = sim::RunSweep(*c);
-  if (!r.status.ok()) {
-    fmt::print(stderr, "commitlab sweep: a simulated run failed: {}\n", r.status.message());
-    return kExitFailed;
-  }
+  if (!r.status.ok()) return SweepFailed(r.status);
   fmt::print("\n{}", report::AdviceMarkdown(r, sim::RankForAdvice(r)));
   return kExitOk;
+}
+
+// --json and --shard: the rows as one JSON document on stdout; progress on stderr; no files.
+int SweepJson(const Flags& f, const po::variables_map& vm) {
+  if (vm.count("out") && !vm["out"].defaulted())
+    return UsageError(kCommand, "--out does not go with --json or --shard: they print the rows, and write no files");
+  sim::Json settings = sim::Json::array();
+  sim::Json experiments = sim::Json::array();
+  sim::Json cells = sim::Json::array();
+  std::vector<sim::SweepConfig> configs;
+  for (sim::Experiment e : {sim::Experiment::kBrooker, sim::Experiment::kCapacity, sim::Experiment::kFormats}) {
+    if (f.experiment != "all" && f.experiment != sim::ExperimentName(e)) continue;
+    Result<sim::SweepConfig> c = MakeConfig(e, f, vm);
+    if (!c.ok()) return UsageError(kCommand, c.status().message());
+    settings.push_back(SweepConfigJson(*c));
+    configs.push_back(std::move(*c));
+  }
+  sim::TuneAllocatorForSweeps();
+  for (sim::SweepConfig& c : configs) {
+    ProgressBar bar(std::string(sim::ExperimentName(c.experiment)));
+    c.progress = [&bar](int64_t done, int64_t all) { bar.Update(done, all); };
+    const sim::SweepResult r = sim::RunSweep(c);
+    if (!r.status.ok()) {
+      fmt::print(stderr, "commitlab sweep: a simulated run failed: {}\n", r.status.message());
+      return kExitFailed;
+    }
+    experiments.push_back(SweepResultJson(r));
+    cells.push_back({{"experiment", sim::ExperimentName(c.experiment)}, {"cells", r.cells}});
+  }
+  sim::Json doc = Envelope("commitlab-sweep", 1, kCommand, {{"experiments", std::move(settings)}});
+  doc["experiments"] = std::move(experiments);
+  doc["ok"] = true;
+  if (f.shard) doc["shard"] = ShardMember(*f.shard, "sweep", "", nullptr, {{"cells", std::move(cells)}}, nullptr);
+  PrintJsonLine(doc);
+  return kExitOk;
+}
+
+// --json and --shard (a shard's report is JSON, for `commitlab merge`); --advise prints advice.
+Status JsonFlags(const po::variables_map& vm, const std::string& shard_text, Flags* f) {
+  if (vm.count("shard")) {
+    Result<Shard> shard = ParseShard(shard_text);
+    if (!shard.ok()) return shard.status();
+    f->shard = *shard;
+  }
+  f->json = vm.count("json") > 0 || f->shard.has_value();
+  if (f->advise && f->json)
+    return Status::InvalidArgument("--advise prints its advice: --json and --shard do not go with it");
+  return Status::OK();
 }
 
 }  // namespace
@@ -161,6 +226,7 @@ int RunSweep(const std::vector<std::string>& args) {
   po::options_description options("commitlab sweep [options]");
   Flags f;
   int runs = 0;
+  std::string shard_text;
   // clang-format off
   options.add_options()
       ("help,h", "show this help")
@@ -185,6 +251,10 @@ int RunSweep(const std::vector<std::string>& args) {
       ("advise", "run a grid of policies (or --policies) at one point, --writers appenders on one of --protocols "
                  "(default paimon) against --capacity, and print the one with the best p99 commit latency among "
                  "those with no give-ups, and why; writes no files")
+      ("json", "print the rows as one JSON document (format commitlab-sweep) instead of writing files")
+      ("shard", po::value(&shard_text),
+       "I/N: run shard I (from 0) of N, the cells dealt round-robin, and print its rows as JSON for "
+       "`commitlab merge`")
       ("quick", "a smoke run: brooker N = 10,50,100,190 x 10 runs, capacity 500,2000,8000 x 10 runs, formats "
                 "2,8,32 appenders x 3 runs");
   // clang-format on
@@ -212,7 +282,9 @@ int RunSweep(const std::vector<std::string>& args) {
     return UsageError(kCommand, fmt::format("--threads {} is out of range 0..256", f.threads));
   if (f.commits < 1 || f.commits > 100000)
     return UsageError(kCommand, fmt::format("--commits {} is out of range 1..100000", f.commits));
+  if (Status st = JsonFlags(vm, shard_text, &f); !st.ok()) return UsageError(kCommand, st.message());
   if (f.advise) return Advise(f, vm);
+  if (f.json) return SweepJson(f, vm);
   if (f.out.empty()) return UsageError(kCommand, "--out must name a directory");
   // Before the sweep, not after it: a bad --out should cost nothing.
   std::error_code ec;
@@ -243,11 +315,8 @@ int RunSweep(const std::vector<std::string>& args) {
     c.progress = [&bar](int64_t done, int64_t all) { bar.Update(done, all); };
     const auto start = std::chrono::steady_clock::now();
     results.push_back(sim::RunSweep(c));
+    if (!results.back().status.ok()) return SweepFailed(results.back().status);
     fmt::print("{}: done in {:.2f} s of wall time\n", name, Seconds(std::chrono::steady_clock::now() - start));
-    if (!results.back().status.ok()) {
-      fmt::print(stderr, "commitlab sweep: a simulated run failed: {}\n", results.back().status.message());
-      return kExitFailed;
-    }
   }
 
   report::SweepResults all;

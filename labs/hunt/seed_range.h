@@ -20,6 +20,7 @@
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/history.h"
 #include "hunt/seed_query.h"
+#include "hunt/shard.h"
 
 namespace commitlab::cli {
 
@@ -32,7 +33,8 @@ struct SeedRangeRun {
   std::string_view command;            // "run", "race"
   std::vector<std::string> reproduce;  // the command's arguments without --seeds, --seed, --trace, --json, ...
   bool json = false;
-  sim::Json settings;  // the report's settings (--json)
+  bool each_run = false;  // the report lists every seed's run (--json; a shard's only with --json too)
+  sim::Json settings;     // the report's settings (--json)
   // Called before each seed's run, on the calling thread and in seed order (a race on a directory
   // needs a fresh one); an error stops the range.
   std::function<Status(scenarios::RunOptions*)> prepare = {};
@@ -46,15 +48,19 @@ struct SeedRangeRun {
   // Each seed turns on its own random subset of fault kinds (swarm.h); violations are grouped by
   // the faults that were on, expectations are not checked (they describe the fault-free run).
   bool swarm = false;
+  // --shard I/N: run only the shard's block of the range and print a shard report (JSON) for
+  // `commitlab merge`; scenario_sha256 identifies the scenario the shards must share.
+  std::optional<Shard> shard = {};
+  std::string scenario_sha256 = {};
 };
 
 // The range a command runs from its flags: the reproduce line (the command's arguments without the
-// range's own flags), --threads, --swarm, --find; with `on_disk`, every seed's tables under a fresh
-// scratch directory (ScratchDir(PREFIX)), removed unless --keep. InvalidArgument: no scratch
+// range's own flags), --threads, --swarm, --find, --shard (then the report is JSON); with `on_disk`, every seed's
+// tables under a fresh scratch directory (ScratchDir(PREFIX)), removed unless --keep. InvalidArgument: no scratch
 // directory, or --keep without `on_disk`.
 Result<SeedRangeRun> SeedRangeFromFlags(std::string_view command, const std::vector<std::string>& args, bool json,
                                         sim::Json settings, const SimFlags& flags, bool on_disk,
-                                        std::string_view prefix);
+                                        std::string_view prefix, const scenarios::Scenario& scenario);
 
 // Exit code: 0 when every seed's run held (with --find: when a seed matched), 1 otherwise, 2 on
 // an input error.

@@ -53,19 +53,18 @@ std::vector<std::string> AttributionLines(const SwarmAttribution& a, const std::
     lines.push_back(fmt::format("on in every one: {}", fmt::join(always, ", ")));
   } else {
     // Greedy set cover: the kind on in most of the seeds not yet covered, until all are.
-    std::vector<std::vector<std::string>> left = a.configurations;
+    std::map<std::vector<std::string>, int64_t> left = a.configurations;
     std::vector<std::string> cover;
     while (!left.empty() && cover.size() < 3) {
       std::map<std::string, int64_t> count;
-      for (const std::vector<std::string>& c : left)
-        for (const std::string& k : c) ++count[k];
+      for (const auto& [c, seeds] : left)
+        for (const std::string& k : c) count[k] += seeds;
       if (count.empty()) break;
       const auto best = std::max_element(count.begin(), count.end(),
                                          [](const auto& x, const auto& y) { return x.second < y.second; });
       cover.push_back(best->first);
-      std::erase_if(left, [&](const std::vector<std::string>& c) {
-        return std::find(c.begin(), c.end(), best->first) != c.end();
-      });
+      std::erase_if(
+          left, [&](const auto& c) { return std::find(c.first.begin(), c.first.end(), best->first) != c.first.end(); });
     }
     if (left.empty() && !cover.empty())
       lines.push_back(fmt::format("one of these was on in every one: {}", fmt::join(cover, ", ")));

@@ -28,10 +28,12 @@ std::string SwarmKind(const sim::FaultRule& rule);
 
 // Which fault kinds go with one violation kind, over the seeds that showed it.
 struct SwarmAttribution {
-  int64_t seeds = 0;                                          // seeds that showed the violation
-  int64_t without_faults = 0;                                 // ... with every fault off
-  std::map<std::string, int64_t> on = {};                     // fault kind -> seeds showing it with that kind on
-  std::vector<std::vector<std::string>> configurations = {};  // per such seed, the kinds that were on
+  int64_t seeds = 0;                       // seeds that showed the violation
+  int64_t without_faults = 0;              // ... with every fault off
+  std::map<std::string, int64_t> on = {};  // fault kind -> seeds showing it with that kind on
+  // The sets of kinds that were on in those seeds, each with how many of them had it: a multiset,
+  // so that the tallies of disjoint seed blocks add up (commitlab merge).
+  std::map<std::vector<std::string>, int64_t> configurations = {};
 };
 
 // Lines for one violation kind: the kinds on in every seed that showed it (or else the fewest

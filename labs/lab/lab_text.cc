@@ -6,6 +6,7 @@
 #include <cctype>
 #include <map>
 
+#include "commitlab/scenarios/protocols.h"
 #include "commitlab/sim/text_width.h"
 
 namespace commitlab::cli {
@@ -110,9 +111,8 @@ std::vector<std::string> ChainLines(const scenarios::TableReport& t) {
   for (size_t i = 0; i < t.chain.size(); ++i) {
     const Snapshot& s = t.chain[i];
     const std::string op(t.operation(i));
-    out.push_back(fmt::format("{} {}  {:<9}  user={}  parent={}  total={}",
-                              t.protocol == scenarios::Protocol::kDelta ? "version" : "snapshot", s.id, op,
-                              s.commit_user, s.parent_id, s.total_records));
+    out.push_back(fmt::format("{} {}  {:<9}  user={}  parent={}  total={}", scenarios::WordsOf(t.protocol).chain_entry,
+                              s.id, op, s.commit_user, s.parent_id, s.total_records));
   }
   for (const auto& [key, value] : t.counters) out.push_back(fmt::format("counter {} = {}", key, value));
   return out;

@@ -7,13 +7,18 @@
 namespace commitlab::cli {
 
 std::vector<HistogramBin> Bins(const std::vector<int64_t>& values, int max_bins) {
-  if (values.empty() || max_bins < 1) return {};
-  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-  const int64_t min = *lo, span = *hi - *lo + 1;
+  std::map<int64_t, int64_t> counts;
+  for (int64_t v : values) ++counts[v];
+  return Bins(counts, max_bins);
+}
+
+std::vector<HistogramBin> Bins(const std::map<int64_t, int64_t>& counts, int max_bins) {
+  if (counts.empty() || max_bins < 1) return {};
+  const int64_t min = counts.begin()->first, max = counts.rbegin()->first, span = max - min + 1;
   const int64_t width = (span + max_bins - 1) / max_bins;  // >= 1
   std::vector<HistogramBin> bins;
-  for (int64_t from = min; from <= *hi; from += width) bins.push_back({from, std::min(from + width - 1, *hi), 0});
-  for (int64_t v : values) ++bins[static_cast<size_t>((v - min) / width)].count;
+  for (int64_t from = min; from <= max; from += width) bins.push_back({from, std::min(from + width - 1, max), 0});
+  for (const auto& [v, n] : counts) bins[static_cast<size_t>((v - min) / width)].count += n;
   return bins;
 }
 

@@ -4,6 +4,7 @@
 #define COMMITLAB_LABS_TEXT_HISTOGRAM_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct HistogramBin {
 // Integer bins over [min, max] of `values`: one per value when there are at most `max_bins`
 // distinct values in the range, else `max_bins` bins of equal width. Empty for no values.
 std::vector<HistogramBin> Bins(const std::vector<int64_t>& values, int max_bins = 10);
+// The same bins from each value's count (value -> how many times it occurs): what the shards of a
+// seed hunt keep, so that `commitlab merge` bins their union as one run would.
+std::vector<HistogramBin> Bins(const std::map<int64_t, int64_t>& counts, int max_bins = 10);
 
 // "   18..19  ██████████████ 42" lines; `unit` follows each range ("ms").
 std::vector<std::string> HistogramLines(const std::vector<HistogramBin>& bins, const std::string& unit = "",

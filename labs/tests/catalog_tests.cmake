@@ -45,3 +45,18 @@ add_test(NAME cli.run_catalog_needs_an_iceberg_table
 add_test(NAME cli.race_catalog_postgres_processes
   COMMAND $<TARGET_FILE:with_postgres> -- sh -c "d=$(mktemp -d) && ${CATALOG_EXPECT_RUN} 0 'every acknowledged commit is in the table \\(15 of 15\\), none twice' -- $<TARGET_FILE:commitlab> race --catalog \"$COMMITLAB_PG\" --processes 3 --commits 5 --policy iceberg:retries=1000 --warehouse $d/w; rc=$?; rm -rf $d; exit $rc")
 set_tests_properties(cli.race_catalog_postgres_processes PROPERTIES LABELS catalog)
+# `catalog serve --port-file` writes a new file or replaces a regular one, never a link or a FIFO
+# (nor a device node: as root a rename over /dev/full replaces it), and exits 2 naming it.
+add_test(NAME cli.serve_port_file_is_never_a_link_or_a_fifo
+  COMMAND sh -c "d=$(mktemp -d) && ln -s $d/target $d/link && mkfifo $d/fifo && ${CATALOG_EXPECT_RUN} 2 '--port-file: cannot write .*/link: it is a symbolic link, not a regular file; not replacing it' -- $<TARGET_FILE:commitlab> catalog serve --port 0 --warehouse $d/w1 --port-file $d/link && ${CATALOG_EXPECT_RUN} 2 '--port-file: cannot write .*/fifo: it is a FIFO, not a regular file' -- $<TARGET_FILE:commitlab> catalog serve --port 0 --warehouse $d/w2 --port-file $d/fifo && [ -L $d/link ] && [ ! -e $d/target ] && [ -p $d/fifo ]; rc=$?; rm -rf $d; exit $rc")
+set_tests_properties(cli.serve_port_file_is_never_a_link_or_a_fifo PROPERTIES LABELS catalog)
+# iceberg-js, a REST catalog client nobody here wrote (npm, pinned by tests/iceberg_js/
+# package-lock.json), against `catalog serve`: every call of its public API. Installed into the
+# build tree with `npm ci` on first run (./run.sh test does it up front).
+set(ICEBERG_JS_DIR ${CMAKE_BINARY_DIR}/iceberg-js)
+foreach(f package.json package-lock.json iceberg_js_test.mjs)
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/tests/iceberg_js/${f} ${ICEBERG_JS_DIR}/${f} COPYONLY)
+endforeach()
+add_test(NAME cli.iceberg_js_client_against_catalog_serve
+  COMMAND sh -c "cd '${ICEBERG_JS_DIR}' && { [ -f node_modules/iceberg-js/package.json ] || npm ci --no-audit --no-fund --loglevel=error; } && node iceberg_js_test.mjs $<TARGET_FILE:commitlab> ${PROJECT_SOURCE_DIR}/third_party/iceberg/table-metadata")
+set_tests_properties(cli.iceberg_js_client_against_catalog_serve PROPERTIES LABELS catalog TIMEOUT 300)

@@ -90,6 +90,23 @@ case "$case" in
     mounted=$work/small
     expect 1 "ERROR table race_log: the file system failed the run: .*No space left on device" -- \
       "$commitlab" race --store dir --dir small/t --commits 300
+    rm -rf small/t
+    expect 1 "ERROR writer job-[A-Z] failed: .*No space left on device" -- \
+      "$commitlab" race --processes 2 --dir small/p --commits 300
+    ;;
+  catalog_disk_full)  # writer processes and their REST server on a 256 KiB tmpfs: each writer's failure is named
+    [ "$(id -u)" -eq 0 ] || fail "needs root to mount a small tmpfs (run the suite as root, as CI does)"
+    mkdir small && mount -t tmpfs -o size=256k tmpfs small || fail "cannot mount a tmpfs on $work/small"
+    mounted=$work/small
+    # Each writer is named; the reason is the disk's, as the server or the writer met it (a writer
+    # whose own output file could not be written is named as exiting without a summary).
+    out=$("$commitlab" catalog race --catalog rest --writers 2 --commits 2000 --warehouse small/w 2>&1)
+    got=$?
+    [ "$got" -eq 1 ] || fail "exit $got, expected 1: $(printf '%s' "$out" | tail -5)"
+    for w in job-A job-B; do
+      printf '%s' "$out" | grep -q "^FAILED: $w: " || fail "$w is not named as failed: $(printf '%s' "$out" | tail -5)"
+    done
+    printf '%s' "$out" | grep -q "No space left on device" || fail "no reason given: $(printf '%s' "$out" | tail -5)"
     ;;
   thread_limit)  # the OS refuses threads: no abort, the writer that could not start is named
     expect 2 "commitlab race: cannot start a thread for writer job-[^ ]+ \\([0-9]+ of 200\\): Resource temporarily unavailable" -- \
@@ -141,6 +158,59 @@ case "$case" in
     expect 2 "--max-wall-time does not go with --processes" -- "$commitlab" race --processes 2 --max-wall-time 2s
     # 0 is no limit; a budget the run stays within changes nothing.
     expect 0 "invariants: ok" -- "$commitlab" race --sched random --commits 5 --max-steps 0 --max-virtual-time 0
+    ;;
+  out_of_memory)  # the allocator refuses: exit 2 with the reason, never an abort (mimalloc aborts without a handler)
+    expect 2 "commitlab race: out of memory" -- \
+      bash -c "ulimit -v 250000 && exec '$commitlab' race --sched random --writers 4 --commits 100000 --latency ''"
+    expect 2 "commitlab sweep: out of memory" -- bash -c "ulimit -v 100000 && exec '$commitlab' sweep --runs 5 --out sweep-oom"
+    # Fifty writer threads, each with its own stack and mimalloc heap, in 2 GB of address space.
+    expect 2 "commitlab race: out of memory" -- bash -c "ulimit -v 2000000 && exec '$commitlab' race --writers 50 --commits 100"
+    ;;
+  pool_thread_limit)  # a sweep's or a seed hunt's worker threads refused: exit 2, not a hang
+    mkdir s && { [ "$(id -u)" -ne 0 ] || chown nobody s; }
+    expect 2 "commitlab sweep: cannot start thread [0-9]+ of 50: Resource temporarily unavailable" -- \
+      as_user bash -c "ulimit -u 8 && exec '$user_commitlab' sweep --experiment capacity --runs 1 --threads 50 --out '$work/s'"
+    expect 2 "commitlab race: cannot start thread [0-9]+ of 50: Resource temporarily unavailable" -- \
+      as_user bash -c "ulimit -u 8 && exec '$user_commitlab' race --seeds 1..200 --sched random --commits 1 --threads 50"
+    ;;
+  help_full)  # help and the version are reports too: a full stdout is exit 2
+    expect 2 "commitlab --help: writing to standard output failed" -- sh -c "exec '$commitlab' --help > /dev/full"
+    expect 2 "commitlab --version: writing to standard output failed" -- sh -c "exec '$commitlab' --version > /dev/full"
+    expect 2 "commitlab race: writing to standard output failed" -- sh -c "exec '$commitlab' race --help > /dev/full"
+    ;;
+  latest_fifo)  # a FIFO where the LATEST hint goes: the hint is advisory, the writer must not block on it
+    "$commitlab" writer --dir t --user job-A --commits 1 > /dev/null || fail "could not make a table"
+    rm t/snapshot/LATEST && mkfifo t/snapshot/LATEST
+    expect 0 "ack job-A identifier 3 snapshot 3" -- timeout 60 "$commitlab" writer --dir t --user job-A --commits 2
+    [ -p t/snapshot/LATEST ] || fail "the FIFO at t/snapshot/LATEST was replaced"
+    ;;
+  writer_readonly)  # the writer names the file and the OS's reason, not "commit conflicts"
+    "$commitlab" writer --dir ro --user job-A --commits 1 > /dev/null || fail "could not make a table"
+    [ "$(id -u)" -eq 0 ] && chown -R nobody ro
+    chmod 555 ro/snapshot
+    expect 1 "job-A stopped: the file system failed the commit: cannot write ro/snapshot/snapshot-2: Permission denied" -- \
+      as_user "$user_commitlab" writer --dir ro --user job-A --commits 1 --policy paimon:retries=1
+    ;;
+  output_not_ours)  # -o and --port-file replace only a regular file or a new name
+    expect 2 "cannot write /dev/full: it is a character device, not a regular file; not replacing it" -- \
+      "$commitlab" shrink "$source_dir/scenarios/tests/data/shrink_check_then_put.scn" --seed 3 --quiet -o /dev/full
+    [ -c /dev/full ] || fail "/dev/full is no longer a character device"
+    echo theirs > theirs.txt && ln -s theirs.txt link.scn
+    expect 2 "cannot write link.scn: it is a symbolic link, not a regular file; not replacing it" -- \
+      "$commitlab" shrink "$source_dir/scenarios/tests/data/shrink_check_then_put.scn" --seed 3 --quiet -o link.scn
+    [ -L link.scn ] && [ "$(cat theirs.txt)" = theirs ] || fail "link.scn or its target was changed"
+    ;;
+  foreign_dir)  # a folder with someone else's files is not made into a table
+    mkdir mine && echo notes > mine/notes.txt
+    expect 2 "mine holds files but no snapshot/ directory: not a table directory; use an empty one" -- \
+      "$commitlab" race --store dir --dir mine --commits 1
+    [ "$(ls mine)" = notes.txt ] || fail "race wrote into mine: $(ls mine)"
+    ;;
+  foreign_history)  # a JSON Lines file of another program is not drawn or explained
+    printf '{"type":"header","format":"otel-trace","version":1}\n{"type":"span"}\n' > other.jsonl
+    expect 2 "not a commitlab history \\(its header's format is \"otel-trace\"" -- "$commitlab" timeline other.jsonl -o t.html
+    expect 2 "not a commitlab history" -- "$commitlab" explain other.jsonl
+    [ ! -e t.html ] || fail "timeline wrote t.html from a foreign history"
     ;;
   *)
     fail "unknown case"

@@ -1,8 +1,10 @@
 # The hostile environment (labs/tests/env_case.sh): a full device, a closed stdout, no TMPDIR, an
 # unreadable or read-only directory, a full disk, a thread limit, FIFOs and devices as input, a
 # damaged table, runs that would never end. Each asserts a deliberate ending, never an abort.
-set(ENV_CASES stdout_full stdout_closed trace_full no_tmpdir unreadable_dir readonly_snapshot disk_full thread_limit
-              device_input top_snapshot_id bad_numbers two_fault_rules_replay seed_tables_removed endless_retry)
+set(ENV_CASES stdout_full stdout_closed trace_full no_tmpdir unreadable_dir readonly_snapshot disk_full catalog_disk_full
+              thread_limit device_input top_snapshot_id bad_numbers two_fault_rules_replay seed_tables_removed
+              endless_retry out_of_memory pool_thread_limit help_full latest_fifo writer_readonly output_not_ours
+              foreign_dir foreign_history)
 foreach(case IN LISTS ENV_CASES)
   add_test(NAME env.${case}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tests/env_case.sh $<TARGET_FILE:commitlab> ${PROJECT_SOURCE_DIR} ${case})

@@ -25,6 +25,7 @@ report_schema_test(race race --writers 3 --commits 5)
 report_schema_test(race_seeds race --sched random --seeds 1..3 --fault job-B:publish.after:nth=1:unknown --idempotency-check off)
 report_schema_test(race_swarm race --sched random --seeds 1..8 --swarm --idempotency-check off)
 report_schema_test(race_find race --sched random --seeds 1..50 --find atomic_failures=25)
+report_schema_test(race_shard race --sched random --seeds 1..30 --swarm --idempotency-check off --shard 1/3)
 
 # Histories written by hand here (not golden): a race on OS threads with a fault, and a run with
 # faults, gates and conflicts, validated line by line.

@@ -36,7 +36,7 @@ TEST(LabTextTest, ARefusalKeepsItsHeadlineAndWhatFollowsTheBaseUser) {
 }
 
 TEST(LabTextTest, ChainLinesShowEachSnapshotAndTheCounters) {
-  scenarios::TableReport t{.name = "c", .protocol = scenarios::Protocol::kIceberg};
+  scenarios::TableReport t{.name = "c", .protocol = Protocol::kIceberg};
   t.chain.push_back(Snapshot{.id = 1, .parent_id = 0, .commit_user = "setup", .total_records = 2});
   t.chain.push_back(Snapshot{.id = 2, .parent_id = 1, .commit_user = "worker-a", .total_records = 2});
   t.operations = {"append", "overwrite"};
@@ -44,7 +44,7 @@ TEST(LabTextTest, ChainLinesShowEachSnapshotAndTheCounters) {
   EXPECT_THAT(ChainLines(t),
               ElementsAre("snapshot 1  append     user=setup  parent=0  total=2",
                           "snapshot 2  overwrite  user=worker-a  parent=1  total=2", "counter hits = 15"));
-  t.protocol = scenarios::Protocol::kDelta;
+  t.protocol = Protocol::kDelta;
   EXPECT_EQ(ChainLines(t)[0].substr(0, 9), "version 1");
 }
 

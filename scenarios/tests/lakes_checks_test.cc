@@ -1,4 +1,4 @@
-// The Iceberg and Delta tables' checks (runner_lakes.h) fire: a correct engine never forks a
+// The Iceberg and Delta tables' checks (iceberg_table.h, delta_table.h) fire: a correct engine never forks a
 // table or loses an acknowledged commit, so these tests break the tables by hand (a metadata swap
 // with a wrong parent, an acknowledgement of a commit that is not there) and expect the report to
 // say so. Each would fail if its check stopped finding.
@@ -13,7 +13,8 @@
 #include "commitlab/core/iceberg/committer.h"
 #include "commitlab/core/iceberg/operation.h"
 #include "commitlab/testing/test_env.h"
-#include "run/runner_lakes.h"
+#include "protocols/delta/delta_table.h"
+#include "protocols/iceberg/iceberg_table.h"
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -53,8 +54,8 @@ class IcebergChecksTest : public ::testing::Test {
   std::vector<sim::Violation> Report(TableReport* out = nullptr) {
     TableReport report;
     std::vector<sim::Violation> found;
-    std::map<std::string, int64_t> orphans;
-    run_.Report(out != nullptr ? out : &report, &found, &orphans);
+    std::vector<std::string> run_errors;
+    run_.Report(out != nullptr ? out : &report, &found, &run_errors);
     return found;
   }
 
@@ -116,14 +117,16 @@ TEST(DeltaChecksTest, AnAcknowledgedVersionThatDoesNotHoldTheWritersCommitIsLost
   {
     TableReport report;
     std::vector<sim::Violation> found;
-    run.Report(&report, &found);
+    std::vector<std::string> run_errors;
+    run.Report(&report, &found, &run_errors);
     EXPECT_TRUE(found.empty());
   }
   run.Acknowledged("loser", 1);  // told it wrote version 1, which holds the winner's commit
   run.Acknowledged("loser", 7);  // told of a version that does not exist
   TableReport report;
   std::vector<sim::Violation> found;
-  run.Report(&report, &found);
+  std::vector<std::string> run_errors;
+  run.Report(&report, &found, &run_errors);
   ASSERT_EQ(Kinds(found), (std::vector<std::string>{"lost", "lost"}));
   EXPECT_EQ(found[0].message, "table d: loser was told it committed version 1, which holds a commit by winner");
   EXPECT_EQ(found[1].message, "table d: loser was told it committed version 7, which does not exist");

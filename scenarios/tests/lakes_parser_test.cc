@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "commitlab/scenarios/parser.h"
+#include "protocols/delta/delta_steps.h"
+#include "protocols/iceberg/iceberg_steps.h"
 
 namespace commitlab::scenarios {
 namespace {
@@ -31,31 +33,31 @@ TEST(LakesParserTest, IcebergTableAndSteps) {
   EXPECT_EQ(s.tables[0].isolation, "snapshot");
   const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 14u);
-  EXPECT_TRUE(std::holds_alternative<ReadOp>(st[0].op));
-  const auto append = std::get<AppendOp>(st[1].op);
+  EXPECT_TRUE(OpIs<ReadOp>(st[0].op));
+  const auto append = OpAs<AppendOp>(st[1].op);
   EXPECT_EQ(append.data.rows, 2);
   EXPECT_EQ(append.data.min_key, 1);  // fresh keys, as Paimon's write gets them
   EXPECT_EQ(append.data.max_key, 2);
   EXPECT_EQ(append.data.partition, "dt=1");
-  const auto overwrite = std::get<OverwriteOp>(st[2].op);
+  const auto overwrite = OpAs<OverwriteOp>(st[2].op);
   EXPECT_EQ(overwrite.filter.expr, iceberg::Expression::Equal("dt", int64_t{1}));
   EXPECT_EQ(overwrite.isolation, "serializable");
   EXPECT_EQ(overwrite.data.min_key, 3);
-  const auto del = std::get<DeleteOp>(st[3].op);
+  const auto del = OpAs<DeleteOp>(st[3].op);
   EXPECT_EQ(del.filter.expr, iceberg::Expression::Equal("name", std::string("hits")));
   EXPECT_EQ(del.isolation, "");  // the table's
-  EXPECT_EQ(std::get<RewriteOp>(st[4].op).partition, "dt=2");
-  EXPECT_EQ(std::get<SchemaOp>(st[5].op).schema_id, 3);
-  EXPECT_EQ(std::get<ExpireOp>(st[6].op).retain_last, 4);
-  EXPECT_TRUE(std::holds_alternative<ScanOp>(st[7].op));
-  EXPECT_FALSE(std::get<OrphansOp>(st[8].op).clean);
-  EXPECT_TRUE(std::get<OrphansOp>(st[9].op).clean);
-  const auto init = std::get<CounterOp>(st[10].op);
+  EXPECT_EQ(OpAs<RewriteOp>(st[4].op).partition, "dt=2");
+  EXPECT_EQ(OpAs<SchemaOp>(st[5].op).schema_id, 3);
+  EXPECT_EQ(OpAs<ExpireOp>(st[6].op).retain_last, 4);
+  EXPECT_TRUE(OpIs<ScanOp>(st[7].op));
+  EXPECT_FALSE(OpAs<OrphansOp>(st[8].op).clean);
+  EXPECT_TRUE(OpAs<OrphansOp>(st[9].op).clean);
+  const auto init = OpAs<CounterOp>(st[10].op);
   EXPECT_EQ(init.action, CounterOp::Action::kInit);
   EXPECT_EQ(init.key, "hits");
   EXPECT_EQ(init.value, 10);
-  EXPECT_EQ(std::get<CounterOp>(st[12].op).value, 5);
-  EXPECT_EQ(std::get<CounterOp>(st[13].op).on_validation, OnValidationFailure::kRereadAndRecompute);
+  EXPECT_EQ(OpAs<CounterOp>(st[12].op).value, 5);
+  EXPECT_EQ(OpAs<CounterOp>(st[13].op).on_validation, OnValidationFailure::kRereadAndRecompute);
   for (size_t i : {1u, 2u, 3u, 4u, 5u, 6u, 10u, 13u}) EXPECT_TRUE(OpPublishes(st[i].op)) << i;
   for (size_t i : {0u, 7u, 8u, 9u, 11u, 12u}) EXPECT_FALSE(OpPublishes(st[i].op)) << i;
 }
@@ -70,16 +72,16 @@ TEST(LakesParserTest, DeltaTableAndSteps) {
   EXPECT_EQ(s.tables[0].isolation, "WriteSerializable");
   const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 8u);
-  EXPECT_TRUE(std::holds_alternative<BeginOp>(st[0].op));
-  EXPECT_EQ(std::get<ReadOp>(st[1].op).partition, "x=1");
-  EXPECT_EQ(std::get<ReadOp>(st[2].op).partition, "");
-  const auto add = std::get<AddOp>(st[3].op);
+  EXPECT_TRUE(OpIs<BeginOp>(st[0].op));
+  EXPECT_EQ(OpAs<DeltaReadOp>(st[1].op).partition, "x=1");
+  EXPECT_EQ(OpAs<DeltaReadOp>(st[2].op).partition, "");
+  const auto add = OpAs<AddOp>(st[3].op);
   EXPECT_EQ(add.file, "f1");
   EXPECT_EQ(add.rows, 3);
   EXPECT_FALSE(add.data_change);
-  EXPECT_EQ(std::get<RemoveOp>(st[4].op).files, (std::vector<std::string>{"f1", "f2"}));
-  EXPECT_EQ(std::get<DeltaCommitOp>(st[5].op).operation, "OPTIMIZE");
-  EXPECT_EQ(std::get<DeltaCommitOp>(st[7].op).operation, "INSERT");
+  EXPECT_EQ(OpAs<RemoveOp>(st[4].op).files, (std::vector<std::string>{"f1", "f2"}));
+  EXPECT_EQ(OpAs<DeltaCommitOp>(st[5].op).operation, "OPTIMIZE");
+  EXPECT_EQ(OpAs<DeltaCommitOp>(st[7].op).operation, "INSERT");
   EXPECT_EQ(OpName(st[5].op), "commit");
 }
 
@@ -91,14 +93,14 @@ TEST(LakesParserTest, DeltaReadsByFilterAndTheWholeTable) {
       "w: begin; read filter=\"a >= 1 or b > 1\"; read whole-table; read\n");
   const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 4u);
-  const auto ranged = std::get<ReadOp>(st[1].op);
+  const auto ranged = OpAs<DeltaReadOp>(st[1].op);
   ASSERT_TRUE(ranged.filter.has_value());
   EXPECT_EQ(ranged.filter->text, "a >= 1 or b > 1");
   EXPECT_EQ(ranged.filter->expr.op, iceberg::Expression::Op::kOr);
   EXPECT_FALSE(ranged.whole_table);
-  EXPECT_TRUE(std::get<ReadOp>(st[2].op).whole_table);
-  EXPECT_FALSE(std::get<ReadOp>(st[3].op).whole_table);
-  EXPECT_FALSE(std::get<ReadOp>(st[3].op).filter.has_value());
+  EXPECT_TRUE(OpAs<DeltaReadOp>(st[2].op).whole_table);
+  EXPECT_FALSE(OpAs<DeltaReadOp>(st[3].op).whole_table);
+  EXPECT_FALSE(OpAs<DeltaReadOp>(st[3].op).filter.has_value());
 }
 
 TEST(LakesParserTest, DeltaAppIdTransactions) {
@@ -110,13 +112,13 @@ TEST(LakesParserTest, DeltaAppIdTransactions) {
       "expect snapshot 1 operation=STREAMING-UPDATE\n");
   const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 5u);
-  EXPECT_EQ(std::get<ReadTxnOp>(st[1].op).app, "query-1");
-  EXPECT_EQ(std::get<TxnOp>(st[3].op).app, "query-1");
-  EXPECT_EQ(std::get<TxnOp>(st[3].op).version, 7);
+  EXPECT_EQ(OpAs<ReadTxnOp>(st[1].op).app, "query-1");
+  EXPECT_EQ(OpAs<TxnOp>(st[3].op).app, "query-1");
+  EXPECT_EQ(OpAs<TxnOp>(st[3].op).version, 7);
   EXPECT_EQ(OpName(st[3].op), "txn");
   EXPECT_EQ(OpName(st[1].op), "read-txn");
   EXPECT_FALSE(OpPublishes(st[3].op));
-  EXPECT_EQ(std::get<DeltaCommitOp>(st[4].op).operation, "STREAMING UPDATE");  // Delta's own name
+  EXPECT_EQ(OpAs<DeltaCommitOp>(st[4].op).operation, "STREAMING UPDATE");  // Delta's own name
   EXPECT_EQ(std::get<SnapshotExpect>(s.expectations[0].body).operation, "STREAMING UPDATE");
 }
 
@@ -146,9 +148,9 @@ TEST(LakesParserTest, ExpectationsNameTheirTableAndFiltersTakeNegativeIntegers) 
   EXPECT_EQ(std::get<PerUserExpect>(s.expectations[2].body).snapshots.size(), 1u);
   EXPECT_EQ(std::get<CounterValueExpect>(s.expectations[3].body).table, 1u);
   EXPECT_EQ(std::get<LatestSnapshotExpect>(s.expectations[4].body).table, 0u);
-  const FilterSpec f = std::get<DeleteOp>(s.writers[1].steps[1].op).filter;
+  const FilterSpec f = OpAs<DeleteOp>(s.writers[1].steps[1].op).filter;
   EXPECT_EQ(f.expr, iceberg::Expression::Equal("id", int64_t{-5}));
-  EXPECT_EQ(std::get<OrphansOp>(s.writers[1].steps[2].op).older_than_micros, 120'000'000);
+  EXPECT_EQ(OpAs<OrphansOp>(s.writers[1].steps[2].op).older_than_micros, 120'000'000);
 }
 
 TEST(LakesParserTest, StorePublishPointsAndExpectations) {
@@ -203,7 +205,7 @@ TEST(LakesParserTest, ReplacePartitionsWritesOneFilePerPartition) {
       "writer name=w\n"
       "w: replace-partitions rows=2 partition=b=0,b=10 validate=data,append-only validate-from=start\n"
       "w: replace-partitions partition=b=3\n");
-  const auto rp = std::get<ReplacePartitionsOp>(s.writers[0].steps[0].op);
+  const auto rp = OpAs<ReplacePartitionsOp>(s.writers[0].steps[0].op);
   ASSERT_EQ(rp.files.size(), 2u);
   EXPECT_EQ(rp.files[0].partition, "b=0");
   EXPECT_EQ(rp.files[1].partition, "b=10");
@@ -214,7 +216,7 @@ TEST(LakesParserTest, ReplacePartitionsWritesOneFilePerPartition) {
   EXPECT_FALSE(rp.validation.no_conflicting_deletes);
   EXPECT_TRUE(rp.validation.append_only);
   EXPECT_TRUE(rp.validate_from_start);
-  const auto plain = std::get<ReplacePartitionsOp>(s.writers[0].steps[1].op);
+  const auto plain = OpAs<ReplacePartitionsOp>(s.writers[0].steps[1].op);
   EXPECT_FALSE(plain.validation.no_conflicting_data || plain.validation.no_conflicting_deletes ||
                plain.validation.append_only);
   EXPECT_FALSE(plain.validate_from_start);
@@ -229,7 +231,7 @@ TEST(LakesParserTest, RowDeltaDeletesByPositionOrEqualityAndMayAddRows) {
       "w: row-delta delete=\"b = 0 and id < 5\" rows=2 partition=b=1 conflict-filter=\"b = 0\" "
       "validate=data-files-exist,deletes validate-from=start\n"
       "w: row-delta delete-keys=3..4 partition=b=2\n");
-  const auto merge = std::get<RowDeltaOp>(s.writers[0].steps[0].op);
+  const auto merge = OpAs<RowDeltaOp>(s.writers[0].steps[0].op);
   ASSERT_TRUE(merge.delete_filter.has_value());
   EXPECT_EQ(merge.delete_filter->text, "b = 0 and id < 5");
   ASSERT_TRUE(merge.data.has_value());
@@ -242,7 +244,7 @@ TEST(LakesParserTest, RowDeltaDeletesByPositionOrEqualityAndMayAddRows) {
   EXPECT_FALSE(merge.validation.no_conflicting_data);
   EXPECT_TRUE(merge.validation.no_conflicting_deletes);
   EXPECT_TRUE(merge.validate_from_start);
-  const auto eq = std::get<RowDeltaOp>(s.writers[0].steps[1].op);
+  const auto eq = OpAs<RowDeltaOp>(s.writers[0].steps[1].op);
   EXPECT_EQ(eq.delete_keys, std::make_pair(int64_t{3}, int64_t{4}));
   EXPECT_EQ(eq.partition, "b=2");
   EXPECT_FALSE(eq.data.has_value());

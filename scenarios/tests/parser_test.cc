@@ -10,8 +10,9 @@
 #include <random>
 #include <string>
 #include <tuple>
-#include <variant>
 #include <vector>
+
+#include "protocols/paimon/paimon_steps.h"
 
 namespace commitlab::scenarios {
 namespace {
@@ -72,18 +73,18 @@ TEST(ScenarioFilesTest, ConflictScenarioPinsTheLecture) {
   const Writer& writer = s.writers[0];
   ASSERT_EQ(writer.steps.size(), 6u);
   for (size_t i = 0; i < 3; ++i) {
-    const auto w = std::get<WriteOp>(writer.steps[2 * i].op);
+    const auto w = OpAs<WriteOp>(writer.steps[2 * i].op);
     const auto n = static_cast<int64_t>(i + 1);
     EXPECT_EQ(w.min_key, n);
     EXPECT_EQ(w.max_key, n);
-    EXPECT_EQ(std::get<CommitOp>(writer.steps[2 * i + 1].op).identifier, n);
+    EXPECT_EQ(OpAs<CommitOp>(writer.steps[2 * i + 1].op).identifier, n);
   }
   EXPECT_EQ(writer.steps[5].label, "loaded");
-  const auto plan = std::get<CompactOp>(s.writers[1].steps[0].op);
+  const auto plan = OpAs<CompactOp>(s.writers[1].steps[0].op);
   EXPECT_TRUE(plan.all_files);
   EXPECT_EQ(plan.from_level, 0);
   EXPECT_EQ(plan.to_level, 5);
-  EXPECT_EQ(std::get<CommitOp>(s.writers[2].steps[1].op).identifier, 1);
+  EXPECT_EQ(OpAs<CommitOp>(s.writers[2].steps[1].op).identifier, 1);
 
   ASSERT_EQ(s.order.size(), 4u);
   EXPECT_EQ(s.order[3].text, "compact-job-1.commit -> compact-job-2.commit");
@@ -124,10 +125,10 @@ TEST(ScenarioFilesTest, RaceScenarioExpandsRepeats) {
   EXPECT_EQ(r->TotalSteps(), 120u);
   const Writer& b = r->writers[1];
   ASSERT_EQ(b.steps.size(), 60u);
-  EXPECT_EQ(std::get<CommitOp>(b.steps[59].op).identifier, 30);
+  EXPECT_EQ(OpAs<CommitOp>(b.steps[59].op).identifier, 30);
   EXPECT_EQ(b.steps[59].iteration, 30);
   // Fresh keys are handed out in file order: job-A's 30 rows first.
-  EXPECT_EQ(std::get<WriteOp>(b.steps[0].op).min_key, 31);
+  EXPECT_EQ(OpAs<WriteOp>(b.steps[0].op).min_key, 31);
   ASSERT_TRUE(r->seed.has_value());
   EXPECT_EQ(*r->seed, 42u);
   ASSERT_TRUE(r->sched.has_value());
@@ -203,13 +204,13 @@ TEST(ParserTest, TableOptions) {
   EXPECT_EQ(p.buckets, 4);
   EXPECT_EQ(p.levels, 3);
   EXPECT_TRUE(p.ignore_empty_commit);
-  const auto w = std::get<WriteOp>(s.writers[0].steps[0].op);
+  const auto w = OpAs<WriteOp>(s.writers[0].steps[0].op);
   EXPECT_EQ(w.partition, "dt=2024-01-01/hr=1");
   EXPECT_EQ(w.bucket, 3);
   EXPECT_EQ(w.rows, 5);
   EXPECT_EQ(w.min_key, 1);
   EXPECT_EQ(w.max_key, 5);
-  const auto c = std::get<CompactOp>(s.writers[0].steps[1].op);
+  const auto c = OpAs<CompactOp>(s.writers[0].steps[1].op);
   EXPECT_EQ(c.partition, "dt=2024-01-01/hr=1");
   EXPECT_FALSE(c.all_files);
   EXPECT_EQ(c.files, (std::vector<int32_t>{0}));
@@ -224,10 +225,10 @@ TEST(ParserTest, WriteKeysAreFreshPerTableUnlessGiven) {
                          "b: write keys=10..11\n"  // given: rows 2
                          "a: write\n"              // 12..12
                          "b: write rows=2 keys=5..5\n");
-  const auto a0 = std::get<WriteOp>(s.writers[0].steps[0].op);
-  const auto b0 = std::get<WriteOp>(s.writers[1].steps[0].op);
-  const auto a1 = std::get<WriteOp>(s.writers[0].steps[1].op);
-  const auto b1 = std::get<WriteOp>(s.writers[1].steps[1].op);
+  const auto a0 = OpAs<WriteOp>(s.writers[0].steps[0].op);
+  const auto b0 = OpAs<WriteOp>(s.writers[1].steps[0].op);
+  const auto a1 = OpAs<WriteOp>(s.writers[0].steps[1].op);
+  const auto b1 = OpAs<WriteOp>(s.writers[1].steps[1].op);
   EXPECT_EQ(std::tie(a0.min_key, a0.max_key, a0.rows), std::make_tuple(1, 3, 1 * 3));
   EXPECT_EQ(std::tie(b0.min_key, b0.max_key, b0.rows), std::make_tuple(10, 11, 2));
   EXPECT_EQ(std::tie(a1.min_key, a1.max_key, a1.rows), std::make_tuple(12, 12, 1));
@@ -246,16 +247,16 @@ TEST(ParserTest, IdentifiersCheckpointsAndRestart) {
                          "a: filter-and-commit checkpoints=cp\n");
   const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 8u);
-  EXPECT_EQ(std::get<CommitOp>(st[0].op).identifier, 1);
-  EXPECT_EQ(std::get<CommitOp>(st[1].op).identifier, 7);
-  EXPECT_EQ(std::get<CheckpointOp>(st[2].op).identifier, 8);
-  EXPECT_EQ(std::get<CheckpointOp>(st[2].op).name, "cp");
-  EXPECT_EQ(std::get<CommitOp>(st[3].op).identifier, 9);
-  EXPECT_TRUE(std::holds_alternative<RestartOp>(st[4].op));
-  EXPECT_EQ(std::get<CommitOp>(st[5].op).identifier, 8);
-  EXPECT_EQ(std::get<CommitOp>(st[5].op).checkpoint, "cp");
-  EXPECT_EQ(std::get<CommitOp>(st[6].op).identifier, 10);
-  EXPECT_EQ(std::get<FilterAndCommitOp>(st[7].op).checkpoints, (std::vector<std::string>{"cp"}));
+  EXPECT_EQ(OpAs<CommitOp>(st[0].op).identifier, 1);
+  EXPECT_EQ(OpAs<CommitOp>(st[1].op).identifier, 7);
+  EXPECT_EQ(OpAs<CheckpointOp>(st[2].op).identifier, 8);
+  EXPECT_EQ(OpAs<CheckpointOp>(st[2].op).checkpoint, "cp");
+  EXPECT_EQ(OpAs<CommitOp>(st[3].op).identifier, 9);
+  EXPECT_TRUE(OpIs<RestartOp>(st[4].op));
+  EXPECT_EQ(OpAs<CommitOp>(st[5].op).identifier, 8);
+  EXPECT_EQ(OpAs<CommitOp>(st[5].op).checkpoint, "cp");
+  EXPECT_EQ(OpAs<CommitOp>(st[6].op).identifier, 10);
+  EXPECT_EQ(OpAs<FilterAndCommitOp>(st[7].op).checkpoints, (std::vector<std::string>{"cp"}));
   EXPECT_EQ(OpName(st[7].op), "filter-and-commit");
 }
 
@@ -271,9 +272,9 @@ TEST(ParserTest, WritersWithTheirOwnBucketCountAndStrictMode) {
   EXPECT_EQ(s.writers[0].strict_mode_last_safe_snapshot, -1);
   EXPECT_EQ(s.writers[1].buckets, 0);  // the table's
   EXPECT_FALSE(s.writers[1].strict_mode_last_safe_snapshot.has_value());
-  EXPECT_EQ(std::get<WriteOp>(s.writers[0].steps[0].op).bucket, 3);
+  EXPECT_EQ(OpAs<WriteOp>(s.writers[0].steps[0].op).bucket, 3);
   const Step del = s.writers[1].steps[0];
-  EXPECT_EQ(std::get<DeleteDataFilesOp>(del.op).checkpoints, (std::vector<std::string>{"cp"}));
+  EXPECT_EQ(OpAs<DeleteDataFilesOp>(del.op).checkpoints, (std::vector<std::string>{"cp"}));
   EXPECT_EQ(OpName(del.op), "delete-data-files");
   EXPECT_FALSE(OpPublishes(del.op));
 }
@@ -289,12 +290,12 @@ TEST(ParserTest, RepeatExpandsLabelsAndCheckpointNames) {
   EXPECT_EQ(st[3].label, "c[2]");
   EXPECT_EQ(st[1].label, "");
   EXPECT_EQ(st[6].iteration, 3);
-  EXPECT_EQ(std::get<CheckpointOp>(st[4].op).name, "cp[2]");
-  EXPECT_EQ(std::get<CheckpointOp>(st[4].op).identifier, 2);
+  EXPECT_EQ(OpAs<CheckpointOp>(st[4].op).checkpoint, "cp[2]");
+  EXPECT_EQ(OpAs<CheckpointOp>(st[4].op).identifier, 2);
   // A name saved earlier on the same line means this iteration's checkpoint.
-  EXPECT_EQ(std::get<CommitOp>(st[5].op).checkpoint, "cp[2]");
-  EXPECT_EQ(std::get<CommitOp>(st[5].op).identifier, 2);
-  EXPECT_EQ(std::get<FilterAndCommitOp>(s.writers[1].steps[0].op).checkpoints,
+  EXPECT_EQ(OpAs<CommitOp>(st[5].op).checkpoint, "cp[2]");
+  EXPECT_EQ(OpAs<CommitOp>(st[5].op).identifier, 2);
+  EXPECT_EQ(OpAs<FilterAndCommitOp>(s.writers[1].steps[0].op).checkpoints,
             (std::vector<std::string>{"cp[1]", "cp[3]"}));
   ASSERT_EQ(s.order.size(), 1u);
   // A labelled line finishes with its last step and starts with its first.
@@ -311,9 +312,9 @@ TEST(ParserTest, ARepeatHeldOnceReadsAsTheExpandedOne) {
                            "a: write rows=2\n"
                            "repeat 4: a: write rows=3; commit\n"
                            "repeat 3: b: write rows=1; write rows=2 partition=dt=1; commit; commit\n"
-                           "repeat 2: a: write rows=1 keys=5..6; commit\n"      // given keys: expanded
-                           "repeat 2: b.x: write rows=1; commit\n"              // a label: expanded
-                           "repeat 2: a: write rows=1; checkpoint name=cp\n"   // another op: expanded
+                           "repeat 2: a: write rows=1 keys=5..6; commit\n"    // given keys: expanded
+                           "repeat 2: b.x: write rows=1; commit\n"            // a label: expanded
+                           "repeat 2: a: write rows=1; checkpoint name=cp\n"  // another op: expanded
                            "a: restart\n"
                            "repeat 5: a: write rows=1; commit\n"
                            "b: write rows=4; commit\n";
@@ -333,19 +334,19 @@ TEST(ParserTest, ARepeatHeldOnceReadsAsTheExpandedOne) {
       EXPECT_EQ(step.label, want.label);
       EXPECT_EQ(step.iteration, want.iteration);
       EXPECT_EQ(OpName(step.op), OpName(want.op));
-      if (const auto* x = std::get_if<WriteOp>(&step.op)) {
-        const auto y = std::get<WriteOp>(want.op);
+      if (const auto* x = OpIf<WriteOp>(step.op)) {
+        const auto y = OpAs<WriteOp>(want.op);
         EXPECT_EQ(std::tie(x->rows, x->min_key, x->max_key, x->partition, x->bucket),
                   std::tie(y.rows, y.min_key, y.max_key, y.partition, y.bucket));
       }
-      if (const auto* x = std::get_if<CommitOp>(&step.op)) {
-        const auto y = std::get<CommitOp>(want.op);
+      if (const auto* x = OpIf<CommitOp>(step.op)) {
+        const auto y = OpAs<CommitOp>(want.op);
         EXPECT_EQ(std::tie(x->identifier, x->checkpoint), std::tie(y.identifier, y.checkpoint));
       }
       ++i;
     }
     EXPECT_EQ(i, e.size());
-    auto is_restart = [](const Op& op) { return std::holds_alternative<RestartOp>(op); };
+    auto is_restart = [](const Op& op) { return OpIs<RestartOp>(op); };
     for (size_t from = 0; from <= e.size(); ++from) {
       size_t want = from;
       while (want < e.size() && !is_restart(e[want].op)) ++want;
@@ -355,7 +356,7 @@ TEST(ParserTest, ARepeatHeldOnceReadsAsTheExpandedOne) {
   // The last iteration of the first held line: keys after the 2 rows before it and 3 x 3 rows.
   const Step last = lazy->writers[0].steps[7];
   EXPECT_EQ(last.iteration, 4);
-  EXPECT_EQ(std::get<WriteOp>(last.op).min_key, 12);
+  EXPECT_EQ(OpAs<WriteOp>(last.op).min_key, 12);
 }
 
 TEST(ParserTest, OrderChainsAndForwardReferences) {

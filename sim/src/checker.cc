@@ -163,8 +163,15 @@ struct CommitFacts {
 };
 
 void CheckCommit(const CommitKey& key, const CommitFacts& f, std::vector<Violation>& out) {
-  const std::string what = Describe(std::get<0>(key), std::get<1>(key), std::get<2>(key));
   const size_t n = f.in_chain.size();
+  // The commit's description, only when it is wrong: most commits are fine, and formatting each
+  // one cost the explorer a tenth of its run.
+  auto told_right = [&f] {
+    return std::all_of(f.told.begin(), f.told.end(), [&f](int64_t t) { return t == 0 || t == f.in_chain.front(); });
+  };
+  const bool fine = f.acknowledged ? n == 1 && told_right() : f.unknown ? n <= 1 : n == 0;
+  if (fine) return;
+  const std::string what = Describe(std::get<0>(key), std::get<1>(key), std::get<2>(key));
   if (f.acknowledged) {
     if (n == 0) {
       const int64_t told = f.told.empty() ? 0 : f.told.front();

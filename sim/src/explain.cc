@@ -114,8 +114,8 @@ class Explainer {
   Explainer(const std::vector<Json>& history, Language language) : h_(history), zh_(language == Language::kChinese) {}
 
   Result<std::vector<Explanation>> Run() {
-    if (h_.size() < 2 || StringField(h_.front(), "type") != "header")
-      return Status::InvalidArgument("line 1: not a commitlab history (no header)");
+    if (h_.size() < 2) return Status::InvalidArgument("line 1: not a commitlab history (no header)");
+    COMMITLAB_RETURN_IF_ERROR(CheckHistoryFormat(h_.front()));
     tables_ = TablesOf(h_.front());
     nouns_ = tables_.nouns;
     nouns_.zh = zh_;

@@ -2,6 +2,7 @@
 
 #include <boost/context/fixedsize_stack.hpp>
 
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -56,9 +57,21 @@ thread_local StackCache stack_cache;
 class RecordingStack {
  public:
   RecordingStack(size_t size, boost::context::stack_context* where) : inner_(size), size_(size), where_(where) {}
+  // Out of memory, Boost throws std::bad_alloc from inside the fiber's construction, where it cannot
+  // always be caught cleanly; like operator new, ask the program's new handler first (the CLI's
+  // says so and exits 2), and throw only when there is none.
   boost::context::stack_context allocate() {
-    if (!stack_cache.Take(size_, where_)) *where_ = inner_.allocate();
-    return *where_;
+    if (stack_cache.Take(size_, where_)) return *where_;
+    for (;;) {
+      try {
+        *where_ = inner_.allocate();
+        return *where_;
+      } catch (const std::bad_alloc&) {
+        std::new_handler handler = std::get_new_handler();
+        if (handler == nullptr) throw;
+        handler();
+      }
+    }
   }
   void deallocate(boost::context::stack_context& sctx) noexcept {
     if (!stack_cache.Keep(sctx)) inner_.deallocate(sctx);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <utility>
 
 namespace commitlab::sim {
@@ -176,6 +177,28 @@ void AppendEventFields(const Event& e, JsonWriter* w) {
       break;
     default: break;
   }
+}
+
+Status CheckHistoryFormat(const Json& header) {
+  auto string_member = [&header](const char* key) -> std::optional<std::string> {
+    const auto it = header.find(key);
+    if (it == header.end() || !it->is_string()) return std::nullopt;
+    return it->get<std::string>();
+  };
+  if (!header.is_object() || string_member("type") != "header")
+    return Status::InvalidArgument("line 1: not a commitlab history (no header)");
+  const std::optional<std::string> format = string_member("format");
+  if (format != kHistoryFormat) {
+    return Status::InvalidArgument(
+        fmt::format("line 1: not a commitlab history (its header's format is {}, expected \"{}\")",
+                    format ? fmt::format("\"{}\"", *format) : std::string("missing"), kHistoryFormat));
+  }
+  const auto version = header.find("version");
+  if (version == header.end() || !version->is_number_integer() || *version != kHistoryVersion) {
+    return Status::InvalidArgument(fmt::format("line 1: history format version {} is not one this build reads ({})",
+                                               version == header.end() ? "(none)" : version->dump(), kHistoryVersion));
+  }
+  return Status::OK();
 }
 
 Result<Json> ParseHistoryLine(std::string_view line, size_t line_number) {

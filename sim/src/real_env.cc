@@ -9,6 +9,7 @@
 #include <optional>
 #include <system_error>
 #include <thread>
+#include <type_traits>
 
 #include "commitlab/core/retry_policy.h"
 
@@ -17,13 +18,14 @@ namespace {
 
 // The calling thread's identity for one RealEnv, named by its id and not its address: a thread
 // that outlives an env (a test's main thread) must not take a new env at the same address for the
-// old one, with the old one's stream.
+// old one, with the old one's stream. Trivially destructible, so that glibc never allocates to
+// register its destructor: out of memory, that registration aborts the process without a word.
 struct ThreadWriter {
-  uint64_t env_id = 0;  // 0: none
-  bool writer = false;  // a thread RunThreads started, named `name`
-  std::string name;
+  uint64_t env_id = 0;                // 0: none
+  const std::string* name = nullptr;  // a thread RunThreads started: its writer's name (RunThreads' argument)
   std::optional<Rng> rng;
 };
+static_assert(std::is_trivially_destructible_v<ThreadWriter>);
 thread_local ThreadWriter t_writer;
 std::atomic<uint64_t> next_env_id{1};
 
@@ -58,17 +60,18 @@ Rng& RealEnv::rng() {
 
 Status RealEnv::FaultPoint(std::string_view name) {
   if (over_budget()) {
-    if (t_writer.env_id == id_ && t_writer.writer) {
+    if (t_writer.env_id == id_ && t_writer.name != nullptr) {
       MutexLock lock(&stopped_mu_);
-      if (std::find(stopped_.begin(), stopped_.end(), t_writer.name) == stopped_.end())
-        stopped_.push_back(t_writer.name);
+      if (std::find(stopped_.begin(), stopped_.end(), *t_writer.name) == stopped_.end())
+        stopped_.push_back(*t_writer.name);
     }
     return Status::Crashed(
         fmt::format("stopped: the run gave up after {} of wall-clock time (the --max-wall-time budget)",
                     FormatDurationMicros(max_wall_micros_)));
   }
   if (faults_ == nullptr) return Status::OK();
-  FaultDecision d = faults_->Check(t_writer.env_id == id_ ? t_writer.name : std::string(), name, rng());
+  FaultDecision d =
+      faults_->Check(t_writer.env_id == id_ && t_writer.name != nullptr ? *t_writer.name : std::string(), name, rng());
   SleepMicros(d.delay_micros);
   return d.status;
 }
@@ -88,8 +91,7 @@ Status RealEnv::RunThreads(std::vector<Writer> writers) {
     try {
       threads.emplace_back([this, &start, &abandoned, &w = writers[i], i] {
         t_writer.env_id = id_;
-        t_writer.writer = true;
-        t_writer.name = w.name;
+        t_writer.name = &w.name;
         t_writer.rng.emplace(DeriveSeed(seed_, i));
         start.arrive_and_wait();  // release all writers at once so that they race
         if (!abandoned.load()) w.body();

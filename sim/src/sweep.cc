@@ -136,24 +136,17 @@ std::string_view ExperimentName(Experiment e) {
   return "?";
 }
 
-std::string_view ProtocolName(Protocol p) {
-  switch (p) {
-    case Protocol::kPaimon: return "paimon";
-    case Protocol::kIceberg: return "iceberg";
-    case Protocol::kDelta: return "delta";
-  }
-  return "?";
-}
-
 Result<std::vector<Protocol>> ParseProtocolList(std::string_view list) {
   std::vector<Protocol> out;
   for (std::string_view piece : SplitCommas(list)) {
     std::optional<Protocol> found;
-    for (Protocol p : {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta})
+    std::string names;
+    for (Protocol p : kEngineProtocols) {
       if (piece == ProtocolName(p)) found = p;
+      names += fmt::format("{}{}", names.empty() ? "" : ", ", ProtocolName(p));
+    }
     if (!found)
-      return Status::InvalidArgument(
-          fmt::format("\"{}\": piece \"{}\" is not one of paimon, iceberg, delta", list, piece));
+      return Status::InvalidArgument(fmt::format("\"{}\": piece \"{}\" is not one of {}", list, piece, names));
     if (std::find(out.begin(), out.end(), *found) != out.end())
       return Status::InvalidArgument(fmt::format("\"{}\": \"{}\" is given twice", list, piece));
     out.push_back(*found);
@@ -177,7 +170,7 @@ SweepConfig DefaultSweepConfig(Experiment e) {
       break;
     case Experiment::kFormats:
       c.writer_counts = {2, 4, 8, 16, 32};
-      c.protocols = {Protocol::kPaimon, Protocol::kIceberg, Protocol::kDelta};
+      c.protocols.assign(kEngineProtocols.begin(), kEngineProtocols.end());
       c.latency = *ParseLatencyModel(kLectureLatencySpec);
       break;
     case Experiment::kCapacity:

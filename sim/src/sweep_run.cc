@@ -258,6 +258,8 @@ class WritersRun {
 
 }  // namespace
 
+Protocol LectureProtocol() { return Protocol::kPaimon; }
+
 RunOutcome RunBrookerOnce(int writers, const RetryPolicy& policy, uint64_t seed, const LatencyModel& latency,
                           const StoreCapacity& capacity) {
   // Brooker's client makes exactly two calls per attempt; the idempotency scan would add snapshot

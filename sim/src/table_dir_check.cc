@@ -38,10 +38,11 @@ int64_t WallMicros() {
   return int64_t{ts.tv_sec} * 1'000'000 + ts.tv_nsec / 1'000;
 }
 
-int64_t AgeMicros(const std::string& path, int64_t now_micros) {
+// A file's last modification, since the epoch; `fallback` when it cannot be read (gone already).
+int64_t MtimeMicros(const std::string& path, int64_t fallback) {
   struct stat st;
-  if (::lstat(path.c_str(), &st) != 0) return 0;
-  return std::max<int64_t>(0, now_micros - (int64_t{st.st_mtim.tv_sec} * 1'000'000 + st.st_mtim.tv_nsec / 1'000));
+  if (::lstat(path.c_str(), &st) != 0) return fallback;
+  return int64_t{st.st_mtim.tv_sec} * 1'000'000 + st.st_mtim.tv_nsec / 1'000;
 }
 
 class Checker {
@@ -175,8 +176,8 @@ class Checker {
   }
 
   void AddLeftover(LeftoverKind kind, std::string path) {
-    const int64_t age = AgeMicros(path, now_micros_);
-    report_->leftovers.push_back({kind, std::move(path), age});
+    const int64_t mtime = MtimeMicros(path, now_micros_);
+    report_->leftovers.push_back({kind, std::move(path), std::max<int64_t>(0, now_micros_ - mtime), mtime});
   }
 
   void FindLeftovers() {
@@ -251,11 +252,15 @@ Result<TableDirReport> CheckTableDir(const std::string& root, TableDirCheckOptio
   return report;
 }
 
-CleanResult CleanLeftovers(const TableDirReport& report, int64_t older_than_micros) {
+CleanResult CleanLeftovers(const TableDirReport& report, const CleanOptions& options) {
   CleanResult out;
   for (const Leftover& l : report.leftovers) {
-    if (l.age_micros < older_than_micros) {
+    if (l.age_micros < options.older_than_micros) {
       ++out.kept_young;
+      continue;
+    }
+    if (l.mtime_micros >= options.in_flight_cutoff_micros) {
+      ++out.kept_in_flight;
       continue;
     }
     if (::unlink(l.path.c_str()) == 0 || errno == ENOENT) {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "commitlab/core/retry_policy.h"
+#include "commitlab/sim/history.h"
 #include "commitlab/sim/history_fields.h"
 
 namespace commitlab::sim {
@@ -40,8 +41,8 @@ class Builder {
   Builder(const std::vector<Json>& history, TimelineAxis axis) : history_(history), axis_(axis) {}
 
   Result<Timeline> Build() {
-    if (history_.size() < 2 || history_.front().value("type", "") != "header")
-      return Status::InvalidArgument("line 1: not a commitlab history (no header)");
+    if (history_.size() < 2) return Status::InvalidArgument("line 1: not a commitlab history (no header)");
+    COMMITLAB_RETURN_IF_ERROR(CheckHistoryFormat(history_.front()));
     t_.title = TitleOf(history_.front());
     if (const Json& h = history_.front();
         h.contains("plan") && h["plan"].is_object() && h["plan"].contains("retry") && h["plan"]["retry"].is_string()) {

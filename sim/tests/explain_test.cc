@@ -14,6 +14,8 @@ using ::testing::HasSubstr;
 
 Json Header(const std::string& protocol, const std::string& retry = "paimon") {
   return {{"type", "header"},
+          {"format", kHistoryFormat},
+          {"version", kHistoryVersion},
           {"plan", {{"retry", retry}}},
           {"scenario", {{"text", "table name=t protocol=" + protocol + "\nwriter name=job-A\n"}}}};
 }
@@ -300,6 +302,9 @@ TEST(ExplainTest, ABrokenHistoryIsRefusedWithItsLine) {
   std::vector<Json> h = LostRace();
   h.erase(h.begin());
   EXPECT_EQ(ExplainHistory(h).status().message(), "line 1: not a commitlab history (no header)");
+  std::vector<Json> other = {Json{{"type", "header"}, {"version", 1}}, Json{{"type", "x"}}};
+  EXPECT_EQ(ExplainHistory(other).status().message(),
+            "line 1: not a commitlab history (its header's format is missing, expected \"commitlab-history\")");
   h = LostRace();
   h[3].erase("type");
   EXPECT_EQ(ExplainHistory(h).status().message(), "line 4: an event without a type");

@@ -121,6 +121,44 @@ TEST(HistoryDiffTest, NamesTheFirstDifferenceAndAShorterSide) {
   EXPECT_FALSE(shorter->replayed.has_value());
 }
 
+// A replay must notice a change in any line, whatever its type: a comparison that skipped one kind
+// of event would let a replay that departs there pass as identical.
+TEST(HistoryDiffTest, AChangeInALineOfEveryTypeIsFound) {
+  const std::vector<std::string> types = {"attempt",
+                                          "published",
+                                          "atomic_commit_failed",
+                                          "unknown_outcome",
+                                          "idempotent_match",
+                                          "conflict",
+                                          "retry_wait",
+                                          "gave_up",
+                                          "crashed",
+                                          "filtered",
+                                          "error",
+                                          "op_start",
+                                          "op_end",
+                                          "step_start",
+                                          "step_end",
+                                          "gate_wait",
+                                          "gate_open",
+                                          "fault",
+                                          "footer"};
+  for (const std::string& type : types) {
+    std::vector<Json> a = {Json{{"type", "op_start"}, {"step", 1}}, Json{{"type", type}, {"step", 2}, {"writer", "w"}},
+                           Json{{"type", "op_end"}, {"step", 3}}};
+    std::vector<Json> b = a;
+    b[1]["writer"] = "v";
+    std::optional<HistoryDifference> d = FirstDifference(a, b);
+    ASSERT_TRUE(d.has_value()) << type;
+    EXPECT_EQ(d->index, 1u) << type;
+    b = a;
+    b.erase(b.begin() + 1);  // the line left out altogether
+    d = FirstDifference(a, b);
+    ASSERT_TRUE(d.has_value()) << type;
+    EXPECT_EQ(d->index, 1u) << type;
+  }
+}
+
 TEST(HistoryDiffTest, DescribesALineForAPerson) {
   const Json line =
       Json::parse(R"({"type":"atomic_commit_failed","t_us":31000,"step":412,"writer":"job-B","attempt":2,"snapshot":5,)"

@@ -44,8 +44,8 @@ TEST(JsonWriterTest, EscapesEveryByteAsNlohmannDoes) {
   for (int c = 0; c < 256; ++c) strings.emplace_back(1, static_cast<char>(c));
   for (int a = 0x80; a < 256; ++a)
     for (int b = 0; b < 256; b += 7) strings.push_back({static_cast<char>(a), static_cast<char>(b)});
-  for (const char* s : {"第 5 讲", "\xe2\x80\xa6 tail", "quote \" back \\ slash", "tab\tnew\nline\r\f\b",
-                        "\x7f del", "half \xe2\x80", "\xf0\x9f\x98\x80 emoji", ""})
+  for (const char* s : {"第 5 讲", "\xe2\x80\xa6 tail", "quote \" back \\ slash", "tab\tnew\nline\r\f\b", "\x7f del",
+                        "half \xe2\x80", "\xf0\x9f\x98\x80 emoji", ""})
     strings.emplace_back(s);
   for (const std::string& s : strings) {
     std::string out;
@@ -92,10 +92,10 @@ TEST(JsonWriterTest, EventMembersAreEventFields) {
   const std::vector<FileChange> changes = {{ChangeKind::kDelete, {.name = "f0"}}, {ChangeKind::kAdd, {.name = "f1"}}};
   const EventCause cause{.kind = CauseKind::kValidation, .files = {"a", "b\"c"}, .snapshot = 4, .by = "job-B"};
   const EventCause bare{.kind = CauseKind::kFileDeletion, .files = {}};
-  for (EventType type : {EventType::kAttempt, EventType::kPublished, EventType::kAtomicCommitFailed,
-                         EventType::kUnknownOutcome, EventType::kIdempotentMatch, EventType::kConflict,
-                         EventType::kRetryWait, EventType::kGaveUp, EventType::kCrashed, EventType::kFiltered,
-                         EventType::kError}) {
+  for (EventType type :
+       {EventType::kAttempt, EventType::kPublished, EventType::kAtomicCommitFailed, EventType::kUnknownOutcome,
+        EventType::kIdempotentMatch, EventType::kConflict, EventType::kRetryWait, EventType::kGaveUp,
+        EventType::kCrashed, EventType::kFiltered, EventType::kError}) {
     Event e{.type = type,
             .level = Level::kWarn,
             .user = "job-A",

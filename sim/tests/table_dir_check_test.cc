@@ -9,12 +9,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "commitlab/core/paimon/committer.h"
 #include "commitlab/core/paimon/dir_store.h"
+#include "commitlab/core/paimon/live_writers.h"
 #include "commitlab/core/paimon/snapshot_codec.h"
 #include "commitlab/sim/real_env.h"
 
@@ -198,11 +200,20 @@ TEST_F(TableDirCheckTest, LeftoversAreListedAndCleanedByAge) {
                                            std::pair{store_->ManifestPath("manifest-lost-1"), LeftoverKind::kManifest},
                                            std::pair{store_->DataFilePath(orphan), LeftoverKind::kDataFile}));
 
+  constexpr int64_t kNoWriter = std::numeric_limits<int64_t>::max();
   // A day is far older than files written just now: nothing goes.
-  CleanResult kept = CleanLeftovers(r, 86'400'000'000);
+  CleanResult kept = CleanLeftovers(r, {.older_than_micros = 86'400'000'000, .in_flight_cutoff_micros = kNoWriter});
   EXPECT_THAT(kept.removed, IsEmpty());
   EXPECT_EQ(kept.kept_young, 3);
-  CleanResult cleaned = CleanLeftovers(r, 0);
+  // The test's own store is a live writer that started before these files: they may be its commit
+  // in flight, so even at 0 s nothing goes.
+  Result<LiveWriters> live = FindLiveWriters(store_->LockDir());
+  ASSERT_TRUE(live.ok());
+  EXPECT_EQ(live->live, 1);
+  CleanResult in_flight = CleanLeftovers(r, {.older_than_micros = 0, .in_flight_cutoff_micros = live->cutoff_micros});
+  EXPECT_THAT(in_flight.removed, IsEmpty());
+  EXPECT_EQ(in_flight.kept_in_flight, 3);
+  CleanResult cleaned = CleanLeftovers(r, {.older_than_micros = 0, .in_flight_cutoff_micros = kNoWriter});
   EXPECT_EQ(cleaned.removed.size(), 3u);
   EXPECT_THAT(cleaned.errors, IsEmpty());
   const TableDirReport after = Check();

@@ -15,7 +15,10 @@ using ::testing::Not;
 // Two writers race for snapshot 1: job-A publishes it, job-B loses, waits and takes snapshot 2.
 std::vector<Json> Race() {
   std::vector<Json> h;
-  h.push_back({{"type", "header"}, {"scenario", {{"file", "r.scn"}, {"text", "# c\ntitle \"Two <jobs> race\"\n"}}}});
+  h.push_back({{"type", "header"},
+               {"format", kHistoryFormat},
+               {"version", kHistoryVersion},
+               {"scenario", {{"file", "r.scn"}, {"text", "# c\ntitle \"Two <jobs> race\"\n"}}}});
   auto ev = [&](Json e) { h.push_back(std::move(e)); };
   ev({{"type", "op_start"}, {"t_us", 0}, {"step", 1}, {"writer", "job-A"}, {"op", "read-latest"}});
   ev({{"type", "op_start"}, {"t_us", 0}, {"step", 2}, {"writer", "job-B"}, {"op", "read-latest"}});
@@ -237,6 +240,14 @@ TEST(TimelineTest, ABrokenHistoryIsRefusedWithItsLine) {
   std::vector<Json> h = Race();
   h.erase(h.begin());
   EXPECT_EQ(BuildTimeline(h).status().message(), "line 1: not a commitlab history (no header)");
+  // A JSON Lines file of another program, or of a later format version, is refused by name.
+  std::vector<Json> other = {Json{{"type", "header"}, {"format", "otel-trace"}, {"version", 1}}, Json{{"type", "x"}}};
+  EXPECT_EQ(BuildTimeline(other).status().message(),
+            "line 1: not a commitlab history (its header's format is \"otel-trace\", expected \"commitlab-history\")");
+  std::vector<Json> later = {Json{{"type", "header"}, {"format", "commitlab-history"}, {"version", 99}},
+                             Json{{"type", "x"}}};
+  EXPECT_EQ(BuildTimeline(later).status().message(),
+            "line 1: history format version 99 is not one this build reads (1)");
   h = Race();
   h.erase(h.begin() + 1);  // job-A's first op_start
   EXPECT_EQ(BuildTimeline(h).status().message(), "line 3: an op_end without its op_start");

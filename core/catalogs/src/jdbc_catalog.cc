@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "commitlab/catalogs/rest_tables.h"
 #include "commitlab/core/file_read.h"
 #include "commitlab/core/file_write.h"
 #include "commitlab/core/iceberg/metadata_json.h"
@@ -34,6 +35,23 @@ constexpr size_t kMaxMetadataBytes = size_t{256} << 20;
 
 }  // namespace
 
+std::string MetadataFiles::AbsoluteFolder(const std::string& folder) {
+  std::error_code ec;
+  std::string abs = std::filesystem::absolute(folder, ec).lexically_normal().string();
+  while (abs.size() > 1 && abs.back() == '/') abs.pop_back();
+  return ec ? folder : abs;
+}
+
+std::string MetadataFiles::Absolute(const std::string& location) const {
+  if (root_.empty() || location.starts_with('/')) return location;
+  return root_ + "/" + location;
+}
+
+std::string MetadataFiles::Relative(const std::string& location) const {
+  if (root_.empty() || !location.starts_with(root_ + "/")) return location;
+  return location.substr(root_.size() + 1);
+}
+
 Status MetadataFiles::Put(const iceberg::MetadataRef& m) {
   if (!folder_.empty()) {
     const std::string path = folder_ + "/" + m->location;
@@ -47,23 +65,31 @@ Status MetadataFiles::Put(const iceberg::MetadataRef& m) {
   return Status::OK();
 }
 
-Result<iceberg::MetadataRef> MetadataFiles::Get(const std::string& location) {
+Result<iceberg::MetadataRef> MetadataFiles::Get(const std::string& absolute_or_relative, const std::string& table) {
+  const std::string location = Relative(absolute_or_relative);
   {
     MutexLock l(&mu_);
     auto it = files_.find(location);
     if (it != files_.end()) return it->second;
   }
-  if (folder_.empty() || location.find("..") != std::string::npos)
-    return Status::NotFound(fmt::format("File does not exist: {}", location));
+  if (folder_.empty() || location.find("..") != std::string::npos || location.starts_with('/'))
+    return Status::NotFound(fmt::format("File does not exist: {}", absolute_or_relative));
   const std::string path = folder_ + "/" + location;
   Result<std::string> text = ReadRegularFile(path, kMaxMetadataBytes);
   if (!text.ok())
-    return text.status().code() == Code::kNotFound ? Status::NotFound(fmt::format("File does not exist: {}", location))
+    return text.status().code() == Code::kNotFound ? Status::NotFound(fmt::format("File does not exist: {}", path))
                                                    : text.status();
-  Result<iceberg::MetadataRef> m = iceberg::DecodeMetadata(*text, path);
+  iceberg::MetadataRef newest;  // the newest version held, which lends its snapshots
+  {
+    MutexLock l(&mu_);
+    newest = newest_;
+  }
+  Result<iceberg::MetadataRef> m =
+      iceberg::DecodeMetadata(*text, path, {.location = location, .table_name = table}, newest.get());
   if (!m.ok()) return m.status();
   MutexLock l(&mu_);
   files_[location] = *m;
+  if (newest_ == nullptr || (*m)->version > newest_->version) newest_ = *m;
   return m;
 }
 
@@ -76,9 +102,20 @@ Result<std::unique_ptr<JdbcCatalog>> JdbcCatalog::Open(const std::string& connin
 }
 
 Status JdbcCatalog::CreateTable(const iceberg::MetadataRef& initial) {
-  COMMITLAB_RETURN_IF_ERROR(files_->Put(initial));
+  // A table of the format: a random uuid, and its files' folder as its location.
+  iceberg::MetadataRef table = initial;
+  if (initial->Fields().uuid.empty() || initial->Fields().location.empty()) {
+    auto m = std::make_shared<iceberg::TableMetadata>(*initial);
+    auto f = std::make_shared<iceberg::TableFields>(initial->Fields());
+    if (f->uuid.empty()) f->uuid = NewTableUuid();
+    if (f->location.empty()) f->location = files_->root();
+    m->fields = std::move(f);
+    table = std::move(m);
+  }
+  COMMITLAB_RETURN_IF_ERROR(files_->Put(table));
   MutexLock l(&mu_);
-  Result<PgRows> r = conn_->Exec(kInsert, {table_.catalog, table_.ns, table_.name, initial->location});
+  // metadata_location is absolute, as JdbcTableOperations writes it.
+  Result<PgRows> r = conn_->Exec(kInsert, {table_.catalog, table_.ns, table_.name, files_->Absolute(table->location)});
   if (!r.ok() && IsUniqueViolation(r.status()))
     return Status::Conflict(fmt::format("Table already exists: {}", qualified_));
   if (!r.ok()) return r.status();
@@ -106,7 +143,7 @@ Result<iceberg::MetadataRef> JdbcCatalog::Current() {
     return Location();
   }();
   if (!location.ok()) return location.status();
-  return files_->Get(*location);
+  return files_->Get(*location, qualified_);
 }
 
 iceberg::CasResult JdbcCatalog::CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) {
@@ -122,12 +159,6 @@ iceberg::CasResult JdbcCatalog::CompareAndSwap(int64_t expected_version, iceberg
   if (Status st = files_->Put(new_metadata); !st.ok())
     return {CasOutcome::kUnknown, fmt::format("{} (the swap was not tried)", st.message())};
   MutexLock l(&mu_);
-  Result<std::string> current = Location();
-  if (!current.ok()) return {CasOutcome::kUnknown, current.status().message()};
-  if (*current != old_location) {
-    return {CasOutcome::kLost, fmt::format("Cannot commit {}: metadata location {} has changed from {}", qualified_,
-                                           *current, old_location)};
-  }
   if (env_ != nullptr) {
     if (Status st = env_->FaultPoint(fault::kCatalogBefore); !st.ok()) {
       conn_->Drop();
@@ -135,8 +166,10 @@ iceberg::CasResult JdbcCatalog::CompareAndSwap(int64_t expected_version, iceberg
               fmt::format("PostgreSQL connection lost before the statement was sent ({})", st.message())};
     }
   }
-  Result<PgRows> r =
-      conn_->Exec(kDoCommit, {new_metadata->location, old_location, table_.catalog, table_.ns, table_.name});
+  // The UPDATE's WHERE is the check that the row still names the metadata the writer read: no
+  // SELECT before it (the writer's refresh read the row already).
+  Result<PgRows> r = conn_->Exec(kDoCommit, {files_->Absolute(new_metadata->location), files_->Absolute(old_location),
+                                             table_.catalog, table_.ns, table_.name});
   if (!r.ok()) return {CasOutcome::kUnknown, r.status().message()};
   if (r->affected != 1)
     return {CasOutcome::kLost, fmt::format("Failed to update table {} from catalog {}", qualified_, table_.catalog)};

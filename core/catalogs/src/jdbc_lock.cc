@@ -41,15 +41,25 @@ Result<std::unique_ptr<JdbcTableLock>> JdbcTableLock::Open(const std::string& co
   return std::unique_ptr<JdbcTableLock>(new JdbcTableLock(std::move(*conn), std::move(options)));
 }
 
+Status JdbcTableLock::Noted(Status st) {
+  if (!st.ok() && !first_server_error_) first_server_error_ = st.message();
+  return st;
+}
+
+std::optional<std::string> JdbcTableLock::first_server_error() const {
+  MutexLock l(&mu_);
+  return first_server_error_;
+}
+
 Result<bool> JdbcTableLock::TryOnce() {
   MutexLock l(&mu_);
-  if (Result<PgRows> r = conn_->Exec(kReleaseExpired, {options_.lock_id}); !r.ok()) return r.status();
+  if (Result<PgRows> r = conn_->Exec(kReleaseExpired, {options_.lock_id}); !r.ok()) return Noted(r.status());
   Result<PgRows> r =
       conn_->Exec(kAcquire, {options_.lock_id, std::to_string(options_.acquire_timeout_micros / 1'000'000)});
   // Upstream's lockAcquire answers false on any SQLException; only a duplicate key (someone holds
   // it) does here, so that a writer does not wait out the whole timeout on a dead link, a missing
   // table or a statement timeout.
-  if (!r.ok()) return IsUniqueViolation(r.status()) ? Result<bool>(false) : Result<bool>(r.status());
+  if (!r.ok()) return IsUniqueViolation(r.status()) ? Result<bool>(false) : Result<bool>(Noted(r.status()));
   return r->affected > 0;
 }
 
@@ -70,7 +80,7 @@ Status JdbcTableLock::Acquire(Env* env) {
 
 Status JdbcTableLock::Release() {
   MutexLock l(&mu_);
-  return conn_->Exec(kRelease, {options_.lock_id}).status();
+  return Noted(conn_->Exec(kRelease, {options_.lock_id}).status());
 }
 
 }  // namespace commitlab::catalogs

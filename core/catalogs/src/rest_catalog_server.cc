@@ -3,18 +3,26 @@
 #include <fcntl.h>
 
 #include <boost/asio.hpp>
+// GCC 12 at -O2 with -fsanitize=address warns that Beast's own parser reads a boost::optional
+// before setting it (basic_parser.hpp, do_field): a false positive inside a system header, made
+// an error by the sanitizer presets. Silenced for Beast's headers only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#pragma GCC diagnostic pop
 #include <fmt/format.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "commitlab/core/env.h"
+#include "rest_router.h"
 
 namespace commitlab::catalogs {
 
@@ -25,21 +33,17 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-constexpr uint64_t kMaxBodyBytes = uint64_t{64} << 20;
-
-// The parts of a target after /v1/namespaces/: {ns} or {ns, tables} or {ns, tables, table}.
-std::vector<std::string> Segments(beast::string_view t) {
-  std::string_view target(t.data(), t.size());
-  std::vector<std::string> out;
-  if (const size_t q = target.find('?'); q != std::string_view::npos) target = target.substr(0, q);
-  size_t start = 0;
-  while (start <= target.size()) {
-    const size_t end = std::min(target.find('/', start), target.size());
-    if (end > start) out.emplace_back(target.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
+// What a request may cost. Parsing a JSON body costs some 17 times its size, on the server's one
+// thread: a commit's body (the spec's snapshot objects, or commitlab's with its files' rows) is
+// bounded at 4 MiB, any other at 1 MiB, and bodies are read only while all those being read or
+// served fit in kBodyBudget; a request over the budget waits (its connection unread) while the
+// others go on.
+constexpr uint64_t kMaxCommitBodyBytes = uint64_t{4} << 20;
+constexpr uint64_t kMaxBodyBytes = uint64_t{1} << 20;
+constexpr uint64_t kBodyBudget = uint64_t{16} << 20;
+// After a failed accept (EMFILE: out of descriptors) the acceptor tries again after this long,
+// rather than spinning or giving up: the connections that hold descriptors end and free them.
+constexpr auto kAcceptBackoff = std::chrono::milliseconds(100);
 
 }  // namespace
 
@@ -68,12 +72,15 @@ class RestCatalogServer::Impl {
     return Status::OK();
   }
 
+  ~Impl() { stopping_ = true; }  // before io_ and its sessions go
+
   uint16_t port() const { return port_; }
   void Run() { io_.run(); }
   void Stop() {
     asio::post(io_, [this] {
       boost::system::error_code ignored;
       acceptor_.close(ignored);
+      accept_timer_.cancel();
       io_.stop();
     });
   }
@@ -82,6 +89,9 @@ class RestCatalogServer::Impl {
   class Session;
 
   void Accept();
+  // Runs `read` (now, or once enough of the body budget is free) with `need` bytes charged to it.
+  void WhenBudgetAllows(uint64_t need, std::function<void()> read);
+  void ReleaseBudget(uint64_t charge);
 
   RestFaultDecision Fault(std::string_view writer, std::string_view point) {
     if (!options_.faults) return {};
@@ -93,31 +103,18 @@ class RestCatalogServer::Impl {
     return d;
   }
 
-  // The table a commit request names, in *ns and *table; false for any other request.
-  static bool IsCommit(const http::request<http::string_body>& req, std::string* ns, std::string* table) {
-    const std::vector<std::string> parts = Segments(req.target());
-    if (req.method() != http::verb::post || parts.size() != 5 || parts[0] != "v1" || parts[1] != "namespaces" ||
-        parts[3] != "tables")
-      return false;
-    *ns = parts[2];
-    *table = parts[4];
-    return true;
+  // Whether a request to `target` is a commit, which may carry a larger body.
+  static bool IsCommitTarget(http::verb method, beast::string_view target) {
+    std::string ns, table;
+    const internal::Target t = internal::ParseTarget(std::string_view(target.data(), target.size()));
+    return method == http::verb::post && internal::IsTableCommit("POST", t, &ns, &table);
   }
 
-  // Every request but a commit.
-  RestReply Route(const http::request<http::string_body>& req) {
-    const std::vector<std::string> parts = Segments(req.target());
-    const bool get = req.method() == http::verb::get;
-    const bool post = req.method() == http::verb::post;
-    if (parts.size() == 2 && parts[0] == "v1" && parts[1] == "config" && get)
-      return {200, R"({"defaults":{},"overrides":{}})"};
-    if (parts.size() >= 4 && parts[0] == "v1" && parts[1] == "namespaces" && parts[3] == "tables") {
-      if (parts.size() == 4 && post) return tables_->Create(parts[2], req.body());
-      if (parts.size() == 5 && get) return tables_->Load(parts[2], parts[4]);
-    }
-    return RestError(404, "NoSuchRouteException",
-                     fmt::format("{} {} is not a route of this catalog", std::string(req.method_string()),
-                                 std::string(req.target())));
+  // Every request but a table commit.
+  RestReply Route(const http::request<http::string_body>& req, const internal::Target& t) {
+    const beast::string_view method = req.method_string(), target = req.target();
+    return internal::Route(tables_.get(), std::string_view(method.data(), method.size()),
+                           std::string_view(target.data(), target.size()), t, req.body());
   }
 
   RestReply Commit(const std::string& ns, const std::string& table, const std::string& body) {
@@ -129,8 +126,18 @@ class RestCatalogServer::Impl {
   RestCatalogServer* const owner_;
   const RestServerOptions options_;
   const std::unique_ptr<RestTables> tables_;
+  // The body budget, on the io thread only. Declared before io_: sessions that io_'s handlers
+  // hold give their charge back as io_ is destroyed.
+  struct Waiting {
+    uint64_t need;
+    std::function<void()> read;
+  };
+  uint64_t in_flight_ = 0;  // body bytes charged to requests being read or served
+  std::deque<Waiting> waiting_;
+  bool stopping_ = false;
   asio::io_context io_{1};
   tcp::acceptor acceptor_;
+  asio::steady_timer accept_timer_{io_};
   uint16_t port_ = 0;
 };
 
@@ -141,22 +148,61 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
       : server_(server), stream_(std::move(socket)), timer_(stream_.get_executor()) {}
 
   void Read() {
+    Release();
     parser_.emplace();
-    parser_->body_limit(kMaxBodyBytes);
+    parser_->body_limit(kMaxCommitBodyBytes);  // the largest; lowered per route once the target is known
+    stream_.expires_after(std::chrono::microseconds(server_->options_.idle_timeout_micros));
+    http::async_read_header(stream_, buffer_, *parser_,
+                            [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
+  }
+
+  ~Session() { Release(); }
+
+ private:
+  // Whether `ec` ended the read because the client sent something that is not HTTP (answered 400),
+  // rather than closing or going quiet.
+  static bool NotHttp(beast::error_code ec) {
+    return ec.category() == beast::error_code(http::error::bad_target).category() && ec != http::error::end_of_stream &&
+           ec != http::error::partial_message;
+  }
+
+  void OnHeader(beast::error_code ec) {
+    if (ec == http::error::body_limit) return Refuse(413, "the request body is larger than this catalog takes");
+    if (ec && NotHttp(ec)) return Refuse(400, fmt::format("not an HTTP request: {}", ec.message()));
+    if (ec) return Close();  // the client closed or timed out
+    const auto& header = parser_->get();
+    const uint64_t limit = Impl::IsCommitTarget(header.method(), header.target()) ? kMaxCommitBodyBytes : kMaxBodyBytes;
+    const boost::optional<uint64_t> length = parser_->content_length();
+    if (length && *length > limit)
+      return Refuse(
+          413, fmt::format("the request body ({} bytes) is larger than the {} bytes this route takes", *length, limit));
+    parser_->body_limit(limit);  // a chunked body is held to it as it arrives
+    const uint64_t need = parser_->is_done() ? 0 : length.value_or(limit);
+    stream_.expires_never();  // a request waiting for the budget is not idle
+    server_->WhenBudgetAllows(need, [self = shared_from_this(), need] {
+      self->charge_ = need;
+      self->ReadBody();
+    });
+  }
+
+  void ReadBody() {
     stream_.expires_after(std::chrono::microseconds(server_->options_.idle_timeout_micros));
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
   }
 
- private:
   void OnRead(beast::error_code ec) {
     if (ec == http::error::body_limit) return Refuse(413, "the request body is larger than this catalog takes");
-    if (ec && ec.category() == beast::error_code(http::error::bad_target).category() &&
-        ec != http::error::end_of_stream && ec != http::error::partial_message)
-      return Refuse(400, fmt::format("not an HTTP request: {}", ec.message()));
+    if (ec && NotHttp(ec)) return Refuse(400, fmt::format("not an HTTP request: {}", ec.message()));
     if (ec) return Close();  // the client closed or timed out
     request_ = parser_->release();
+    parser_.reset();
     Guarded([this] { Serve(); });
+  }
+
+  // Gives this request's share of the body budget back, once its body is no longer needed.
+  void Release() {
+    if (charge_ > 0) server_->ReleaseBudget(std::exchange(charge_, 0));
   }
 
   // Runs `step` of serving a request; an exception (a bug, not the client's) answers 500 and the
@@ -180,7 +226,12 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
   void Serve() {
     server_->owner_->requests_.fetch_add(1);
     std::string ns, table;
-    if (!Impl::IsCommit(request_, &ns, &table)) return Answer(server_->Route(request_), false);
+    const beast::string_view method = request_.method_string(), target = request_.target();
+    internal::Target t = internal::ParseTarget(std::string_view(target.data(), target.size()));
+    if (const auto tag = request_.find(http::field::if_none_match); tag != request_.end())
+      t.if_none_match = std::string(tag->value());
+    if (!internal::IsTableCommit(std::string_view(method.data(), method.size()), t, &ns, &table))
+      return Answer(server_->Route(request_, t), false);
     const auto header = request_.find("X-Commitlab-Writer");
     writer_ = header == request_.end() ? "" : std::string(header->value());
     const RestFaultDecision before = server_->Fault(writer_, fault::kCatalogBefore);
@@ -213,12 +264,18 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
 
   // Sends `reply`, or with `drop` closes the connection without answering.
   void Answer(RestReply reply, bool drop) {
+    server_->owner_->body_bytes_.fetch_add(static_cast<int64_t>(request_.body().size() + reply.body.size()));
+    request_.body().clear();
+    request_.body().shrink_to_fit();
+    Release();
     if (drop) return Close();
     response_ = {static_cast<http::status>(reply.status), request_.version()};
     response_.set(http::field::server, "commitlab-rest-catalog");
     response_.set(http::field::content_type, "application/json");
     response_.keep_alive(request_.keep_alive());
-    response_.body() = std::move(reply.body);
+    if (!reply.etag.empty()) response_.set(http::field::etag, reply.etag);
+    // A HEAD or 204 answer has no body (the status says it all).
+    if (request_.method() != http::verb::head && reply.status != 204) response_.body() = std::move(reply.body);
     response_.prepare_payload();
     stream_.expires_after(std::chrono::microseconds(server_->options_.idle_timeout_micros));
     http::async_write(stream_, response_, [self = shared_from_this()](beast::error_code ec, size_t) {
@@ -238,6 +295,7 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
   asio::steady_timer timer_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  uint64_t charge_ = 0;  // of the server's body budget
   std::string writer_;
   http::request<http::string_body> request_;
   http::response<http::string_body> response_;
@@ -245,15 +303,48 @@ class RestCatalogServer::Impl::Session : public std::enable_shared_from_this<Ses
 
 void RestCatalogServer::Impl::Accept() {
   acceptor_.async_accept(io_, [this](boost::system::error_code ec, tcp::socket socket) {
-    if (ec) return;  // closed by Stop
+    if (!acceptor_.is_open()) return;  // closed by Stop
+    if (ec) {
+      // EMFILE, ENFILE, ENOBUFS, ECONNABORTED: the listening socket is fine, this connection is
+      // not (yet). It waits in the backlog while the server backs off and tries again.
+      owner_->accept_errors_.fetch_add(1);
+      accept_timer_.expires_after(kAcceptBackoff);
+      accept_timer_.async_wait([this](boost::system::error_code) { Accept(); });
+      return;
+    }
     ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);
+    // Nagle's algorithm holds an answer's last segment until the client acknowledges the one
+    // before, which it delays (40 ms): every answer past one segment (a table's metadata past
+    // 64 KiB on loopback) would wait for it.
+    boost::system::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
     std::make_shared<Session>(this, std::move(socket))->Read();
     Accept();
   });
 }
 
+void RestCatalogServer::Impl::WhenBudgetAllows(uint64_t need, std::function<void()> read) {
+  // First come, first served: a large body is not overtaken for ever by small ones.
+  if (waiting_.empty() && (in_flight_ + need <= kBodyBudget || in_flight_ == 0)) {
+    in_flight_ += need;
+    return read();
+  }
+  waiting_.push_back({need, std::move(read)});
+}
+
+void RestCatalogServer::Impl::ReleaseBudget(uint64_t charge) {
+  in_flight_ -= charge;
+  if (stopping_) return;
+  while (!waiting_.empty() && (in_flight_ + waiting_.front().need <= kBodyBudget || in_flight_ == 0)) {
+    Waiting next = std::move(waiting_.front());
+    waiting_.pop_front();
+    in_flight_ += next.need;
+    asio::post(io_, std::move(next.read));
+  }
+}
+
 Result<std::unique_ptr<RestCatalogServer>> RestCatalogServer::Start(RestServerOptions options) {
-  Result<std::unique_ptr<RestTables>> tables = RestTables::Open(options.warehouse, options.seed);
+  Result<std::unique_ptr<RestTables>> tables = RestTables::Open(options.warehouse);
   if (!tables.ok()) return tables.status();
   std::unique_ptr<RestCatalogServer> server(new RestCatalogServer());
   server->impl_ = std::make_unique<Impl>(server.get(), std::move(options), std::move(*tables));

@@ -195,21 +195,27 @@ TEST_F(RestCatalogTest, FourThreadsAppendingThroughTheServerLandEveryCommit) {
 TEST(RestTablesTest, RequestsThatAreNotCommitsAre400AndNamesCannotLeaveTheWarehouse) {
   char dir[] = "/tmp/commitlab-rest-XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);
-  Result<std::unique_ptr<RestTables>> t = RestTables::Open(dir, 1);
+  Result<std::unique_ptr<RestTables>> t = RestTables::Open(dir);
   ASSERT_TRUE(t.ok());
-  ASSERT_EQ((*t)->Create("db", R"({"name":"tbl"})").status, 200);
+  constexpr char kSchema[] = R"("schema":{"type":"struct","fields":[]})";
+  EXPECT_EQ((*t)->Create("db", std::string(R"({"name":"tbl",)") + kSchema + "}").status, 404);  // no namespace yet
+  ASSERT_EQ((*t)->CreateNamespace(R"({"namespace":["db"]})").status, 200);
+  ASSERT_EQ((*t)->Create("db", std::string(R"({"name":"tbl",)") + kSchema + "}").status, 200);
+  EXPECT_EQ((*t)->Create("db", R"({"name":"noschema"})").status, 400);
   EXPECT_EQ((*t)->Commit("db", "tbl", "not json").status, 400);
   EXPECT_EQ((*t)->Commit("db", "tbl", R"({"requirements":[{"type":"assert-nothing"}],"updates":[]})").status, 400);
   EXPECT_EQ((*t)->Commit("db", "tbl", R"({"requirements":[],"updates":[{"action":"drop-everything"}]})").status, 400);
   EXPECT_EQ((*t)->Load("..", "tbl").status, 404);
-  EXPECT_EQ((*t)->Create("db", R"({"name":"../escape"})").status, 400);
+  EXPECT_EQ((*t)->Create("db", std::string(R"({"name":"../escape",)") + kSchema + "}").status, 400);
   EXPECT_EQ(
       (*t)->Commit("db", "tbl", R"({"requirements":[],"updates":[{"action":"set-snapshot-ref","ref-name":5}]})").status,
       400);
   RestReply wrong_uuid =
       (*t)->Commit("db", "tbl", R"({"requirements":[{"type":"assert-table-uuid","uuid":"x"}],"updates":[]})");
   EXPECT_EQ(wrong_uuid.status, 409);
-  EXPECT_THAT(wrong_uuid.body, HasSubstr("Requirement failed: UUID does not match: expected x != "));
+  // UpdateRequirement.AssertTableUUID: the table's uuid, then the one asserted.
+  EXPECT_THAT(wrong_uuid.body, HasSubstr("Requirement failed: UUID does not match: expected "));
+  EXPECT_THAT(wrong_uuid.body, HasSubstr(" != x"));
   std::filesystem::remove_all(dir);
 }
 

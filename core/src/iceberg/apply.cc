@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <set>
@@ -30,7 +31,7 @@ TableMetadata NextVersion(const TableMetadata& base, const ApplyContext& ctx) {
   next.version = base.version + 1;
   next.location = ctx.metadata_location;
   next.last_updated_ms = ctx.timestamp_ms;
-  next.metadata_log.Append(base.location);
+  next.metadata_log.Append(base.location, base.last_updated_ms);
   return next;
 }
 
@@ -145,6 +146,10 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
                                          dropped_deletes.front()->file.partition));
   }
 
+  // A table read from a catalog may carry any number: never overflow (a wedged table, not UB).
+  if (base.last_sequence_number < 0 || base.last_sequence_number == INT64_MAX)
+    return Status::Corruption(fmt::format("table {}: last-sequence-number {} leaves no next sequence number",
+                                          base.table_name, base.last_sequence_number));
   Snapshot change;
   change.snapshot_id = ctx.snapshot_id;
   change.parent_id = base.current_snapshot_id;

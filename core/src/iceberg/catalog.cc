@@ -77,7 +77,7 @@ CasResult InMemoryRestCatalog::Commit(const TableMetadata& base, MetadataRef nex
   merged->version = now.version + 1;
   merged->location = next->location;  // the file the client wrote stands for the server's
   merged->last_updated_ms = next->last_updated_ms;
-  merged->metadata_log.Append(now.location);
+  merged->metadata_log.Append(now.location, now.last_updated_ms);
   if (moves_main) {
     // TableMetadata.Builder.addSnapshot refuses a sequence number that is not the newest.
     if (next->last_sequence_number <= now.last_sequence_number) {

@@ -336,7 +336,7 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
     case CasOutcome::kSwapped: {
       std::optional<int64_t> snapshot_id;
       if (makes_snapshot) {
-        ++stats_.snapshots;
+        ++stats_.committed;
         snapshot_id = state.snapshot_id;
         emit(EventType::kPublished, Level::kInfo,
              gate_.Message("Committed snapshot {} ({})", state.snapshot_id, op_class));

@@ -11,19 +11,23 @@ MetadataLog::MetadataLog(const std::vector<std::string>& oldest_first) {
   for (const std::string& location : oldest_first) Append(location);
 }
 
-void MetadataLog::Append(std::string location) {
-  newest_ = std::make_shared<const Node>(Node{std::move(location), std::move(newest_)});
+MetadataLog::MetadataLog(const std::vector<Entry>& oldest_first) {
+  for (const Entry& e : oldest_first) Append(e.location, e.timestamp_ms);
+}
+
+void MetadataLog::Append(std::string location, int64_t timestamp_ms) {
+  newest_ = std::make_shared<const Node>(Node{std::move(location), timestamp_ms, std::move(newest_)});
   ++chain_;
   size_ = std::min(chain_, kPreviousVersionsMax);
   if (chain_ <= 2 * kPreviousVersionsMax) return;
   // Entries past the cap are unreachable through this log but still held by its nodes (and
   // perhaps shared with older versions): rebuild a chain of just the live ones, one string copy
   // per append on average, so a chain never outgrows twice the cap.
-  const std::vector<std::string> kept = Entries();
+  const std::vector<Entry> kept = TimedEntries();
   newest_.reset();
   chain_ = 0;
-  for (const std::string& l : kept) {
-    newest_ = std::make_shared<const Node>(Node{l, std::move(newest_)});
+  for (const Entry& e : kept) {
+    newest_ = std::make_shared<const Node>(Node{e.location, e.timestamp_ms, std::move(newest_)});
     ++chain_;
   }
 }
@@ -39,6 +43,13 @@ std::vector<std::string> MetadataLog::Entries() const {
   std::vector<std::string> out(size_);
   const Node* n = newest_.get();
   for (size_t i = size_; i > 0; --i, n = n->older.get()) out[i - 1] = n->location;
+  return out;
+}
+
+std::vector<MetadataLog::Entry> MetadataLog::TimedEntries() const {
+  std::vector<Entry> out(size_);
+  const Node* n = newest_.get();
+  for (size_t i = size_; i > 0; --i, n = n->older.get()) out[i - 1] = {n->location, n->timestamp_ms};
   return out;
 }
 

@@ -82,6 +82,11 @@ const FileSet& TableMetadata::LiveDeletes() const {
   return s && s->live_deletes ? *s->live_deletes : *kEmpty;
 }
 
+const TableFields& TableMetadata::Fields() const {
+  static const TableFields* const kDefaults = new TableFields();
+  return fields != nullptr ? *fields : *kDefaults;
+}
+
 TableMetadata NewTableMetadata(std::string table_name, int32_t schema_id, std::string_view uuid) {
   TableMetadata m;
   m.table_name = std::move(table_name);

@@ -262,7 +262,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     if (!found.ok()) return fatal(EventType::kError, found.status());
     if (found->has_value()) {
       ++stats_.idempotent_matches;
-      ++stats_.snapshots;
+      ++stats_.committed;
       Emit({.type = EventType::kIdempotentMatch,
             .level = Level::kInfo,
             .identifier = identifier,
@@ -361,7 +361,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
 
   switch (pr.outcome) {
     case PublishOutcome::kPublished:
-      ++stats_.snapshots;
+      ++stats_.committed;
       if (gate_.events())
         Emit({.type = EventType::kPublished,
               .level = Level::kInfo,
@@ -391,7 +391,12 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
                       : std::string(),
               .injected = injected_loss});
       return {AttemptResult::kRetry, 0, Status::OK()};
-    case PublishOutcome::kError: break;
+    case PublishOutcome::kError:
+      // NotFound is a store's known refusal (DirStore: a file the snapshot adds is gone): nothing was
+      // published and no retry can bring the file back, as TableCommitImpl.checkFilesExistence's
+      // refusal.
+      if (pr.error.code() == Code::kNotFound) return fatal(EventType::kError, std::move(pr.error));
+      break;
   }
   ++stats_.unknown_outcomes;
   std::string msg = fmt::format(

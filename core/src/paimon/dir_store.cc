@@ -192,8 +192,14 @@ Status ReplaceFile(const std::string& dir, const std::string& name, std::string_
 // Overwrites dir/name in place with `content`, creating it if absent. Readers may see it torn.
 Status OverwriteInPlace(const std::string& dir, const std::string& name, std::string_view content) {
   const std::string path = JoinPath(dir, name);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  // Never blocks on a FIFO (O_NONBLOCK: no reader is ENXIO) nor writes through a symbolic link.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
   if (fd < 0) return IoError("open", path, errno);
+  struct stat type;
+  if (::fstat(fd, &type) != 0 || !S_ISREG(type.st_mode)) {
+    ::close(fd);
+    return Status::IOError(fmt::format("cannot write {}: not a regular file", path));
+  }
   Status st = Status::OK();
   const ssize_t n = ::pwrite(fd, content.data(), content.size(), 0);
   if (n != static_cast<ssize_t>(content.size())) {
@@ -242,8 +248,30 @@ DirStore::DirStore(std::string root, DirStoreOptions options)
       manifest_dir_(JoinPath(root_, "manifest")),
       options_(options) {}
 
+namespace {
+
+// A directory with other things in it but no snapshot/ is not a table: writing there would mix a
+// table into someone's files. An absent one, or one holding nothing but our lock/ folder, becomes a
+// table. Open makes snapshot/ first, so a writer that sees anything in the directory of one being
+// created also finds snapshot/ when it looks after the listing.
+Status CheckJoinable(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return Status::OK();
+  if (!fs::is_directory(dir, ec)) return Status::InvalidArgument(fmt::format("{} is not a directory", dir));
+  bool ours = true;  // nothing in it but lock/
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end && ours; it.increment(ec))
+    ours = it->path().filename() == "lock";
+  if (ec) return Status::InvalidArgument(fmt::format("cannot list {}: {}", dir, ec.message()));
+  if (ours || fs::is_directory(fs::path(dir) / "snapshot", ec)) return Status::OK();
+  return Status::InvalidArgument(
+      fmt::format("{} holds files but no snapshot/ directory: not a table directory; use an empty one", dir));
+}
+
+}  // namespace
+
 Result<std::unique_ptr<DirStore>> DirStore::Open(std::string root, DirStoreOptions options) {
   if (root.empty()) return Status::InvalidArgument("DirStore root must not be empty");
+  COMMITLAB_RETURN_IF_ERROR(CheckJoinable(root));
   std::unique_ptr<DirStore> store(new DirStore(std::move(root), options));
   for (const std::string* dir : {&store->root_, &store->snapshot_dir_, &store->manifest_dir_})
     COMMITLAB_RETURN_IF_ERROR(MakeDirectories(*dir));
@@ -253,6 +281,9 @@ Result<std::unique_ptr<DirStore>> DirStore::Open(std::string root, DirStoreOptio
     COMMITLAB_RETURN_IF_ERROR(SyncDir(store->manifest_dir_, options));
     COMMITLAB_RETURN_IF_ERROR(SyncDirChain(fs::absolute(store->root_).string(), "/", options));
   }
+  Result<LiveWriter> live = LiveWriter::Join(store->LockDir());
+  if (!live.ok()) return live.status();
+  store->live_.emplace(std::move(live).value());
   return store;
 }
 
@@ -345,9 +376,9 @@ Result<std::vector<int64_t>> DirStore::ListSnapshotIds() const {
   std::error_code ec;
   fs::directory_iterator it(snapshot_dir_, ec);
   for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
-    const std::optional<int64_t> id = SnapshotIdOf(it->path().filename().string());
-    std::error_code type_ec;
-    if (id && it->is_regular_file(type_ec)) ids.push_back(*id);
+    // Whatever its type: a directory or a link under a snapshot's name is a damaged snapshot, which
+    // ReadSnapshotFile names, not a gap.
+    if (const std::optional<int64_t> id = SnapshotIdOf(it->path().filename().string())) ids.push_back(*id);
   }
   if (ec) return Status::IOError(fmt::format("cannot list {}: {}", snapshot_dir_, ec.message()));
   std::sort(ids.begin(), ids.end());
@@ -360,8 +391,7 @@ Result<int64_t> DirStore::ListLatestId() const {
   fs::directory_iterator it(snapshot_dir_, ec);
   for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
     const std::optional<int64_t> id = SnapshotIdOf(it->path().filename().string());
-    std::error_code type_ec;
-    if (id && *id > latest && it->is_regular_file(type_ec)) latest = *id;
+    if (id && *id > latest) latest = *id;
   }
   if (ec) return Status::IOError(fmt::format("cannot list {}: {}", snapshot_dir_, ec.message()));
   return latest;
@@ -388,6 +418,12 @@ Result<Snapshot> DirStore::ReadSnapshotImpl(int64_t id) {
 Result<Snapshot> DirStore::ReadSnapshotFile(int64_t id) const {
   const std::string path = SnapshotPath(id);
   if (id < 1) return Status::NotFound(fmt::format("Snapshot file {} does not exist.", path));
+  // A snapshot is a regular file we wrote; a link (even to one) or anything else is damage.
+  struct stat type;
+  if (::lstat(path.c_str(), &type) == 0 && !S_ISREG(type.st_mode)) {
+    return Status::Corruption(
+        fmt::format("{}: a {}, not a snapshot file: the table is damaged", path, FileTypeName(type.st_mode)));
+  }
   Result<std::string> text = ReadRegularFile(path, kMaxSnapshotBytes);
   if (!text.ok()) {
     if (text.status().code() == Code::kNotFound)
@@ -435,6 +471,18 @@ Status DirStore::CheckPublishable(const Snapshot& s) const {
   // Snapshots are never deleted, so once snapshot-(N-1) exists this stays true.
   if (s.id > 1 && !IsRegularFile(SnapshotPath(s.id - 1)))
     return Status::InvalidArgument(fmt::format("snapshot-{} would leave a gap after snapshot-{}", s.id, s.id - 1));
+  // Every file the snapshot brings must be there, as TableCommitImpl.checkFilesExistence demands of a
+  // recovered commit: a snapshot naming a file that is gone would be an acknowledged commit lost.
+  auto gone = [&](const std::string& path, std::string_view what) {
+    return Status::NotFound(
+        fmt::format("cannot publish snapshot-{}: its {} {} is gone (removed by an orphan cleaner "
+                    "or by hand?); nothing was published",
+                    s.id, what, path));
+  };
+  if (!IsRegularFile(ManifestPath(s.delta_manifest))) return gone(ManifestPath(s.delta_manifest), "manifest");
+  for (const FileChange& c : s.changes)
+    if (c.kind == ChangeKind::kAdd && !IsRegularFile(DataFilePath(c.file)))
+      return gone(DataFilePath(c.file), "data file");
   return Status::OK();
 }
 

@@ -2,15 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <string_view>
+#include <tuple>
+
 namespace commitlab {
 
 Status TableState::Apply(const Snapshot& s) {
   // Validate first so a bad snapshot leaves the state untouched.
   {
-    std::map<std::string, int> pending;  // net ADD(+1)/DELETE(-1) per identity within this delta
+    // Net ADD(+1)/DELETE(-1) per identity within this delta, keyed by views into the snapshot (no
+    // string is built: a run's checker applies every snapshot, the explorer a million runs' worth).
+    using FileKey = std::tuple<std::string_view, int32_t, int32_t, std::string_view>;
+    std::map<FileKey, int> pending;
     for (const FileChange& c : s.changes) {
       const DataFile& f = c.file;
-      std::string key = fmt::format("{}/{}/{}/{}", f.partition, f.bucket, f.level, f.name);
+      const FileKey key(f.partition, f.bucket, f.level, f.name);
       int live = (IsLive(f) ? 1 : 0) + pending[key];
       if (c.kind == ChangeKind::kAdd) {
         if (live > 0)

@@ -73,7 +73,7 @@ TEST_F(IcebergCommitterTest, AppendBuildsTheNextMetadataVersionAndSnapshot) {
             fmt::format("Committed snapshot {} (MergeAppend)", s->snapshot_id));
   EXPECT_EQ(sink_.Last(EventType::kPublished)->snapshot_id, 1);  // the metadata version
   EXPECT_EQ(c.stats().attempts, 1);
-  EXPECT_EQ(c.stats().snapshots, 1);
+  EXPECT_EQ(c.stats().committed, 1);
   EXPECT_EQ(env_.ops(StorageOp::kPublish), 1);
 }
 
@@ -90,7 +90,7 @@ TEST_F(IcebergCommitterTest, TwoAppendsRaceAndTheLoserReappliesOnTopOfTheWinner)
   EXPECT_EQ(r->attempts, 2);
   EXPECT_EQ(b.stats().attempts, 2);
   EXPECT_EQ(b.stats().atomic_failures, 1);
-  EXPECT_EQ(b.stats().snapshots, 1);
+  EXPECT_EQ(b.stats().committed, 1);
   EXPECT_EQ(b.stats().manifests_written, 3);  // one manifest, reused; one manifest list per attempt
 
   // One line: b's snapshot is the child of a's, with the next sequence number.

@@ -106,10 +106,11 @@ class DirStoreTest : public ::testing::Test {
     return s.ok() ? std::move(s).value() : nullptr;
   }
 
-  // Writes snapshot id's manifest, then publishes it.
+  // Writes snapshot id's data file and manifest, then publishes it.
   PublishOutcome PublishNew(DirStore& store, int64_t id, const std::string& user = "u") {
     const std::string manifest = fmt::format("manifest-{}-{}", user, id);
     Snapshot s = MakeSnapshot(id, user, manifest);
+    for (const FileChange& c : s.changes) EXPECT_TRUE(store.WriteDataFile(c.file).ok());
     Status st = store.WriteManifest(manifest, s.changes);
     EXPECT_TRUE(st.ok()) << st.ToString();
     PublishResult r = store.Publish(s);
@@ -152,12 +153,15 @@ TEST_F(DirStoreTest, OpenReportsPathAndReason) {
   EXPECT_THAT(s.status().message(), StartsWith("cannot create directory " + tmp_.path() + "/file/t: "));
   EXPECT_THAT(s.status().message(), HasSubstr("ot a directory"));
   EXPECT_EQ(DirStore::Open("").status().code(), Code::kInvalidArgument);
-  // A root whose snapshot directory is a file.
+  // A root whose snapshot directory is a file: someone else's folder, not a table.
   fs::create_directories(tmp_.path() + "/t2");
   WriteText(tmp_.path() + "/t2/snapshot", "x");
   Result<std::unique_ptr<DirStore>> t2 = DirStore::Open(tmp_.path() + "/t2");
   ASSERT_FALSE(t2.ok());
-  EXPECT_THAT(t2.status().message(), StartsWith("cannot create directory " + tmp_.path() + "/t2/snapshot: "));
+  EXPECT_EQ(t2.status().message(),
+            tmp_.path() + "/t2 holds files but no snapshot/ directory: not a table directory; use an empty one");
+  EXPECT_EQ(ReadText(tmp_.path() + "/t2/snapshot"), "x");
+  EXPECT_FALSE(fs::exists(tmp_.path() + "/t2/lock"));  // nothing written into it
 }
 
 TEST_F(DirStoreTest, PublishWritesPaimonLayoutAndReadsBack) {
@@ -223,8 +227,43 @@ TEST_F(DirStoreTest, PublishRefusesBadSnapshots) {
   EXPECT_FALSE(fs::exists(root_ + "/snapshot/snapshot-1"));
 }
 
+// A snapshot naming a file that is gone is refused before anything is published: publishing it
+// would acknowledge a commit whose data cannot be read (an orphan cleaner run too early, an rm).
+TEST_F(DirStoreTest, PublishRefusesASnapshotWhoseFilesAreGone) {
+  const Snapshot s = MakeSnapshot(1, "u", "manifest-u-1");
+  ASSERT_TRUE(store_->WriteManifest(s.delta_manifest, s.changes).ok());
+  PublishResult no_data = store_->Publish(s);  // its data file was never written
+  EXPECT_EQ(no_data.outcome, PublishOutcome::kError);
+  EXPECT_EQ(no_data.error.code(), Code::kNotFound);
+  EXPECT_EQ(no_data.error.message(),
+            fmt::format("cannot publish snapshot-1: its data file {}/bucket-0/data-1.parquet is gone (removed by an "
+                        "orphan cleaner or by hand?); nothing was published",
+                        root_));
+  ASSERT_TRUE(store_->WriteDataFile(File(1)).ok());
+  fs::remove(root_ + "/manifest/manifest-u-1");
+  PublishResult no_manifest = store_->Publish(s);
+  EXPECT_EQ(no_manifest.error.code(), Code::kNotFound);
+  EXPECT_THAT(no_manifest.error.message(), HasSubstr("its manifest " + root_ + "/manifest/manifest-u-1 is gone"));
+  EXPECT_FALSE(fs::exists(root_ + "/snapshot/snapshot-1"));
+  ASSERT_TRUE(store_->WriteManifest(s.delta_manifest, s.changes).ok());
+  EXPECT_EQ(store_->Publish(s).outcome, PublishOutcome::kPublished);
+}
+
+// An open store is a live writer of its table until it is destroyed.
+TEST_F(DirStoreTest, AnOpenStoreIsALiveWriter) {
+  Result<LiveWriters> open = FindLiveWriters(store_->LockDir());
+  ASSERT_TRUE(open.ok());
+  EXPECT_EQ(open->live, 1);
+  store_.reset();
+  EXPECT_EQ(FindLiveWriters(root_ + "/lock")->live, 0);
+  Result<std::unique_ptr<DirStore>> reader = DirStore::OpenExisting(root_);
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ(FindLiveWriters(root_ + "/lock")->live, 0);  // a reader is not a writer
+}
+
 TEST_F(DirStoreTest, PublishErrorNamesPathAndReason) {
   ASSERT_TRUE(store_->WriteManifest("m", {}).ok());
+  ASSERT_TRUE(store_->WriteDataFile(File(1)).ok());
   fs::remove_all(SnapshotDir());  // pulled out from under the store
   PublishResult r = store_->Publish(MakeSnapshot(1, "u", "m"));
   EXPECT_EQ(r.outcome, PublishOutcome::kError);
@@ -385,13 +424,16 @@ TEST_F(DirStoreTest, JunkAndTempFilesInSnapshotDirAreIgnored) {
         "snapshot--5", "snapshot-99999999999999999999", "EARLIEST", "snapshot-4 ", "Snapshot-9", ".LATEST.1-1.tmp"}) {
     WriteText(fmt::format("{}/{}", SnapshotDir(), junk), snapshot_4);
   }
-  fs::create_directory(SnapshotDir() + "/snapshot-100");
   EXPECT_EQ(LatestId(), 3);
   fs::remove(root_ + "/snapshot/LATEST");
   EXPECT_EQ(LatestId(), 3);
   // A real snapshot-4 after the junk is found, and the store still publishes normally.
   ASSERT_EQ(PublishNew(*store_, 4), PublishOutcome::kPublished);
   EXPECT_EQ(LatestId(), 4);
+  // But a directory under a snapshot's name is not junk to skip: a reader that lists names it.
+  fs::create_directory(SnapshotDir() + "/snapshot-100");
+  fs::remove(root_ + "/snapshot/LATEST");
+  EXPECT_THAT(store_->LatestSnapshot().status().message(), HasSubstr("snapshot-100: a directory, not a snapshot file"));
 }
 
 class DirStoreCorruptSnapshotTest : public DirStoreTest {
@@ -476,12 +518,21 @@ TEST_F(DirStoreCorruptSnapshotTest, HugeFile) {
   ExpectCorrupt(std::string(size_t{2} << 20, ' '), path_ + ": file is larger than 1048576 bytes");
 }
 
-TEST_F(DirStoreCorruptSnapshotTest, DirectoryInPlaceOfASnapshot) {
-  fs::create_directory(path_);
-  Result<Snapshot> s = store_->ReadSnapshot(3);
-  EXPECT_EQ(s.status().code(), Code::kCorruption);
-  EXPECT_EQ(s.status().message(), path_ + ": not a regular file");
-  EXPECT_EQ(LatestId(), 2);  // the listing skips it
+// Not a gap, and not "does not exist": the reader names what is there.
+TEST_F(DirStoreCorruptSnapshotTest, DirectoryLinkOrFifoInPlaceOfASnapshot) {
+  for (const std::string kind : {"directory", "symbolic link", "FIFO"}) {
+    fs::remove_all(path_);
+    if (kind == "directory") fs::create_directory(path_);
+    if (kind == "symbolic link") fs::create_symlink(root_ + "/snapshot/snapshot-1", path_);
+    if (kind == "FIFO") {
+      ASSERT_EQ(::mkfifo(path_.c_str(), 0644), 0);
+    }
+    Result<Snapshot> s = store_->ReadSnapshot(3);
+    EXPECT_EQ(s.status().code(), Code::kCorruption) << kind;
+    EXPECT_EQ(s.status().message(), path_ + ": a " + kind + ", not a snapshot file: the table is damaged");
+    EXPECT_EQ(store_->LatestSnapshot().status().message(), s.status().message());  // not skipped
+    EXPECT_THAT(*store_->ListSnapshotIds(), ElementsAre(1, 2, 3));
+  }
 }
 
 TEST_F(DirStoreTest, WriteManifestIsCreateIfAbsent) {
@@ -571,6 +622,7 @@ TEST_P(DirStoreRaceTest, ThreadsRacingForTheSameIdHaveOneWinner) {
       for (int64_t id = 1; id <= kIds; ++id) {
         const std::string manifest = fmt::format("manifest-{}-{}", user, id);
         Snapshot s = MakeSnapshot(id, user, manifest);
+        (void)store->WriteDataFile(s.changes[0].file);
         (void)store->WriteManifest(manifest, s.changes);
         start.arrive_and_wait();  // every thread publishes id at once
         result(t, id) = store->Publish(s);
@@ -626,6 +678,7 @@ TEST_P(DirStoreRaceTest, ProcessesRacingPublishEachIdExactlyOnce) {
       for (int64_t id = 1; id <= kIds; ++id) {
         const std::string manifest = fmt::format("manifest-{}-{}", user, id);
         Snapshot s = MakeSnapshot(id, user, manifest);
+        if (!(*store)->WriteDataFile(s.changes[0].file).ok()) ::_exit(14);
         if (!(*store)->WriteManifest(manifest, s.changes).ok()) ::_exit(11);
         const PublishResult r = (*store)->Publish(s);
         if (r.outcome == PublishOutcome::kError) ::_exit(12);
@@ -690,7 +743,7 @@ TEST_F(DirStoreTest, CommitterEndToEnd) {
     ASSERT_TRUE(n.ok()) << n.status().ToString();
     EXPECT_EQ(*n, 1);
   }
-  EXPECT_EQ(writer.stats().snapshots, 20);
+  EXPECT_EQ(writer.stats().committed, 20);
   EXPECT_EQ(writer.stats().atomic_failures, 0);
 
   // Everything is on disk: a fresh store over the same root sees the whole chain.
@@ -720,6 +773,21 @@ TEST_F(DirStoreTest, CommitterEndToEnd) {
   ASSERT_TRUE(n.ok()) << n.status().ToString();
   EXPECT_EQ(LatestId(), 21);
   EXPECT_EQ(store_->ReadSnapshot(21)->total_records, 210);
+}
+
+// A commit whose data file vanished before its publish (an orphan cleaner, an rm) fails at once
+// with the store's reason: it is not retried as an unknown outcome, and nothing is published.
+TEST_F(DirStoreTest, ACommitWhoseDataFileIsGoneFailsWithoutRetrying) {
+  test::TestEnv env;
+  NullEventSink events;
+  paimon::Committer writer("writer-1", paimon::CommitOptions{}, &env, store_.get(), &events);
+  Result<int> n = writer.Commit(Committable{.identifier = 1, .append_changes = {{ChangeKind::kAdd, File(1)}}});
+  ASSERT_FALSE(n.ok());
+  EXPECT_EQ(n.status().code(), Code::kNotFound);
+  EXPECT_THAT(n.status().message(), HasSubstr("cannot publish snapshot-1: its data file"));
+  EXPECT_EQ(writer.stats().unknown_outcomes, 0);
+  EXPECT_EQ(writer.stats().committed, 0);
+  EXPECT_EQ(LatestId(), 0);
 }
 
 TEST(DirTableNameTest, IsTheLastComponentHoweverTheDirectoryIsWritten) {

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "commitlab/core/env_wrapper.h"
@@ -22,8 +22,6 @@
 
 namespace commitlab::process {
 namespace {
-
-namespace fs = std::filesystem;
 
 // A seed no other process draws: the kernel's randomness, else the clock and the pid.
 uint64_t ProcessUniqueSeed() {
@@ -71,21 +69,6 @@ Status CheckOptions(const TableWriterOptions& o) {
   return Status::OK();
 }
 
-// A directory with other things in it but no snapshot/ is not a table: writing there would mix a
-// table into someone's files. An empty or absent one becomes a table. DirStore::Open makes
-// snapshot/ first, so a writer that sees anything in the directory of one being created also
-// finds snapshot/ when it looks after the listing.
-Status CheckJoinable(const std::string& dir) {
-  std::error_code ec;
-  if (!fs::exists(dir, ec)) return Status::OK();
-  if (!fs::is_directory(dir, ec)) return Status::InvalidArgument(fmt::format("{} is not a directory", dir));
-  const bool empty = fs::directory_iterator(dir, ec) == fs::directory_iterator();
-  if (ec) return Status::InvalidArgument(fmt::format("cannot list {}: {}", dir, ec.message()));
-  if (empty || fs::is_directory(fs::path(dir) / "snapshot", ec)) return Status::OK();
-  return Status::InvalidArgument(
-      fmt::format("{} holds files but no snapshot/ directory: not a table directory; use an empty one", dir));
-}
-
 // The table must be sound before we rely on it: the identifiers we continue from, the parent we
 // build on. Returns the user's newest committed identifier (0 for none).
 Result<int64_t> VerifyTable(const std::string& dir, const std::string& user) {
@@ -111,7 +94,6 @@ Result<int64_t> VerifyTable(const std::string& dir, const std::string& user) {
 Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options,
                                          const std::function<void(const Ack&)>& on_ack) {
   COMMITLAB_RETURN_IF_ERROR(CheckOptions(options));
-  COMMITLAB_RETURN_IF_ERROR(CheckJoinable(options.dir));
   Result<std::unique_ptr<DirStore>> store = DirStore::Open(options.dir, {.fsync = options.fsync});
   if (!store.ok()) return store.status();
   Result<UserClaim> claim = UserClaim::Take((*store)->LockDir(), options.user);
@@ -161,6 +143,11 @@ Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options,
   if (!stopped.ok()) {
     result.error = stopped.message();
     result.error_code = stopped.code();
+    // The engine reports what it saw as Paimon does ("... there maybe exist commit conflicts"); a
+    // file system that refused the writes (a read-only or full directory) is the real reason.
+    if (std::optional<std::string> io = (*store)->first_io_error())
+      result.error = fmt::format("the file system failed the commit: {} (the committer then said: {})", *io,
+                                 result.error.substr(0, result.error.find('\n')));
   }
   return result;
 }

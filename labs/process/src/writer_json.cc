@@ -26,7 +26,7 @@ Code ParseCode(const std::string& name) {
 template <typename F>
 void ForEachStat(CommitStats& s, F&& f) {
   f("attempts", s.attempts);
-  f("snapshots", s.snapshots);
+  f("snapshots", s.committed);
   f("atomic_failures", s.atomic_failures);
   f("unknown_outcomes", s.unknown_outcomes);
   f("idempotent_matches", s.idempotent_matches);

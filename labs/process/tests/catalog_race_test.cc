@@ -20,6 +20,7 @@
 #include "commitlab/catalogs/pg_cluster.h"
 #include "commitlab/catalogs/rest_catalog.h"
 #include "commitlab_binary.h"
+#include "serve_process.h"
 
 extern char** environ;
 
@@ -27,6 +28,7 @@ namespace commitlab::process {
 namespace {
 
 using test::RunCommitlab;
+using test::ServeProcess;
 using ::testing::HasSubstr;
 
 class CatalogRaceTest : public ::testing::TestWithParam<std::string> {
@@ -167,64 +169,24 @@ TEST_P(CatalogFaultTest, LostAnswersAmongRacingWritersAreNeverAViolation) {
   EXPECT_LE(r["version"].get<int>(), r["acknowledged"].get<int>() + unknown);
 }
 
+// The compare-and-swap, pinned by a delay rather than left to a thread race: job-A has read the
+// table and built its commit, and waits two seconds just before its swap while job-B commits. The
+// swap must find the table moved (JdbcTableOperations' UPDATE ... WHERE metadata_location = old;
+// the REST server's assert-ref-snapshot-id) and lose; a swap that did not compare would put A's
+// stale metadata in place and drop B's acknowledged commits.
+TEST_P(CatalogFaultTest, ASwapBuiltOnAStaleBaseLosesAndLosesNothing) {
+  int rc = -1;
+  sim::Json r = Race({"--writers", "2", "--commits", "3", "--fault", "job-A:catalog.before:nth=1:delay=2s"}, &rc);
+  ASSERT_TRUE(r.is_object()) << "exit " << rc;
+  EXPECT_EQ(rc, 0);
+  EXPECT_TRUE(r["missing"].empty()) << r.dump();
+  EXPECT_EQ(r["acknowledged"], 6);
+  EXPECT_EQ(r["version"], 6);
+  ASSERT_EQ(r["writers"][0]["user"], "job-A");
+  EXPECT_GE(r["writers"][0]["atomic_failures"].get<int>(), 1) << "job-B committed during job-A's delay";
+}
+
 INSTANTIATE_TEST_SUITE_P(ServerCatalogs, CatalogFaultTest, ::testing::Values("rest", "postgres"));
-
-// `catalog serve` as its own process. Its first line names the port it listens on.
-class ServeProcess {
- public:
-  explicit ServeProcess(std::vector<std::string> args) {
-    args.insert(args.begin(), {test::CommitlabBinary(), "catalog", "serve", "--port", "0"});
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    int fds[2];
-    if (::pipe(fds) != 0) return;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, fds[0]);
-    const int rc = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(fds[1]);
-    if (rc != 0) {
-      ::close(fds[0]);
-      pid_ = -1;
-      return;
-    }
-    out_ = ::fdopen(fds[0], "r");
-    char line[512] = {};
-    if (std::fgets(line, sizeof line, out_) != nullptr) {
-      const std::string text = line;
-      const size_t at = text.find("127.0.0.1:");
-      if (at != std::string::npos) port_ = std::stoi(text.substr(at + 10));
-    }
-  }
-  ~ServeProcess() {
-    if (pid_ > 0) ::kill(pid_, SIGKILL);
-    (void)Wait();
-  }
-  int port() const { return port_; }
-  void Interrupt() { ::kill(pid_, SIGINT); }
-  // Waits for the server to exit; its exit code (-1 when a signal ended it).
-  int Wait() {
-    if (out_ != nullptr) {
-      // Read to the end, so that what it prints as it stops has somewhere to go.
-      char buf[512];
-      while (std::fgets(buf, sizeof buf, out_) != nullptr) {
-      }
-      std::fclose(std::exchange(out_, nullptr));
-    }
-    if (pid_ <= 0) return -1;
-    int status = 0;
-    ::waitpid(std::exchange(pid_, -1), &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-
- private:
-  pid_t pid_ = -1;
-  std::FILE* out_ = nullptr;
-  int port_ = 0;
-};
 
 TEST(CatalogServeTest, AServerCrashedAfterApplyingACommitServesItAfterARestart) {
   char dir[] = "/tmp/commitlab-serve-XXXXXX";

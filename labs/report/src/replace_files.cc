@@ -25,12 +25,10 @@ fs::path TempFor(const fs::path& path) {
 }  // namespace
 
 Status ReplaceFiles(std::span<const FileText> files) {
-  // The one way a rename in the file's own folder fails in practice; checked first, so that no
-  // file is replaced when another cannot be.
-  for (const FileText& f : files) {
-    std::error_code ec;
-    if (fs::is_directory(fs::symlink_status(f.path, ec))) return IoError("write", f.path.string(), EISDIR);
-  }
+  // Checked first, so that no file is replaced when another cannot be: a directory is the one way a
+  // rename in the file's own folder fails in practice, and a device node, FIFO or symbolic link at
+  // the path is someone else's, which a rename would replace.
+  for (const FileText& f : files) COMMITLAB_RETURN_IF_ERROR(CheckReplaceable(f.path.string()));
   std::vector<std::string> temps;
   auto remove_temps = [&temps] {
     for (const std::string& t : temps) ::unlink(t.c_str());

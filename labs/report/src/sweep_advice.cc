@@ -13,7 +13,8 @@ std::string Ms(double v) { return v >= 100 ? fmt::format("{:.0f}", v) : fmt::for
 
 std::string AdviceMarkdown(const sim::SweepResult& r, const sim::Advice& advice, int top) {
   const int writers = r.config.writer_counts.empty() ? 0 : r.config.writer_counts.front();
-  const std::string protocol(r.config.protocols.empty() ? "paimon" : sim::ProtocolName(r.config.protocols.front()));
+  const std::string protocol(
+      ProtocolName(r.config.protocols.empty() ? sim::LectureProtocol() : r.config.protocols.front()));
   const sim::StoreCapacity capacity{.requests_per_s = r.config.capacities.empty() ? 0 : r.config.capacities.front(),
                                     .queue = r.config.queue};
   std::string out = fmt::format(

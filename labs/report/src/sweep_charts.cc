@@ -132,12 +132,12 @@ void Formats(const SweepResult& r, std::vector<SweepChart>* charts) {
   const std::string settings = Settings(r);
   const std::string x_label = fmt::format("appenders ({} commits each; log scale)", r.config.commits);
   auto x = [](const SweepRow& w) { return static_cast<double>(w.writers); };
-  for (sim::Protocol p : r.config.protocols) {
-    const std::string name(sim::ProtocolName(p));
+  for (Protocol p : r.config.protocols) {
+    const std::string name(ProtocolName(p));
     // S2 第 5 讲's race is 2 writers on Paimon with its default policy. (SVG text stays ASCII: a
     // viewer without CJK fonts draws boxes.)
     std::vector<ChartMarker> markers;
-    if (p == sim::Protocol::kPaimon) markers.push_back({2, "the lecture's race: 2 writers, Paimon's default"});
+    if (p == sim::LectureProtocol()) markers.push_back({2, "the lecture's race: 2 writers, Paimon's default"});
     auto keep = [&name](const SweepRow& w) { return w.protocol == name; };
     auto key = [](const SweepRow& w) { return w.policy; };
     auto chart = [&](std::string file, std::string title, std::string y_label, bool log_y, const Figure& f) {

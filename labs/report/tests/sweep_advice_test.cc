@@ -14,7 +14,7 @@ sim::SweepResult Point() {
   sim::SweepResult r;
   r.config = sim::DefaultSweepConfig(sim::Experiment::kFormats);
   r.config.writer_counts = {8};
-  r.config.protocols = {sim::Protocol::kPaimon};
+  r.config.protocols = {Protocol::kPaimon};
   r.config.runs = 10;
   auto row = [](const char* policy, double p99, double lo, double hi, int64_t gave_up, double pct) {
     return sim::SweepRow{.writers = 8,

@@ -87,7 +87,7 @@ sim::SweepResult SyntheticFormats(const std::vector<std::tuple<std::string, std:
   sim::SweepResult r;
   r.config = sim::DefaultSweepConfig(sim::Experiment::kFormats);
   r.config.writer_counts = {2, 8};
-  r.config.protocols = {sim::Protocol::kIceberg, sim::Protocol::kDelta};
+  r.config.protocols = {Protocol::kIceberg, Protocol::kDelta};
   r.config.policies = {Policy("none"), Policy("full-jitter"), Policy("iceberg")};
   for (int w : r.config.writer_counts)
     for (const auto& [protocol, policy, rate] : rates)

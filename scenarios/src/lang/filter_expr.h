@@ -11,7 +11,15 @@
 #include "commitlab/core/status.h"
 #include "lang/lexer.h"
 
-namespace commitlab::scenarios::internal {
+namespace commitlab::scenarios {
+
+// A step's filter as parsed: Iceberg's Expression and the text it was written as.
+struct FilterSpec {
+  iceberg::Expression expr;
+  std::string text;  // as written
+};
+
+namespace internal {
 
 struct FilterColumn {
   std::string name;
@@ -29,6 +37,7 @@ struct FilterColumn {
 Status ParseFilterExpression(const LineContext& ctx, std::string_view text, int col,
                              const std::vector<FilterColumn>& columns, std::string_view what, iceberg::Expression* out);
 
-}  // namespace commitlab::scenarios::internal
+}  // namespace internal
+}  // namespace commitlab::scenarios
 
 #endif  // COMMITLAB_SCENARIOS_FILTER_EXPR_H_

@@ -4,13 +4,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <limits>
 #include <span>
+#include <vector>
 
 #include "commitlab/core/file_read.h"
 #include "lang/parser_impl.h"
+#include "protocols/registry.h"
 
 namespace commitlab::scenarios {
 namespace internal {
@@ -19,26 +22,7 @@ namespace {
 constexpr int kMaxLines = 1'000'000;
 constexpr size_t kMaxTables = 64;
 constexpr size_t kMaxWriters = 1'000;  // as race's --writers; 1000 writers run in ~0.6 s, 3000 in ~4 s (quadratic)
-constexpr std::array<std::string_view, 10> kTableKeys = {"name",    "protocol", "primary-key",         "partitions",
-                                                         "buckets", "levels",   "ignore-empty-commit", "isolation",
-                                                         "flavour", "catalog"};
-constexpr std::array<std::string_view, 2> kDeltaFlavours = {"oss", "databricks"};
-constexpr std::array<std::string_view, 4> kIcebergCatalogs = {"in-memory", "rest", "rest-server", "jdbc"};
-// Keys that only mean something to one protocol.
-struct OneProtocolKey {
-  std::string_view key;
-  Protocol protocol;
-};
-constexpr std::array<OneProtocolKey, 6> kOneProtocolTableKeys = {{{"primary-key", Protocol::kPaimon},
-                                                                  {"buckets", Protocol::kPaimon},
-                                                                  {"levels", Protocol::kPaimon},
-                                                                  {"ignore-empty-commit", Protocol::kPaimon},
-                                                                  {"flavour", Protocol::kDelta},
-                                                                  {"catalog", Protocol::kIceberg}}};
 constexpr std::array<std::string_view, 3> kObjectModes = {"check-then-put", "locked", "conditional-put"};
-constexpr std::array<std::string_view, 5> kWriterKeys = {"name", "user", "table", "buckets",
-                                                         "strict-mode-last-safe-snapshot"};
-constexpr std::array<std::string_view, 3> kProtocols = {"paimon", "iceberg", "delta"};
 constexpr std::array<std::string_view, 4> kSchedKinds = {"random", "pct", "round-robin", "free"};
 constexpr std::array<std::string_view, 1> kPctKeys = {"depth"};
 constexpr std::array<std::string_view, 2> kOnOff = {"on", "off"};
@@ -51,6 +35,36 @@ Status OneValue(const LineContext& ctx, Tokens toks, std::string_view expected, 
   if (toks.size() < 2) return ctx.Error(toks[0].end_col, fmt::format("expected {} after {}", expected, toks[0].text));
   COMMITLAB_RETURN_IF_ERROR(NoMoreTokens(ctx, toks, 2, fmt::format("{} {}", toks[0].text, toks[1].text)));
   *out = &toks[1];
+  return Status::OK();
+}
+
+// A key of a table or writer line (`line`: "" or "writers of ") given for a table whose protocol
+// does not take it: which protocols' tables it applies to.
+Status ForeignKey(const LineContext& ctx, const Token& t, std::string_view line, const Table& table,
+                  const std::function<std::span<const std::string_view>(const ProtocolModule&)>& keys_of) {
+  int owners = 0;
+  const std::string names = ProtocolsWhere([&](const ProtocolModule& m) {
+    const std::span<const std::string_view> keys = keys_of(m);
+    const bool takes = std::find(keys.begin(), keys.end(), t.key) != keys.end();
+    owners += takes ? 1 : 0;
+    return takes;
+  });
+  return ctx.Error(t.col, fmt::format("key \"{}\" applies to {}{} tables{}, not to {} table {}", t.key, line, names,
+                                      owners == 1 ? " only" : "", ProtocolName(table.protocol), table.name));
+}
+
+// The keys of `given` that `table`'s protocol does not take (of `all`, but for `shared`).
+Status CheckForeignKeys(const LineContext& ctx, const Args& given, std::span<const std::string_view> all,
+                        std::span<const std::string_view> shared, std::string_view line, const Table& table,
+                        const std::function<std::span<const std::string_view>(const ProtocolModule&)>& keys_of) {
+  const std::span<const std::string_view> own = keys_of(ModuleOf(table.protocol));
+  for (std::string_view key : all) {
+    const Token* t = given.Find(key);
+    if (t == nullptr || std::find(shared.begin(), shared.end(), key) != shared.end() ||
+        std::find(own.begin(), own.end(), key) != own.end())
+      continue;
+    return ForeignKey(ctx, *t, line, table, keys_of);
+  }
   return Status::OK();
 }
 
@@ -159,7 +173,7 @@ Status Parser::ParseText(const LineContext& ctx, Tokens toks, std::string* out) 
 
 Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
   Args args;
-  COMMITLAB_RETURN_IF_ERROR(Args::Collect(ctx, toks[0].col, toks.subspan(1), "directive table", kTableKeys, &args));
+  COMMITLAB_RETURN_IF_ERROR(Args::Collect(ctx, toks[0].col, toks.subspan(1), "directive table", TableKeys(), &args));
   Table table;
   table.pos = ctx.Pos(toks[0].col);
   if (s_.tables.size() == kMaxTables)
@@ -175,70 +189,27 @@ Status Parser::ParseTable(const LineContext& ctx, Tokens toks) {
                        fmt::format("table \"{}\" is already declared at line {}", table.name, t.pos.line));
     }
   }
+  std::vector<std::string_view> protocols;
+  for (Protocol p : RegisteredProtocols()) protocols.push_back(ProtocolName(p));
   size_t p = 0;
-  COMMITLAB_RETURN_IF_ERROR(args.Choice("protocol", kProtocols, &p));
-  table.protocol = static_cast<Protocol>(p);
-  COMMITLAB_RETURN_IF_ERROR(args.Bool("primary-key", &table.primary_key));
-  COMMITLAB_RETURN_IF_ERROR(args.Int32("buckets", 1, 1024, &table.buckets));
-  COMMITLAB_RETURN_IF_ERROR(args.Int32("levels", 2, 32, &table.levels));
-  COMMITLAB_RETURN_IF_ERROR(args.Bool("ignore-empty-commit", &table.ignore_empty_commit));
-  for (const OneProtocolKey& k : kOneProtocolTableKeys) {
-    const Token* t = args.Find(k.key);
-    if (t == nullptr || k.protocol == table.protocol) continue;
-    return ctx.Error(t->col, fmt::format("key \"{}\" applies to {} tables only, not to {} table {}", k.key,
-                                         ProtocolName(k.protocol), ProtocolName(table.protocol), table.name));
-  }
-  bool level_given = true;
-  if (const Token* iso = args.Find("isolation")) {
-    if (table.protocol == Protocol::kPaimon) {
-      return ctx.Error(iso->col, fmt::format("key \"isolation\" applies to iceberg and delta tables, not to paimon "
-                                             "table {}",
-                                             table.name));
-    }
-    size_t level = 0;
-    const auto levels = table.protocol == Protocol::kIceberg ? std::span<const std::string_view>(kIcebergIsolation)
-                                                             : std::span<const std::string_view>(kDeltaIsolation);
-    COMMITLAB_RETURN_IF_ERROR(args.Choice("isolation", levels, &level));
-    table.isolation = std::string(levels[level]);
-  } else {
-    level_given = false;
-  }
-  auto choose = [&](std::string_view key, std::span<const std::string_view> choices, std::string* out) {
-    size_t i = 0;
-    if (args.Find(key) == nullptr) return Status::OK();
-    COMMITLAB_RETURN_IF_ERROR(args.Choice(key, choices, &i));
-    *out = std::string(choices[i]);
-    return Status::OK();
-  };
-  COMMITLAB_RETURN_IF_ERROR(choose("flavour", kDeltaFlavours, &table.flavour));
-  COMMITLAB_RETURN_IF_ERROR(choose("catalog", kIcebergCatalogs, &table.catalog));
-  // DeltaConfigs.ISOLATION_LEVEL accepts only Serializable in open-source Delta; WriteSerializable
-  // (Databricks' default) must be asked for.
-  if (level_given && table.protocol == Protocol::kDelta && table.isolation == "WriteSerializable" &&
-      table.flavour != "databricks") {
-    const Token* iso = args.Find("isolation");
-    return ctx.Error(iso->value_col,
-                     "open-source Delta accepts only Serializable for delta.isolationLevel; "
-                     "WriteSerializable is Databricks' (add flavour=databricks to model it)");
-  }
-  if (!level_given) {
-    table.isolation = table.protocol == Protocol::kIceberg ? "serializable"
-                      : table.protocol == Protocol::kDelta ? "Serializable"
-                                                           : "";
-  }
+  COMMITLAB_RETURN_IF_ERROR(args.Choice("protocol", protocols, &p));
+  table.protocol = RegisteredProtocols()[p];
+  const ProtocolModule& module = ModuleOf(table.protocol);
+  COMMITLAB_RETURN_IF_ERROR(CheckForeignKeys(ctx, args, TableKeys(), kSharedTableKeys, "", table,
+                                             [](const ProtocolModule& m) { return m.table_keys(); }));
+  COMMITLAB_RETURN_IF_ERROR(module.ParseTableKeys(ctx, args, &table));
   if (const Token* parts = args.Find("partitions")) {
     COMMITLAB_RETURN_IF_ERROR(ParseNameList(ctx, *parts, "partition key", &table.partition_keys));
   }
   s_.tables.push_back(std::move(table));
   next_key_.push_back(1);
-  iceberg_rows_.push_back(0);
-  iceberg_rewrites_.push_back(0);
+  parse_states_.push_back(module.NewParseState());
   return Status::OK();
 }
 
 Status Parser::ParseWriter(const LineContext& ctx, Tokens toks) {
   Args args;
-  COMMITLAB_RETURN_IF_ERROR(Args::Collect(ctx, toks[0].col, toks.subspan(1), "directive writer", kWriterKeys, &args));
+  COMMITLAB_RETURN_IF_ERROR(Args::Collect(ctx, toks[0].col, toks.subspan(1), "directive writer", WriterKeys(), &args));
   Writer w;
   w.pos = ctx.Pos(toks[0].col);
   if (s_.writers.size() == kMaxWriters)
@@ -265,17 +236,10 @@ Status Parser::ParseWriter(const LineContext& ctx, Tokens toks) {
                                               "declared)",
                                               s_.tables.size()));
   }
-  for (std::string_view key : {"buckets", "strict-mode-last-safe-snapshot"}) {
-    const Token* t = args.Find(key);
-    if (t == nullptr || s_.tables[w.table].protocol == Protocol::kPaimon) continue;
-    return ctx.Error(t->col, fmt::format("key \"{}\" applies to writers of paimon tables only, not to {} table {}", key,
-                                         ProtocolName(s_.tables[w.table].protocol), s_.tables[w.table].name));
-  }
-  COMMITLAB_RETURN_IF_ERROR(args.Int32("buckets", 1, 1024, &w.buckets));
-  if (args.Find("strict-mode-last-safe-snapshot") != nullptr) {
-    COMMITLAB_RETURN_IF_ERROR(
-        args.Int("strict-mode-last-safe-snapshot", -1, kMaxKey, &w.strict_mode_last_safe_snapshot.emplace()));
-  }
+  const Table& table = s_.tables[w.table];
+  COMMITLAB_RETURN_IF_ERROR(CheckForeignKeys(ctx, args, WriterKeys(), kSharedWriterKeys, "writers of ", table,
+                                             [](const ProtocolModule& m) { return m.writer_keys(); }));
+  COMMITLAB_RETURN_IF_ERROR(ModuleOf(table.protocol).ParseWriterKeys(ctx, args, &w));
   writer_index_.emplace(w.name, s_.writers.size());
   ++users_[w.commit_user];
   s_.writers.push_back(std::move(w));
@@ -399,10 +363,13 @@ Status Parser::Finish() {
   if (s_.writers.empty()) return ErrorAt({1, 1}, "no writer is declared (add a line such as: writer name=job-A)");
   if (!s_.object_store.empty()) {
     for (const Table& t : s_.tables) {
-      if (t.protocol == Protocol::kPaimon) continue;
-      return ErrorAt(s_.store_pos, fmt::format("store object:{} holds paimon tables only; table {} (line {}) is {} "
-                                               "(its own engine keeps it in memory)",
-                                               s_.object_store, t.name, t.pos.line, ProtocolName(t.protocol)));
+      if (ModuleOf(t.protocol).uses_snapshot_store()) continue;
+      return ErrorAt(s_.store_pos,
+                     fmt::format("store object:{} holds {} tables only; table {} (line {}) is {} (its own engine keeps "
+                                 "it in memory)",
+                                 s_.object_store,
+                                 ProtocolsWhere([](const ProtocolModule& m) { return m.uses_snapshot_store(); }),
+                                 t.name, t.pos.line, ProtocolName(t.protocol)));
     }
   }
   COMMITLAB_RETURN_IF_ERROR(ResolveReferences());

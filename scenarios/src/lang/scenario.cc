@@ -9,57 +9,9 @@
 
 namespace commitlab::scenarios {
 
-std::string_view ProtocolName(Protocol p) {
-  switch (p) {
-    case Protocol::kPaimon: return "paimon";
-    case Protocol::kIceberg: return "iceberg";
-    case Protocol::kDelta: return "delta";
-  }
-  return "?";
-}
+std::string_view OpName(const Op& op) { return op->name(); }
 
-std::string_view OpName(const Op& op) {
-  static constexpr std::string_view kNames[] = {"write",
-                                                "commit",
-                                                "compact",
-                                                "checkpoint",
-                                                "filter-and-commit",
-                                                "restart",
-                                                "read",
-                                                "scan",
-                                                "append",
-                                                "overwrite",
-                                                "delete",
-                                                "rewrite",
-                                                "schema",
-                                                "expire",
-                                                "orphans",
-                                                "counter",
-                                                "begin",
-                                                "add",
-                                                "remove",
-                                                "commit",
-                                                "txn",
-                                                "read-txn",
-                                                "metadata",
-                                                "protocol",
-                                                "replace-partitions",
-                                                "delete-data-files",
-                                                "row-delta"};
-  static_assert(std::size(kNames) == std::variant_size_v<Op>);
-  return kNames[op.index()];
-}
-
-bool OpPublishes(const Op& op) {
-  if (const auto* c = std::get_if<CounterOp>(&op))
-    return c->action == CounterOp::Action::kInit || c->action == CounterOp::Action::kCommit;
-  return std::holds_alternative<CommitOp>(op) || std::holds_alternative<FilterAndCommitOp>(op) ||
-         std::holds_alternative<AppendOp>(op) || std::holds_alternative<OverwriteOp>(op) ||
-         std::holds_alternative<DeleteOp>(op) || std::holds_alternative<RewriteOp>(op) ||
-         std::holds_alternative<SchemaOp>(op) || std::holds_alternative<ExpireOp>(op) ||
-         std::holds_alternative<DeltaCommitOp>(op) || std::holds_alternative<ReplacePartitionsOp>(op) ||
-         std::holds_alternative<RowDeltaOp>(op);
-}
+bool OpPublishes(const Op& op) { return op->publishes(); }
 
 std::string_view SchedKindName(SchedKind k) {
   switch (k) {
@@ -116,8 +68,8 @@ std::string_view OutcomeName(Outcome o) {
 }
 
 const std::vector<std::string_view>& InvariantViolationNames() {
-  // sim/checker.h's kinds, plus what the Iceberg checks add (runner_lakes.h): a counter's lost
-  // increment and a file a retained snapshot still reaches that is gone.
+  // sim/checker.h's kinds, plus what the Iceberg checks add (protocols/iceberg/iceberg_table.h): a
+  // counter's lost increment and a file a retained snapshot still reaches that is gone.
   static const std::vector<std::string_view> kNames = {"lost",     "duplicate",    "failed_visible", "misplaced",
                                                        "gap",      "duplicate_id", "fork",           "delete_not_live",
                                                        "add_live", "lost_update",  "missing_file"};
@@ -131,11 +83,10 @@ Step StepList::operator[](size_t i) const {
   Step step = s.steps[offset % s.steps.size()];
   const auto k = static_cast<int64_t>(offset / s.steps.size());  // 0 for the first iteration
   step.iteration = static_cast<int>(k + 1);
-  if (auto* w = std::get_if<WriteOp>(&step.op)) {
-    w->min_key += k * s.key_stride;
-    w->max_key += k * s.key_stride;
-  } else if (auto* c = std::get_if<CommitOp>(&step.op)) {
-    c->identifier += k * s.id_stride;
+  if (k > 0) {
+    std::unique_ptr<StepOp> advanced = step.op->Advanced(k * s.key_stride, k * s.id_stride);
+    COMMITLAB_CHECK(advanced != nullptr, "a repeated line is held once only when its steps advance");
+    step.op = Op(std::move(advanced));
   }
   return step;
 }
@@ -173,7 +124,8 @@ Step& StepList::stored(size_t i) {
 }
 
 void StepList::push_repeat(std::vector<Step> first, int64_t count, int64_t key_stride, int64_t id_stride) {
-  Segment s{.begin = size_, .steps = std::move(first), .count = count, .key_stride = key_stride, .id_stride = id_stride};
+  Segment s{
+      .begin = size_, .steps = std::move(first), .count = count, .key_stride = key_stride, .id_stride = id_stride};
   size_ += s.size();
   segments_.push_back(std::move(s));
 }

@@ -69,7 +69,7 @@ Json CountersJson(const Counters& c) {
   Json out = Json::object();
   for (Counter k : {Counter::kCommitted, Counter::kAttempts, Counter::kAtomicFailures, Counter::kConflicts,
                     Counter::kUnknownOutcomes, Counter::kIdempotentMatches, Counter::kGaveUp, Counter::kOrphanFiles})
-    out[std::string(CounterName(k))] = c.Get(k);
+    out[std::string(CounterName(k))] = CounterValue(c, k);
   return out;
 }
 

@@ -107,30 +107,18 @@ std::string_view StepStatusName(StepStatus s) {
   return "?";
 }
 
-int64_t Counters::Get(Counter c) const {
-  switch (c) {
-    case Counter::kCommitted: return committed;
-    case Counter::kAttempts: return attempts;
-    case Counter::kAtomicFailures: return atomic_failures;
-    case Counter::kConflicts: return conflicts;
-    case Counter::kUnknownOutcomes: return unknown_outcomes;
-    case Counter::kIdempotentMatches: return idempotent_matches;
-    case Counter::kGaveUp: return gave_up;
-    case Counter::kOrphanFiles: return orphan_files;
+int64_t CounterValue(const Counters& c, Counter counter) {
+  switch (counter) {
+    case Counter::kCommitted: return c.committed;
+    case Counter::kAttempts: return c.attempts;
+    case Counter::kAtomicFailures: return c.atomic_failures;
+    case Counter::kConflicts: return c.conflicts;
+    case Counter::kUnknownOutcomes: return c.unknown_outcomes;
+    case Counter::kIdempotentMatches: return c.idempotent_matches;
+    case Counter::kGaveUp: return c.gave_up;
+    case Counter::kOrphanFiles: return c.orphan_files;
   }
   return 0;
-}
-
-Counters& Counters::operator+=(const Counters& o) {
-  committed += o.committed;
-  attempts += o.attempts;
-  atomic_failures += o.atomic_failures;
-  conflicts += o.conflicts;
-  unknown_outcomes += o.unknown_outcomes;
-  idempotent_matches += o.idempotent_matches;
-  gave_up += o.gave_up;
-  orphan_files += o.orphan_files;
-  return *this;
 }
 
 bool RunReport::invariants_ok() const {

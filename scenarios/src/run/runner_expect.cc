@@ -122,7 +122,7 @@ class Evaluator {
   }
 
   void Check(const TallyExpect& x, ExpectationResult* out) {
-    const int64_t v = r_.tally.Get(x.counter);
+    const int64_t v = CounterValue(r_.tally, x.counter);
     out->passed = x.value.Matches(v);
     out->seen = fmt::format("tally {} {}", CounterName(x.counter), v);
   }
@@ -157,7 +157,7 @@ class Evaluator {
   void Check(const CounterExpect& x, ExpectationResult* out) {
     const WriterReport& w = r_.writers[x.writer];
     if (x.subject == Subject::kWriter) {
-      const int64_t v = w.counters.Get(x.counter);
+      const int64_t v = CounterValue(w.counters, x.counter);
       out->passed = x.value.Matches(v);
       out->seen = fmt::format("{} {} {}", w.name, CounterName(x.counter), v);
       return;

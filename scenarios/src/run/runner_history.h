@@ -5,7 +5,9 @@
 //   - its engine's events, with who won a lost race and who removed or added a conflicting file;
 //   - its steps, the order gates it waited at, and the faults injected into it.
 // "Who" is read directly from the table (TableLookup): looking on is not part of the run (no Env
-// call, no scheduling point), so a history never changes the run it records.
+// call, no scheduling point), so a history never changes the run it records. Each protocol's
+// lookups, and the handles that note what its store, catalog or log said, are in its folder
+// (protocols/<p>/<p>_history.h).
 #ifndef COMMITLAB_SCENARIOS_RUNNER_HISTORY_H_
 #define COMMITLAB_SCENARIOS_RUNNER_HISTORY_H_
 
@@ -16,12 +18,8 @@
 #include <string>
 #include <string_view>
 
-#include "commitlab/core/delta/log_store.h"
 #include "commitlab/core/env_wrapper.h"
 #include "commitlab/core/events.h"
-#include "commitlab/core/iceberg/catalog.h"
-#include "commitlab/core/iceberg/file_io.h"
-#include "commitlab/core/paimon/store.h"
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/fault_spec.h"
@@ -47,13 +45,10 @@ class TableLookup {
   virtual std::optional<Touch> LastTouch(const std::string& file, int64_t at_most) = 0;
 };
 
-std::unique_ptr<TableLookup> MakePaimonLookup(SnapshotStore* store);
 // A publish's outcome as every protocol's op_end names it: "published", "lost", "unknown".
 std::string_view PublishOutcomeNote(PublishOutcome o);
 // The other way round; nullopt for another word.
 std::optional<PublishOutcome> ParsePublishOutcomeNote(std::string_view note);
-std::unique_ptr<TableLookup> MakeIcebergLookup(iceberg::IcebergCatalog* catalog, iceberg::FileIO* io);
-std::unique_ptr<TableLookup> MakeDeltaLookup(delta::DeltaLog* log);
 
 // One writer's taps. Used by that writer only (its fiber or thread); the history serializes.
 class WriterHistory final : public EventSink {
@@ -140,49 +135,6 @@ class HistoryEnv final : public EnvWrapper {
   }
 
  private:
-  WriterHistory* const history_;
-};
-
-// Per-writer handles on an Iceberg table's catalog and file store, and on a Delta table's log,
-// that note each call's result into the writer's history (Paimon's is WriterStore).
-class NotingCatalog final : public iceberg::IcebergCatalog {
- public:
-  NotingCatalog(iceberg::IcebergCatalog* target, WriterHistory* history) : target_(target), history_(history) {}
-  const std::string& table_name() const override { return target_->table_name(); }
-  Result<iceberg::MetadataRef> Current() override;
-  iceberg::CasResult CompareAndSwap(int64_t expected_version, iceberg::MetadataRef new_metadata) override;
-  iceberg::CasResult Commit(const iceberg::TableMetadata& base, iceberg::MetadataRef next) override;
-  bool ChecksRequirements() const override { return target_->ChecksRequirements(); }
-  bool ClientWritesMetadata() const override { return target_->ClientWritesMetadata(); }
-
- private:
-  iceberg::IcebergCatalog* const target_;
-  WriterHistory* const history_;
-};
-
-class NotingFileIO final : public iceberg::FileIO {
- public:
-  NotingFileIO(iceberg::FileIO* target, WriterHistory* history) : target_(target), history_(history) {}
-  Status Write(iceberg::StoredFile f) override;
-  Result<iceberg::FileRef> ReadDataFile(const std::string& path) override;
-  bool Exists(const std::string& path) override { return target_->Exists(path); }
-  Status Delete(const std::string& path) override;
-  std::vector<iceberg::StoredFile> List() override { return target_->List(); }
-
- private:
-  iceberg::FileIO* const target_;
-  WriterHistory* const history_;
-};
-
-class NotingDeltaLog final : public delta::DeltaLog {
- public:
-  NotingDeltaLog(delta::DeltaLog* target, WriterHistory* history) : target_(target), history_(history) {}
-  Result<int64_t> LatestVersion() override;
-  Result<delta::CommitRef> Read(int64_t version) override;
-  delta::WriteResult WriteIfAbsent(int64_t version, const delta::Commit& commit) override;
-
- private:
-  delta::DeltaLog* const target_;
   WriterHistory* const history_;
 };
 

@@ -1,12 +1,13 @@
 // PlanRun: everything a run needs that can be wrong before it starts (the scenario's fault and
-// latency lines, the command line's sched and schedule, the tables' protocols), resolved and
-// checked up front so that a bad input is refused with file:line:col and nothing runs.
+// latency lines, the command line's sched and schedule, what the tables' protocols allow),
+// resolved and checked up front so that a bad input is refused with file:line:col and nothing runs.
 #include <fmt/format.h>
 
 #include <memory>
 
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/sim/strategy.h"
+#include "protocols/registry.h"
 
 namespace commitlab::scenarios {
 namespace {
@@ -20,34 +21,32 @@ Status ErrorAt(const Scenario& s, SourcePos pos, std::string_view message) {
   return Status::InvalidArgument(fmt::format("{}: {}", s.Where(pos), message));
 }
 
-// The points of a catalog on a real server (core/catalogs): its clients ask at them.
-bool IsCatalogPoint(std::string_view point) { return point == fault::kCatalogBefore || point == fault::kCatalogAfter; }
-bool OnARealServer(const Table& t) { return t.catalog == "jdbc" || t.catalog == "rest-server"; }
-
-// The fault points each engine's commit passes (core/src/*/: the env_->FaultPoint calls): Delta
-// writes no manifest before its commit (the log entry is the commit); only an Iceberg table whose
-// catalog is on a real server has catalog points.
-bool HasFaultPoint(const Table& t, std::string_view point) {
-  if (IsCatalogPoint(point)) return t.protocol == Protocol::kIceberg && OnARealServer(t);
-  if (t.protocol == Protocol::kDelta) return point != fault::kManifestBefore;
-  return true;
-}
-
 // "" when `rule` can fire in `s`: its writer is declared (or `*`) and a writer it names commits
-// through its point; else why it never could.
+// through its point (ProtocolModule::HasFaultPoint); else why it never could, in the words of the
+// protocols that pass the point only in some tables, or of the protocol that never passes it.
 std::string WhyNeverFires(const Scenario& s, const sim::FaultRule& rule) {
   if (rule.writer != "*" && !s.FindWriter(rule.writer))
     return fmt::format("writer \"{}\" is not declared (expected a writer name or *)", rule.writer);
+  const Writer* lacking = nullptr;  // the first writer it names whose commits lack the point
   for (const Writer& w : s.writers) {
-    if ((rule.writer == "*" || w.name == rule.writer) && HasFaultPoint(s.tables[w.table], rule.point)) return "";
+    if (rule.writer != "*" && w.name != rule.writer) continue;
+    const Table& t = s.tables[w.table];
+    if (internal::ModuleOf(t.protocol).HasFaultPoint(t, rule.point)) return "";
+    if (lacking == nullptr) lacking = &w;
   }
-  if (IsCatalogPoint(rule.point))
-    return fmt::format(
-        "{} is reached only by an Iceberg table whose catalog is on a real server (catalog=jdbc or rest-server), "
-        "and no writer here commits to one: the rule could never fire",
-        rule.point);
-  return fmt::format("{} commits have no {} point (a Delta commit writes no manifest first): the rule could never fire",
-                     rule.writer == "*" ? "the writers'" : fmt::format("writer {}'s delta", rule.writer), rule.point);
+  for (Protocol p : internal::RegisteredProtocols()) {
+    const std::string_view where = internal::ModuleOf(p).FaultPointOnlyIn(rule.point);
+    if (where.empty()) continue;
+    return fmt::format("{} is reached only by {}, and no writer here commits to one: the rule could never fire",
+                       rule.point, where);
+  }
+  if (lacking == nullptr) return "no writer commits here: the rule could never fire";
+  const Protocol protocol = s.tables[lacking->table].protocol;
+  const std::string_view why = internal::ModuleOf(protocol).WhyNoFaultPoint(rule.point);
+  return fmt::format("{} commits have no {} point{}: the rule could never fire",
+                     rule.writer == "*" ? "the writers'"
+                                        : fmt::format("writer {}'s {}", rule.writer, ProtocolName(protocol)),
+                     rule.point, why.empty() ? "" : fmt::format(" ({})", why));
 }
 
 // The `fault` lines, each at its own position; a writer must be declared (or `*`) and pass the point.
@@ -99,11 +98,14 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
                                                  scenario.file_name, scenario.tables.size()));
     }
     for (const Table& t : scenario.tables) {
-      if (t.protocol == Protocol::kPaimon) continue;
+      if (internal::ModuleOf(t.protocol).uses_snapshot_store()) continue;
       return ErrorAt(scenario, t.pos,
-                     fmt::format("table {}: a directory store holds paimon tables only, not protocol {} (run it on "
-                                 "the memory store)",
-                                 t.name, ProtocolName(t.protocol)));
+                     fmt::format("table {}: a directory store holds {} tables only, not protocol {} (run it on the "
+                                 "memory store)",
+                                 t.name, internal::ProtocolsWhere([](const internal::ProtocolModule& m) {
+                                   return m.uses_snapshot_store();
+                                 }),
+                                 ProtocolName(t.protocol)));
     }
     if (!scenario.object_store.empty()) {
       return ErrorAt(scenario, scenario.store_pos,
@@ -145,11 +147,9 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
     if (Result<std::unique_ptr<sim::Strategy>> s = sim::MakeStrategy(plan.strategy); !s.ok()) return s.status();
   }
 
-  // Without a retry line: the first table's protocol's own policy (Delta never sleeps between
-  // attempts and ignores it).
-  plan.retry = scenario.retry                                           ? scenario.retry->policy
-               : scenario.tables.front().protocol == Protocol::kIceberg ? IcebergDefaultPolicy()
-                                                                        : PaimonDefaultPolicy();
+  // Without a retry line: the first table's protocol's own policy.
+  plan.retry =
+      scenario.retry ? scenario.retry->policy : internal::ModuleOf(scenario.tables.front().protocol).default_retry();
   plan.idempotency_check = scenario.idempotency_check;
   plan.store = options.store;
   if (plan.store != StoreKind::kMemory && options.dir.empty())

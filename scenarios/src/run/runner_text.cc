@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "commitlab/scenarios/protocols.h"
 #include "commitlab/scenarios/runner.h"
 
 namespace commitlab::scenarios {
@@ -26,20 +27,8 @@ std::vector<std::string> InvariantLines(const RunReport& r) {
     const bool several = present.size() > 1;
     std::string checked;
     for (Protocol p : present) {
-      std::string_view what;
-      switch (p) {
-        case Protocol::kPaimon:
-          what = "every acknowledged commit landed exactly once, ids contiguous, no file deleted that was not live";
-          break;
-        case Protocol::kIceberg:
-          what =
-              "the snapshots form one line, every acknowledged snapshot is retained or was expired, no file a "
-              "retained snapshot reaches is gone, every counter holds its acknowledged increments";
-          break;
-        case Protocol::kDelta: what = "every acknowledged version holds its writer's commit"; break;
-      }
-      checked +=
-          fmt::format("{}{}{}", checked.empty() ? "" : "; ", several ? fmt::format("{}: ", ProtocolName(p)) : "", what);
+      checked += fmt::format("{}{}{}", checked.empty() ? "" : "; ", several ? fmt::format("{}: ", ProtocolName(p)) : "",
+                             WordsOf(p).invariants);
     }
     lines.push_back(fmt::format("invariants: ok ({})", checked.empty() ? "no table" : checked));
     return lines;

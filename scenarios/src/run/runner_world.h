@@ -1,11 +1,12 @@
-// World: what one run of a scenario is made of. A store per table, the fault plan, the sinks each
-// committer reports to (the caller's, an outcome recorder per table for the checker, the trace),
-// the shared checkpoints, and a WriterRun per writer. After the run it reads every table's chain
-// back, counts orphan files, checks invariants and builds the report.
+// World: what one run of a scenario is made of. A TableRun per table (its protocol's:
+// protocols/protocol.h), the fault plan, the sinks each engine reports to (the caller's, the
+// table's own, the trace), and a WriterRun per writer. After the run each table reads its chain
+// back, counts orphan files and checks its invariants, and the world builds the report.
 #ifndef COMMITLAB_SCENARIOS_RUNNER_WORLD_H_
 #define COMMITLAB_SCENARIOS_RUNNER_WORLD_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,18 +15,15 @@
 #include "commitlab/core/env.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/mutex.h"
-#include "commitlab/core/paimon/dir_store.h"
-#include "commitlab/core/paimon/store.h"
-#include "commitlab/core/paimon/user_claim.h"
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/checker.h"
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/real_env.h"
 #include "commitlab/sim/step_access.h"
+#include "protocols/protocol.h"
 #include "run/runner_gates.h"
 #include "run/runner_history.h"
-#include "run/runner_lakes.h"
 #include "run/runner_writer.h"
 
 namespace commitlab::scenarios::internal {
@@ -37,7 +35,8 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  // Opens a store per table. InvalidArgument when a directory cannot be used.
+  // Opens each table's storage. InvalidArgument when one cannot be had (a directory that holds a
+  // table already, a server that is not there).
   Status Open();
   // Null when there are no fault rules.
   sim::FaultPlan* faults() { return plan_.faults.empty() ? nullptr : &fault_plan_; }
@@ -59,8 +58,6 @@ class World {
  private:
   class PublishWatcher;
 
-  // Takes a claim (core/paimon/user_claim.h) on each commit user of table `table`, a directory table.
-  Status ClaimUsers(size_t table, const DirStore& store);
   void OnStart();
   void OnStep(size_t writer, size_t step, const StepResult& r);
   // Shows the observer table t's snapshots up to `id` (the latest when nullopt) it has not seen.
@@ -69,27 +66,20 @@ class World {
   const Scenario& s_;
   const RunOptions& options_;
   const RunPlan& plan_;
-  // Per table, one of: a Paimon store (on an object store, made once the run's Env exists), or
-  // the Iceberg or Delta table's engine state.
-  std::vector<std::unique_ptr<SnapshotStore>> stores_;
-  std::vector<UserClaim> claims_;  // directory tables: held until the run ends
-  std::vector<std::unique_ptr<IcebergTableRun>> iceberg_;
-  std::vector<std::unique_ptr<DeltaTableRun>> delta_;
+  std::map<Protocol, std::unique_ptr<ProtocolRunState>> shared_;  // per protocol with tables here
+  std::vector<std::unique_ptr<TableRun>> tables_;
   sim::ScriptedFaultPlan fault_plan_;
   std::function<void(sim::StepAccess)> opaque_step_;
   std::function<void(bool)> mark_opaque_;
-  std::vector<std::unique_ptr<sim::OutcomeRecorder>> recorders_;  // per table
-  std::vector<std::unique_ptr<PublishWatcher>> watchers_;         // per table, with an observer
-  std::vector<std::unique_ptr<TeeEventSink>> sinks_;              // per table
-  std::vector<std::unique_ptr<TableLookup>> lookups_;             // per table, with a history
-  std::vector<std::unique_ptr<WriterHistory>> histories_;         // per writer, with a history
-  Checkpoints checkpoints_;
+  std::vector<std::unique_ptr<PublishWatcher>> watchers_;  // per narrated table, with an observer
+  std::vector<std::unique_ptr<TeeEventSink>> sinks_;       // per table
+  std::vector<std::unique_ptr<TableLookup>> lookups_;      // per table, with a history
+  std::vector<std::unique_ptr<WriterHistory>> histories_;  // per writer, with a history
   std::vector<std::unique_ptr<WriterRun>> writers_;
   std::function<std::string()> drawn_;
 
   Mutex observer_mu_;  // serializes the observer's calls
   bool started_ GUARDED_BY(observer_mu_) = false;
-  std::vector<int64_t> shown_ GUARDED_BY(observer_mu_);  // per table, the newest snapshot reported
 };
 
 }  // namespace commitlab::scenarios::internal

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <utility>
-#include <variant>
 
 namespace commitlab::scenarios::internal {
 namespace {
@@ -30,30 +29,7 @@ std::string StoppedWhy(Outcome o) {
 
 }  // namespace
 
-void Checkpoints::Save(const std::string& name, Committable c) {
-  MutexLock lock(&mu_);
-  saved_[name] = std::move(c);
-}
-
-std::optional<Committable> Checkpoints::Get(const std::string& name) const {
-  MutexLock lock(&mu_);
-  auto it = saved_.find(name);
-  if (it == saved_.end()) return std::nullopt;
-  return it->second;
-}
-
 namespace {
-
-// Lines that touch state shared between writers outside the engine's storage brackets, which the
-// explorer must not reorder past anything: the checkpoints other writers save and restore, and
-// files removed by expiry, orphan removal or a cleanup. (An Iceberg counter marks its own two
-// moments: ProtocolContext::opaque_step.)
-bool SharesStateOutsideTheEngine(const Op& op) {
-  if (const auto* commit = std::get_if<CommitOp>(&op)) return !commit->checkpoint.empty();
-  return std::holds_alternative<CheckpointOp>(op) || std::holds_alternative<FilterAndCommitOp>(op) ||
-         std::holds_alternative<DeleteDataFilesOp>(op) || std::holds_alternative<RestartOp>(op) ||
-         std::holds_alternative<ExpireOp>(op) || std::holds_alternative<OrphansOp>(op);
-}
 
 std::vector<EventSink*> WriterSinks(const WriterEnv& env) {
   std::vector<EventSink*> sinks = {env.events};
@@ -63,16 +39,14 @@ std::vector<EventSink*> WriterSinks(const WriterEnv& env) {
 
 }  // namespace
 
-WriterRun::WriterRun(size_t index, SnapshotStore* table_store, WriterEnv env)
+WriterRun::WriterRun(size_t index, WriterEnv env)
     : index_(index),
       writer_(env.scenario->writers[index]),
       env_(std::move(env)),
       history_env_(env_.history != nullptr ? std::make_unique<HistoryEnv>(env_.env, env_.history) : nullptr),
       point_env_(history_env_ != nullptr ? history_env_.get() : env_.env, [this] { return BeforePublish(); }),
       sinks_(WriterSinks(env_)),
-      events_(&sinks_),
-      store_(table_store) {
-  store_.set_history(env_.history);
+      events_(&sinks_) {
   ProtocolContext ctx{.scenario = env_.scenario,
                       .writer = &writer_,
                       .env = &point_env_,
@@ -80,17 +54,9 @@ WriterRun::WriterRun(size_t index, SnapshotStore* table_store, WriterEnv env)
                       .history = env_.history,
                       .retry = env_.plan->retry,
                       .idempotency_check = env_.plan->idempotency_check,
-                      .store = &store_,
-                      .checkpoints = env_.checkpoints,
                       .script_error = [this](std::string m) { return ScriptError(std::move(m)); },
                       .opaque_step = env_.opaque_step};
-  if (env_.iceberg != nullptr) {
-    protocol_ = MakeIcebergWriter(std::move(ctx), env_.iceberg);
-  } else if (env_.delta != nullptr) {
-    protocol_ = MakeDeltaWriter(std::move(ctx), env_.delta);
-  } else {
-    protocol_ = MakePaimonWriter(std::move(ctx));
-  }
+  protocol_ = env_.table->MakeWriter(std::move(ctx));
   report_.name = writer_.name;
   report_.user = writer_.commit_user;
   report_.steps.resize(writer_.steps.size());
@@ -113,8 +79,11 @@ void WriterRun::Run() {
     script_error_ = false;
     (void)events_.TakeSawError();
     if (env_.history != nullptr) env_.history->StepStart(step);
-    // The line's first step too: it starts before the next scheduling point.
-    const bool shared = env_.opaque_step && SharesStateOutsideTheEngine(step.op);
+    // A step that touches state shared between writers outside the engine's storage brackets
+    // (StepOp::shares_state) must not be reordered past anything by the explorer: its line's
+    // first step too, which starts before the next scheduling point. (An Iceberg counter marks
+    // its own two moments: ProtocolContext::opaque_step.)
+    const bool shared = env_.opaque_step && step.op->shares_state();
     if (shared) {
       env_.opaque_step(sim::StepAccess::kOpaque);
       env_.mark_opaque(true);
@@ -127,10 +96,8 @@ void WriterRun::Run() {
       r.outcome = script_error_ ? Outcome::kRefused : OutcomeOf(st);
       r.error = st.message();
       // The log and the history show every failure: one the engine did not report is reported
-      // here. (Paimon's outcome recorder reads its events as commits: its script errors stay run
-      // errors.)
-      const bool paimon = env_.iceberg == nullptr && env_.delta == nullptr;
-      if (!paimon && !events_.TakeSawError()) {
+      // here (ProtocolWriter::reports_silent_failures).
+      if (protocol_->reports_silent_failures() && !events_.TakeSawError()) {
         events_.OnEvent({.type = EventType::kError,
                          .level = Level::kError,
                          .user = writer_.commit_user,
@@ -151,9 +118,9 @@ void WriterRun::Run() {
     }
     // The job fails over, on a crash and on any failure the engine reports (a Flink committer
     // throws on a refused or given-up commit, and the job restarts from its checkpoint): it goes
-    // on at its next restart, if the script has one.
+    // on at its next step that resumes (Paimon's restart), if the script has one.
     if (r.outcome == Outcome::kCrashed) ++report_.crashes;
-    const size_t next = steps.NextWhere(i + 1, [](const Op& op) { return std::holds_alternative<RestartOp>(op); });
+    const size_t next = steps.NextWhere(i + 1, [](const Op& op) { return op->resumes_after_failure(); });
     if (next == steps.size()) return Stop(r.outcome, r.error);
     for (size_t j = i + 1; j < next; ++j) {
       report_.steps[j].status = StepStatus::kSkipped;

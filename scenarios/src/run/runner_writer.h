@@ -1,6 +1,7 @@
 // WriterRun: one writer's script, run step by step on its own fiber or thread: the order gates
-// before each step, the protocol writer (runner_protocol.h) that runs it on the table's engine, how
-// each step and the script ended, and a crash's skip to the next restart.
+// before each step, the protocol writer (protocols/protocol.h) that runs it on the table's engine,
+// how each step and the script ended, and a failure's skip to the next step that resumes (Paimon's
+// restart).
 #ifndef COMMITLAB_SCENARIOS_RUNNER_WRITER_H_
 #define COMMITLAB_SCENARIOS_RUNNER_WRITER_H_
 
@@ -20,11 +21,10 @@
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/step_access.h"
+#include "protocols/protocol.h"
 #include "run/runner_gates.h"
 #include "run/runner_history.h"
 #include "run/runner_point_env.h"
-#include "run/runner_protocol.h"
-#include "run/runner_store.h"
 
 namespace commitlab::scenarios::internal {
 
@@ -53,12 +53,9 @@ struct WriterEnv {
   const RunPlan* plan = nullptr;
   Env* env = nullptr;
   Gates* gates = nullptr;
-  Checkpoints* checkpoints = nullptr;
+  TableRun* table = nullptr;         // the writer's table
   EventSink* events = nullptr;       // the writer's table's sinks
   WriterHistory* history = nullptr;  // null when the run keeps no history
-  // The writer's table when it is an Iceberg or a Delta table (else the store WriterRun gets).
-  IcebergTableRun* iceberg = nullptr;
-  DeltaTableRun* delta = nullptr;
   // May be empty: see World::set_opaque_hooks.
   std::function<void(sim::StepAccess)> opaque_step = {};
   std::function<void(bool)> mark_opaque = {};
@@ -69,7 +66,7 @@ struct WriterEnv {
 
 class WriterRun {
  public:
-  WriterRun(size_t index, SnapshotStore* table_store, WriterEnv env);
+  WriterRun(size_t index, WriterEnv env);
 
   // The writer's body: every step in order, waiting at order gates; stops at a failure, or skips
   // to the next restart after a crash.
@@ -77,8 +74,8 @@ class WriterRun {
 
   // The report without orphan files (the world counts those).
   WriterReport Report() const;
-  // Manifests and data files this writer wrote.
-  const NameList& written() const { return store_.written(); }
+  // Once its table has reported: the files this writer wrote that no snapshot references.
+  int64_t orphan_files() const { return protocol_->orphan_files(); }
   // Errors that mean the script could not go on as written (see RunReport::run_errors).
   const std::vector<std::string>& run_errors() const { return run_errors_; }
 
@@ -98,8 +95,7 @@ class WriterRun {
   std::unique_ptr<HistoryEnv> history_env_;  // with a history: its storage-operation spans
   PointEnv point_env_;                       // what every engine of this writer runs on
   TeeEventSink sinks_;                       // the table's sinks and the writer's history
-  ErrorWatch events_;                        // what the Iceberg and Delta engines report to
-  WriterStore store_;
+  ErrorWatch events_;                        // what the engine reports to
   std::unique_ptr<ProtocolWriter> protocol_;
   const Step* current_ = nullptr;  // the step running (Run's copy)
   size_t current_index_ = 0;

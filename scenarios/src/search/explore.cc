@@ -5,12 +5,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <climits>
+#include <ctime>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <unordered_set>
 #include <utility>
 
+#include "commitlab/core/rng.h"
 #include "commitlab/sim/fault_spec.h"
 #include "commitlab/sim/schedule.h"
 #include "commitlab/sim/scheduler.h"
@@ -34,13 +39,38 @@ struct Node {
   int last = -1;
   bool free_switch = true;  // leaving `last` here is not a preemption
   int preemptions = 0;      // on the path before this choice
+  // With coverage: the state here (CoveragePoint): the hash of the shared steps' order so far,
+  // and each writer's steps.
+  uint64_t order = 0;
+  std::vector<int> steps = {};
 
   bool Preempts(int w) const { return !free_switch && w != last; }
 };
 
-enum class Stop { kNone, kSleepBlocked, kPreemptions, kSteps };
+enum class Stop { kNone, kSleepBlocked, kPreemptions, kSteps, kNotOwned };
 
 class Search;
+
+// What the executions found, kept across the searches of one exploration (kBounded runs one per
+// bound): outcomes, findings, the states seen and the coverage curve.
+struct Found {
+  std::map<std::string, ExploreOutcome> outcomes;
+  std::map<std::string, ExploreFinding> findings;
+  std::unordered_set<uint64_t> states;
+  std::vector<CoveragePoint> coverage;
+  int64_t executions = 0;  // run to the end, over every search
+  std::clock_t start = std::clock();
+
+  void Point() {
+    coverage.push_back({executions, static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC,
+                        static_cast<int64_t>(outcomes.size()), static_cast<int64_t>(states.size())});
+  }
+};
+
+uint64_t Mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9e37'79b9'7f4a'7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xff51'afd7'ed55'8ccdULL;
+}
 
 // The run's strategy: follows the path's prefix, then extends it with default choices.
 class ExploreStrategy final : public sim::Strategy {
@@ -56,8 +86,13 @@ class ExploreStrategy final : public sim::Strategy {
 
 class Search {
  public:
-  Search(const Scenario& scenario, RunOptions base, const ExploreOptions& options)
-      : scenario_(scenario), base_(std::move(base)), options_(options) {}
+  Search(const Scenario& scenario, RunOptions base, const ExploreOptions& options, Found* found)
+      : scenario_(scenario),
+        base_(std::move(base)),
+        options_(options),
+        found_(*found),
+        walk_(options.mode == ExploreOptions::Mode::kRandomWalk),
+        rng_(options.walk_seed) {}
 
   Result<ExploreReport> Run();
 
@@ -75,7 +110,7 @@ class Search {
   // Sleep sets and a preemption bound together can cut an order the bound allows (Coons,
   // Musuvathi and McKinley, "Bounded Partial-Order Reduction", OOPSLA 2013): a bounded search
   // runs without them.
-  bool reducing() const { return options_.reduce && options_.preemptions < 0; }
+  bool reducing() const { return options_.reduce && options_.preemptions < 0 && !walk_; }
   // The run asked for another decision than the one it asked for at this point before.
   Status Diverged() {
     if (error_.ok())
@@ -88,6 +123,26 @@ class Search {
   }
   // `decisions`: how many of stack_ this execution made.
   void Record(const RunReport& r, int64_t decisions);
+  // Sharded: a decision at depth split_depth in a subtree this shard does not own ends the run.
+  bool LeavesShard() {
+    if (options_.split_depth == 0 || cursor_ != static_cast<size_t>(options_.split_depth)) return false;
+    if (new_unit_) ++report_.units_split;
+    new_unit_ = false;  // counted once
+    if (owned_) return false;
+    stop_ = Stop::kNotOwned;
+    return true;
+  }
+  // Sharded: whether a count made while backtracking at stack_[depth] is this shard's. Above the
+  // split every shard backtracks alike, and shard 0 counts; below, the subtree's owner.
+  bool Counts(size_t depth) const {
+    if (options_.split_depth == 0) return true;
+    return depth < static_cast<size_t>(options_.split_depth) ? options_.shard_index == 0 : owned_;
+  }
+  // Starts the next execution's subtree if the last backtrack went above the split.
+  void EnterUnit();
+  // With coverage: the state at the new node stack_[cursor_], from the decision before it.
+  void NoteState(Node* n);
+  std::string UnitPrefix() const;
 
   const Scenario& scenario_;
   RunOptions base_;
@@ -98,8 +153,14 @@ class Search {
   Stop stop_ = Stop::kNone;
   Status error_;
   ExploreReport report_;
-  std::map<std::string, ExploreOutcome> outcomes_;
-  std::map<std::string, ExploreFinding> findings_;
+  Found& found_;
+  const int base_writers_ = static_cast<int>(scenario_.writers.size());
+  const bool walk_;  // kRandomWalk: each choice drawn from rng_
+  Rng rng_;
+  int64_t unit_ = -1;     // the subtree being explored, in depth-first order
+  bool owned_ = true;     // ... is this shard's
+  bool new_unit_ = true;  // this execution entered a subtree, and has not reached the split yet
+  bool entered_ = false;  // this execution entered a subtree
 };
 
 Result<int> ExploreStrategy::Pick(const sim::SchedulePoint& p) { return search_->Pick(p); }
@@ -152,6 +213,7 @@ Result<int> Search::Pick(const sim::SchedulePoint& p) {
     ++cursor_;
     return n.chosen;
   }
+  if (LeavesShard()) return Status::InvalidArgument("another shard's subtree");
   Node n;
   n.runnable.assign(p.runnable.begin(), p.runnable.end());
   n.access.assign(static_cast<size_t>(p.scheduler->num_writers()), sim::StepAccess::kOpaque);
@@ -177,10 +239,12 @@ Result<int> Search::Pick(const sim::SchedulePoint& p) {
       break;
     }
   }
-  const std::optional<int> pick = DefaultPick(n);
+  const std::optional<int> pick =
+      walk_ ? std::optional<int>(n.runnable[rng_.Below(n.runnable.size())]) : DefaultPick(n);
   if (!pick) return Status::InvalidArgument("execution stopped");
   n.chosen = *pick;
   n.done = {*pick};
+  if (options_.coverage) NoteState(&n);
   stack_.push_back(std::move(n));
   ++cursor_;
   return *pick;
@@ -197,13 +261,16 @@ bool Search::ChooseFault() {
     ++cursor_;
     return n.chosen == 1;
   }
+  if (LeavesShard()) return false;
   Node n;
   n.fault = true;
-  n.chosen = 0;  // first the path where it does not fire
-  n.done = {0};
+  n.chosen = walk_ && rng_.Chance(0.5) ? 1 : 0;  // depth first: first the path where it does not fire
+  n.done = {n.chosen};
+  if (options_.coverage) NoteState(&n);
+  const bool fire = n.chosen == 1;
   stack_.push_back(std::move(n));
   ++cursor_;
-  return false;
+  return fire;
 }
 
 Status Search::Execute() {
@@ -223,29 +290,53 @@ Status Search::Execute() {
   run.choose_fault = [this](const sim::FaultRule&, std::string_view, int64_t) { return ChooseFault(); };
   Result<RunReport> r = RunScenario(scenario_, run);
   COMMITLAB_RETURN_IF_ERROR(error_);
+  if (entered_ && owned_) report_.owned.push_back(UnitPrefix());
+  const int64_t mine = owned_ ? 1 : 0;
   switch (stop_) {
-    case Stop::kSleepBlocked: ++report_.sleep_blocked; return Status::OK();
-    case Stop::kPreemptions: ++report_.cut_preemptions; return Status::OK();
-    case Stop::kSteps: ++report_.cut_steps; return Status::OK();
+    case Stop::kSleepBlocked: report_.sleep_blocked += mine; return Status::OK();
+    case Stop::kPreemptions: report_.cut_preemptions += mine; return Status::OK();
+    case Stop::kSteps: report_.cut_steps += mine; return Status::OK();
+    case Stop::kNotOwned:
+      // None of this subtree is ours: back to the split, whose next choice starts another.
+      stack_.resize(std::min(stack_.size(), static_cast<size_t>(options_.split_depth)));
+      return Status::OK();
     case Stop::kNone: break;
+  }
+  if (!owned_) {
+    if (!r.ok()) return r.status();
+    return Status::OK();  // it ended above the split: a subtree of one execution, another shard's
   }
   if (!r.ok()) return r.status();
   if (cursor_ < prefix_) return Diverged();  // it ended before the choices it made last time
   ++report_.executions;
   Record(*r, static_cast<int64_t>(cursor_));
+  // A point at every power of two: the curve costs nothing between them.
+  if (options_.coverage) {
+    const int64_t n = ++found_.executions;
+    if ((n & (n - 1)) == 0) found_.Point();
+  }
   return Status::OK();
 }
 
 void Search::Record(const RunReport& r, int64_t decisions) {
+  // The explorer is asked at every step (ExploreStrategy picks even a lone writer), so the steps
+  // and context switches are its own picks: no need to parse the schedule string back.
   int64_t steps = 0, switches = 0;
-  if (Result<sim::RecordedSchedule> s = sim::ParseSchedule(r.schedule); s.ok()) {
-    steps = s->steps();
-    switches = static_cast<int64_t>(s->runs.size()) - 1;
+  int last = -1;
+  for (size_t i = 0; i < static_cast<size_t>(decisions) && i < stack_.size(); ++i) {
+    if (stack_[i].fault) continue;
+    switches += steps > 0 && stack_[i].chosen != last ? 1 : 0;
+    last = stack_[i].chosen;
+    ++steps;
   }
+  COMMITLAB_DCHECK(sim::ParseSchedule(r.schedule).ok() && sim::ParseSchedule(r.schedule)->steps() == steps &&
+                       static_cast<int64_t>(sim::ParseSchedule(r.schedule)->runs.size()) - 1 == switches,
+                   "the explorer's picks are the run's schedule");
   report_.max_depth = std::max(report_.max_depth, steps);
-  ExploreOutcome& o = outcomes_[OutcomeKey(r)];
+  std::string key = OutcomeKey(r);
+  ExploreOutcome& o = found_.outcomes[key];
   if (o.count++ == 0) {
-    o.key = OutcomeKey(r);
+    o.key = std::move(key);
     o.ok = r.ok();
   }
   // What failed, and the violations the file expects: "can this happen?" is the question here.
@@ -275,7 +366,7 @@ void Search::Record(const RunReport& r, int64_t decisions) {
   std::set<std::string> counted;  // an execution counts once for each kind it shows
   for (size_t i = 0; i < kinds.size(); ++i) {
     if (!counted.insert(kinds[i].kind).second) continue;
-    ExploreFinding& f = findings_[kinds[i].kind];
+    ExploreFinding& f = found_.findings[kinds[i].kind];
     // The shortest: fewest context switches (the easiest to read), then fewest steps.
     if (f.executions++ == 0 || std::pair(switches, steps) < std::pair(f.switches, f.steps)) {
       f.switches = switches;
@@ -286,8 +377,25 @@ void Search::Record(const RunReport& r, int64_t decisions) {
       f.schedule = r.schedule;
       f.faults = fired;
       f.decisions = path;
+      f.unit = std::max<int64_t>(unit_, 0);
     }
   }
+}
+
+void Search::EnterUnit() {
+  new_unit_ = entered_ = options_.split_depth > 0 && prefix_ <= static_cast<size_t>(options_.split_depth);
+  if (!new_unit_) return;
+  ++unit_;
+  report_.units = unit_ + 1;
+  owned_ = options_.shard_index >= 0 && unit_ % options_.shard_count == options_.shard_index;
+}
+
+std::string Search::UnitPrefix() const {
+  std::string out;
+  const size_t n = std::min(stack_.size(), static_cast<size_t>(options_.split_depth));
+  for (size_t i = 0; i < n; ++i)
+    out += fmt::format("{}{}{}", i == 0 ? "" : " ", stack_[i].fault ? "f" : "", stack_[i].chosen);
+  return out;
 }
 
 bool Search::Backtrack() {
@@ -300,12 +408,12 @@ bool Search::Backtrack() {
       for (int w : n.runnable) {
         if (Contains(n.done, w) || Contains(n.passed, w)) continue;
         if (Contains(n.sleep, w)) {
-          ++report_.sleep_skipped;
+          report_.sleep_skipped += Counts(stack_.size() - 1) ? 1 : 0;
           n.passed.push_back(w);  // counted once
           continue;
         }
         if (options_.preemptions >= 0 && n.preemptions + (n.Preempts(w) ? 1 : 0) > options_.preemptions) {
-          ++report_.cut_preemptions;
+          report_.cut_preemptions += Counts(stack_.size() - 1) ? 1 : 0;
           n.passed.push_back(w);
           continue;
         }
@@ -338,30 +446,91 @@ Result<ExploreReport> Search::Run() {
   }
   prefix_ = 0;
   for (;;) {
+    EnterUnit();
     COMMITLAB_RETURN_IF_ERROR(Execute());
     if (options_.progress) options_.progress(report_.executions);
     const bool failed =
-        std::any_of(findings_.begin(), findings_.end(), [](const auto& f) { return !f.second.expected; });
+        std::any_of(found_.findings.begin(), found_.findings.end(), [](const auto& f) { return !f.second.expected; });
     const int64_t runs = report_.executions + report_.sleep_blocked + report_.cut_steps;
     if ((options_.stop_at_first && failed) || runs >= options_.max_executions) {
-      report_.stopped = Backtrack();  // more to explore?
+      report_.stopped = walk_ || Backtrack();  // more to explore? (a walk never knows)
       break;
+    }
+    if (walk_) {  // every walk starts afresh from the root
+      stack_.clear();
+      prefix_ = 0;
+      continue;
     }
     if (!Backtrack()) break;
   }
-  for (auto& [key, o] : outcomes_) report_.outcomes.push_back(std::move(o));
-  std::stable_sort(report_.outcomes.begin(), report_.outcomes.end(),
+  return std::move(report_);
+}
+
+void Search::NoteState(Node* n) {
+  if (cursor_ == 0) {
+    n->steps.assign(static_cast<size_t>(base_writers_), 0);
+  } else {
+    const Node& before = stack_[cursor_ - 1];
+    n->order = before.order;
+    n->steps = before.steps;
+    if (before.fault) {
+      n->order = Mix(n->order, 0xfa00 + static_cast<uint64_t>(before.chosen));
+    } else {
+      const auto w = static_cast<size_t>(before.chosen);
+      if (w >= n->steps.size()) n->steps.resize(w + 1, 0);
+      ++n->steps[w];
+      if (before.access[w] != sim::StepAccess::kLocal)
+        n->order = Mix(n->order, (w << 8) | static_cast<uint64_t>(before.access[w]));
+    }
+  }
+  uint64_t h = n->order;
+  for (int c : n->steps) h = Mix(h, static_cast<uint64_t>(c));
+  found_.states.insert(h);
+}
+
+// The report's outcomes and findings, in their order, from what the searches found.
+void Finish(Found* found, ExploreReport* report) {
+  for (auto& [key, o] : found->outcomes) report->outcomes.push_back(std::move(o));
+  std::stable_sort(report->outcomes.begin(), report->outcomes.end(),
                    [](const ExploreOutcome& a, const ExploreOutcome& b) { return a.count > b.count; });
-  for (auto& [kind, f] : findings_) report_.findings.push_back(std::move(f));
+  for (auto& [kind, f] : found->findings) report->findings.push_back(std::move(f));
   // Invariant violations (those the file does not expect first), then expectations, then run errors.
   auto rank = [](const ExploreFinding& f) {
     if (f.kind.rfind("expect ", 0) == 0) return 2;
     if (f.kind == "run error") return 3;
     return f.expected ? 1 : 0;
   };
-  std::stable_sort(report_.findings.begin(), report_.findings.end(),
+  std::stable_sort(report->findings.begin(), report->findings.end(),
                    [&rank](const ExploreFinding& a, const ExploreFinding& b) { return rank(a) < rank(b); });
-  return std::move(report_);
+}
+
+// kBounded: bound 0, 1, 2, ... until a bound cuts nothing (the search is complete) or the
+// executions run out. Each bound's search repeats the executions of the bounds below it.
+Result<ExploreReport> ExploreBounded(const Scenario& scenario, const RunOptions& base, const ExploreOptions& options,
+                                     Found* found) {
+  ExploreReport total;
+  int64_t left = options.max_executions;
+  for (int bound = 0;; ++bound) {
+    ExploreOptions o = options;
+    o.preemptions = bound;
+    o.max_executions = left;
+    Search search(scenario, base, o, found);
+    Result<ExploreReport> r = search.Run();
+    if (!r.ok()) return r.status();
+    total.executions += r->executions;
+    total.sleep_blocked += r->sleep_blocked;
+    total.cut_steps += r->cut_steps;
+    total.cut_preemptions = r->cut_preemptions;  // the last bound's: zero means nothing was cut
+    total.max_depth = std::max(total.max_depth, r->max_depth);
+    total.bound = bound;
+    left -= r->executions + r->sleep_blocked + r->cut_steps;
+    if (r->stopped || (r->cut_preemptions > 0 && left <= 0)) {
+      total.stopped = true;
+      break;
+    }
+    if (r->cut_preemptions == 0) break;
+  }
+  return total;
 }
 
 // Follows recorded decisions exactly; the run ends as it ended when explored.
@@ -402,42 +571,89 @@ bool ExploreReport::ok() const {
 }
 
 std::string OutcomeKey(const RunReport& r) {
+  // Built by appending, not fmt::format: every execution makes one, and formatting was a tenth of
+  // an execution's cost.
   std::string key;
+  key.reserve(256);
+  auto number = [&key](int64_t v) {
+    char buf[24];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    key.append(buf, end);
+  };
   for (const TableReport& t : r.tables) {
-    key += fmt::format("{}: latest {} [", t.name, t.latest_snapshot);
+    key.append(t.name).append(": latest ");
+    number(t.latest_snapshot);
+    key.append(" [");
     for (size_t i = 0; i < t.chain.size(); ++i) {
       const Snapshot& s = t.chain[i];
-      const std::string op = i < t.operations.size() ? t.operations[i] : std::string(CommitKindName(s.kind));
-      key += fmt::format("{}{} {} {}/{}", i == 0 ? "" : ", ", s.id, op, s.commit_user, s.commit_identifier);
+      if (i > 0) key.append(", ");
+      number(s.id);
+      key.append(" ").append(i < t.operations.size() ? std::string_view(t.operations[i]) : CommitKindName(s.kind));
+      key.append(" ").append(s.commit_user).append("/");
+      number(s.commit_identifier);
     }
-    key += "]";
-    for (const auto& [name, value] : t.counters) key += fmt::format(" {}={}", name, value);
-    key += "; ";
+    key.append("]");
+    for (const auto& [name, value] : t.counters) {
+      key.append(" ").append(name).append("=");
+      number(value);
+    }
+    key.append("; ");
   }
   for (const WriterReport& w : r.writers) {
-    key += fmt::format("{} {}", w.name, OutcomeName(w.outcome));
+    key.append(w.name).append(" ").append(OutcomeName(w.outcome));
     const Counters& c = w.counters;
     const std::pair<const char*, int64_t> shown[] = {
         {"committed", c.committed}, {"attempts", c.attempts},        {"atomic_failures", c.atomic_failures},
         {"conflicts", c.conflicts}, {"unknown", c.unknown_outcomes}, {"idempotent", c.idempotent_matches},
         {"gave_up", c.gave_up},     {"orphans", c.orphan_files}};
-    for (const auto& [name, value] : shown)
-      if (value != 0) key += fmt::format(" {}={}", name, value);
-    key += "; ";
+    for (const auto& [name, value] : shown) {
+      if (value == 0) continue;
+      key.append(" ").append(name).append("=");
+      number(value);
+    }
+    key.append("; ");
   }
-  std::vector<std::string> kinds;
+  std::vector<std::string_view> kinds;
   for (const ViolationReport& v : r.violations) kinds.push_back(v.violation.kind);
   std::sort(kinds.begin(), kinds.end());
   kinds.erase(std::unique(kinds.begin(), kinds.end()), kinds.end());
-  key += "violations:";
-  if (kinds.empty()) key += " none";
-  for (const std::string& k : kinds) key += " " + k;
+  key.append("violations:");
+  if (kinds.empty()) key.append(" none");
+  for (std::string_view k : kinds) key.append(" ").append(k);
   return key;
 }
 
+Result<int> ChooseSplitDepth(const Scenario& scenario, RunOptions base, const ExploreOptions& options,
+                             int shard_count) {
+  constexpr int kMaxDepth = 64;
+  for (int depth = 1;; ++depth) {
+    ExploreOptions probe = options;
+    probe.split_depth = depth;
+    probe.shard_index = -1;  // own nothing: only the prefixes run
+    probe.shard_count = 1;
+    probe.progress = {};
+    probe.max_executions = INT64_MAX;
+    Found found;
+    Search search(scenario, base, probe, &found);
+    Result<ExploreReport> r = search.Run();
+    if (!r.ok()) return r.status();
+    // Enough subtrees to deal out evenly, or no deeper split adds any (every execution is shorter).
+    if (r->units >= 8 * static_cast<int64_t>(shard_count) || r->units_split == 0 || depth == kMaxDepth) return depth;
+  }
+}
+
 Result<ExploreReport> Explore(const Scenario& scenario, RunOptions base, const ExploreOptions& options) {
-  Search search(scenario, std::move(base), options);
-  return search.Run();
+  Found found;
+  Result<ExploreReport> r = options.mode == ExploreOptions::Mode::kBounded
+                                ? ExploreBounded(scenario, base, options, &found)
+                                : Search(scenario, base, options, &found).Run();
+  if (!r.ok()) return r.status();
+  Finish(&found, &*r);
+  if (options.coverage) {
+    if (found.coverage.empty() || found.coverage.back().executions != found.executions) found.Point();
+    r->coverage = std::move(found.coverage);
+  }
+  return r;
 }
 
 Result<RunReport> ReplayExploration(const Scenario& scenario, RunOptions base, const std::vector<int>& decisions,

@@ -255,7 +255,8 @@ class LineComparer {
  private:
   bool stopped() const { return difference_.has_value() || !error_.ok(); }
   void Differ(std::optional<Json> recorded, std::optional<Json> replayed) {
-    difference_ = sim::HistoryDifference{.index = index_, .recorded = std::move(recorded), .replayed = std::move(replayed)};
+    difference_ =
+        sim::HistoryDifference{.index = index_, .recorded = std::move(recorded), .replayed = std::move(replayed)};
   }
   // Keeps the last `context_` recorded lines, for the lines before a difference.
   void Remember() {

@@ -75,7 +75,7 @@ PgCluster::PgCluster(std::string bindir, std::string dir, bool as_postgres)
   conninfo_ = fmt::format("host='{}' dbname=postgres user=postgres", dir_);
 }
 
-Result<std::unique_ptr<PgCluster>> PgCluster::Start() {
+Result<std::unique_ptr<PgCluster>> PgCluster::Start(PgDurability durability) {
   const std::string bindir = FindBindir();
   if (bindir.empty())
     return Status::InvalidArgument(
@@ -102,19 +102,32 @@ Result<std::unique_ptr<PgCluster>> PgCluster::Start() {
   // Our commands' output (written by us, as root or not) and the server's own log (written by the
   // server, as postgres) are two files: neither has to write into the other's.
   const fs::path log = fs::path(templ) / "commands.log";
-  const fs::path server_log = fs::path(templ) / "server.log";
   const std::string data = (fs::path(templ) / "data").string();
   if (Run({bindir + "/initdb", "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"}, as_postgres,
           log) != 0)
     return Status::IOError(fmt::format("initdb into {} failed:\n{}", data, Tail(log)));
   // Only a Unix socket in our own folder: no TCP port to collide with or to expose.
-  const std::string options = fmt::format(
-      "-c listen_addresses='' -k '{}' -c fsync=off -c synchronous_commit=off -c full_page_writes=off", templ);
-  if (Run({bindir + "/pg_ctl", "-D", data, "-l", server_log.string(), "-o", options, "-w", "-t", "60", "start"},
-          as_postgres, log) != 0)
-    return Status::IOError(fmt::format("pg_ctl start in {} failed:\n{}{}", data, Tail(log), Tail(server_log)));
-  c->running_ = true;
+  c->options_ = fmt::format("-c listen_addresses='' -k '{}'", templ);
+  if (durability == PgDurability::kFast)
+    c->options_ += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+  COMMITLAB_RETURN_IF_ERROR(c->RunServer());
   return c;
+}
+
+Status PgCluster::RunServer() {
+  const fs::path log = fs::path(dir_) / "commands.log";
+  const fs::path server_log = fs::path(dir_) / "server.log";
+  const std::string data = dir_ + "/data";
+  if (Run({bindir_ + "/pg_ctl", "-D", data, "-l", server_log.string(), "-o", options_, "-w", "-t", "60", "start"},
+          as_postgres_, log) != 0)
+    return Status::IOError(fmt::format("pg_ctl start in {} failed:\n{}{}", data, Tail(log), Tail(server_log)));
+  running_ = true;
+  return Status::OK();
+}
+
+Status PgCluster::Restart() {
+  if (running_) return Status::OK();
+  return RunServer();
 }
 
 void PgCluster::StartWatchdog() {

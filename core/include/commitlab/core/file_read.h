@@ -23,6 +23,10 @@ Result<std::string> ReadRegularFilePrefix(const std::string& path, size_t n);
 // The text of an errno value ("Permission denied"), thread-safe.
 std::string ErrnoText(int err);
 
+// What a stat(2) mode names: "regular file", "directory", "symbolic link", "character device",
+// "block device", "FIFO", "socket" or "special file".
+std::string_view FileTypeName(unsigned mode);
+
 // IOError "cannot WHAT PATH: <errno text>", e.g. "cannot open t/snapshot/LATEST: Permission denied".
 Status IoError(std::string_view what, std::string_view path, int err);
 

@@ -21,10 +21,18 @@ namespace commitlab {
 Result<std::string> WriteTempBeside(const std::string& path, std::string_view content, bool sync,
                                     const std::function<void(const std::string&)>& on_fsync = {});
 
-// Replaces `path` by `content` atomically and durably: WriteTempBeside (fsynced), rename(2), then
-// FsyncDir of its folder. Errors as WriteTempBeside's (or FsyncDir's); on one before the rename,
-// `path` is as it was and no temporary is left.
+// Replaces `path` by `content` atomically and durably: CheckReplaceable, WriteTempBeside (fsynced),
+// rename(2), then FsyncDir of its folder. Errors as those calls'; on one before the rename, `path`
+// is as it was and no temporary is left.
 Status WriteFileAtomically(const std::string& path, std::string_view content);
+
+// OK when `path` names nothing or a regular file: what a rename may replace. A rename replaces the
+// name, not what it points at, so anything else there (a device node such as /dev/full, a FIFO, a
+// socket, a symbolic link, a directory) is someone else's and is refused: InvalidArgument "cannot
+// write PATH: it is a WHAT, not a regular file; not replacing it" (a directory: IOError "cannot
+// write PATH: Is a directory"). Checked before, not at, the rename: it guards a user's mistake,
+// not a race with another process.
+Status CheckReplaceable(const std::string& path);
 
 // fsyncs the directory `dir`, so that a rename, link or new entry in it survives a power loss.
 // IOError "cannot open directory DIR: ..." or "cannot fsync DIR: ...".

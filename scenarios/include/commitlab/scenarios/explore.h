@@ -34,11 +34,29 @@
 namespace commitlab::scenarios {
 
 struct ExploreOptions {
+  // How the tree is searched. kDepthFirst: complete, with sleep sets. For searches that cannot
+  // finish: kBounded, iterative preemption bounding (every execution with 0 preemptions, then 1,
+  // 2, ...: CHESS's order, which reaches most outcomes with few switches first), and kRandomWalk
+  // (every choice drawn from walk_seed's stream; never complete). `explore --portfolio` runs them
+  // side by side in shards.
+  enum class Mode { kDepthFirst, kBounded, kRandomWalk };
+  Mode mode = Mode::kDepthFirst;
+  uint64_t walk_seed = 0;
+  bool coverage = false;       // record ExploreReport::coverage (and hash the states visited)
   int preemptions = -1;        // -1: unbounded
   int64_t max_steps = 10'000;  // per execution
   int64_t max_executions = 1'000'000;
   bool reduce = true;          // sleep sets (unbounded searches only); off explores every order
   bool stop_at_first = false;  // stop at the first execution that fails
+  // Sharding (labs/hunt/shard.h): the subtrees under the first `split_depth` decisions (and the
+  // executions that end before making that many) are numbered in depth-first order and dealt
+  // round-robin; this search runs the ones numbered shard_index mod shard_count. It still makes
+  // the common prefix's decisions, stopping each execution of a subtree it does not own at depth
+  // split_depth, so every node above the split sees the siblings and sleep sets the whole search
+  // would: the shards together run exactly the unsharded search's executions. 0: no split.
+  int split_depth = 0;
+  int shard_index = 0;  // -1: own nothing (counts the subtrees, SplitUnits)
+  int shard_count = 1;
   // Called after each execution with the number run so far (progress); may be empty.
   std::function<void(int64_t executions)> progress = {};
 };
@@ -65,6 +83,20 @@ struct ExploreFinding {
   std::string schedule = {};
   std::vector<std::string> faults = {};
   std::vector<int> decisions = {};
+  int64_t unit = 0;  // the subtree it ran in (sharded searches; 0 otherwise): ties go to the first
+};
+
+// Coverage as the search goes: after 1, 2, 4, 8, ... executions and at its end, how many distinct
+// outcomes and states it had reached, and the CPU time spent. A state is where a scheduling point
+// stands: how many steps each writer has taken, and in which order the steps that touch shared
+// state (StepAccess other than local) and the `maybe` choices came, i.e. the execution's prefix
+// up to reordering of steps that touch nothing shared. A curve that flattens says the search has
+// stopped paying.
+struct CoveragePoint {
+  int64_t executions = 0;
+  double cpu_seconds = 0;
+  int64_t outcomes = 0;
+  int64_t states = 0;
 };
 
 struct ExploreReport {
@@ -77,6 +109,13 @@ struct ExploreReport {
   std::vector<ExploreOutcome> outcomes = {};  // most frequent first, then by key
   std::vector<ExploreFinding> findings = {};  // unexpected first, then by kind
   int64_t max_depth = 0;                      // the longest execution, in steps
+  // Sharded searches: the subtrees enumerated (all shards see the same) and the decisions leading
+  // into each one this shard owned ("1 0 f1": writer indices, fN a maybe fault's choice).
+  std::vector<CoveragePoint> coverage = {};  // with ExploreOptions::coverage
+  int bound = -1;                            // kBounded: the last preemption bound searched
+  int64_t units = 0;
+  int64_t units_split = 0;  // ... of which went as deep as the split (the rest ended above it)
+  std::vector<std::string> owned = {};
 
   // Every execution within the bounds was explored (or proved equivalent to one that was).
   bool complete() const { return !stopped && cut_preemptions == 0 && cut_steps == 0; }
@@ -87,6 +126,10 @@ struct ExploreReport {
 // observer are the explorer's). InvalidArgument: a free-threaded scenario, a `p=` fault rule (its
 // draw would depend on the order; write `maybe`), or a run that could not start.
 Result<ExploreReport> Explore(const Scenario& scenario, RunOptions base, const ExploreOptions& options);
+
+// The split depth for `shard_count` shards: the smallest depth (up to 64) whose subtrees number
+// at least 8 per shard, found by running only the common prefixes; the same for every shard.
+Result<int> ChooseSplitDepth(const Scenario& scenario, RunOptions base, const ExploreOptions& options, int shard_count);
 
 // The canonical outcome line of one finished run.
 std::string OutcomeKey(const RunReport& report);

@@ -51,10 +51,10 @@ class RecordedLines {
 };
 
 struct StreamedReplay {
-  std::string command;  // as ReplayOutcome's
-  size_t events = 0;    // recorded lines compared, the footer not counted
+  std::string command;                                    // as ReplayOutcome's
+  size_t events = 0;                                      // recorded lines compared, the footer not counted
   std::optional<sim::HistoryDifference> difference = {};  // the first one; none: identical
-  std::vector<sim::Json> before = {};  // the recorded lines just before it (at most `context`)
+  std::vector<sim::Json> before = {};                     // the recorded lines just before it (at most `context`)
 };
 
 // ReplayHistory for a simulated recording, streamed: each line of the new run is compared with

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "commitlab/core/commit_stats.h"
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/paimon/store.h"
@@ -161,20 +162,11 @@ struct StepResult {
   std::optional<CounterStepValues> counter = {};  // counter read, add and commit
 };
 
-// The counters of `expect writer W COUNTER` and `expect tally COUNTER`.
-struct Counters {
-  int64_t committed = 0;  // snapshots published, or found by the idempotency check
-  int64_t attempts = 0;
-  int64_t atomic_failures = 0;
-  int64_t conflicts = 0;
-  int64_t unknown_outcomes = 0;
-  int64_t idempotent_matches = 0;
-  int64_t gave_up = 0;
-  int64_t orphan_files = 0;
-
-  int64_t Get(Counter c) const;
-  Counters& operator+=(const Counters& o);
-};
+// The counters of `expect writer W COUNTER` and `expect tally COUNTER`: core's one tally, as the
+// engines count it and the runner sums it (per writer over its committers, per run over its writers).
+using Counters = CommitStats;
+// The value `expect ... COUNTER` compares.
+int64_t CounterValue(const Counters& c, Counter counter);
 
 struct WriterReport {
   std::string name = {};
@@ -193,7 +185,7 @@ struct WriterReport {
 // snapshot is a log version after the table's creation (version 0).
 struct TableReport {
   std::string name = {};
-  Protocol protocol = Protocol::kPaimon;
+  Protocol protocol = {};
   SnapshotChain chain = {};  // read back from the store, ids 1..latest (shared with it, not copied)
   // Per chain entry: Iceberg's or Delta's operation. Empty for a Paimon table: the kind is its
   // operation (operation()).

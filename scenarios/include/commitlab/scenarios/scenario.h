@@ -12,17 +12,18 @@
 #include <cstdint>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
-#include "commitlab/core/iceberg/expression.h"
-#include "commitlab/core/iceberg/operation.h"
+#include "commitlab/core/check.h"
 #include "commitlab/core/model.h"
+#include "commitlab/core/protocol.h"
 #include "commitlab/core/retry_policy.h"
-#include "commitlab/scenarios/iceberg_counter.h"
 
 namespace commitlab::scenarios {
 
@@ -37,13 +38,12 @@ struct SourcePos {
 // ---------------------------------------------------------------------------------------------
 // Tables and writers
 
-enum class Protocol { kPaimon, kIceberg, kDelta };
-std::string_view ProtocolName(Protocol p);  // "paimon", "iceberg", "delta"
-
+// A table line. name, protocol and partitions are every protocol's; the other keys are parsed by
+// the protocols that take them (ProtocolModule::ParseTableKeys in scenarios/src/protocols/<p>/).
 struct Table {
   SourcePos pos;
   std::string name;
-  Protocol protocol = Protocol::kPaimon;
+  Protocol protocol = {};                   // set by the parser: a protocol of the registry
   bool primary_key = false;                 // false: append-only
   std::vector<std::string> partition_keys;  // empty: unpartitioned
   int32_t buckets = 1;
@@ -63,213 +63,78 @@ struct Table {
   std::string catalog = "in-memory";
 };
 
-// write: a new L0 data file, pending in the writer until it commits or checkpoints.
-struct WriteOp {
-  int64_t rows = 1;
-  // Given with keys=LO..HI, or else the table's next fresh keys in file order, so the same file
-  // always gives the same keys whatever the schedule.
-  int64_t min_key = 0;
-  int64_t max_key = 0;
-  std::string partition;  // "" or "dt=2024-01-01/hr=1"
-  int32_t bucket = 0;
+// ---------------------------------------------------------------------------------------------
+// Steps
+
+// One step's operation as its protocol parsed it. Each protocol declares its own steps in its
+// folder (scenarios/src/protocols/<p>/<p>_steps.h); the shared code (parser, runner, explorer,
+// labs) asks only what is here, and a protocol's writer reads its own with OpAs<T> or OpIf<T>.
+class StepOp {
+ public:
+  virtual ~StepOp() = default;
+  // A copy, for the parser to instantiate once per repeat iteration.
+  virtual std::unique_ptr<StepOp> Clone() const = 0;
+
+  // The step word: "write", "commit", "append", ...
+  virtual std::string_view name() const = 0;
+  // Whether the step publishes (its line can be named as W.L.publish in an order line).
+  virtual bool publishes() const { return false; }
+  // Whether it touches state shared between writers outside the engine's storage brackets (saved
+  // checkpoints, files removed behind the engine's back), so that the explorer must not reorder
+  // its line past anything.
+  virtual bool shares_state() const { return false; }
+  // Whether a writer whose step failed goes on here (Paimon's restart: the job fails over).
+  virtual bool resumes_after_failure() const { return false; }
+  // Whether a narration leaves the step to its log lines and snapshots (Paimon's commit).
+  virtual bool told_by_its_log() const { return false; }
+  // Entries of its lists (files, checkpoints): the parser bounds them over the whole file.
+  virtual size_t list_entries() const { return 0; }
+  // For a repeated line held once (StepList): this step `keys` fresh keys and `identifiers` commit
+  // identifiers further on, as a later iteration instantiates it. Null (the default) when its
+  // iterations differ in anything else: the parser then expands the line step by step.
+  virtual std::unique_ptr<StepOp> Advanced(int64_t /*keys*/, int64_t /*identifiers*/) const { return nullptr; }
 };
 
-// commit: the pending files (and pending compaction) as one committable with `identifier`
-// (Paimon: an APPEND snapshot, then a COMPACT snapshot when a compaction is pending); or, with
-// `checkpoint`, the saved committable of that name, as a Flink committer does once the checkpoint
-// completes.
-struct CommitOp {
-  int64_t identifier = 0;  // given, else the writer's previous identifier + 1; the checkpoint's
-  std::string checkpoint;  // "" or the name of a checkpoint saved on an earlier line
-  // Runs conflict detection on the APPEND too, as TableCommitImpl.commit(..., checkAppendFiles)
-  // does; a plain commit of fresh files skips it (FileStoreCommitImpl.commit).
-  bool check_append_files = false;
-  // For this commit only, FileStoreCommit.ignoreEmptyCommit(...); unset: the table's setting.
-  std::optional<bool> ignore_empty_commit;
-  // `overwrite=PARTITION|all`: FileStoreCommit.overwrite of that partition ("" = all), an
-  // OVERWRITE snapshot that first deletes the target's live files.
-  std::optional<std::string> overwrite;
+// The usual base of a step: Clone by copy.
+template <typename Self>
+class StepOpBase : public StepOp {
+ public:
+  std::unique_ptr<StepOp> Clone() const override { return std::make_unique<Self>(static_cast<const Self&>(*this)); }
 };
 
-// compact: rewrite chosen files of one bucket from one level into one file of another level; the
-// result is pending until the next commit or checkpoint.
-struct CompactOp {
-  std::string partition;
-  int32_t bucket = 0;
-  int32_t from_level = 0;
-  int32_t to_level = 0;
-  // Indexes into the writer's view of from_level when the step runs (oldest file first), or all.
-  bool all_files = true;
-  std::vector<int32_t> files;
-  // The output file's key range and row count; by default the union of the inputs' ranges and the
-  // sum of their rows.
-  std::optional<int64_t> min_key;
-  std::optional<int64_t> max_key;
-  std::optional<int64_t> rows;
+// A step's operation, a value: copies share the immutable StepOp.
+class Op {
+ public:
+  Op() = default;
+  template <typename T, typename = std::enable_if_t<std::is_base_of_v<StepOp, T>>>
+  Op(T op) : op_(std::make_shared<const T>(std::move(op))) {}  // NOLINT: an Op is made from any step
+  explicit Op(std::unique_ptr<StepOp> op) : op_(std::move(op)) {}
+
+  const StepOp* get() const { return op_.get(); }
+  const StepOp* operator->() const { return op_.get(); }
+  const StepOp& operator*() const { return *op_; }
+
+ private:
+  std::shared_ptr<const StepOp> op_;
 };
 
-// checkpoint: Flink's prepareCommit. The pending files and compaction become a committable with
-// `identifier`, saved under `name`; the writer has nothing pending afterwards.
-struct CheckpointOp {
-  std::string name;        // unique in the scenario; "name[i]" when saved inside a repeat
-  int64_t identifier = 0;  // given, else the writer's previous identifier + 1
-};
+// The step as a T when it is one, else null.
+template <typename T>
+const T* OpIf(const Op& op) {
+  return dynamic_cast<const T*>(op.get());
+}
+template <typename T>
+bool OpIs(const Op& op) {
+  return OpIf<T>(op) != nullptr;
+}
+// The step as a T, which it must be.
+template <typename T>
+const T& OpAs(const Op& op) {
+  const T* t = OpIf<T>(op);
+  COMMITLAB_CHECK(t != nullptr, "OpAs: the step is not of the type asked for");
+  return *t;
+}
 
-// filter-and-commit: Paimon's filterAndCommit of saved committables after a restart: those whose
-// identifier this commit user has already committed are dropped, the rest committed in order.
-struct FilterAndCommitOp {
-  std::vector<std::string> checkpoints;  // strictly increasing identifiers
-};
-
-// delete-data-files: removes from the table's directory, behind the table's back, the data files
-// the saved checkpoints' committables name (new files and compaction inputs and outputs).
-struct DeleteDataFilesOp {
-  std::vector<std::string> checkpoints;
-};
-
-// restart: the writer's job fails over: a new committer with the same commit user; pending files
-// and compaction are lost, saved checkpoints and the identifier counter survive.
-struct RestartOp {};
-
-// --- Iceberg and Delta steps (scenarios/README.md, "Iceberg steps", "Delta steps") ---
-
-// The rows of one new data file: {id: k} for k in [min_key, max_key], assigned like `write` keys.
-struct DataSpec {
-  int64_t rows = 1;
-  int64_t min_key = 0;
-  int64_t max_key = 0;
-  std::string partition;  // "" or "dt=2024-01-01"
-};
-
-// A row filter in Iceberg's Expressions (scenarios/README.md, "Filters"), each literal already
-// checked against its column's type.
-struct FilterSpec {
-  iceberg::Expression expr;
-  std::string text;  // as written
-};
-
-// Iceberg `read`: reads the catalog pointer and pins its current snapshot; the writer's next
-// operation starts from it (validates what was committed since) and `scan` reads its files.
-// Delta `read`: the transaction's filterFiles on a partition or by a filter, a full scan, or
-// `read whole-table` (readWholeTable).
-struct ReadOp {
-  // Delta only: filterFiles on one partition, by a filter, or (neither) a full scan; or
-  // readWholeTable().
-  std::string partition;
-  std::optional<FilterSpec> filter;
-  bool whole_table = false;
-};
-// Iceberg `scan`: reads every file the last `read` planned (a long query's tasks).
-struct ScanOp {};
-// Iceberg `append`: one new data file, committed as MergeAppend.
-struct AppendOp {
-  DataSpec data;
-};
-// Iceberg `overwrite filter=C=V`: a new file replacing the rows matching the filter.
-struct OverwriteOp {
-  FilterSpec filter;
-  DataSpec data;
-  std::string isolation;  // "" = the table's
-};
-// Iceberg `delete filter=C=V`: Spark's copy-on-write DELETE of the files the filter matches.
-struct DeleteOp {
-  FilterSpec filter;
-  std::string isolation;  // "" = the table's
-};
-// Iceberg `replace-partitions`: ReplacePartitions (dynamic partition overwrite) adding one new file
-// per partition listed, which drops every live file of those partitions.
-struct ReplacePartitionsOp {
-  std::vector<DataSpec> files;  // one per partition, in the order written
-  iceberg::ReplaceValidation validation;
-  bool validate_from_start = false;  // validate-from=start: no validateFromSnapshot, the whole history
-};
-// Iceberg `row-delta`: a RowDelta (merge-on-read DELETE/UPDATE/MERGE) of position deletes for the
-// rows a filter matches, an equality delete of some ids, and/or a new data file.
-struct RowDeltaOp {
-  std::optional<FilterSpec> delete_filter;                 // position deletes of the live rows it matches
-  std::optional<std::pair<int64_t, int64_t>> delete_keys;  // an equality delete on id, LO..HI
-  std::optional<DataSpec> data;                            // a new data file (rows=/keys=)
-  std::string partition;                                   // of the equality delete (and the new data)
-  std::optional<FilterSpec> conflict_filter;               // conflictDetectionFilter; alwaysTrue when unset
-  iceberg::RowDeltaValidation validation;
-  bool validate_from_start = false;
-};
-// Iceberg `rewrite [partition=P]`: compaction of the live files (of P) into one.
-struct RewriteOp {
-  std::string partition;
-};
-// Iceberg `schema id=N`: a schema change (no snapshot).
-struct SchemaOp {
-  int32_t schema_id = 1;
-};
-// Iceberg `expire [retain-last=N]`: expire_snapshots keeping the newest N ancestors.
-struct ExpireOp {
-  int32_t retain_last = 1;
-};
-// Iceberg `orphans count` / `orphans clean`: find (and remove) files no snapshot reaches.
-// `older-than=DURATION`: only files written at least that long before the step count (upstream's
-// remove_orphan_files guard, 3 days by default, so that a commit in flight keeps its files).
-// Unset: every unreachable file, also an in-flight commit's.
-struct OrphansOp {
-  bool clean = false;
-  std::optional<int64_t> older_than_micros;
-};
-// Iceberg's lost-update counter (iceberg_counter.h): a one-row file {name: KEY, value: N} per value.
-struct CounterOp {
-  enum class Action { kInit, kRead, kAdd, kCommit };
-  Action action = Action::kRead;
-  std::string key;    // init, read
-  int64_t value = 0;  // init: the value; add: the increment
-  // commit: what a ValidationException makes it do (give-up, recommit-stale, reread).
-  OnValidationFailure on_validation = OnValidationFailure::kGiveUp;
-};
-// Delta `begin`: a new OptimisticTransaction at the latest version.
-struct BeginOp {};
-// Delta `add [file=F] [partition=P] [rows=N] [data-change=false]`.
-struct AddOp {
-  std::string file;  // "" = a fresh name
-  std::string partition;
-  int64_t rows = 1;
-  bool data_change = true;
-};
-// Delta `remove files=F1,F2 [data-change=false]`: files live at the transaction's version.
-struct RemoveOp {
-  std::vector<std::string> files;
-  bool data_change = true;
-};
-// Delta `commit [op=OPERATION]`: commits the transaction (INSERT, UPDATE, DELETE, MERGE, OPTIMIZE,
-// STREAMING UPDATE).
-struct DeltaCommitOp {
-  std::string operation = "INSERT";  // Delta's name
-};
-// Delta `txn app=ID version=N`: the transaction records that application ID has committed its
-// version N (SetTransaction), which makes a streaming batch idempotent.
-struct TxnOp {
-  std::string app;
-  int64_t version = 0;
-};
-// Delta `read-txn app=ID`: txnVersion(ID), the application's last committed version or -1
-// (recorded: a concurrent commit of the same app id conflicts).
-struct ReadTxnOp {
-  std::string app;
-};
-// Delta `metadata [schema=TEXT]`: a Metadata action (a schema change, ALTER TABLE), the table's
-// metadata with the schema replaced when given; any concurrent transaction then fails with
-// MetadataChangedException.
-struct MetadataOp {
-  std::string schema;  // "" keeps the table's
-};
-// Delta `protocol [reader-version=N] [writer-version=N]`: a Protocol action (an upgrade), the
-// table's protocol with the versions given replaced.
-struct ProtocolOp {
-  std::optional<int32_t> reader_version;
-  std::optional<int32_t> writer_version;
-};
-
-using Op = std::variant<WriteOp, CommitOp, CompactOp, CheckpointOp, FilterAndCommitOp, RestartOp, ReadOp, ScanOp,
-                        AppendOp, OverwriteOp, DeleteOp, RewriteOp, SchemaOp, ExpireOp, OrphansOp, CounterOp, BeginOp,
-                        AddOp, RemoveOp, DeltaCommitOp, TxnOp, ReadTxnOp, MetadataOp, ProtocolOp, ReplacePartitionsOp,
-                        DeleteDataFilesOp, RowDeltaOp>;
 std::string_view OpName(const Op& op);  // "write", "commit", "compact", ...
 // Whether the step publishes (its line can be named as W.L.publish in an order line).
 bool OpPublishes(const Op& op);

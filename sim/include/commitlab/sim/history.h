@@ -95,6 +95,12 @@ inline void AppendEventMessage(const Event& e, JsonWriter* w) { w->Str("message"
 // Parses one history line. InvalidArgument "line N: ..." when it is not a JSON object.
 Result<Json> ParseHistoryLine(std::string_view line, size_t line_number);
 
+// OK when `header` (a history's first line) is a commitlab history of a version this build reads.
+// InvalidArgument "line 1: not a commitlab history (...)" or "line 1: history format version V is not
+// one this build reads (1)": every reader of a history (timeline, explain, replay, step) asks first,
+// so a JSON Lines file of another program is refused by name rather than half drawn.
+Status CheckHistoryFormat(const Json& header);
+
 // SHA-256 of `text`, as 64 lowercase hex digits (the header's scenario digest).
 std::string Sha256Hex(std::string_view text);
 

@@ -31,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "commitlab/core/protocol.h"
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/core/status.h"
 #include "commitlab/sim/latency.h"
@@ -56,11 +57,12 @@ Result<std::vector<int>> ParseIntList(std::string_view list, int min_value, int 
 // 1-based, clamped to [1, n]. 0 for an empty list. REQUIRES: 0 <= p <= 100.
 int64_t Percentile(std::span<const int64_t> sorted, double p);
 
-// The commit protocols a formats sweep compares, one per table format.
-enum class Protocol { kPaimon, kIceberg, kDelta };
-std::string_view ProtocolName(Protocol p);  // "paimon", "iceberg", "delta"
+// A formats sweep compares the engines' protocols (core/protocol.h), one per table format.
 // "paimon,iceberg,delta" (any order, each once); errors name the offending piece.
 Result<std::vector<Protocol>> ParseProtocolList(std::string_view list);
+// The protocol of S2 第 5 讲's race and of Brooker's client: Paimon's committer. Brooker's
+// experiments run it whatever a config's protocol list says.
+Protocol LectureProtocol();
 
 // A store that pushes back: one first-come-first-served server in front of every storage call,
 // serving `requests_per_s` (each request takes 1e6 / R microseconds, rounded down: 62 us at
@@ -98,7 +100,7 @@ RunOutcome RunBrookerOnce(int writers, const RetryPolicy& policy, uint64_t seed,
 // One formats run: `writers` appenders x `commits` commits each through `protocol`; a writer
 // stops at its first failed commit (the sweep passes kLectureLatencySpec).
 RunOutcome RunAppendersOnce(int writers, int commits, const RetryPolicy& policy, uint64_t seed,
-                            const LatencyModel& latency, Protocol protocol = Protocol::kPaimon,
+                            const LatencyModel& latency, Protocol protocol = LectureProtocol(),
                             const StoreCapacity& capacity = {});
 
 // ---- Sweeps ---------------------------------------------------------------------------------
@@ -110,7 +112,7 @@ struct SweepConfig {
   Experiment experiment = Experiment::kBrooker;
   std::vector<int> writer_counts;  // N (brooker, capacity) or appenders (formats)
   std::vector<RetryPolicy> policies;
-  std::vector<Protocol> protocols = {Protocol::kPaimon};  // formats only: brooker's is Paimon's
+  std::vector<Protocol> protocols = {LectureProtocol()};  // formats only: brooker's is Paimon's
   // Requests per second of the store, 0 = unlimited; the capacity experiment sweeps them.
   std::vector<int64_t> capacities = {0};
   int queue = StoreCapacity{}.queue;
@@ -119,6 +121,11 @@ struct SweepConfig {
   uint64_t seed = 1;
   LatencyModel latency;  // the experiment's default when not set by the caller
   int threads = 0;       // 0: std::thread::hardware_concurrency()
+  // Shard shard_index of shard_count (`commitlab sweep --shard`): only the cells whose index in
+  // row order is shard_index mod shard_count run; each keeps its seeds, so the shards' rows are
+  // the unsharded sweep's.
+  int shard_index = 0;
+  int shard_count = 1;
   // Called after every run with (runs done, runs in all), one call at a time, from a worker.
   std::function<void(int64_t, int64_t)> progress;
 };
@@ -173,7 +180,9 @@ struct SweepRow {
 struct SweepResult {
   SweepConfig config;  // without progress
   std::vector<SweepRow> rows;
-  Status status;  // the first simulator failure, if any
+  std::vector<int64_t> cells;  // each row's cell: its index among all the sweep's rows (shards skip some)
+  int64_t all_cells = 0;       // the rows of the unsharded sweep
+  Status status;               // the first simulator failure, if any
 };
 
 // The seed of one run: DeriveSeed(DeriveSeed(base, experiment, N), FNV-1a of the policy's canonical
@@ -192,7 +201,7 @@ void TuneAllocatorForSweeps();
 
 // Aggregates the runs of one cell, in run order.
 SweepRow Aggregate(int writers, const RetryPolicy& policy, std::span<const RunOutcome> runs,
-                   Protocol protocol = Protocol::kPaimon, int64_t capacity_rps = 0);
+                   Protocol protocol = LectureProtocol(), int64_t capacity_rps = 0);
 
 }  // namespace commitlab::sim
 

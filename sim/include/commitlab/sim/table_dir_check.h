@@ -3,6 +3,7 @@
 // that files can show, plus what only files can go wrong with.
 //
 //   unreadable        a snapshot or its manifest is missing its content, truncated or corrupt
+//   corrupt_id        a snapshot file's name holds an id past the largest a table can reach
 //   gap, duplicate_id, fork, delete_not_live, add_live
 //                     the chain's structure and file replay (sim::CheckInvariants); snapshots are
 //                     never expired here, so ids must run from 1
@@ -14,7 +15,9 @@
 //
 // Leftovers are not problems: temp files of writes that never finished, and manifests and data
 // files no snapshot references (orphans), as crashed and losing writers leave them (Paimon's
-// OrphanFilesClean, Iceberg's DeleteOrphanFiles). CleanLeftovers removes them.
+// OrphanFilesClean, Iceberg's DeleteOrphanFiles). But a live writer's files look just the same
+// until its snapshot lands: CleanLeftovers removes only those below a cut-off that FindLiveWriters
+// (core/paimon/live_writers.h) gives, taken before the table was read.
 #ifndef COMMITLAB_SIM_TABLE_DIR_CHECK_H_
 #define COMMITLAB_SIM_TABLE_DIR_CHECK_H_
 
@@ -43,7 +46,8 @@ std::string_view LeftoverKindName(LeftoverKind k);  // "temp file", "unreference
 struct Leftover {
   LeftoverKind kind = LeftoverKind::kTempFile;
   std::string path = {};
-  int64_t age_micros = 0;  // since its last modification
+  int64_t age_micros = 0;    // since its last modification
+  int64_t mtime_micros = 0;  // its last modification, since the epoch
 };
 
 struct TableDirReport {
@@ -72,14 +76,23 @@ struct TableDirCheckOptions {
 // and files are never changed once published.
 Result<TableDirReport> CheckTableDir(const std::string& root, TableDirCheckOptions options = {});
 
+struct CleanOptions {
+  int64_t older_than_micros = 0;  // keep leftovers younger than this
+  // Keep leftovers modified at or after this: a writer live when the cleaner looked may still
+  // publish them (LiveWriters::cutoff_micros).
+  int64_t in_flight_cutoff_micros = 0;
+};
+
 struct CleanResult {
   std::vector<std::string> removed = {};
   int64_t kept_young = 0;                // leftovers younger than older_than_micros
+  int64_t kept_in_flight = 0;            // older than that, but not below the in-flight cut-off
   std::vector<std::string> errors = {};  // "PATH: why" for each file that could not be removed
 };
-// Removes the report's leftovers at least `older_than_micros` old. REQUIRES: report.sound(): on a
-// damaged table an unreadable snapshot's files would look unreferenced.
-CleanResult CleanLeftovers(const TableDirReport& report, int64_t older_than_micros);
+// Removes the report's leftovers that are at least `older_than_micros` old and below the in-flight
+// cut-off. REQUIRES: report.sound() (on a damaged table an unreadable snapshot's files would look
+// unreferenced), and the cut-off taken before the report read the table.
+CleanResult CleanLeftovers(const TableDirReport& report, const CleanOptions& options);
 
 }  // namespace commitlab::sim
 

@@ -1,12 +1,12 @@
 // JdbcCatalog: Iceberg's JDBC catalog (JdbcCatalog, JdbcTableOperations, JdbcUtil) on a real
 // PostgreSQL server. The table's pointer is a row of `iceberg_tables`; a commit is
 //
-//   SELECT metadata_location ...        the row must still name the metadata the writer read
-//                                       (validateMetadataLocation), else CommitFailedException
 //   UPDATE iceberg_tables SET metadata_location = <new>, previous_metadata_location = <old>
 //    WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = <old>
 //
-// and an update count other than 1 is CommitFailedException ("Failed to update table %s from
+// (locations absolute, as JdbcTableOperations writes them; the WHERE is the check that the row
+// still names the metadata the writer read, so no SELECT goes before it), and an update count other
+// than 1 is CommitFailedException ("Failed to update table %s from
 // catalog %s"), which the committer retries. Any database error (a refused statement, a lost
 // connection, at the SELECT or the UPDATE) is UncheckedSQLException upstream: not retried and
 // nothing cleaned up, which to a writer is the unknown outcome (kUnknown). Only a connection that
@@ -34,16 +34,26 @@ class MetadataFiles {
  public:
   // Without a folder the files live in this process only; with one, each is also written to
   // <folder>/<location> (atomically), and one this process never wrote is read from there.
-  explicit MetadataFiles(std::string folder = "") : folder_(std::move(folder)) {}
+  explicit MetadataFiles(std::string folder = "")
+      : folder_(std::move(folder)), root_(folder_.empty() ? "" : AbsoluteFolder(folder_)) {}
   // IOError when the file cannot be written.
   Status Put(const iceberg::MetadataRef& m);
-  // NotFound when no writer wrote it; Corruption naming the file when it cannot be read back.
-  Result<iceberg::MetadataRef> Get(const std::string& location);
+  // By its location, absolute (as the database holds it) or relative to the folder. NotFound when
+  // no writer wrote it; Corruption naming the file when it cannot be read back.
+  Result<iceberg::MetadataRef> Get(const std::string& location, const std::string& table = "");
+  // A location relative to the folder as the database holds it (absolute), and back.
+  std::string Absolute(const std::string& location) const;
+  std::string Relative(const std::string& location) const;
+  // The folder, absolute ("" without one): the tables' location.
+  const std::string& root() const { return root_; }
 
  private:
+  static std::string AbsoluteFolder(const std::string& folder);
   const std::string folder_;
+  const std::string root_;
   Mutex mu_;
   std::map<std::string, iceberg::MetadataRef> files_ GUARDED_BY(mu_);
+  iceberg::MetadataRef newest_ GUARDED_BY(mu_);  // the newest version read from a file
 };
 
 struct JdbcTable {

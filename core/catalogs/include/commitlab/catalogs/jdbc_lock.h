@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "commitlab/catalogs/pg_connection.h"
@@ -38,15 +39,24 @@ class JdbcTableLock final : public TableLock {
   Status Acquire(Env* env) override;
   Status Release() override;
 
+  // The first error PostgreSQL gave (a lost connection, a stopped server), or nullopt. A writer
+  // meets it as upstream would (an unknown outcome, a failed commit), but a run that met one did
+  // not test the protocol: the caller reports it.
+  std::optional<std::string> first_server_error() const;
+
  private:
   JdbcTableLock(std::unique_ptr<PgConnection> conn, JdbcLockOptions options)
       : conn_(std::move(conn)), options_(std::move(options)) {}
   // One try: true when this call inserted the row.
   Result<bool> TryOnce();
 
-  Mutex mu_;
+  // Returns `st`, noting it as the first server error when it is one.
+  Status Noted(Status st) REQUIRES(mu_);
+
+  mutable Mutex mu_;
   const std::unique_ptr<PgConnection> conn_ PT_GUARDED_BY(mu_);
   const JdbcLockOptions options_;
+  std::optional<std::string> first_server_error_ GUARDED_BY(mu_);
 };
 
 }  // namespace commitlab::catalogs

@@ -1,12 +1,16 @@
 // RestCatalogServer: commitlab's Iceberg REST catalog over HTTP/1.1 on Boost.Beast, for writers in
-// other processes. The routes a commit needs (open-api/rest-catalog-open-api.yaml):
-//   GET  /v1/config                                   {"defaults": {}, "overrides": {}}
-//   POST /v1/namespaces/{ns}/tables                   createTable
-//   GET  /v1/namespaces/{ns}/tables/{table}           loadTable
-//   POST /v1/namespaces/{ns}/tables/{table}           updateTable: the commit (rest_tables.h)
-// Namespaces need no creating. Listens on a loopback address only. One thread runs every
-// connection, so commits are applied one at a time; a connection idle past the timeout is closed
-// and a request body is bounded, so no client can hold the server.
+// other processes and for any client of the specification (open-api/rest-catalog-open-api.yaml):
+// config (with the endpoints it serves), namespaces (create, list, load, exists, update
+// properties, drop), tables (create, list, load, exists, drop, rename, register, report metrics)
+// and the table commit with its requirements and updates (rest_tables.h). The specification's
+// other operations (views, scan planning, credentials, multi-table transactions) answer 406
+// UnsupportedOperationException; a path it does not have, 400 (src/rest_router.h).
+//
+// Listens on a loopback address only. One thread runs every connection, so commits are applied
+// one at a time. No client can hold the server: a connection idle past the timeout is closed, a
+// commit's body is bounded at 4 MiB and any other's at 1 MiB, bodies are read only while those in
+// hand fit a 16 MiB budget (a request over it waits, unread, while the others are served), and a
+// failed accept (out of descriptors) is tried again after 100 ms rather than ending the accept loop.
 //
 // Faults at the server, for the outcomes a client cannot tell apart: each commit asks the fault
 // hook at catalog.before (nothing applied yet) and, once it is applied and stored, catalog.after. An error
@@ -43,7 +47,6 @@ struct RestServerOptions {
   std::string warehouse = {};
   std::string address = "127.0.0.1";  // a loopback address, else Start refuses
   uint16_t port = 0;                  // 0: a free port, see port()
-  uint64_t seed = 1;                  // table and metadata uuids
   RestFaultHook faults = {};
   int64_t idle_timeout_micros = int64_t{30} * 1'000'000;
 };
@@ -61,6 +64,10 @@ class RestCatalogServer {
   void Stop();
   int64_t requests() const { return requests_.load(); }
   int64_t commits() const { return commits_.load(); }
+  // The bytes of request and answer bodies, both ways.
+  int64_t body_bytes() const { return body_bytes_.load(); }
+  // Accepts that failed (out of descriptors, say) and were tried again after a pause.
+  int64_t accept_errors() const { return accept_errors_.load(); }
 
   class Impl;
 
@@ -72,6 +79,8 @@ class RestCatalogServer {
   uint16_t port_ = 0;
   std::atomic<int64_t> requests_{0};
   std::atomic<int64_t> commits_{0};  // commits applied
+  std::atomic<int64_t> accept_errors_{0};
+  std::atomic<int64_t> body_bytes_{0};
 };
 
 }  // namespace commitlab::catalogs

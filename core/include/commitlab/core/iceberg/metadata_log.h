@@ -8,6 +8,7 @@
 #define COMMITLAB_CORE_ICEBERG_METADATA_LOG_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,12 +20,20 @@ inline constexpr size_t kPreviousVersionsMax = 100;
 
 class MetadataLog {
  public:
+  struct Entry {
+    std::string location;
+    int64_t timestamp_ms = 0;
+    bool operator==(const Entry&) const = default;
+  };
+
   MetadataLog() = default;
   // The newest kPreviousVersionsMax of `oldest_first`.
   explicit MetadataLog(const std::vector<std::string>& oldest_first);
+  explicit MetadataLog(const std::vector<Entry>& oldest_first);
 
-  // Adds the newest entry, dropping the oldest one past kPreviousVersionsMax.
-  void Append(std::string location);
+  // Adds the newest entry, dropping the oldest one past kPreviousVersionsMax. `timestamp_ms` is the
+  // last-updated-ms of the version that file held (TableMetadata.MetadataLogEntry).
+  void Append(std::string location, int64_t timestamp_ms = 0);
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -33,10 +42,12 @@ class MetadataLog {
   const std::string& front() const { return (*this)[0]; }        // the oldest
   const std::string& operator[](size_t i) const;                 // oldest first; O(size - i)
   std::vector<std::string> Entries() const;                      // oldest first
+  std::vector<Entry> TimedEntries() const;                       // oldest first
 
  private:
   struct Node {
     std::string location;
+    int64_t timestamp_ms;
     std::shared_ptr<const Node> older;
   };
   std::shared_ptr<const Node> newest_;

@@ -107,6 +107,26 @@ struct Snapshot {
 };
 using SnapshotRef = std::shared_ptr<const Snapshot>;
 
+// What Iceberg's TableMetadata holds beyond what this engine models, kept so that a catalog hands
+// a table's metadata on whole (TableMetadataParser's fields): its uuid and location, schemas,
+// partition specs and sort orders (JSON text, written back as read), properties, refs other than
+// main, and later formats' fields. One value shared by every version that does not change it.
+struct TableFields {
+  int32_t format_version = 2;
+  std::string uuid = {};      // table-uuid: random, RFC 4122 version 4
+  std::string location = {};  // the table's root (TableMetadata.location()), not a metadata file
+  int32_t last_column_id = 0;
+  std::string schemas = {};  // a JSON array; "" is one schema without fields, id current_schema_id
+  int32_t default_spec_id = 0;
+  std::string partition_specs = {};  // a JSON array; "" is the unpartitioned spec 0
+  int32_t last_partition_id = 999;   // PartitionSpec.unpartitioned().lastAssignedFieldId()
+  int32_t default_sort_order_id = 0;
+  std::string sort_orders = {};  // a JSON array; "" is the unsorted order 0
+  std::map<std::string, std::string> properties = {};
+  std::string other_refs = {};  // a JSON object of the refs but main; "" when none
+  std::string extra = {};       // a JSON object of the fields kept as read (statistics, next-row-id, ...)
+};
+
 struct TableMetadata {
   std::string table_name = {};
   int64_t version = 0;        // the N of metadata/NNNNN-<uuid>.metadata.json; create is 0
@@ -115,8 +135,12 @@ struct TableMetadata {
   int64_t last_sequence_number = 0;
   int64_t last_updated_ms = 0;
   std::optional<int64_t> current_snapshot_id = {};
-  PersistentVector<SnapshotRef> snapshots = {};  // retained snapshots, oldest first
-  MetadataLog metadata_log = {};                 // earlier metadata files, oldest first
+  PersistentVector<SnapshotRef> snapshots = {};    // retained snapshots, oldest first
+  MetadataLog metadata_log = {};                   // earlier metadata files, oldest first
+  std::shared_ptr<const TableFields> fields = {};  // null: TableFields' defaults
+
+  // *fields, or the defaults.
+  const TableFields& Fields() const;
 
   // nullptr when `id` is not retained (never committed, or expired).
   SnapshotRef FindSnapshot(int64_t id) const;

@@ -5,6 +5,8 @@
 //   <root>/manifest/<name>                    manifest JSON: the changes of one snapshot
 //   <root>[/<partition>]/bucket-<b>/<name>    data files (one line of JSON describing the file)
 //   <root>/lock/user-<user>.lock              a writer's claim on its commit user (user_claim.h)
+//   <root>/lock/writer-<pid>-<n>.live         a live writer of the table (live_writers.h): a store
+//                                             opened to write announces itself there
 //
 // Publish is create-if-absent through renameat2(RENAME_NOREPLACE) or link(2), so it is atomic
 // between threads and between processes sharing the directory. The store keeps no table state:
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "commitlab/core/mutex.h"
+#include "commitlab/core/paimon/live_writers.h"
 #include "commitlab/core/paimon/store.h"
 
 namespace commitlab {
@@ -66,9 +69,12 @@ struct DirStoreOptions {
 
 class DirStore : public SnapshotStore {
  public:
-  // Creates root, root/snapshot and root/manifest as needed. `root` is kept as given (it may be
-  // relative) and prefixes every path in messages. InvalidArgument names the path and the OS error
-  // when a directory cannot be created.
+  // Creates root, root/snapshot and root/manifest as needed, and announces a live writer of the
+  // table for the store's life (live_writers.h), so that `commitlab check --clean-orphans` keeps the
+  // files of its commits in flight. `root` is kept as given (it may be relative) and prefixes every
+  // path in messages. InvalidArgument names the path and the OS error when a directory cannot be
+  // created, and refuses a directory that holds files but no snapshot/ (someone else's files, not a
+  // table); IOError when the writer cannot be announced.
   static Result<std::unique_ptr<DirStore>> Open(std::string root, DirStoreOptions options = {});
   // Opens a table that exists, creating nothing. InvalidArgument when `root` is not a directory
   // or holds no snapshot/ directory.
@@ -88,7 +94,9 @@ class DirStore : public SnapshotStore {
   // Create-if-absent like Publish: an existing manifest is never replaced (InvalidArgument).
   Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override;
   // kError (InvalidArgument) for id < 1 or when snapshot id-1 does not exist (a gap), as
-  // MemoryStore does.
+  // MemoryStore does. kError with NotFound, a known refusal (nothing was published), when the
+  // snapshot's manifest or a data file it adds is not on disk: an orphan cleaner run too early or
+  // an `rm` took it, and publishing would acknowledge a commit whose data cannot be read.
   PublishResult Publish(const Snapshot& s) override;
   Status WriteDataFile(const DataFile& f) override;
   bool DataFileExists(const DataFile& f) override;
@@ -156,6 +164,7 @@ class DirStore : public SnapshotStore {
   std::set<std::string> synced_dirs_ GUARDED_BY(synced_mu_);
   mutable Mutex io_mu_;
   mutable std::optional<std::string> first_io_error_ GUARDED_BY(io_mu_);
+  std::optional<LiveWriter> live_;  // set by Open: this store writes
 };
 
 }  // namespace commitlab

@@ -24,7 +24,8 @@ namespace commitlab {
 enum class PublishOutcome {
   kPublished,      // snapshot N is ours
   kAlreadyExists,  // someone else took N: lost the race, nothing written
-  kError,          // the call failed; whether N took effect is unknown to the caller
+  kError,          // the call failed; whether N took effect is unknown to the caller, unless its
+                   // status is NotFound: then the store refused and nothing took effect
 };
 
 // A published snapshot, shared and immutable: a store in memory hands out the one it holds
