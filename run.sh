@@ -30,9 +30,10 @@ FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 # The catalog tests start a throwaway PostgreSQL server (initdb, pg_ctl) from Debian's postgresql,
 # validate the REST server's answers against the specification's OpenAPI YAML (python3-yaml), and
 # run iceberg-js (npm) against it on Node.js; the cluster test starts a single-node Slurm cluster
-# (munged, slurmctld, slurmd; sbatch from slurm-client).
+# (munged, slurmctld, slurmd; sbatch from slurm-client). The documentation's examples, which
+# docs.examples runs, call curl (the REST catalog) and jq (reading a history).
 TEST_PACKAGES=("${PACKAGES[@]}" chromium librsvg2-bin clang-format postgresql python3-yaml slurmctld slurmd
-               slurm-client munge "${FUZZ_PACKAGES[@]}")
+               slurm-client munge curl jq "${FUZZ_PACKAGES[@]}")
 # Node.js and npm: Debian's, unless the machine has its own (nodesource's nodejs brings npm, and
 # Debian's npm would conflict with it).
 NODE_PACKAGES=(nodejs npm)
