@@ -13,6 +13,10 @@ if(COMMITLAB_SANITIZE)
   if(COMMITLAB_SANITIZE MATCHES "thread")
     add_compile_definitions(COMMITLAB_TSAN_FIBERS=1)
   endif()
+  if(COMMITLAB_SANITIZE MATCHES "undefined")
+    # UBSan's vptr check: tests that cannot run under it say so (GTEST_SKIP with the reason).
+    add_compile_definitions(COMMITLAB_UBSAN_VPTR=1)
+  endif()
 endif()
 
 # COMMITLAB_FUZZ: every library gets coverage feedback for libFuzzer and ASan+UBSan checks, so a

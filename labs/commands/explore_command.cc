@@ -270,10 +270,8 @@ sim::Json ExploreJson(sim::Json settings, const ExploreReport& r, const std::vec
   return doc;
 }
 
-}  // namespace
-
-int RunExplore(const std::vector<std::string>& args) {
-  po::options_description options("commitlab explore FILE [options]");
+// The command's flags, as parsed.
+struct ExploreFlags {
   std::string path;
   uint64_t seed = scenarios::kDefaultSeed;
   scenarios::ExploreOptions explore;
@@ -281,13 +279,17 @@ int RunExplore(const std::vector<std::string>& args) {
   int64_t outcomes = 20;
   std::string shard_text;
   std::string search = "dfs";
+};
+
+void AddExploreOptions(po::options_description* options, ExploreFlags* f) {
+  scenarios::ExploreOptions& explore = f->explore;
   // clang-format off
-  options.add_options()
+  options->add_options()
       ("help,h", "show this help")
-      ("file", po::value(&path), "the scenario file (scenarios/*.scn)")
-      ("seed", po::value(&seed)->default_value(scenarios::kDefaultSeed),
+      ("file", po::value(&f->path), "the scenario file (scenarios/*.scn)")
+      ("seed", po::value(&f->seed)->default_value(scenarios::kDefaultSeed),
        "seed of the runs' random stream (file names, jitter); the same for every execution")
-      ("fault", po::value(&fault_specs)->composing(),
+      ("fault", po::value(&f->fault_specs)->composing(),
        "WRITER:POINT:TRIGGER:EFFECT added to the file's; trigger maybe is explored both ways (repeatable)")
       ("ignore-order", "drop the file's order lines: explore every interleaving, not only the ones they allow")
       ("preemptions", po::value(&explore.preemptions)->default_value(-1),
@@ -297,14 +299,14 @@ int RunExplore(const std::vector<std::string>& args) {
        "stop after this many executions")
       ("no-reduction", "explore every order, also of steps that commute (to compare with the reduced search)")
       ("stop-at-first", "stop at the first execution that fails")
-      ("outcomes", po::value(&outcomes)->default_value(20), "list at most this many distinct outcomes")
-      ("search", po::value(&search)->default_value("dfs"),
+      ("outcomes", po::value(&f->outcomes)->default_value(20), "list at most this many distinct outcomes")
+      ("search", po::value(&f->search)->default_value("dfs"),
        "dfs (depth first, complete) | bounded (preemption bound 0, then 1, 2, ...) | random (random walks, "
        "--max-executions of them); the last two reach far where dfs cannot finish")
       ("portfolio", "with --shard: the shards run different searches side by side: shard 0 bounded, 1 dfs, "
                     "the others random walks of their own (merge unites their outcomes)")
       ("coverage", "report distinct outcomes and states after 1, 2, 4, ... executions: when the search stops paying")
-      ("shard", po::value(&shard_text),
+      ("shard", po::value(&f->shard_text),
        "I/N: run shard I (from 0) of N, the subtrees under the first decisions dealt round-robin, and print its "
        "report as JSON for `commitlab merge`")
       ("split-depth", po::value(&explore.split_depth),
@@ -312,6 +314,87 @@ int RunExplore(const std::vector<std::string>& args) {
        "subtrees per shard)")
       ("json", "print one JSON document instead of the text");
   // clang-format on
+}
+
+// The counts checked; then the search's switches set from the flags.
+Status ValidateExplore(const po::variables_map& vm, ExploreFlags* f) {
+  scenarios::ExploreOptions& explore = f->explore;
+  if (f->path.empty()) return Status::InvalidArgument("missing the scenario file to explore");
+  if (explore.preemptions < -1) return Status::InvalidArgument("--preemptions must be -1 (no bound) or >= 0");
+  if (explore.max_steps < 1) return Status::InvalidArgument("--max-steps must be >= 1");
+  if (explore.max_executions < 1) return Status::InvalidArgument("--max-executions must be >= 1");
+  if (f->outcomes < 0) return Status::InvalidArgument("--outcomes must be >= 0");
+  explore.reduce = vm.count("no-reduction") == 0;
+  // A long search says it is alive, on stderr (the report stays on stdout).
+  explore.progress = [last = int64_t{0}](int64_t executions) mutable {
+    if (executions % 100'000 != 0 || executions == last) return;  // once each 100,000 (pruned ones repeat it)
+    last = executions;
+    fmt::print(stderr, "explore: {} executions run to the end so far\n", executions);
+  };
+  explore.stop_at_first = vm.count("stop-at-first") > 0;
+  return Status::OK();
+}
+
+// The file's `seed` line decides unless --seed is given, as for `commitlab run`; --fault adds to
+// the file's faults.
+Status ExploreRunOptions(const po::variables_map& vm, const ExploreFlags& f, const scenarios::Scenario& scenario,
+                         scenarios::RunOptions* run) {
+  if (!vm["seed"].defaulted() || !scenario.seed) run->seed = f.seed;
+  for (const std::string& spec : f.fault_specs) {
+    Result<sim::FaultRule> rule = sim::ParseFaultRule(spec);
+    if (!rule.ok()) return Status::InvalidArgument(fmt::format("--fault: {}", rule.status().message()));
+    run->faults.push_back(*rule);
+  }
+  return Status::OK();
+}
+
+// For each kind of failure found: the command that replays it and the order lines that force it.
+std::vector<Counterexample> Counterexamples(const std::string& path, uint64_t seed, bool ignore_order,
+                                            const scenarios::Scenario& scenario, const scenarios::RunOptions& run,
+                                            const ExploreReport& r) {
+  Result<scenarios::RunPlan> plan = scenarios::PlanRun(scenario, run);
+  bool has_maybe = false;
+  if (plan.ok())
+    for (const sim::FaultRule& f : plan->faults)
+      has_maybe = has_maybe || f.trigger.kind == sim::FaultTrigger::Kind::kMaybe;
+  std::vector<Counterexample> examples;
+  for (const ExploreFinding& f : r.findings) {
+    Counterexample c{.finding = &f, .reproduce = ReproduceCommand(path, seed, ignore_order, f, has_maybe)};
+    Result<scenarios::OrderLines> order = scenarios::CounterexampleOrderLines(scenario, run, f);
+    c.order = order.ok() ? std::move(*order) : scenarios::OrderLines{.note = order.status().message()};
+    examples.push_back(std::move(c));
+  }
+  return examples;
+}
+
+// The JSON document, with the shard member when this is one shard of a search.
+void PrintExploreJson(const ExploreFlags& f, uint64_t seed, bool ignore_order, const Sharding& sharding,
+                      const scenarios::Scenario& scenario, const ExploreReport& r,
+                      const std::vector<Counterexample>& examples) {
+  const scenarios::ExploreOptions& explore = f.explore;
+  sim::Json settings = {{"scenario", f.path},
+                        {"seed", seed},
+                        {"faults", f.fault_specs},
+                        {"ignore_order", ignore_order},
+                        {"preemptions", explore.preemptions},
+                        {"max_steps", explore.max_steps},
+                        {"max_executions", explore.max_executions},
+                        {"reduction", explore.reduce},
+                        {"stop_at_first", explore.stop_at_first}};
+  sim::Json doc = ExploreJson(std::move(settings), r, examples, explore, sharding.search);
+  if (sharding.shard) {
+    doc["shard"] =
+        ShardJson(*sharding.shard, r, explore, sim::Sha256Hex(scenario.text), sharding.portfolio, sharding.search);
+  }
+  PrintJsonLine(doc);
+}
+
+}  // namespace
+
+int RunExplore(const std::vector<std::string>& args) {
+  po::options_description options("commitlab explore FILE [options]");
+  ExploreFlags f;
+  AddExploreOptions(&options, &f);
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
@@ -327,72 +410,30 @@ int RunExplore(const std::vector<std::string>& args) {
         fmt::streamed(options));
     return kExitOk;
   }
-  if (path.empty()) return UsageError(kCommand, "missing the scenario file to explore");
-  if (explore.preemptions < -1) return UsageError(kCommand, "--preemptions must be -1 (no bound) or >= 0");
-  if (explore.max_steps < 1) return UsageError(kCommand, "--max-steps must be >= 1");
-  if (explore.max_executions < 1) return UsageError(kCommand, "--max-executions must be >= 1");
-  if (outcomes < 0) return UsageError(kCommand, "--outcomes must be >= 0");
-  explore.reduce = vm.count("no-reduction") == 0;
-  // A long search says it is alive, on stderr (the report stays on stdout).
-  explore.progress = [last = int64_t{0}](int64_t executions) mutable {
-    if (executions % 100'000 != 0 || executions == last) return;  // once each 100,000 (pruned ones repeat it)
-    last = executions;
-    fmt::print(stderr, "explore: {} executions run to the end so far\n", executions);
-  };
-  explore.stop_at_first = vm.count("stop-at-first") > 0;
+  if (Status st = ValidateExplore(vm, &f); !st.ok()) return UsageError(kCommand, st.message());
   const bool ignore_order = vm.count("ignore-order") > 0;
-  Sharding sharding{.search = search};
-  if (Status st = SearchFlags(vm, shard_text, &sharding, &explore); !st.ok()) return UsageError(kCommand, st.message());
-  const std::optional<Shard>& shard = sharding.shard;
-  const bool portfolio = sharding.portfolio;
-  const bool json = vm.count("json") > 0 || shard.has_value();  // a shard's report is for `commitlab merge`
+  Sharding sharding{.search = f.search};
+  if (Status st = SearchFlags(vm, f.shard_text, &sharding, &f.explore); !st.ok())
+    return UsageError(kCommand, st.message());
+  const bool json = vm.count("json") > 0 || sharding.shard.has_value();  // a shard's report is for `commitlab merge`
 
-  Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(path);
+  Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(f.path);
   if (scenario.ok() && ignore_order) scenario = scenarios::WithoutOrderLines(*scenario);
   if (!scenario.ok()) return UsageError(kCommand, scenario.status().message());
   scenarios::RunOptions run;
-  // The file's `seed` line decides unless --seed is given, as for `commitlab run`.
-  if (!vm["seed"].defaulted() || !scenario->seed) run.seed = seed;
-  for (const std::string& spec : fault_specs) {
-    Result<sim::FaultRule> rule = sim::ParseFaultRule(spec);
-    if (!rule.ok()) return UsageError(kCommand, fmt::format("--fault: {}", rule.status().message()));
-    run.faults.push_back(*rule);
-  }
-  seed = run.seed.value_or(scenario->seed.value_or(scenarios::kDefaultSeed));
-  if (Status st = PlaceShard(*scenario, run, seed, vm.count("split-depth") > 0, &sharding, &explore); !st.ok())
+  if (Status st = ExploreRunOptions(vm, f, *scenario, &run); !st.ok()) return UsageError(kCommand, st.message());
+  const uint64_t seed = run.seed.value_or(scenario->seed.value_or(scenarios::kDefaultSeed));
+  if (Status st = PlaceShard(*scenario, run, seed, vm.count("split-depth") > 0, &sharding, &f.explore); !st.ok())
     return UsageError(kCommand, st.message());
-  search = sharding.search;
-  Result<ExploreReport> r = scenarios::Explore(*scenario, run, explore);
+  Result<ExploreReport> r = scenarios::Explore(*scenario, run, f.explore);
   if (!r.ok()) return UsageError(kCommand, r.status().message());
-  if (!json) PrintHeader(path, seed, explore, *r);
+  if (!json) PrintHeader(f.path, seed, f.explore, *r);
 
-  Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
-  bool has_maybe = false;
-  if (plan.ok())
-    for (const sim::FaultRule& f : plan->faults)
-      has_maybe = has_maybe || f.trigger.kind == sim::FaultTrigger::Kind::kMaybe;
-  std::vector<Counterexample> examples;
-  for (const ExploreFinding& f : r->findings) {
-    Counterexample c{.finding = &f, .reproduce = ReproduceCommand(path, seed, ignore_order, f, has_maybe)};
-    Result<scenarios::OrderLines> order = scenarios::CounterexampleOrderLines(*scenario, run, f);
-    c.order = order.ok() ? std::move(*order) : scenarios::OrderLines{.note = order.status().message()};
-    examples.push_back(std::move(c));
-  }
+  const std::vector<Counterexample> examples = Counterexamples(f.path, seed, ignore_order, *scenario, run, *r);
   if (json) {
-    sim::Json settings = {{"scenario", path},
-                          {"seed", seed},
-                          {"faults", fault_specs},
-                          {"ignore_order", ignore_order},
-                          {"preemptions", explore.preemptions},
-                          {"max_steps", explore.max_steps},
-                          {"max_executions", explore.max_executions},
-                          {"reduction", explore.reduce},
-                          {"stop_at_first", explore.stop_at_first}};
-    sim::Json doc = ExploreJson(std::move(settings), *r, examples, explore, search);
-    if (shard) doc["shard"] = ShardJson(*shard, *r, explore, sim::Sha256Hex(scenario->text), portfolio, search);
-    PrintJsonLine(doc);
+    PrintExploreJson(f, seed, ignore_order, sharding, *scenario, *r, examples);
   } else {
-    PrintText(path, *r, examples, outcomes, explore);
+    PrintText(f.path, *r, examples, f.outcomes, f.explore);
   }
   // A search that finished no execution found nothing either way: not a pass.
   return r->ok() && r->executions > 0 ? kExitOk : kExitFailed;

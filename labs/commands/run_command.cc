@@ -72,63 +72,54 @@ sim::Json Settings(const std::string& path, const scenarios::RunOptions& run, co
           {"maybe_faults", flags.maybe}};
 }
 
-}  // namespace
-
-int RunScenario(const std::vector<std::string>& args) {
-  po::options_description options("commitlab run FILE [options]");
+// The command's flags, as parsed.
+struct RunFlags {
   std::string path, store_kind = "memory", dir, catalog;
   SimFlags flags;
+};
+
+void AddRunOptions(po::options_description* options, RunFlags* f) {
   // clang-format off
-  options.add_options()
+  options->add_options()
       ("help,h", "show this help")
-      ("file", po::value(&path), "the scenario file (scenarios/*.scn)")
-      ("store", po::value(&store_kind)->default_value("memory"), "memory | dir")
-      ("dir", po::value(&dir), "where --store dir puts the tables, a folder each (default: a fresh one in results/tmp)")
+      ("file", po::value(&f->path), "the scenario file (scenarios/*.scn)")
+      ("store", po::value(&f->store_kind)->default_value("memory"), "memory | dir")
+      ("dir", po::value(&f->dir), "where --store dir puts the tables, a folder each (default: a fresh one in results/tmp)")
       ("verbose", "also print attempts and retry waits")
       ("ignore-order", "drop the file's order lines (as commitlab explore --ignore-order)")
-      ("catalog", po::value(&catalog),
+      ("catalog", po::value(&f->catalog),
        "every Iceberg table's catalog instead of its own: in-memory | rest | jdbc (PostgreSQL at $COMMITLAB_PG) | "
        "rest-server (a REST catalog server started on a loopback port)")
       ("json", "print one JSON report (docs/report.schema.json) instead of the log and summary");
   // clang-format on
-  AddSimOptions(&options, &flags, scenarios::kDefaultSched, "");
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::variables_map vm;
-  if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
-  if (vm.count("help")) {
-    fmt::print(
-        "{}\n\nThe scenario's own sched and seed lines are the defaults; --sched and --seed win.\n"
-        "--latency replaces the scenario's latency lines; --fault adds to its fault lines.\n"
-        "--seeds A..B runs every seed of the range (simulated) and lists the ones that failed.\n",
-        fmt::streamed(options));
-    return kExitOk;
-  }
-  if (path.empty()) return UsageError(kCommand, "missing the scenario file to run");
-  if (store_kind != "memory" && store_kind != "dir")
-    return UsageError(kCommand, fmt::format("--store '{}' is not one of memory, dir", store_kind));
-  if (vm.count("dir") && store_kind != "dir") return UsageError(kCommand, "--dir needs --store dir");
-  if (Status st = Validate(vm, &flags); !st.ok()) return UsageError(kCommand, st.message());
+  AddSimOptions(options, &f->flags, scenarios::kDefaultSched, "");
+}
 
-  Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(path);
-  if (scenario.ok() && vm.count("ignore-order")) scenario = scenarios::WithoutOrderLines(*scenario);
-  if (!scenario.ok()) {
-    fmt::print(stderr, "{}\n", scenario.status().message());
-    return kExitUsage;
+Status ValidateRun(const po::variables_map& vm, RunFlags* f) {
+  if (f->path.empty()) return Status::InvalidArgument("missing the scenario file to run");
+  if (f->store_kind != "memory" && f->store_kind != "dir")
+    return Status::InvalidArgument(fmt::format("--store '{}' is not one of memory, dir", f->store_kind));
+  if (vm.count("dir") && f->store_kind != "dir") return Status::InvalidArgument("--dir needs --store dir");
+  return Validate(vm, &f->flags);
+}
+
+// --catalog: every Iceberg table of the scenario goes through that catalog.
+Status ApplyCatalog(const std::string& catalog, scenarios::Scenario* scenario) {
+  if (catalog != "in-memory" && catalog != "rest" && catalog != "jdbc" && catalog != "rest-server")
+    return Status::InvalidArgument(
+        fmt::format("--catalog '{}' is not one of in-memory, rest, jdbc, rest-server", catalog));
+  int iceberg_tables = 0;
+  for (scenarios::Table& t : scenario->tables) {
+    if (!scenarios::TakesTableKey(t.protocol, "catalog")) continue;
+    t.catalog = catalog;
+    ++iceberg_tables;
   }
-  if (vm.count("catalog")) {
-    if (catalog != "in-memory" && catalog != "rest" && catalog != "jdbc" && catalog != "rest-server")
-      return UsageError(kCommand,
-                        fmt::format("--catalog '{}' is not one of in-memory, rest, jdbc, rest-server", catalog));
-    int iceberg_tables = 0;
-    for (scenarios::Table& t : scenario->tables) {
-      if (!scenarios::TakesTableKey(t.protocol, "catalog")) continue;
-      t.catalog = catalog;
-      ++iceberg_tables;
-    }
-    if (iceberg_tables == 0) return UsageError(kCommand, "--catalog: the scenario has no Iceberg table");
-  }
-  const bool json = vm.count("json") > 0;
+  if (iceberg_tables == 0) return Status::InvalidArgument("--catalog: the scenario has no Iceberg table");
+  return Status::OK();
+}
+
+// The flags given on the command line override the scenario's own lines; the others stay unset.
+scenarios::RunOptions RunOptionsFromFlags(const po::variables_map& vm, const SimFlags& flags) {
   scenarios::RunOptions run;
   if (!vm["seed"].defaulted()) run.seed = flags.seed;
   if (!vm["sched"].defaulted()) run.sched = flags.sched;
@@ -138,55 +129,59 @@ int RunScenario(const std::vector<std::string>& args) {
   run.untimed = flags.untimed;
   run.choose_fault = scenarios::MaybeFaultChooser(flags.maybe);
   ApplyBudgets(flags, &run);
-  sim::Json settings = Settings(path, run, store_kind, flags);
-  AddBudgetSettings(flags, &settings);
-  if (flags.seed_range) {
-    if (store_kind == "dir" && vm.count("dir"))
-      return UsageError(kCommand, "--dir and --seeds do not go together: each seed needs its own tables");
-    if (!run.sched && scenario->sched && scenario->sched->kind == scenarios::SchedKind::kFree)
-      return UsageError(kCommand, "--seeds runs the simulator; the scenario says sched free: add --sched random");
-    Result<SeedRangeRun> how =
-        SeedRangeFromFlags(kCommand, args, json, settings, flags, store_kind == "dir", "run-seeds", *scenario);
-    if (!how.ok()) return UsageError(kCommand, how.status().message());
-    if (store_kind == "dir") {
-      how->prepare = [](scenarios::RunOptions* o) {
-        o->store = scenarios::StoreKind::kDir;
-        return Status::OK();
-      };
-    }
-    return RunSeedRange(*scenario, run, {flags.first_seed, flags.last_seed}, *how);
+  return run;
+}
+
+// --seeds A..B: every seed of the range, simulated, each on its own tables.
+int RunSeeds(const po::variables_map& vm, const RunFlags& f, const scenarios::Scenario& scenario,
+             const scenarios::RunOptions& run, const sim::Json& settings, const std::vector<std::string>& args) {
+  if (f.store_kind == "dir" && vm.count("dir"))
+    return UsageError(kCommand, "--dir and --seeds do not go together: each seed needs its own tables");
+  if (!run.sched && scenario.sched && scenario.sched->kind == scenarios::SchedKind::kFree)
+    return UsageError(kCommand, "--seeds runs the simulator; the scenario says sched free: add --sched random");
+  Result<SeedRangeRun> how = SeedRangeFromFlags(kCommand, args, vm.count("json") > 0, settings, f.flags,
+                                                f.store_kind == "dir", "run-seeds", scenario);
+  if (!how.ok()) return UsageError(kCommand, how.status().message());
+  if (f.store_kind == "dir") {
+    how->prepare = [](scenarios::RunOptions* o) {
+      o->store = scenarios::StoreKind::kDir;
+      return Status::OK();
+    };
   }
-  if (store_kind == "dir") {
-    run.store = scenarios::StoreKind::kDir;
-    if (dir.empty()) {
-      Result<std::string> scratch = ScratchDir("run");
-      if (!scratch.ok()) return UsageError(kCommand, scratch.status().message());
-      dir = *scratch;
-    }
-    run.dir = dir;
-  }
-  Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
+  return RunSeedRange(scenario, run, {f.flags.first_seed, f.flags.last_seed}, *how);
+}
+
+// The settings line that repeats the run, with what the plan resolved.
+RunSettings RunLine(const std::vector<std::string>& args, const std::string& path, const std::string& store_kind,
+                    const scenarios::RunPlan& plan) {
+  RunSettings line(WithoutFlags(args, {"--trace", "--timeline", "--dir"}, {"--json", "--verbose"}));
+  line.Add("scenario", path)
+      .Add("seed", std::to_string(plan.seed))
+      .Add("sched", plan.strategy)
+      .Add("store", store_kind)
+      .Add("retry", FormatRetryPolicy(plan.retry))
+      .Add("idempotency-check", plan.idempotency_check ? "on" : "off")
+      .Add("latency", sim::FormatLatencyModel(plan.latency));
+  for (const sim::FaultRule& fault : plan.faults) line.Add("fault", sim::FormatFaultRule(fault));
+  return line;
+}
+
+// One run, recorded, with its log (or quiet under --json), then its report.
+int RunOnce(const po::variables_map& vm, const RunFlags& f, const scenarios::Scenario& scenario,
+            scenarios::RunOptions run, const sim::Json& settings, const std::vector<std::string>& args) {
+  const bool json = vm.count("json") > 0;
+  Result<scenarios::RunPlan> plan = scenarios::PlanRun(scenario, run);
   if (!plan.ok()) {
     fmt::print(stderr, "{}\n", plan.status().message());
     return kExitUsage;
   }
-
-  RunSettings line(WithoutFlags(args, {"--trace", "--timeline", "--dir"}, {"--json", "--verbose"}));
-  line.Add("scenario", path)
-      .Add("seed", std::to_string(plan->seed))
-      .Add("sched", plan->strategy)
-      .Add("store", store_kind)
-      .Add("retry", FormatRetryPolicy(plan->retry))
-      .Add("idempotency-check", plan->idempotency_check ? "on" : "off")
-      .Add("latency", sim::FormatLatencyModel(plan->latency));
-  for (const sim::FaultRule& f : plan->faults) line.Add("fault", sim::FormatFaultRule(f));
-
+  const RunSettings line = RunLine(args, f.path, f.store_kind, *plan);
   Result<std::unique_ptr<RunRecording>> recording =
-      RunRecording::Start({.trace = flags.trace, .timeline = flags.timeline, .explain = flags.explain},
-                          HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), *scenario));
+      RunRecording::Start({.trace = f.flags.trace, .timeline = f.flags.timeline, .explain = f.flags.explain},
+                          HistoryHeader(kCommand, line.args(), settings, scenarios::PlanJson(*plan), scenario));
   if (!recording.ok()) return UsageError(kCommand, recording.status().message());
   if (!json) {
-    fmt::print("== {} ({}) ==\n{}{}\n", scenario->title, path, line.Line(),
+    fmt::print("== {} ({}) ==\n{}{}\n", scenario.title, f.path, line.Line(),
                run.store == scenarios::StoreKind::kDir ? " dir=" + run.dir : "");
   }
   LogPrinter printer(stdout, vm.count("verbose") > 0);
@@ -195,7 +190,7 @@ int RunScenario(const std::vector<std::string>& args) {
   run.events = json ? static_cast<EventSink*>(&quiet) : &printer;
   run.history = (*recording)->history();
   if (!json) run.observer = &drawn;
-  Result<RunReport> report = scenarios::RunScenario(*scenario, run);
+  Result<RunReport> report = scenarios::RunScenario(scenario, run);
   if (!report.ok()) {
     fmt::print(stderr, "commitlab run: {}\n", report.status().message());
     return kExitUsage;
@@ -213,6 +208,50 @@ int RunScenario(const std::vector<std::string>& args) {
   if (!json && !(*recording)->timeline_summary().empty())
     fmt::print("timeline: {}\n", (*recording)->timeline_summary());
   return report->ok() ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+int RunScenario(const std::vector<std::string>& args) {
+  po::options_description options("commitlab run FILE [options]");
+  RunFlags f;
+  AddRunOptions(&options, &f);
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  if (!ParseArgs(kCommand, args, options, &positional, &vm)) return kExitUsage;
+  if (vm.count("help")) {
+    fmt::print(
+        "{}\n\nThe scenario's own sched and seed lines are the defaults; --sched and --seed win.\n"
+        "--latency replaces the scenario's latency lines; --fault adds to its fault lines.\n"
+        "--seeds A..B runs every seed of the range (simulated) and lists the ones that failed.\n",
+        fmt::streamed(options));
+    return kExitOk;
+  }
+  if (Status st = ValidateRun(vm, &f); !st.ok()) return UsageError(kCommand, st.message());
+  Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(f.path);
+  if (scenario.ok() && vm.count("ignore-order")) scenario = scenarios::WithoutOrderLines(*scenario);
+  if (!scenario.ok()) {
+    fmt::print(stderr, "{}\n", scenario.status().message());
+    return kExitUsage;
+  }
+  if (vm.count("catalog")) {
+    if (Status st = ApplyCatalog(f.catalog, &*scenario); !st.ok()) return UsageError(kCommand, st.message());
+  }
+  scenarios::RunOptions run = RunOptionsFromFlags(vm, f.flags);
+  sim::Json settings = Settings(f.path, run, f.store_kind, f.flags);
+  AddBudgetSettings(f.flags, &settings);
+  if (f.flags.seed_range) return RunSeeds(vm, f, *scenario, run, settings, args);
+  if (f.store_kind == "dir") {
+    run.store = scenarios::StoreKind::kDir;
+    if (f.dir.empty()) {
+      Result<std::string> scratch = ScratchDir("run");
+      if (!scratch.ok()) return UsageError(kCommand, scratch.status().message());
+      f.dir = *scratch;
+    }
+    run.dir = f.dir;
+  }
+  return RunOnce(vm, f, *scenario, std::move(run), settings, args);
 }
 
 }  // namespace commitlab::cli

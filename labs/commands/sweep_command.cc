@@ -220,91 +220,80 @@ Status JsonFlags(const po::variables_map& vm, const std::string& shard_text, Fla
   return Status::OK();
 }
 
-}  // namespace
-
-int RunSweep(const std::vector<std::string>& args) {
-  po::options_description options("commitlab sweep [options]");
-  Flags f;
-  int runs = 0;
-  std::string shard_text;
+void AddSweepOptions(po::options_description* options, Flags* f, int* runs, std::string* shard_text) {
   // clang-format off
-  options.add_options()
+  options->add_options()
       ("help,h", "show this help")
-      ("experiment", po::value(&f.experiment)->default_value("all"), "brooker | capacity | formats | all")
-      ("runs", po::value(&runs), "runs per point, 1..100000 (default: 100 brooker and capacity, 20 formats)")
-      ("n", po::value(&f.n), "brooker: writer counts, e.g. 10..190:10 (the default) or 10,50,100")
-      ("writers", po::value(&f.writers)->default_value(50), "capacity and --advise: the number of writers, 1..10000")
-      ("appenders", po::value(&f.appenders), "formats: appender counts (default 2,4,8,16,32; Iceberg without backoff gets slow to simulate beyond)")
-      ("commits", po::value(&f.commits)->default_value(sim::SweepConfig{}.commits), "formats: commits per appender, 1..100000")
-      ("protocols", po::value(&f.protocols), "formats: commit protocols (default paimon,iceberg,delta)")
-      ("capacity", po::value(&f.capacity),
+      ("experiment", po::value(&f->experiment)->default_value("all"), "brooker | capacity | formats | all")
+      ("runs", po::value(runs), "runs per point, 1..100000 (default: 100 brooker and capacity, 20 formats)")
+      ("n", po::value(&f->n), "brooker: writer counts, e.g. 10..190:10 (the default) or 10,50,100")
+      ("writers", po::value(&f->writers)->default_value(50), "capacity and --advise: the number of writers, 1..10000")
+      ("appenders", po::value(&f->appenders), "formats: appender counts (default 2,4,8,16,32; Iceberg without backoff gets slow to simulate beyond)")
+      ("commits", po::value(&f->commits)->default_value(sim::SweepConfig{}.commits), "formats: commits per appender, 1..100000")
+      ("protocols", po::value(&f->protocols), "formats: commit protocols (default paimon,iceberg,delta)")
+      ("capacity", po::value(&f->capacity),
        "store capacity in requests/s up to 1000000, 0 = unlimited: one value for brooker, formats and --advise "
        "(default 0), a list for capacity (default 125,250,500,1000,2000,4000,8000,16000)")
-      ("queue", po::value(&f.queue)->default_value(sim::StoreCapacity{}.queue),
+      ("queue", po::value(&f->queue)->default_value(sim::StoreCapacity{}.queue),
        "requests that may wait at a limited store before it answers 503 SlowDown, 0..100000")
-      ("policies", po::value(&f.policies),
+      ("policies", po::value(&f->policies),
        "comma-separated retry policies (default none,exponential,equal-jitter,full-jitter,decorrelated,paimon,"
        "iceberg); full specs allowed, e.g. exponential:base=5ms,cap=1s")
-      ("seed", po::value(&f.seed)->default_value(1), "base seed; every run's seed derives from it, N, policy and run")
-      ("threads", po::value(&f.threads)->default_value(0), "worker threads, 0 = one per core (results do not depend on it)")
-      ("out", po::value(&f.out)->default_value("results/retry-sweep"), "output directory")
+      ("seed", po::value(&f->seed)->default_value(1), "base seed; every run's seed derives from it, N, policy and run")
+      ("threads", po::value(&f->threads)->default_value(0), "worker threads, 0 = one per core (results do not depend on it)")
+      ("out", po::value(&f->out)->default_value("results/retry-sweep"), "output directory")
       ("advise", "run a grid of policies (or --policies) at one point, --writers appenders on one of --protocols "
                  "(default paimon) against --capacity, and print the one with the best p99 commit latency among "
                  "those with no give-ups, and why; writes no files")
       ("json", "print the rows as one JSON document (format commitlab-sweep) instead of writing files")
-      ("shard", po::value(&shard_text),
+      ("shard", po::value(shard_text),
        "I/N: run shard I (from 0) of N, the cells dealt round-robin, and print its rows as JSON for "
        "`commitlab merge`")
       ("quick", "a smoke run: brooker N = 10,50,100,190 x 10 runs, capacity 500,2000,8000 x 10 runs, formats "
                 "2,8,32 appenders x 3 runs");
   // clang-format on
-  po::variables_map vm;
-  if (!ParseArgs(kCommand, args, options, nullptr, &vm)) return kExitUsage;
-  if (vm.count("help")) {
-    fmt::print("{}\n", fmt::streamed(options));
-    return kExitOk;
-  }
-  f.quick = vm.count("quick") > 0;
-  f.advise = vm.count("advise") > 0;
+}
+
+// The counts checked against their ranges, in the order the options list them.
+Status ValidateSweep(const po::variables_map& vm, int runs, Flags* f) {
+  f->quick = vm.count("quick") > 0;
+  f->advise = vm.count("advise") > 0;
   if (vm.count("runs")) {
     if (runs < 1 || runs > 100000)
-      return UsageError(kCommand, fmt::format("--runs {} is out of range 1..100000", runs));
-    f.runs = runs;
+      return Status::InvalidArgument(fmt::format("--runs {} is out of range 1..100000", runs));
+    f->runs = runs;
   }
-  if (f.experiment != "brooker" && f.experiment != "capacity" && f.experiment != "formats" && f.experiment != "all")
-    return UsageError(kCommand,
-                      fmt::format("--experiment '{}' is not one of brooker, capacity, formats, all", f.experiment));
-  if (f.writers < 1 || f.writers > 10000)
-    return UsageError(kCommand, fmt::format("--writers {} is out of range 1..10000", f.writers));
-  if (f.queue < 0 || f.queue > 100000)
-    return UsageError(kCommand, fmt::format("--queue {} is out of range 0..100000", f.queue));
-  if (f.threads < 0 || f.threads > 256)
-    return UsageError(kCommand, fmt::format("--threads {} is out of range 0..256", f.threads));
-  if (f.commits < 1 || f.commits > 100000)
-    return UsageError(kCommand, fmt::format("--commits {} is out of range 1..100000", f.commits));
-  if (Status st = JsonFlags(vm, shard_text, &f); !st.ok()) return UsageError(kCommand, st.message());
-  if (f.advise) return Advise(f, vm);
-  if (f.json) return SweepJson(f, vm);
-  if (f.out.empty()) return UsageError(kCommand, "--out must name a directory");
-  // Before the sweep, not after it: a bad --out should cost nothing.
+  if (f->experiment != "brooker" && f->experiment != "capacity" && f->experiment != "formats" && f->experiment != "all")
+    return Status::InvalidArgument(
+        fmt::format("--experiment '{}' is not one of brooker, capacity, formats, all", f->experiment));
+  if (f->writers < 1 || f->writers > 10000)
+    return Status::InvalidArgument(fmt::format("--writers {} is out of range 1..10000", f->writers));
+  if (f->queue < 0 || f->queue > 100000)
+    return Status::InvalidArgument(fmt::format("--queue {} is out of range 0..100000", f->queue));
+  if (f->threads < 0 || f->threads > 256)
+    return Status::InvalidArgument(fmt::format("--threads {} is out of range 0..256", f->threads));
+  if (f->commits < 1 || f->commits > 100000)
+    return Status::InvalidArgument(fmt::format("--commits {} is out of range 1..100000", f->commits));
+  return Status::OK();
+}
+
+// The output directory, made and checked before the sweep, not after it: a bad --out should cost
+// nothing.
+Status PrepareOut(const std::string& out) {
+  if (out.empty()) return Status::InvalidArgument("--out must name a directory");
   std::error_code ec;
-  std::filesystem::create_directories(f.out, ec);
-  if (ec || !std::filesystem::is_directory(f.out))
-    return UsageError(kCommand, fmt::format("--out: cannot create directory {}: {}", f.out,
-                                            ec ? ec.message() : "a file is in the way"));
-  if (Status st = report::CheckWritableDir(f.out); !st.ok()) return UsageError(kCommand, "--out: " + st.message());
+  std::filesystem::create_directories(out, ec);
+  if (ec || !std::filesystem::is_directory(out))
+    return Status::InvalidArgument(
+        fmt::format("--out: cannot create directory {}: {}", out, ec ? ec.message() : "a file is in the way"));
+  if (Status st = report::CheckWritableDir(out); !st.ok()) return Status::InvalidArgument("--out: " + st.message());
+  return Status::OK();
+}
 
-  std::vector<sim::SweepConfig> configs;
-  for (sim::Experiment e : {sim::Experiment::kBrooker, sim::Experiment::kCapacity, sim::Experiment::kFormats}) {
-    if (f.experiment != "all" && f.experiment != sim::ExperimentName(e)) continue;
-    Result<sim::SweepConfig> c = MakeConfig(e, f, vm);
-    if (!c.ok()) return UsageError(kCommand, c.status().message());
-    configs.push_back(std::move(*c));
-  }
-
+// Each chosen experiment run in turn, with its size first and its wall time after.
+int RunExperiments(std::vector<sim::SweepConfig>* configs, std::vector<sim::SweepResult>* results) {
   sim::TuneAllocatorForSweeps();
-  std::vector<sim::SweepResult> results;
-  for (sim::SweepConfig& c : configs) {
+  for (sim::SweepConfig& c : *configs) {
     const std::string name(sim::ExperimentName(c.experiment));
     const size_t total = c.writer_counts.size() * c.capacities.size() *
                          (c.experiment == sim::Experiment::kFormats ? c.protocols.size() : 1) * c.policies.size() *
@@ -314,11 +303,15 @@ int RunSweep(const std::vector<std::string>& args) {
     ProgressBar bar(name);
     c.progress = [&bar](int64_t done, int64_t all) { bar.Update(done, all); };
     const auto start = std::chrono::steady_clock::now();
-    results.push_back(sim::RunSweep(c));
-    if (!results.back().status.ok()) return SweepFailed(results.back().status);
+    results->push_back(sim::RunSweep(c));
+    if (!results->back().status.ok()) return SweepFailed(results->back().status);
     fmt::print("{}: done in {:.2f} s of wall time\n", name, Seconds(std::chrono::steady_clock::now() - start));
   }
+  return kExitOk;
+}
 
+// The TSV, SVG and markdown files, then the summary and the list of what was written.
+int WriteOutputs(const std::string& out, const std::vector<sim::SweepResult>& results) {
   report::SweepResults all;
   for (const sim::SweepResult& r : results) {
     switch (r.config.experiment) {
@@ -328,7 +321,7 @@ int RunSweep(const std::vector<std::string>& args) {
     }
   }
   std::vector<std::string> written;
-  if (Status st = report::WriteSweepOutputs(f.out, all, &written); !st.ok()) {
+  if (Status st = report::WriteSweepOutputs(out, all, &written); !st.ok()) {
     fmt::print(stderr, "commitlab sweep: {}\n", st.message());
     return kExitUsage;  // like a bad --out; 1 would claim that something the sweep checks failed
   }
@@ -336,6 +329,38 @@ int RunSweep(const std::vector<std::string>& args) {
   for (const std::string& w : written) fmt::print(" {}", w);
   fmt::print("\n");
   return kExitOk;
+}
+
+}  // namespace
+
+int RunSweep(const std::vector<std::string>& args) {
+  po::options_description options("commitlab sweep [options]");
+  Flags f;
+  int runs = 0;
+  std::string shard_text;
+  AddSweepOptions(&options, &f, &runs, &shard_text);
+  po::variables_map vm;
+  if (!ParseArgs(kCommand, args, options, nullptr, &vm)) return kExitUsage;
+  if (vm.count("help")) {
+    fmt::print("{}\n", fmt::streamed(options));
+    return kExitOk;
+  }
+  if (Status st = ValidateSweep(vm, runs, &f); !st.ok()) return UsageError(kCommand, st.message());
+  if (Status st = JsonFlags(vm, shard_text, &f); !st.ok()) return UsageError(kCommand, st.message());
+  if (f.advise) return Advise(f, vm);
+  if (f.json) return SweepJson(f, vm);
+  if (Status st = PrepareOut(f.out); !st.ok()) return UsageError(kCommand, st.message());
+
+  std::vector<sim::SweepConfig> configs;
+  for (sim::Experiment e : {sim::Experiment::kBrooker, sim::Experiment::kCapacity, sim::Experiment::kFormats}) {
+    if (f.experiment != "all" && f.experiment != sim::ExperimentName(e)) continue;
+    Result<sim::SweepConfig> c = MakeConfig(e, f, vm);
+    if (!c.ok()) return UsageError(kCommand, c.status().message());
+    configs.push_back(std::move(*c));
+  }
+  std::vector<sim::SweepResult> results;
+  if (int code = RunExperiments(&configs, &results); code != kExitOk) return code;
+  return WriteOutputs(f.out, results);
 }
 
 }  // namespace commitlab::cli

@@ -104,6 +104,12 @@ TEST_F(ServeProcessTest, ASecondServerOnTheSameWarehouseIsRefusedAndNoAcknowledg
 }
 
 TEST_F(ServeProcessTest, AServerOutOfDescriptorsKeepsAcceptingOnceSomeAreFree) {
+#if defined(COMMITLAB_UBSAN_VPTR)
+  // UBSan reads an object's vptr through a probe that needs a free file descriptor (a pipe); in a
+  // process out of descriptors every virtual call (Asio's error_code, shared_ptr) then reports a
+  // false "invalid vptr" and aborts. The Release and debug builds run this test.
+  GTEST_SKIP() << "needs a process without UBSan's vptr check: out of descriptors, the check itself fails";
+#endif
   // 32 descriptors: the server's own take about ten, so most of the 100 connections below find
   // accept() failing with EMFILE.
   ServeProcess server({"--warehouse", dir_ + "/catalog"}, {"/bin/sh", "-c", "ulimit -n 32 && exec \"$0\" \"$@\""});

@@ -108,33 +108,10 @@ std::vector<std::pair<const SweepRow*, std::string>> Rankable(const Table& t, in
   return out;
 }
 
-void BrookerSection(const SweepResult& r, std::string* out) {
-  const Table t = Index(r);
-  const std::vector<std::string> policies = Policies(r);
-  *out += fmt::format(
-      "## Brooker's experiment\n\n"
-      "N writers start together and each commits one single-file APPEND through the real Committer, in virtual "
-      "time; each commit is a read of the latest snapshot and a conditional publish of snapshot N+1, each a "
-      "request and a response hop of |Normal(10 ms, 2 ms)| (latency `{}`; the manifest write costs nothing and "
-      "the idempotency scan is off). Base 5 ms, cap 2 s; Paimon and Iceberg keep their own defaults and retry "
-      "limits. {} runs per point, seed {}, random tie-breaking. Calls = publish attempts that reached the store; "
-      "completion = when the last successful writer got its success; latency = per writer, start to success.\n\n",
-      sim::FormatLatencyModel(r.config.latency), r.config.runs, r.config.seed);
-
-  *out += PlotLinks("brooker", {"calls", "completion", "gave-up", "calls-per-success", "latency-per-success"});
-  *out += kDaggerNote;
-  const std::vector<int>& ns_all = r.config.writer_counts;
-  *out += WideTable<int>("Mean calls (publish attempts) per run", "N", ns_all, policies, t,
-                         [](const SweepRow& w) { return Num(w.mean_calls); });
-  *out += WideTable<int>("Mean completion of the last successful writer (s)", "N", ns_all, policies, t,
-                         [](const SweepRow& w) { return fmt::format("{:.2f}", w.mean_completion_ms / 1000); });
-  *out += WideTable<int>("Writers that gave up (% of all writers)", "N", ns_all, policies, t,
-                         [](const SweepRow& w) { return fmt::format("{:.1f}", w.gave_up_pct); });
-  *out += WideTable<int>("Calls per successful writer (every call of the run / writers that succeeded)", "N", ns_all,
-                         policies, t, [](const SweepRow& w) { return Num(w.attempts_per_commit); });
-  *out += WideTable<int>("Mean time to success of a successful writer (ms)", "N", ns_all, policies, t,
-                         [](const SweepRow& w) { return Num(w.mean_latency_ms); });
-  *out +=
+// "Who wins at each N": least work and first to finish, among the policies with which no writer
+// gave up.
+std::string BrookerWinners(const Table& t, const std::vector<int>& ns_all, const std::vector<std::string>& policies) {
+  std::string out =
       "#### Who wins at each N\n\nRanked among the policies with which no writer gave up.\n\n"
       "| N | least work | finished first | not ranked: writers gave up |\n|---:|---|---|---|\n";
   for (int n : ns_all) {
@@ -146,17 +123,44 @@ void BrookerSection(const SweepResult& r, std::string* out) {
       if (least == nullptr || row->mean_calls < least->mean_calls) least = row;
       if (first == nullptr || row->mean_completion_ms < first->mean_completion_ms) first = row;
     }
-    *out += fmt::format("| {} | {} | {} | {} |\n", n,
-                        least ? fmt::format("**{}** ({} calls)", least->policy, Num(least->mean_calls)) : "-",
-                        first ? fmt::format("**{}** ({:.2f} s)", first->policy, first->mean_completion_ms / 1000) : "-",
-                        quitters.empty() ? "none" : quitters);
+    out += fmt::format("| {} | {} | {} | {} |\n", n,
+                       least ? fmt::format("**{}** ({} calls)", least->policy, Num(least->mean_calls)) : "-",
+                       first ? fmt::format("**{}** ({:.2f} s)", first->policy, first->mean_completion_ms / 1000) : "-",
+                       quitters.empty() ? "none" : quitters);
   }
-  *out += "\n";
+  return out + "\n";
+}
 
-  // Brooker's claims need his five policies with the default base and cap.
+// Least-squares slope of log(calls) on log(N) over the upper half of N, where the linear term of
+// calls ~ a N^2 + b N weighs least: 2 means quadratic work. Empty when two N do not fit a line.
+std::string QuadraticWorkLine(const Table& t, const std::vector<int>& ns) {
+  auto calls = [&](int n) { return t.at({n, "none"})->mean_calls; };
+  std::vector<int> upper;
+  for (int n : ns)
+    if (2 * n >= ns.back()) upper.push_back(n);
+  if (upper.size() < 2) upper = ns;
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int n : upper) {
+    const double x = std::log(n), y = std::log(calls(n));
+    sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  const double k = static_cast<double>(upper.size());
+  if (upper.size() < 2 || !(k * sxx - sx * sx > 0)) return "";
+  const double slope = (k * sxy - sx * sy) / (k * sxx - sx * sx);
+  const double n_max = ns.back();
+  return fmt::format(
+      "- No backoff's work grows as N^2 (here: calls grow as N^{:.2f} for N from {} to {}, a least-squares fit; "
+      "{} calls at N = {}, {:.2f} x N^2/4): {}.\n",
+      slope, upper.front(), upper.back(), Num(calls(ns.back())), ns.back(), calls(ns.back()) / (n_max * n_max / 4),
+      slope >= 1.7 && slope <= 2.3 ? "**agrees**" : "**does not agree**");
+}
+
+// "Against Brooker's expected shape": his claims checked at each N where the sweep ran his five
+// policies with the default base and cap.
+void BrookerShape(const Table& t, const std::vector<int>& writer_counts, std::string* out) {
   const std::vector<std::string> five = {"none", "exponential", "equal-jitter", "full-jitter", "decorrelated"};
   std::vector<int> ns;
-  for (int n : r.config.writer_counts) {
+  for (int n : writer_counts) {
     bool all = true;
     for (const std::string& p : five) all = all && t.count({n, p}) > 0;
     if (all) ns.push_back(n);
@@ -206,29 +210,39 @@ void BrookerSection(const SweepResult& r, std::string* out) {
                           if (time(n, p) < time(n, "none")) return false;
                         return true;
                       }));
-  // Least-squares slope of log(calls) on log(N) over the upper half of N, where the linear term of
-  // calls ~ a N^2 + b N weighs least: 2 means quadratic work.
-  std::vector<int> upper;
-  for (int n : ns)
-    if (2 * n >= ns.back()) upper.push_back(n);
-  if (upper.size() < 2) upper = ns;
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (int n : upper) {
-    const double x = std::log(n), y = std::log(calls(n, "none"));
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  const double k = static_cast<double>(upper.size());
-  if (upper.size() >= 2 && k * sxx - sx * sx > 0) {
-    const double slope = (k * sxy - sx * sy) / (k * sxx - sx * sx);
-    const double n_max = ns.back();
-    *out += fmt::format(
-        "- No backoff's work grows as N^2 (here: calls grow as N^{:.2f} for N from {} to {}, a least-squares fit; "
-        "{} calls at N = {}, {:.2f} x N^2/4): {}.\n",
-        slope, upper.front(), upper.back(), Num(calls(ns.back(), "none")), ns.back(),
-        calls(ns.back(), "none") / (n_max * n_max / 4),
-        slope >= 1.7 && slope <= 2.3 ? "**agrees**" : "**does not agree**");
-  }
+  *out += QuadraticWorkLine(t, ns);
   *out += "\n";
+}
+
+void BrookerSection(const SweepResult& r, std::string* out) {
+  const Table t = Index(r);
+  const std::vector<std::string> policies = Policies(r);
+  *out += fmt::format(
+      "## Brooker's experiment\n\n"
+      "N writers start together and each commits one single-file APPEND through the real Committer, in virtual "
+      "time; each commit is a read of the latest snapshot and a conditional publish of snapshot N+1, each a "
+      "request and a response hop of |Normal(10 ms, 2 ms)| (latency `{}`; the manifest write costs nothing and "
+      "the idempotency scan is off). Base 5 ms, cap 2 s; Paimon and Iceberg keep their own defaults and retry "
+      "limits. {} runs per point, seed {}, random tie-breaking. Calls = publish attempts that reached the store; "
+      "completion = when the last successful writer got its success; latency = per writer, start to success.\n\n",
+      sim::FormatLatencyModel(r.config.latency), r.config.runs, r.config.seed);
+
+  *out += PlotLinks("brooker", {"calls", "completion", "gave-up", "calls-per-success", "latency-per-success"});
+  *out += kDaggerNote;
+  const std::vector<int>& ns_all = r.config.writer_counts;
+  *out += WideTable<int>("Mean calls (publish attempts) per run", "N", ns_all, policies, t,
+                         [](const SweepRow& w) { return Num(w.mean_calls); });
+  *out += WideTable<int>("Mean completion of the last successful writer (s)", "N", ns_all, policies, t,
+                         [](const SweepRow& w) { return fmt::format("{:.2f}", w.mean_completion_ms / 1000); });
+  *out += WideTable<int>("Writers that gave up (% of all writers)", "N", ns_all, policies, t,
+                         [](const SweepRow& w) { return fmt::format("{:.1f}", w.gave_up_pct); });
+  *out += WideTable<int>("Calls per successful writer (every call of the run / writers that succeeded)", "N", ns_all,
+                         policies, t, [](const SweepRow& w) { return Num(w.attempts_per_commit); });
+  *out += WideTable<int>("Mean time to success of a successful writer (ms)", "N", ns_all, policies, t,
+                         [](const SweepRow& w) { return Num(w.mean_latency_ms); });
+  *out += BrookerWinners(t, ns_all, policies);
+  // Brooker's claims need his five policies with the default base and cap.
+  BrookerShape(t, r.config.writer_counts, out);
 }
 
 // Highest throughput, fewest attempts and lowest p99 at each x, among the series with no give-ups.

@@ -297,6 +297,146 @@ uint64_t CountFailing(Oracle* oracle, const std::string& text, const std::string
   return n;
 }
 
+// The command line's faults and latency become lines of the text, so they shrink with it; the
+// candidates run quiet, unrecorded and unscheduled.
+RunOptions TextualBase(const RunOptions& given, EventSink* quiet, Lines* lines) {
+  RunOptions base = given;
+  base.events = quiet;
+  base.history = nullptr;
+  base.observer = nullptr;
+  base.schedule.clear();
+  if (base.latency) {
+    std::erase_if(*lines, [](const std::string& l) { return FirstWordIs(l, "latency"); });
+    lines->push_back(fmt::format("latency \"{}\"", sim::FormatLatencyModel(*base.latency)));
+    base.latency.reset();
+  }
+  for (const sim::FaultRule& f : base.faults) lines->push_back("fault " + sim::FormatFaultRule(f));
+  base.faults.clear();
+  return base;
+}
+
+// The violation to keep: the one asked for, else the failing run's first; a checker's kind that
+// the failing run shows.
+Result<std::string> KindToKeep(const RunReport& failing, const ShrinkOptions& options) {
+  std::string kind = options.kind;
+  if (kind.empty()) {
+    if (failing.violations.empty())
+      return Status::InvalidArgument(
+          fmt::format("seed {} shows no invariant violation: nothing to shrink", options.seed));
+    kind = failing.violations.front().violation.kind;
+  }
+  const std::vector<std::string_view>& names = InvariantViolationNames();
+  if (std::find(names.begin(), names.end(), kind) == names.end())
+    return Status::InvalidArgument(fmt::format("--kind {} is not a checker violation kind", kind));
+  if (!ReportShows(failing, kind))
+    return Status::InvalidArgument(fmt::format("seed {} does not show a {} violation", options.seed, kind));
+  return kind;
+}
+
+// The first two reductions tried. Faults that fired, as nth= rules: the run no longer tosses
+// coins for them. Not when more fired than the report lists (ScriptedFaultPlan::kMaxFiredKept):
+// pins for only some would change the run. Then the file without its expect lines.
+void PinFaultsDropExpects(const RunReport& failing, const Scenario& start, const Lines& lines, Reducer* reducer) {
+  const bool listed_all = failing.fired_faults_total <= static_cast<int64_t>(failing.fired_faults.size());
+  if (listed_all && (!failing.fired_faults.empty() || !start.faults.empty())) {
+    Lines pinned;
+    for (const std::string& l : lines)
+      if (!FirstWordIs(l, "fault")) pinned.push_back(l);
+    for (std::string f : failing.fired_faults) {
+      const size_t hit = f.find(":hit=");
+      if (hit != std::string::npos) pinned.push_back("fault " + f.replace(hit + 1, 3, "nth"));
+    }
+    const size_t fired = failing.fired_faults.size();
+    reducer->Try(std::move(pinned),
+                 fmt::format("pinned the faults to the {} hit{} that fired", fired, fired == 1 ? "" : "s"));
+  }
+  Lines quiet_lines;
+  for (const std::string& l : reducer->lines())
+    if (!FirstWordIs(l, "expect")) quiet_lines.push_back(l);
+  reducer->Try(std::move(quiet_lines), "removed the expect lines");
+}
+
+// The reduced lines with "repeat 1: X" written X (when that still parses) and every step
+// labelled; `left` gets the writers that are left.
+Lines LabelledResult(const Lines& reduced, const std::string& file, std::vector<std::string>* left) {
+  if (Result<Scenario> small = ParseScenario(Join(reduced), file); small.ok())
+    for (const Writer& w : small->writers) left->push_back(w.name);
+  Lines plain;
+  for (const std::string& l : reduced) {
+    const std::optional<Repeat> r = RepeatOf(l);
+    plain.push_back(r && r->n == 1 ? l.substr(l.find_first_not_of(' ', r->at + r->len + 1)) : l);
+  }
+  return Labelled(ParseScenario(Join(plain), file).ok() ? plain : reduced, *left);
+}
+
+// The explorer's shortest interleaving that shows the kind, and, if sync points can force it,
+// its order lines, kept when they make more of the checked seeds fail.
+void AddOrderLines(Oracle* oracle, const Scenario& labelled, const RunOptions& base, const std::string& kind,
+                   const ShrinkOptions& options, Lines* best, uint64_t* failing_seeds, ShrinkResult* out) {
+  Result<ExploreReport> explored = Explore(labelled, base, {.max_executions = 20'000});
+  if (!explored.ok()) return;
+  for (const ExploreFinding& f : explored->findings) {
+    if (f.kind != kind) continue;
+    out->schedule = f.schedule;
+    Result<OrderLines> order = CounterexampleOrderLines(labelled, base, f);
+    if (!order.ok()) return;
+    out->order_note = order->note;
+    if (order->lines.empty() || *failing_seeds == options.check_seeds) return;
+    Lines with = *best;
+    with.push_back("# the order that shows it (commitlab explore)");
+    for (const std::string& l : order->lines) with.push_back(l);
+    const uint64_t n = CountFailing(oracle, Join(with), labelled.file_name, options.check_seeds, nullptr);
+    if (n > *failing_seeds) {
+      *best = std::move(with);
+      *failing_seeds = n;
+      out->order_lines = order->lines;
+    }
+    return;
+  }
+}
+
+// Not every seed shows it: the file pins the first of the checked seeds that does, else the
+// oracle's.
+void PinSeed(Oracle* oracle, const std::string& file, uint64_t check_seeds, Lines* best) {
+  std::optional<uint64_t> pin;
+  CountFailing(oracle, Join(*best), file, check_seeds, &pin);
+  if (!pin) pin = oracle->seed();
+  std::erase_if(*best, [](const std::string& l) { return FirstWordIs(l, "seed"); });
+  best->push_back(fmt::format("seed {}", *pin));
+}
+
+// The shrunk file: a comment that says where it came from, then its lines, with a title that
+// says what is left (the old one describes the big run).
+Lines ShrunkText(uint64_t seed, const std::string& file_name, const std::string& kind, size_t writers_left,
+                 const Lines& best) {
+  Lines text = {fmt::format("# Shrunk by `commitlab shrink` (seed {}) from", seed), fmt::format("#   {}", file_name),
+                fmt::format("# the smallest run found that still shows the {} violation; `commitlab run`", kind),
+                "# passes while the violation happens."};
+  for (std::string l : best) {
+    if (FirstWordIs(l, "title"))
+      l = fmt::format("title \"{} violation with {} writer{} (shrunk)\"", kind, writers_left,
+                      writers_left == 1 ? "" : "s");
+    if (!l.empty() || !text.back().empty()) text.push_back(l);
+  }
+  while (!text.empty() && text.back().empty()) text.pop_back();
+  return text;
+}
+
+// The file expects every violation its run shows (the kept kind first; an unknown outcome
+// without the idempotency check is a duplicate and an add of a live file at once), so `run`
+// passes exactly while the bug is there.
+Status AddExpectLines(const RunOptions& check, const std::string& file, const std::string& kind, Lines* text) {
+  Result<Scenario> bare = ParseScenario(Join(*text), file);
+  if (!bare.ok()) return bare.status();
+  Result<RunReport> shown = RunScenario(*bare, check);
+  if (!shown.ok()) return shown.status();
+  std::vector<std::string> kinds = {kind};
+  for (const ViolationReport& v : shown->violations)
+    if (std::find(kinds.begin(), kinds.end(), v.violation.kind) == kinds.end()) kinds.push_back(v.violation.kind);
+  for (const std::string& k : kinds) text->push_back(fmt::format("expect invariant-violation {}", k));
+  return Status::OK();
+}
+
 }  // namespace
 
 ShrinkSize SizeOf(const Scenario& s) {
@@ -309,40 +449,18 @@ ShrinkSize SizeOf(const Scenario& s) {
 }
 
 Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, const ShrinkOptions& options) {
-  // The command line's faults and latency become lines of the text, so they shrink with it.
   Lines lines = SplitLines(scenario.text);
-  RunOptions base = given;
   NullEventSink quiet;
-  base.events = &quiet;
-  base.history = nullptr;
-  base.observer = nullptr;
-  base.schedule.clear();
-  if (base.latency) {
-    std::erase_if(lines, [](const std::string& l) { return FirstWordIs(l, "latency"); });
-    lines.push_back(fmt::format("latency \"{}\"", sim::FormatLatencyModel(*base.latency)));
-    base.latency.reset();
-  }
-  for (const sim::FaultRule& f : base.faults) lines.push_back("fault " + sim::FormatFaultRule(f));
-  base.faults.clear();
-
+  const RunOptions base = TextualBase(given, &quiet, &lines);
   Result<Scenario> start = ParseScenario(Join(lines), scenario.file_name);
   if (!start.ok()) return start.status();
   RunOptions first = base;
   first.seed = options.seed;
   Result<RunReport> failing = RunScenario(*start, first);
   if (!failing.ok()) return failing.status();
-  std::string kind = options.kind;
-  if (kind.empty()) {
-    if (failing->violations.empty())
-      return Status::InvalidArgument(
-          fmt::format("seed {} shows no invariant violation: nothing to shrink", options.seed));
-    kind = failing->violations.front().violation.kind;
-  }
-  const std::vector<std::string_view>& names = InvariantViolationNames();
-  if (std::find(names.begin(), names.end(), kind) == names.end())
-    return Status::InvalidArgument(fmt::format("--kind {} is not a checker violation kind", kind));
-  if (!ReportShows(*failing, kind))
-    return Status::InvalidArgument(fmt::format("seed {} does not show a {} violation", options.seed, kind));
+  Result<std::string> kept = KindToKeep(*failing, options);
+  if (!kept.ok()) return kept.status();
+  const std::string& kind = *kept;
 
   std::vector<uint64_t> seeds = {options.seed};
   for (uint64_t s = 1; s <= options.extra_seeds; ++s)
@@ -355,102 +473,28 @@ Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, c
   out.kind = kind;
   out.before = SizeOf(*start);
   Reducer reducer(options, &oracle, lines, writers);
-  // Faults that fired, as nth= rules: the run no longer tosses coins for them. Not when more fired
-  // than the report lists (ScriptedFaultPlan::kMaxFiredKept): pins for only some would change the run.
-  const bool listed_all = failing->fired_faults_total <= static_cast<int64_t>(failing->fired_faults.size());
-  if (listed_all && (!failing->fired_faults.empty() || !start->faults.empty())) {
-    Lines pinned;
-    for (const std::string& l : lines)
-      if (!FirstWordIs(l, "fault")) pinned.push_back(l);
-    for (std::string f : failing->fired_faults) {
-      const size_t hit = f.find(":hit=");
-      if (hit != std::string::npos) pinned.push_back("fault " + f.replace(hit + 1, 3, "nth"));
-    }
-    const size_t fired = failing->fired_faults.size();
-    reducer.Try(std::move(pinned),
-                fmt::format("pinned the faults to the {} hit{} that fired", fired, fired == 1 ? "" : "s"));
-  }
-  {
-    Lines quiet_lines;
-    for (const std::string& l : reducer.lines())
-      if (!FirstWordIs(l, "expect")) quiet_lines.push_back(l);
-    reducer.Try(std::move(quiet_lines), "removed the expect lines");
-  }
+  PinFaultsDropExpects(*failing, *start, lines, &reducer);
   reducer.Run();
 
   // Label the steps, then let the explorer find the shortest interleaving and, if sync points
   // can force it, order lines that make every seed fail.
-  std::vector<std::string> left;
-  if (Result<Scenario> small = ParseScenario(Join(reducer.lines()), scenario.file_name); small.ok())
-    for (const Writer& w : small->writers) left.push_back(w.name);
-  Lines plain;  // "repeat 1: X" is X
-  for (const std::string& l : reducer.lines()) {
-    const std::optional<Repeat> r = RepeatOf(l);
-    plain.push_back(r && r->n == 1 ? l.substr(l.find_first_not_of(' ', r->at + r->len + 1)) : l);
-  }
-  Lines best = Labelled(ParseScenario(Join(plain), scenario.file_name).ok() ? plain : reducer.lines(), left);
   const std::string file = scenario.file_name;
+  std::vector<std::string> left;
+  Lines best = LabelledResult(reducer.lines(), file, &left);
   uint64_t failing_seeds = CountFailing(&oracle, Join(best), file, options.check_seeds, nullptr);
   Result<Scenario> labelled = ParseScenario(Join(best), file);
   if (!labelled.ok()) return labelled.status();
-  Result<ExploreReport> explored = Explore(*labelled, base, {.max_executions = 20'000});
-  if (explored.ok()) {
-    for (const ExploreFinding& f : explored->findings) {
-      if (f.kind != kind) continue;
-      out.schedule = f.schedule;
-      Result<OrderLines> order = CounterexampleOrderLines(*labelled, base, f);
-      if (!order.ok()) break;
-      out.order_note = order->note;
-      if (order->lines.empty() || failing_seeds == options.check_seeds) break;
-      Lines with = best;
-      with.push_back("# the order that shows it (commitlab explore)");
-      for (const std::string& l : order->lines) with.push_back(l);
-      const uint64_t n = CountFailing(&oracle, Join(with), file, options.check_seeds, nullptr);
-      if (n > failing_seeds) {
-        best = std::move(with);
-        failing_seeds = n;
-        out.order_lines = order->lines;
-      }
-      break;
-    }
-  }
+  AddOrderLines(&oracle, *labelled, base, kind, options, &best, &failing_seeds, &out);
   out.checked_seeds = options.check_seeds;
   out.failing_seeds = failing_seeds;
   if (failing_seeds < options.check_seeds) {
-    // Not every seed shows it: the file pins one that does.
-    std::optional<uint64_t> pin;
-    CountFailing(&oracle, Join(best), file, options.check_seeds, &pin);
-    if (!pin) pin = oracle.seed();
-    std::erase_if(best, [](const std::string& l) { return FirstWordIs(l, "seed"); });
-    best.push_back(fmt::format("seed {}", *pin));
+    PinSeed(&oracle, file, options.check_seeds, &best);
     out.pinned_seed = true;
   }
-  Lines text = {fmt::format("# Shrunk by `commitlab shrink` (seed {}) from", options.seed),
-                fmt::format("#   {}", scenario.file_name),
-                fmt::format("# the smallest run found that still shows the {} violation; `commitlab run`", kind),
-                "# passes while the violation happens."};
-  // The old title describes the big run: the new one says what is left.
-  const size_t writers_left = left.size();
-  for (std::string l : best) {
-    if (FirstWordIs(l, "title"))
-      l = fmt::format("title \"{} violation with {} writer{} (shrunk)\"", kind, writers_left,
-                      writers_left == 1 ? "" : "s");
-    if (!l.empty() || !text.back().empty()) text.push_back(l);
-  }
-  while (!text.empty() && text.back().empty()) text.pop_back();
-  // The file expects every violation its run shows (the kept kind first; an unknown outcome
-  // without the idempotency check is a duplicate and an add of a live file at once), so `run`
-  // passes exactly while the bug is there.
+  Lines text = ShrunkText(options.seed, scenario.file_name, kind, left.size(), best);
   RunOptions check = base;
   check.seed.reset();
-  Result<Scenario> bare = ParseScenario(Join(text), file);
-  if (!bare.ok()) return bare.status();
-  Result<RunReport> shown = RunScenario(*bare, check);
-  if (!shown.ok()) return shown.status();
-  std::vector<std::string> kinds = {kind};
-  for (const ViolationReport& v : shown->violations)
-    if (std::find(kinds.begin(), kinds.end(), v.violation.kind) == kinds.end()) kinds.push_back(v.violation.kind);
-  for (const std::string& k : kinds) text.push_back(fmt::format("expect invariant-violation {}", k));
+  if (Status st = AddExpectLines(check, file, kind, &text); !st.ok()) return st;
   out.text = Join(text);
 
   Result<Scenario> final_scenario = ParseScenario(out.text, file);
