@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab {
 namespace {
 
@@ -102,6 +104,8 @@ bool CompareValues(Op op, const Value& v, const Value& lit) {
 }
 
 Expression RewriteNot(const Expression& e) {
+  COMMITLAB_CHECK(e.children.size() == OperandCount(e.op),
+                  "a filter's and/or have two operands, its not one: rewriteNot reads them unchecked");
   if (e.op == Op::kNot) {
     const Expression& inner = e.children[0];
     if (inner.op == Op::kNot) return RewriteNot(inner.children[0]);
@@ -111,6 +115,7 @@ Expression RewriteNot(const Expression& e) {
               {},
               {RewriteNot(Expression::Not(inner.children[0])), RewriteNot(Expression::Not(inner.children[1]))}};
     }
+    COMMITLAB_CHECK(inner.children.empty(), "a negated leaf is a comparison or a constant: not, and, or are above");
     return {Negated(inner.op), inner.column, inner.value};
   }
   if (e.op == Op::kAnd || e.op == Op::kOr)

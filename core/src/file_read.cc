@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab {
 namespace {
 
@@ -58,6 +60,7 @@ Result<std::string> Read(const std::string& path, size_t limit, bool over_limit_
     data.append(buf, static_cast<size_t>(n));
   }
   ::close(fd);
+  COMMITLAB_CHECK(data.size() <= limit, "a read returns at most its limit: a huge file is refused or cut there");
   return data;
 }
 

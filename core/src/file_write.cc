@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/file_read.h"
 
 namespace commitlab {
@@ -68,6 +69,7 @@ Result<std::string> WriteTempBeside(const std::string& path, std::string_view co
     ::unlink(tmp.c_str());
     return written;
   }
+  COMMITLAB_DCHECK(FolderOf(tmp) == FolderOf(path), "a temporary sits beside its file: a rename is atomic only there");
   return tmp;
 }
 
@@ -82,11 +84,10 @@ Status CheckReplaceable(const std::string& path) {
 
 Status WriteFileAtomically(const std::string& path, std::string_view content) {
   COMMITLAB_RETURN_IF_ERROR(CheckReplaceable(path));
-  Result<std::string> tmp = WriteTempBeside(path, content, /*sync=*/true);
-  if (!tmp.ok()) return tmp.status();
-  if (::rename(tmp->c_str(), path.c_str()) != 0) {
+  COMMITLAB_ASSIGN_OR_RETURN(std::string tmp, WriteTempBeside(path, content, /*sync=*/true));
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
-    ::unlink(tmp->c_str());
+    ::unlink(tmp.c_str());
     return IoError("write", path, err);
   }
   return FsyncDir(FolderOf(path));

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <limits>
+
+#include "commitlab/core/check.h"
 #include "json_write.h"
 
 namespace commitlab::json_io {
@@ -37,18 +41,19 @@ Result<const nlohmann::json*> GetField(const nlohmann::json& obj, std::string_vi
 }
 
 Result<int64_t> GetInt(const nlohmann::json& obj, std::string_view key) {
-  Result<const nlohmann::json*> v = GetField(obj, key);
-  if (!v.ok()) return v.status();
+  COMMITLAB_ASSIGN_OR_RETURN(const nlohmann::json* v, GetField(obj, key));
   // json_parse.h keeps only int64 values as integers, so an unsigned one is in range too.
-  if (!(*v)->is_number_integer()) return WrongType(key, "an integer", **v);
-  return (*v)->get<int64_t>();
+  if (!v->is_number_integer()) return WrongType(key, "an integer", *v);
+  COMMITLAB_DCHECK(!v->is_number_unsigned() ||
+                       v->get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()),
+                   "json_io::Parse turns an integer past int64 into a double");
+  return v->get<int64_t>();
 }
 
 Result<std::string> GetString(const nlohmann::json& obj, std::string_view key) {
-  Result<const nlohmann::json*> v = GetField(obj, key);
-  if (!v.ok()) return v.status();
-  if (!(*v)->is_string()) return WrongType(key, "a string", **v);
-  return (*v)->get<std::string>();
+  COMMITLAB_ASSIGN_OR_RETURN(const nlohmann::json* v, GetField(obj, key));
+  if (!v->is_string()) return WrongType(key, "a string", *v);
+  return v->get<std::string>();
 }
 
 }  // namespace commitlab::json_io

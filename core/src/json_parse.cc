@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/check.h"
 #include "json_parse_error.h"
 #include "json_syntax.h"
 
@@ -23,6 +24,7 @@ using nlohmann::json;
 Status NotADocument(std::string_view text, size_t stop) {
   Status why = CheckSyntax(text, kMaxDepth);
   if (why.ok()) why = SyntaxErrorAt(text, "refused by nlohmann::json", std::min(stop, text.size()));
+  COMMITLAB_CHECK(!why.ok(), "a text that is not a document is refused with a reason");
   return why;
 }
 
@@ -95,6 +97,7 @@ class Builder final : public nlohmann::json_sax<json> {
   }
 
   const Status& error() const { return error_; }
+  bool closed() const { return open_.empty(); }
   json TakeRoot() { return std::move(root_); }
 
  private:
@@ -135,6 +138,7 @@ class Builder final : public nlohmann::json_sax<json> {
   }
 
   bool Close() {
+    COMMITLAB_CHECK(!open_.empty(), "nlohmann closes only a container it opened");
     open_.pop_back();
     return true;
   }
@@ -158,6 +162,7 @@ Result<json> Parse(std::string_view text) {
   const bool ok = json::sax_parse(CountingIterator(text.data(), &read_to),
                                   CountingIterator(text.data() + text.size(), &read_to), &builder);
   if (!ok) return builder.error();
+  COMMITLAB_CHECK(builder.closed() && builder.error().ok(), "an accepted document closed every container it opened");
   // nlohmann's lexer takes a NUL byte for the end of the input, so it may have stopped early; a
   // NUL cannot be inside a string it accepted, so any NUL is after the document.
   if (const size_t nul = text.find('\0'); nul != std::string_view::npos) return NotADocument(text, nul);

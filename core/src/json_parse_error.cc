@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "commitlab/core/check.h"
 #include "json_write.h"
 
 namespace commitlab::json_io {
@@ -24,6 +25,7 @@ size_t OpeningQuote(std::string_view text, size_t close) {
 }  // namespace
 
 Status SyntaxErrorAt(std::string_view text, std::string_view why, size_t offset) {
+  COMMITLAB_CHECK(offset <= text.size(), "an error is named at a byte of the text or at its end");
   const char* kind = offset >= text.size() ? "truncated JSON" : "invalid JSON";
   return Status::InvalidArgument(fmt::format("{}: {} at offset {}", kind, why, offset));
 }

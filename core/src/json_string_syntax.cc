@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "commitlab/core/check.h"
 #include "json_parse_error.h"
 
 namespace commitlab::json_io {
@@ -118,6 +119,7 @@ Status Escape(std::string_view text, size_t* pos) {
 }  // namespace
 
 Status ScanString(std::string_view text, size_t* pos) {
+  COMMITLAB_CHECK(*pos < text.size() && text[*pos] == '"', "a string is scanned from its opening quote");
   size_t i = *pos + 1;  // past the opening quote
   for (;;) {
     const int c = ByteAt(text, i);

@@ -7,6 +7,7 @@
 #include <string>
 #include <system_error>
 
+#include "commitlab/core/check.h"
 #include "json_parse_error.h"
 #include "json_string_syntax.h"
 
@@ -64,6 +65,7 @@ class Syntax {
   // After a value inside a container: a ',' and the next member, or the container's end.
   Status AfterValue(bool* value_due) {
     SkipSpace();
+    COMMITLAB_CHECK(!open_.empty(), "a value is followed by ',' or a bracket only inside a container");
     const char close = open_.back();
     if (Peek() == ',') {
       ++pos_;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <system_error>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/spec_parse.h"
 
 namespace commitlab {
@@ -84,22 +85,29 @@ RetryBudget::RetryBudget(const RetryBudgetOptions& options)
       capacity_(ToGrains(options.tokens)),
       cost_(ToGrains(options.retry_cost)),
       refund_(ToGrains(options.success_refund)),
-      balance_(capacity_) {}
+      balance_(capacity_) {
+  COMMITLAB_CHECK(capacity_ >= 0 && cost_ >= 0 && refund_ >= 0,
+                  "a budget's amounts are not negative (ParseRetryBudget refuses them), so its balance stays in "
+                  "[0, tokens]");
+}
 
 bool RetryBudget::TryAcquireRetry() {
   MutexLock l(&mu_);
   if (balance_ < cost_) return false;
   balance_ -= cost_;
+  COMMITLAB_CHECK(balance_ >= 0, "a retry is paid for out of the balance, never on credit");
   return true;
 }
 
 void RetryBudget::OnSuccess() {
   MutexLock l(&mu_);
   balance_ = std::min(capacity_, balance_ + refund_);
+  COMMITLAB_CHECK(balance_ >= 0 && balance_ <= capacity_, "a refund fills the bucket up to its capacity, no further");
 }
 
 double RetryBudget::tokens() const {
   MutexLock l(&mu_);
+  COMMITLAB_CHECK(balance_ >= 0 && balance_ <= capacity_, "a budget's balance stays in [0, tokens]");
   return static_cast<double>(balance_) / kGrain;
 }
 

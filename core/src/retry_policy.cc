@@ -12,6 +12,7 @@
 #include <system_error>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/spec_parse.h"
 
 namespace commitlab {
@@ -64,6 +65,7 @@ std::string KeysOf(RetryKind kind) {
 
 // base * 2^n, or cap once that would exceed cap; never overflows, whatever n.
 int64_t CappedDoubling(int64_t base, int n, int64_t cap) {
+  COMMITLAB_CHECK(n >= 0, "a doubling count is never negative (a shift by it would be undefined)");
   if (base <= 0) return 0;
   if (n >= 63 || base > (cap >> n)) return cap;  // base * 2^n > cap, tested without multiplying
   return base << n;
@@ -178,7 +180,7 @@ namespace {
 
 // NextWait's arithmetic, inlined into both callers: NextWaitMicros, on a sweep's hot path, keeps
 // only the wait and the compiler drops the rest.
-inline RetryWait ComputeWait(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
+inline RetryWait ComputeWaitUnchecked(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
   const int n = std::max(failures, 1);
   const int64_t base = std::max<int64_t>(0, p.base_micros);
   const int64_t cap = std::max<int64_t>(0, p.cap_micros);
@@ -213,10 +215,29 @@ inline RetryWait ComputeWait(const RetryPolicy& p, int failures, int64_t prev_wa
   return fixed(0);
 }
 
+// The kinds whose every wait is at most the cap (paimon and iceberg add jitter above it; fixed has none).
+constexpr bool CappedKind(RetryKind k) {
+  return k == RetryKind::kNone || k == RetryKind::kExponential || k == RetryKind::kFullJitter ||
+         k == RetryKind::kEqualJitter || k == RetryKind::kDecorrelated;
+}
+
+inline RetryWait ComputeWait(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
+  const RetryWait w = ComputeWaitUnchecked(p, failures, prev_wait_micros, rng);
+  COMMITLAB_CHECK(w.wait_micros >= 0 && (!CappedKind(p.kind) || w.wait_micros <= std::max<int64_t>(0, p.cap_micros)),
+                  "a retry wait lies in its policy's bounds: never negative, never past the cap of a capped kind");
+  return w;
+}
+
 }  // namespace
 
 RetryWait NextWait(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {
-  return ComputeWait(p, failures, prev_wait_micros, rng);
+  const RetryWait w = ComputeWait(p, failures, prev_wait_micros, rng);
+  int64_t sum = 0;
+  const bool saturated = __builtin_add_overflow(w.base_micros, w.jitter_micros, &sum) || w.wait_micros == kInt64Max;
+  COMMITLAB_CHECK(w.base_micros >= 0 && w.jitter_micros >= 0 &&
+                      (saturated || p.kind == RetryKind::kDecorrelated || w.wait_micros == sum),
+                  "a wait is its base plus its jitter (decorrelated then caps it; a huge one saturates)");
+  return w;
 }
 
 int64_t NextWaitMicros(const RetryPolicy& p, int failures, int64_t prev_wait_micros, Rng& rng) {

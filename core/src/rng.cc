@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab {
 namespace {
 
@@ -21,6 +23,8 @@ constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ULL;  // SplitMix64's increment
 Rng::Rng(uint64_t seed) {
   // Four successive SplitMix64 outputs from the seed.
   for (uint64_t& word : s_) word = Mix64(seed += kGolden);
+  COMMITLAB_CHECK((s_[0] | s_[1] | s_[2] | s_[3]) != 0,
+                  "xoshiro256++ never starts from the all-zero state, its fixed point");
 }
 
 uint64_t Rng::Below(uint64_t n) {
@@ -30,6 +34,7 @@ uint64_t Rng::Below(uint64_t n) {
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
   uint64_t x = Next();
   while (x > kMax - n && x >= kMax - kMax % n) x = Next();
+  COMMITLAB_DCHECK(x < kMax - kMax % n, "a kept draw lies in the whole multiples of n: no residue is favoured");
   return x % n;
 }
 
@@ -37,7 +42,9 @@ int64_t Rng::Between(int64_t lo, int64_t hi) {
   if (hi <= lo) return lo;
   const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
   if (span == 0) return static_cast<int64_t>(Next());  // the full 64-bit range
-  return lo + static_cast<int64_t>(Below(span));
+  const uint64_t offset = Below(span);
+  COMMITLAB_DCHECK(offset < span, "a draw in [lo, hi] stays in it");
+  return static_cast<int64_t>(static_cast<uint64_t>(lo) + offset);
 }
 
 double Rng::Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
@@ -79,6 +86,8 @@ double Rng::Normal(double mean, double stddev) {
   const double magnitude = x < kZiggurat.x[layer + 1] ? x : NormalMagnitudeSlow(layer, x);
   // Bit 7 is the sign, flipped in with an xor: a branch on it would be mispredicted half the time.
   const double signed_magnitude = std::bit_cast<double>(std::bit_cast<uint64_t>(magnitude) ^ ((bits & 0x80) << 56));
+  // A NaN or infinite draw would stall or scramble a simulated clock that adds it.
+  COMMITLAB_DCHECK(std::isfinite(signed_magnitude), "a standard normal draw is a finite number");
   return mean + stddev * signed_magnitude;
 }
 

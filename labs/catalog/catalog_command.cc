@@ -38,12 +38,11 @@ std::optional<CatalogWorkload> ParseWorkload(std::string_view s) {
 Result<std::vector<sim::FaultRule>> CatalogFaults(const std::vector<std::string>& specs) {
   std::vector<sim::FaultRule> out;
   for (const std::string& spec : specs) {
-    Result<sim::FaultRule> rule = sim::ParseFaultRule(spec);
-    if (!rule.ok()) return rule.status();
-    if (rule->point != fault::kCatalogBefore && rule->point != fault::kCatalogAfter)
+    COMMITLAB_ASSIGN_OR_RETURN(sim::FaultRule rule, sim::ParseFaultRule(spec));
+    if (rule.point != fault::kCatalogBefore && rule.point != fault::kCatalogAfter)
       return Status::InvalidArgument(
           fmt::format("{}: a catalog fails at {} or {} only", spec, fault::kCatalogBefore, fault::kCatalogAfter));
-    out.push_back(*rule);
+    out.push_back(rule);
   }
   return out;
 }

@@ -44,11 +44,10 @@ std::string TableDir(const std::string& warehouse, const std::string& table) {
 // The table read back and judged against what the writers were told.
 Status Judge(const CatalogRaceOptions& options, iceberg::IcebergCatalog* catalog, iceberg::FileIO* io,
              const std::vector<std::vector<int64_t>>& acked_ids, CatalogRaceReport* r) {
-  Result<iceberg::MetadataRef> m = catalog->Current();
-  if (!m.ok()) return m.status();
-  r->version = (*m)->version;
-  r->snapshots = static_cast<int64_t>((*m)->snapshots.size());
-  const iceberg::FileSet& live = (*m)->LiveFiles();
+  COMMITLAB_ASSIGN_OR_RETURN(iceberg::MetadataRef m, catalog->Current());
+  r->version = m->version;
+  r->snapshots = static_cast<int64_t>(m->snapshots.size());
+  const iceberg::FileSet& live = m->LiveFiles();
   r->live_files = static_cast<int64_t>(live.size());
   for (auto it = live.begin(); it != live.end(); it = live.upper_bound(it->first))
     if (live.count(it->first) > 1) r->duplicates.push_back(it->first);
@@ -62,16 +61,15 @@ Status Judge(const CatalogRaceOptions& options, iceberg::IcebergCatalog* catalog
       }
   } else {
     std::vector<Row> rows;
-    if (iceberg::SnapshotRef head = (*m)->CurrentSnapshot())
+    if (iceberg::SnapshotRef head = m->CurrentSnapshot())
       for (const auto& entry : live)
         for (Row& row : iceberg::LiveRows(*head, *entry.second)) rows.push_back(std::move(row));
-    Result<std::optional<int64_t>> value = scenarios::CounterValue(rows, kCounterKey);
-    if (!value.ok()) return value.status();
-    r->counter = value->value_or(0);
+    COMMITLAB_ASSIGN_OR_RETURN(std::optional<int64_t> value, scenarios::CounterValue(rows, kCounterKey));
+    r->counter = value.value_or(0);
     r->lost_update = scenarios::CheckCounter(kCounterKey, kCounterStart, kCounterDelta,
                                              static_cast<int>(r->acknowledged), *r->counter, unknown);
   }
-  r->orphans = static_cast<int64_t>(iceberg::FindOrphanFiles(**m, io->List()).size());
+  r->orphans = static_cast<int64_t>(iceberg::FindOrphanFiles(*m, io->List()).size());
   return Status::OK();
 }
 
@@ -218,9 +216,8 @@ Result<CatalogRaceReport> RunProcesses(const CatalogRaceOptions& options) {
   std::unique_ptr<catalogs::RestCatalogServer> server;
   if (spec.kind == CatalogKind::kRest && spec.uri.empty()) {
     for (const std::string& f : options.faults) {
-      Result<sim::FaultRule> rule = sim::ParseFaultRule(f);
-      if (!rule.ok()) return rule.status();
-      plan.AddRule(*rule);
+      COMMITLAB_ASSIGN_OR_RETURN(sim::FaultRule rule, sim::ParseFaultRule(f));
+      plan.AddRule(rule);
     }
     Result<std::unique_ptr<catalogs::RestCatalogServer>> s = catalogs::RestCatalogServer::Start(
         {.warehouse = options.warehouse + "/catalog", .faults = [&](std::string_view writer, std::string_view point) {
@@ -237,14 +234,14 @@ Result<CatalogRaceReport> RunProcesses(const CatalogRaceOptions& options) {
   }
   r.catalog = fmt::format("{} (processes)", spec.kind == CatalogKind::kJdbc ? "postgres" : spec.uri);
 
-  Result<SharedTable> setup = OpenSharedTable(spec, options.warehouse, options.table, "setup", nullptr);
-  if (!setup.ok()) return setup.status();
-  if (auto* rest = dynamic_cast<catalogs::RestCatalog*>(setup->catalog.get())) {
+  COMMITLAB_ASSIGN_OR_RETURN(SharedTable setup,
+                             OpenSharedTable(spec, options.warehouse, options.table, "setup", nullptr));
+  if (auto* rest = dynamic_cast<catalogs::RestCatalog*>(setup.catalog.get())) {
     if (Status st = rest->CreateTable(); !st.ok())
       return st.code() == Code::kConflict
                  ? Status::InvalidArgument(fmt::format("{}; start from a fresh table (--table)", st.message()))
                  : st;
-  } else if (auto* jdbc = dynamic_cast<catalogs::JdbcCatalog*>(setup->catalog.get())) {
+  } else if (auto* jdbc = dynamic_cast<catalogs::JdbcCatalog*>(setup.catalog.get())) {
     if (Status st = jdbc->CreateTable(std::make_shared<const iceberg::TableMetadata>(
             iceberg::NewTableMetadata("db." + options.table, 0, catalogs::NewTableUuid())));
         !st.ok())
@@ -254,7 +251,7 @@ Result<CatalogRaceReport> RunProcesses(const CatalogRaceOptions& options) {
   }
   sim::RealEnv setup_env(options.seed);
   if (options.workload == CatalogWorkload::kCounter)
-    COMMITLAB_RETURN_IF_ERROR(InitCounter(setup->catalog.get(), setup->io.get(), &setup_env));
+    COMMITLAB_RETURN_IF_ERROR(InitCounter(setup.catalog.get(), setup.io.get(), &setup_env));
 
   const Clock::time_point start = Clock::now();
   std::vector<Child> children;
@@ -291,7 +288,7 @@ Result<CatalogRaceReport> RunProcesses(const CatalogRaceOptions& options) {
   }
   for (const sim::FiredFault& f : plan.fired()) r.fired_faults.push_back(sim::FormatFiredFault(f));
   r.failed_writers = FailedWriters(r.writers, !options.faults.empty());
-  if (Status st = Judge(options, setup->catalog.get(), setup->io.get(), acked, &r); !st.ok())
+  if (Status st = Judge(options, setup.catalog.get(), setup.io.get(), acked, &r); !st.ok())
     return Status::IOError(
         fmt::format("the writers ran, but the table cannot be read back to judge them: {}", st.message()));
   return r;
@@ -312,8 +309,7 @@ Result<CatalogSpec> ParseCatalogSpec(std::string_view s) {
   if (s == "memory") return CatalogSpec{CatalogKind::kMemory, ""};
   if (s == "rest") return CatalogSpec{CatalogKind::kRest, ""};
   if (s.substr(0, 7) == "rest://") {
-    Result<catalogs::RestEndpoint> e = catalogs::ParseRestUri(s);
-    if (!e.ok()) return e.status();
+    COMMITLAB_RETURN_IF_ERROR((catalogs::ParseRestUri(s)).status());
     return CatalogSpec{CatalogKind::kRest, std::string(s)};
   }
   if (s.substr(0, 11) == "postgres://" || s.substr(0, 13) == "postgresql://" || s.find('=') != std::string_view::npos)
@@ -331,17 +327,15 @@ Result<SharedTable> OpenSharedTable(const CatalogSpec& spec, const std::string& 
   if (ec) return Status::InvalidArgument(fmt::format("--warehouse {}: {}", warehouse, ec.message()));
   t.io = std::make_unique<iceberg::DirFileIO>(dir + "/files");
   if (spec.kind == CatalogKind::kRest) {
-    Result<catalogs::RestEndpoint> e = catalogs::ParseRestUri(spec.uri);
-    if (!e.ok()) return e.status();
-    e->table = table;
-    e->writer = writer;
-    t.catalog = std::make_unique<catalogs::RestCatalog>(*e);
+    COMMITLAB_ASSIGN_OR_RETURN(catalogs::RestEndpoint e, catalogs::ParseRestUri(spec.uri));
+    e.table = table;
+    e.writer = writer;
+    t.catalog = std::make_unique<catalogs::RestCatalog>(e);
   } else if (spec.kind == CatalogKind::kJdbc) {
     t.metadata_files = std::make_unique<catalogs::MetadataFiles>(dir);
-    Result<std::unique_ptr<catalogs::JdbcCatalog>> c =
-        catalogs::JdbcCatalog::Open(spec.uri, {.name = table}, t.metadata_files.get(), env);
-    if (!c.ok()) return c.status();
-    t.catalog = std::move(*c);
+    COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<catalogs::JdbcCatalog> c,
+                               catalogs::JdbcCatalog::Open(spec.uri, {.name = table}, t.metadata_files.get(), env));
+    t.catalog = std::move(c);
   } else {
     return Status::InvalidArgument("the memory catalog lives in one process: it has no shared table");
   }

@@ -32,9 +32,8 @@ Result<int64_t> AppendOne(iceberg::IcebergCommitter* c, iceberg::FileIO* io, con
                           iceberg::MetadataRef* last) {
   const std::string path = AppendFilePath(user, id);
   if (*last == nullptr || (*last)->LiveFiles().count(path) != 0) {
-    Result<iceberg::MetadataRef> base = c->Refresh();
-    if (!base.ok()) return base.status();
-    *last = *base;
+    COMMITLAB_ASSIGN_OR_RETURN(iceberg::MetadataRef base, c->Refresh());
+    *last = base;
   }
   if ((*last)->LiveFiles().count(path) != 0) return AddedBy(**last, path).value_or(0);
   iceberg::FileRef f = iceberg::MakeDataFile(path, {Row{{"writer", user}, {"id", Value(id)}}});
@@ -91,9 +90,8 @@ Status InitCounter(iceberg::IcebergCatalog* catalog, iceberg::FileIO* io, Env* e
   iceberg::FileRef f =
       iceberg::MakeDataFile("data/setup-counter.parquet", {scenarios::CounterRow(kCounterKey, kCounterStart)});
   COMMITLAB_RETURN_IF_ERROR(c.WriteDataFile(f));
-  Result<iceberg::MetadataRef> base = c.Refresh();
-  if (!base.ok()) return base.status();
-  return c.Commit(iceberg::NewAppend(**base, {f})).status();
+  COMMITLAB_ASSIGN_OR_RETURN(iceberg::MetadataRef base, c.Refresh());
+  return c.Commit(iceberg::NewAppend(*base, {f})).status();
 }
 
 }  // namespace commitlab::cli

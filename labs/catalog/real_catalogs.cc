@@ -82,10 +82,9 @@ class JdbcTable final : public scenarios::RealCatalogTable {
   iceberg::IcebergCatalog* catalog() override { return catalog_.get(); }
   Result<std::unique_ptr<iceberg::IcebergCatalog>> WriterCatalog(const std::string& writer, Env* env) override {
     (void)writer;  // the JDBC catalog does not name its clients
-    Result<std::unique_ptr<catalogs::JdbcCatalog>> c =
-        catalogs::JdbcCatalog::Open(conninfo_, {.name = table_}, &files_, env);
-    if (!c.ok()) return c.status();
-    return std::unique_ptr<iceberg::IcebergCatalog>(std::move(*c));
+    COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<catalogs::JdbcCatalog> c,
+                               catalogs::JdbcCatalog::Open(conninfo_, {.name = table_}, &files_, env));
+    return std::unique_ptr<iceberg::IcebergCatalog>(std::move(c));
   }
 
  private:

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "commands/check_history.h"
 #include "commands/cli.h"
 #include "commitlab/core/paimon/live_writers.h"
 #include "commitlab/core/retry_policy.h"
@@ -116,12 +117,15 @@ sim::Json ReportJson(const sim::TableDirReport& r, const std::optional<Cleaning>
 
 int RunCheck(const std::vector<std::string>& args) {
   po::options_description options(
-      "commitlab check DIR [--json] [--clean-orphans [--older-than T]]\n\n"
+      "commitlab check DIR [--json] [--clean-orphans [--older-than T]]\n"
+      "commitlab check HISTORY.jsonl [--json]\n\n"
       "Reads the table in DIR on its own and verifies what files can show: snapshot ids contiguous\n"
       "from 1, each parent its predecessor, every snapshot and manifest readable, every live data\n"
       "file present and intact, each (user, identifier, kind) committed at most once, the LATEST hint\n"
       "not ahead. Lists leftovers: temp files and unreferenced manifests and data files (orphans).\n"
-      "Exit 0: sound; 1: unsound (each problem names its file); 2: DIR is not a readable table.\n\nOptions");
+      "Exit 0: sound; 1: unsound (each problem names its file); 2: DIR is not a readable table.\n"
+      "Given a history file instead: an imported one (commitlab import -o) is judged by its findings, a\n"
+      "run's by its verdicts; exit 1 when a finding is a problem or a verdict failed.\n\nOptions");
   std::string dir, older_than = std::string(kDefaultOlderThan);
   // clang-format off
   options.add_options()
@@ -141,6 +145,11 @@ int RunCheck(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (dir.empty()) return UsageError(kCommand, "give the table directory: commitlab check DIR");
+  if (IsHistoryPath(dir)) {
+    if (vm.count("clean-orphans") || !vm["older-than"].defaulted())
+      return UsageError(kCommand, "--clean-orphans and --older-than clean a table directory, not a history");
+    return CheckHistory(dir, vm.count("json") > 0);
+  }
   if (!vm["older-than"].defaulted() && !vm.count("clean-orphans"))
     return UsageError(kCommand, "--older-than only means something with --clean-orphans");
   Result<int64_t> older_than_micros = ParseDurationMicros(older_than);

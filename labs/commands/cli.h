@@ -59,6 +59,7 @@ int RunExplore(const std::vector<std::string>& args);   // explore_command.cc
 int RunShrink(const std::vector<std::string>& args);    // shrink_command.cc
 int RunCatalog(const std::vector<std::string>& args);   // catalog_command.cc
 int RunMerge(const std::vector<std::string>& args);     // merge_command.cc
+int RunImport(const std::vector<std::string>& args);    // import_command.cc
 
 }  // namespace commitlab::cli
 

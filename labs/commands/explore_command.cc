@@ -176,9 +176,8 @@ Status SearchFlags(const po::variables_map& vm, const std::string& shard_text, S
                    scenarios::ExploreOptions* explore) {
   using Mode = scenarios::ExploreOptions::Mode;
   if (vm.count("shard")) {
-    Result<Shard> parsed = ParseShard(shard_text);
-    if (!parsed.ok()) return parsed.status();
-    s->shard = *parsed;
+    COMMITLAB_ASSIGN_OR_RETURN(Shard parsed, ParseShard(shard_text));
+    s->shard = parsed;
   }
   const bool split = vm.count("split-depth") > 0;
   if (split && !s->shard) return Status::InvalidArgument("--split-depth needs --shard I/N");
@@ -222,9 +221,8 @@ Status PlaceShard(const scenarios::Scenario& scenario, const scenarios::RunOptio
   explore->walk_seed = DeriveSeed(seed, 0x77a1'6b00, s->shard ? static_cast<uint64_t>(s->shard->index) : 0);
   if (!s->shard || s->portfolio) return Status::OK();
   if (!split_given) {
-    Result<int> depth = scenarios::ChooseSplitDepth(scenario, run, *explore, s->shard->count);
-    if (!depth.ok()) return depth.status();
-    explore->split_depth = *depth;
+    COMMITLAB_ASSIGN_OR_RETURN(int depth, scenarios::ChooseSplitDepth(scenario, run, *explore, s->shard->count));
+    explore->split_depth = depth;
   }
   explore->shard_index = s->shard->index;
   explore->shard_count = s->shard->count;

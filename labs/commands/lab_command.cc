@@ -87,7 +87,9 @@ const std::vector<Lab>& Labs() {
        "isolation levels, the conflict matrix, the storage contract under the log",
        "Delta 实验（04 事务与并发控制 3.3 与 Delta Lake 文档）：put-if-absent 的日志版本、冲突检查、隔离级别、冲突矩阵、"
        "日志之下的存储约定",
-       {{"conflicts", {"delta_conflicts.scn", "delta_read_vs_append.scn", "delta_compaction.scn", "delta_app_ids.scn"}},
+       {{"conflicts",
+         {"delta_conflicts.scn", "delta_read_vs_append.scn", "delta_compaction.scn", "delta_app_ids.scn",
+          "delta_metadata_protocol.scn"}},
         {"matrix", {"delta_conflict_matrix.scn"}, false, /*matrix=*/true},
         {"objectstore",
          {"object_store_check_then_put.scn", "object_store_locked.scn", "object_store_conditional_put.scn"}}}},
@@ -222,8 +224,7 @@ struct SectionRun {
 // Runs one file of a section, narrating it unless --json.
 Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path& dir, const std::string& file,
                            const LabFlags& flags) {
-  Result<scenarios::Scenario> scenario = LoadScenario(dir, file);
-  if (!scenario.ok()) return scenario.status();
+  COMMITLAB_ASSIGN_OR_RETURN(scenarios::Scenario scenario, LoadScenario(dir, file));
   scenarios::RunOptions options;
   options.seed = flags.seed;
   options.sched = flags.sched;
@@ -233,26 +234,25 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
     options.sched = "random";
     options.seed = kLectureRuns[flags.lecture_run - 1].seed;
   }
-  Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, options);
-  if (!plan.ok()) return plan.status();
+  COMMITLAB_ASSIGN_OR_RETURN(scenarios::RunPlan plan, scenarios::PlanRun(scenario, options));
 
   const bool quiet = flags.json || (section.matrix && !flags.verbose);
   LogPrinter printer(stdout, flags.verbose);
   NullEventSink none;
   Narrator narrator(flags.verbose);
   options.events = quiet ? static_cast<EventSink*>(&none) : &printer;
-  if (!quiet && !plan->free) options.observer = &narrator;
+  if (!quiet && !plan.free) options.observer = &narrator;
   if (!flags.json) {
-    fmt::print("\n== {}. {}: {} ==\n", number, section.key, scenario->title);
+    fmt::print("\n== {}. {}: {} ==\n", number, section.key, scenario.title);
     const LabWords& w = *flags.words;
-    if (!scenario->source.empty()) fmt::print("{}\n", Say(w.source, scenario->source));
-    if (!scenario->claim.empty()) fmt::print("{}\n", Say(w.claim, scenario->claim));
+    if (!scenario.source.empty()) fmt::print("{}\n", Say(w.source, scenario.source));
+    if (!scenario.claim.empty()) fmt::print("{}\n", Say(w.claim, scenario.claim));
     if (flags.lecture_run > 0 && section.on_threads) {
       fmt::print("{}\n", Say(w.lecture_run, flags.lecture_run, kLectureRuns[flags.lecture_run - 1].lost_races,
                              kLectureRuns[flags.lecture_run - 1].seed));
     }
-    fmt::print("({}: {})\n\n", scenario->file_name,
-               plan->free ? std::string(w.on_threads) : Say(w.simulated, plan->seed, plan->strategy));
+    fmt::print("({}: {})\n\n", scenario.file_name,
+               plan.free ? std::string(w.on_threads) : Say(w.simulated, plan.seed, plan.strategy));
   }
   // The run's history, kept only for its drawing (--timeline) and its explanations.
   std::string drawing;
@@ -261,22 +261,21 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
                fmt::format("{:02}-{}-{}.{}", number, section.key, fs::path(file).stem().string(), flags.timeline_ext))
                   .string();
   }
-  Result<std::unique_ptr<RunRecording>> recording = RunRecording::Start(
-      {.trace = "",
-       .timeline = drawing,
-       .explain = flags.explain && !flags.json,
-       .explain_max_per_kind = 3,
-       .language = flags.words->language},
-      HistoryHeader(kCommand, flags.argv, {{"section", section.key}}, scenarios::PlanJson(*plan), *scenario));
-  if (!recording.ok()) return recording.status();
-  options.history = (*recording)->history();
-  Result<RunReport> report = scenarios::RunScenario(*scenario, options);
-  if (!report.ok()) return report.status();
-  COMMITLAB_RETURN_IF_ERROR((*recording)->Finish(kCommand, scenarios::HistoryFooter(*report)));
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<RunRecording> recording,
+                             RunRecording::Start({.trace = "",
+                                                  .timeline = drawing,
+                                                  .explain = flags.explain && !flags.json,
+                                                  .explain_max_per_kind = 3,
+                                                  .language = flags.words->language},
+                                                 HistoryHeader(kCommand, flags.argv, {{"section", section.key}},
+                                                               scenarios::PlanJson(plan), scenario)));
+  options.history = recording->history();
+  COMMITLAB_ASSIGN_OR_RETURN(RunReport report, scenarios::RunScenario(scenario, options));
+  COMMITLAB_RETURN_IF_ERROR(recording->Finish(kCommand, scenarios::HistoryFooter(report)));
   if (!flags.json) {
     if (section.matrix) {
       const bool zh = flags.words->language == sim::Language::kChinese;
-      if (std::optional<std::vector<std::string>> lines = ConflictMatrixLines(*report, zh)) {
+      if (std::optional<std::vector<std::string>> lines = ConflictMatrixLines(report, zh)) {
         const char* legend =
             file.starts_with("iceberg")
                 ? "ValidationException: new data = Found conflicting files,\n"
@@ -292,25 +291,25 @@ Result<SectionRun> RunFile(const LabSection& section, int number, const fs::path
         for (const std::string& line : *lines) fmt::print("{}\n", line);
       }
     } else {
-      for (const scenarios::TableReport& t : report->tables) {
+      for (const scenarios::TableReport& t : report.tables) {
         if (scenarios::WordsOf(t.protocol).narrated) continue;  // its snapshots were shown as they landed
         fmt::print("\n{}\n", Say(flags.words->chain_heading, t.name, ProtocolName(t.protocol)));
         for (const std::string& line : ChainLines(t)) fmt::print("           {}\n", line);
       }
     }
-    PrintSummary(*report, section.matrix, *flags.words);
+    PrintSummary(report, section.matrix, *flags.words);
     for (const std::string& note :
-         LectureNotes(file, *scenario, *report, flags.words->language == sim::Language::kChinese))
+         LectureNotes(file, scenario, report, flags.words->language == sim::Language::kChinese))
       fmt::print("{}\n", Say(flags.words->lectures, note));
     // The matrix's cells are its explanation; elsewhere a few of each kind say why.
-    if (!section.matrix && !(*recording)->explanation().empty()) fmt::print("\n{}", (*recording)->explanation());
-    if (!(*recording)->timeline_summary().empty())
-      fmt::print("{}\n", Say(flags.words->timeline, (*recording)->timeline_summary()));
+    if (!section.matrix && !recording->explanation().empty()) fmt::print("\n{}", recording->explanation());
+    if (!recording->timeline_summary().empty())
+      fmt::print("{}\n", Say(flags.words->timeline, recording->timeline_summary()));
     fmt::print("{}\n",
-               Say(flags.words->verdict, report->ok() ? flags.words->agrees : flags.words->differs,
-                   " — " + scenario->claim + (report->ok() ? "" : " (" + scenarios::FailureSummary(*report) + ")")));
+               Say(flags.words->verdict, report.ok() ? flags.words->agrees : flags.words->differs,
+                   " — " + scenario.claim + (report.ok() ? "" : " (" + scenarios::FailureSummary(report) + ")")));
   }
-  return SectionRun{std::move(*report), scenario->claim, scenario->source};
+  return SectionRun{std::move(report), scenario.claim, scenario.source};
 }
 
 }  // namespace

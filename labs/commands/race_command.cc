@@ -108,9 +108,8 @@ Status CheckProcessFlags(const po::variables_map& vm, const ProcessFlags& pf, co
 // The processes' table directory: --dir, else a fresh one; never one that already holds a table.
 Result<std::string> ProcessRaceDir(std::string dir) {
   if (dir.empty()) {
-    Result<std::string> scratch = ScratchDir("race");
-    if (!scratch.ok()) return scratch.status();
-    dir = *scratch;
+    COMMITLAB_ASSIGN_OR_RETURN(std::string scratch, ScratchDir("race"));
+    dir = scratch;
   }
   if (std::error_code ec; std::filesystem::exists(std::filesystem::path(dir) / "snapshot", ec)) {
     return Status::InvalidArgument(

@@ -64,15 +64,13 @@ Status LoadHistory(const po::variables_map& vm, ShrinkFlags* f, scenarios::Scena
   const std::string& path = f->path;
   if (vm.count("fault") || !vm["seed"].defaulted())
     return Status::InvalidArgument("a history carries its own seed and faults: drop --seed and --fault");
-  Result<std::vector<sim::Json>> lines = ReadHistoryFile(path);
-  if (!lines.ok()) return lines.status();
-  if (Status st = scenarios::CheckHistoryHeader(lines->front()); !st.ok())
+  COMMITLAB_ASSIGN_OR_RETURN(std::vector<sim::Json> lines, ReadHistoryFile(path));
+  if (Status st = scenarios::CheckHistoryHeader(lines.front()); !st.ok())
     return Status::InvalidArgument(HistoryWhere(path, st.message()));
-  Result<scenarios::RunOptions> recorded = scenarios::RecordedRunOptions(lines->front());
+  Result<scenarios::RunOptions> recorded = scenarios::RecordedRunOptions(lines.front());
   if (!recorded.ok()) return Status::InvalidArgument(HistoryWhere(path, recorded.status().message()));
-  Result<scenarios::Scenario> s = scenarios::RecordedScenario(lines->front());
-  if (!s.ok()) return s.status();
-  *scenario = std::move(*s);
+  COMMITLAB_ASSIGN_OR_RETURN(scenarios::Scenario s, scenarios::RecordedScenario(lines.front()));
+  *scenario = std::move(s);
   *run = std::move(*recorded);
   if (run->sched && *run->sched == "free")
     return Status::InvalidArgument("the history ran on OS threads: shrink a simulated run (--sched random)");
@@ -83,9 +81,8 @@ Status LoadHistory(const po::variables_map& vm, ShrinkFlags* f, scenarios::Scena
 
 // A scenario file, and the --fault rules added to its own.
 Status LoadScenario(const ShrinkFlags& f, scenarios::Scenario* scenario, scenarios::RunOptions* run) {
-  Result<scenarios::Scenario> s = scenarios::LoadScenarioFile(f.path);
-  if (!s.ok()) return s.status();
-  *scenario = std::move(*s);
+  COMMITLAB_ASSIGN_OR_RETURN(scenarios::Scenario s, scenarios::LoadScenarioFile(f.path));
+  *scenario = std::move(s);
   for (const std::string& spec : f.fault_specs) {
     Result<sim::FaultRule> rule = sim::ParseFaultRule(spec);
     if (!rule.ok()) return Status::InvalidArgument(fmt::format("--fault: {}", rule.status().message()));

@@ -93,9 +93,8 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
     // One process holds a value per seed: at most 100000 of them; a longer hunt runs in shards.
     uint64_t span = f->last_seed - f->first_seed;
     if (vm.count("shard")) {
-      Result<Shard> shard = ParseShard(f->shard);
-      if (!shard.ok()) return shard.status();
-      if (std::optional<SeedBlock> b = ShardSeeds(f->first_seed, f->last_seed, *shard)) span = b->last - b->first;
+      COMMITLAB_ASSIGN_OR_RETURN(Shard shard, ParseShard(f->shard));
+      if (std::optional<SeedBlock> b = ShardSeeds(f->first_seed, f->last_seed, shard)) span = b->last - b->first;
     }
     if (span >= 100000)
       return Status::InvalidArgument("--seeds: at most 100000 seeds (in each shard, with --shard I/N)");
@@ -116,9 +115,8 @@ Status Validate(const po::variables_map& vm, SimFlags* f) {
                                                                                                        : "shard"));
   if (f->threads < 0 || f->threads > 1024) return Status::InvalidArgument("--threads must be 0..1024");
   if (vm.count("find")) {
-    Result<SeedQuery> q = ParseSeedQuery(f->find);
-    if (!q.ok()) return q.status();
-    f->query = std::move(*q);
+    COMMITLAB_ASSIGN_OR_RETURN(SeedQuery q, ParseSeedQuery(f->find));
+    f->query = std::move(q);
   }
   if (vm.count("timeline") && !TimelineExtensionOk(f->timeline))
     return Status::InvalidArgument(fmt::format("--timeline {}: expected a file ending in .html or .svg", f->timeline));

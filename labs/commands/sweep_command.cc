@@ -210,9 +210,8 @@ int SweepJson(const Flags& f, const po::variables_map& vm) {
 // --json and --shard (a shard's report is JSON, for `commitlab merge`); --advise prints advice.
 Status JsonFlags(const po::variables_map& vm, const std::string& shard_text, Flags* f) {
   if (vm.count("shard")) {
-    Result<Shard> shard = ParseShard(shard_text);
-    if (!shard.ok()) return shard.status();
-    f->shard = *shard;
+    COMMITLAB_ASSIGN_OR_RETURN(Shard shard, ParseShard(shard_text));
+    f->shard = shard;
   }
   f->json = vm.count("json") > 0 || f->shard.has_value();
   if (f->advise && f->json)

@@ -219,13 +219,12 @@ Result<SeedRangeRun> SeedRangeFromFlags(std::string_view command, const std::vec
   how.swarm = flags.swarm;
   how.find = flags.query;
   if (!flags.shard.empty()) {
-    Result<Shard> shard = ParseShard(flags.shard);
-    if (!shard.ok()) return shard.status();
-    if (!ShardSeeds(flags.first_seed, flags.last_seed, *shard))
+    COMMITLAB_ASSIGN_OR_RETURN(Shard shard, ParseShard(flags.shard));
+    if (!ShardSeeds(flags.first_seed, flags.last_seed, shard))
       return Status::InvalidArgument(fmt::format(
           "--shard {}: the {} seed(s) of --seeds {} leave this shard empty; use at most {} shards", flags.shard,
           flags.last_seed - flags.first_seed + 1, flags.seeds, flags.last_seed - flags.first_seed + 1));
-    how.shard = *shard;
+    how.shard = shard;
     how.json = true;  // a shard's report is for `commitlab merge`; each run's only with --json
     how.scenario_sha256 = sim::Sha256Hex(scenario.text);
   }
@@ -233,9 +232,8 @@ Result<SeedRangeRun> SeedRangeFromFlags(std::string_view command, const std::vec
     if (flags.keep) return Status::InvalidArgument("--keep is for --store dir: other stores keep nothing on disk");
     return how;
   }
-  Result<std::string> tables = ScratchDir(prefix);
-  if (!tables.ok()) return tables.status();
-  how.tables = *tables;
+  COMMITLAB_ASSIGN_OR_RETURN(std::string tables, ScratchDir(prefix));
+  how.tables = tables;
   how.keep_tables = flags.keep;
   return how;
 }

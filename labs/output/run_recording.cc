@@ -14,9 +14,8 @@ Result<std::unique_ptr<RunRecording>> RunRecording::Start(Wants wants, const sim
   r->path_ = RunHistoryPath(r->wants_.trace, r->wants_.timeline);
   if (!r->path_.empty()) {
     if (r->wants_.trace.empty()) r->scratch_ = std::make_unique<TemporaryFile>(r->path_);
-    Result<std::unique_ptr<HistoryFile>> created = HistoryFile::Create(r->path_, header);
-    if (!created.ok()) return created.status();
-    r->file_ = std::move(*created);
+    COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<HistoryFile> created, HistoryFile::Create(r->path_, header));
+    r->file_ = std::move(created);
   } else if (r->wants_.explain) {
     r->memory_ = std::make_unique<sim::History>();
     r->memory_->Header(header);
@@ -38,9 +37,8 @@ Status RunRecording::Finish(std::string_view command, const sim::Json& footer) {
   // The history, read once for the drawing and the explanations.
   std::vector<sim::Json> lines;
   if (file_) {
-    Result<std::vector<sim::Json>> read = ReadHistoryFile(path_);
-    if (!read.ok()) return read.status();
-    lines = std::move(*read);
+    COMMITLAB_ASSIGN_OR_RETURN(std::vector<sim::Json> read, ReadHistoryFile(path_));
+    lines = std::move(read);
   } else {
     for (const std::string& line : memory_->lines()) lines.push_back(sim::Json::parse(line));
   }

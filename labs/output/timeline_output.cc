@@ -29,9 +29,8 @@ std::string RunHistoryPath(const std::string& trace, const std::string& timeline
 
 Result<std::string> DrawTimeline(std::string_view command, const std::string& history_path, const std::string& out,
                                  sim::TimelineAxis axis) {
-  Result<std::vector<sim::Json>> lines = ReadHistoryFile(history_path);
-  if (!lines.ok()) return lines.status();
-  return DrawTimeline(command, *lines, history_path, out, axis);
+  COMMITLAB_ASSIGN_OR_RETURN(std::vector<sim::Json> lines, ReadHistoryFile(history_path));
+  return DrawTimeline(command, lines, history_path, out, axis);
 }
 
 Result<std::string> DrawTimeline(std::string_view command, const std::vector<sim::Json>& lines,

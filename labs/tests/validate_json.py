@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """validate_json.py KIND FILE...: checks each line of each FILE against docs/KIND.schema.json.
-KIND is history (every line of a history, header first, footer last), report or check (one JSON
+KIND is history (every line of a history, header first, footer last), report, check or check_history (one JSON
 object), or writer (ack lines, then the summary last). Exit 0 when all hold; otherwise prints
 FILE:LINE: what is wrong, and exits 1."""
 import json
@@ -28,7 +28,7 @@ def validator(name):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("history", "report", "check", "writer"):
+    if len(argv) < 3 or argv[1] not in ("history", "report", "check", "check_history", "writer"):
         sys.exit(__doc__)
     kind = argv[1]
     check = validator(f"{kind}.schema.json")

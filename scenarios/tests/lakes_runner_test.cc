@@ -278,9 +278,21 @@ TEST(LakesRunnerTest, DeltaScriptMistakesAreRunErrorsNamingTheLine) {
   RunReport r = MustRun(MustParse(head + "w: add file=f1\n"));
   ASSERT_EQ(r.run_errors.size(), 1u);
   EXPECT_EQ(r.run_errors[0], "t.scn:4:4: w: add needs a transaction: add a begin step before it");
-  r = MustRun(MustParse(head + "w: begin; remove files=f9\n"));
+  r = MustRun(MustParse(head + "w: begin; remove files=f9; remove files=f9\n"));
   ASSERT_EQ(r.run_errors.size(), 1u);
-  EXPECT_EQ(r.run_errors[0], "t.scn:4:11: w: remove: file f9 is not live at version 0");
+  EXPECT_EQ(r.run_errors[0],
+            "t.scn:4:28: w: remove: file f9 is already removed in this transaction (begun at version 0)");
+}
+
+// As upstream, a remove is not looked up in the snapshot: a file the table never held is removed
+// by name and the commit lands (OptimisticTransactionLegacyTests removes addB_P1 so).
+TEST(LakesRunnerTest, DeltaRemovesAFileNotLiveAtTheReadVersion) {
+  const RunReport r =
+      MustRun(MustParse("title \"t\"\ntable name=d protocol=delta partitions=p\nwriter name=w\n"
+                        "w: begin; remove files=f9 partition=p=1; commit\nexpect latest-snapshot 1\n"));
+  EXPECT_TRUE(r.run_errors.empty()) << r.run_errors.front();
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(W(r, "w").outcome, Outcome::kOk);
 }
 
 TEST(LakesRunnerTest, DeltaTablesReportTheirVersionsAsSnapshots) {

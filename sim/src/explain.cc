@@ -117,6 +117,9 @@ class Explainer {
     if (h_.size() < 2) return Status::InvalidArgument("line 1: not a commitlab history (no header)");
     COMMITLAB_RETURN_IF_ERROR(CheckHistoryFormat(h_.front()));
     tables_ = TablesOf(h_.front());
+    // An imported history (commitlab import) names its format in the header, not in a scenario.
+    if (StringField(h_.front(), "command") == "import" && h_.front().contains("source"))
+      tables_.nouns.protocol = StringField(h_.front()["source"], "format");
     nouns_ = tables_.nouns;
     nouns_.zh = zh_;
     if (h_.front().contains("plan") && h_.front()["plan"].is_object()) {
@@ -195,6 +198,8 @@ class Explainer {
       Conflict(e, writer, line);
     } else if (type == "gave_up") {
       GaveUp(e, writer, line);
+    } else if (type == "finding") {
+      Finding(e, writer, line);
     } else if (type == "unknown_outcome") {
       Explanation& x = Add(line, writer, "unknown-outcome",
                            F("{0}'s publish of {1} failed without saying whether it landed",
@@ -474,6 +479,20 @@ class Explainer {
             "单独结束了这次提交（FileStoreCommitImpl.tryCommit）",
             policy_ && policy_->max_retries >= 0 ? fmt::format(" ({})", policy_->max_retries) : ""));
     }
+  }
+
+  // What an imported log itself shows (commitlab import): the finding's words, and the commits.
+  void Finding(const Json& e, const std::string& writer, size_t line) {
+    const bool problem = StringField(e, "severity") == "problem";
+    Explanation& x = Add(line, writer, problem ? "finding" : "note",
+                         F("{0} in the log ({1}) at {2}: {3}", "日志中的{0}（{1}），{2}：{3}",
+                           problem ? T("a problem", "问题") : T("a note", "说明"), StringField(e, "kind"),
+                           nouns_.Id(IntField(e, "snapshot", 0)), StringField(e, "message")));
+    std::string commits;
+    if (e.contains("commits") && e["commits"].is_array())
+      for (const Json& c : e["commits"])
+        if (c.is_number_integer()) commits += (commits.empty() ? "" : T(", ", "、")) + nouns_.Id(c.get<int64_t>());
+    if (!commits.empty()) x.lines.push_back(F("the commits that show it: {0}", "体现它的提交：{0}", commits));
   }
 
   // Elle's way: which read was stale when which commit landed, and what the value should have been.

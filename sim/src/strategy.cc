@@ -173,13 +173,11 @@ Result<std::unique_ptr<Strategy>> ParsePct(std::string_view spec, std::string_vi
     const std::string_view key = item.substr(0, eq);
     const std::string_view value = eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1);
     if (key == "depth") {
-      Result<int64_t> v = ParseInt(spec, key, value, 1, 64);
-      if (!v.ok()) return v.status();
-      depth = *v;
+      COMMITLAB_ASSIGN_OR_RETURN(int64_t v, ParseInt(spec, key, value, 1, 64));
+      depth = v;
     } else if (key == "k") {
-      Result<int64_t> v = ParseInt(spec, key, value, 1, int64_t{1} << 40);
-      if (!v.ok()) return v.status();
-      k = *v;
+      COMMITLAB_ASSIGN_OR_RETURN(int64_t v, ParseInt(spec, key, value, 1, int64_t{1} << 40));
+      k = v;
     } else {
       return Status::InvalidArgument(
           fmt::format("strategy \"{}\": unknown parameter \"{}\"; expected depth=D or k=K", spec, item));
@@ -197,9 +195,8 @@ std::unique_ptr<Strategy> MakePctStrategy(int depth, int64_t k) {
 }
 
 Result<std::unique_ptr<Strategy>> MakeReplayStrategy(std::string_view schedule) {
-  Result<RecordedSchedule> parsed = ParseSchedule(schedule);
-  if (!parsed.ok()) return parsed.status();
-  return std::unique_ptr<Strategy>(std::make_unique<ReplayStrategy>(std::move(parsed).value()));
+  COMMITLAB_ASSIGN_OR_RETURN(RecordedSchedule parsed, ParseSchedule(schedule));
+  return std::unique_ptr<Strategy>(std::make_unique<ReplayStrategy>(std::move(parsed)));
 }
 
 Result<std::unique_ptr<Strategy>> MakeStrategy(std::string_view spec) {

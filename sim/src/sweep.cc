@@ -84,11 +84,10 @@ Result<std::vector<RetryPolicy>> ParsePolicyList(std::string_view list) {
   std::vector<RetryPolicy> out;
   for (const std::string& spec : specs) {
     if (spec.empty()) return Status::InvalidArgument(fmt::format("policy list \"{}\": empty policy", list));
-    Result<RetryPolicy> p = ParseRetryPolicy(spec);
-    if (!p.ok()) return p.status();
-    if (std::find(out.begin(), out.end(), *p) != out.end())
+    COMMITLAB_ASSIGN_OR_RETURN(RetryPolicy p, ParseRetryPolicy(spec));
+    if (std::find(out.begin(), out.end(), p) != out.end())
       return Status::InvalidArgument(fmt::format("policy list \"{}\": \"{}\" is given twice", list, spec));
-    out.push_back(*p);
+    out.push_back(p);
   }
   return out;
 }

@@ -110,15 +110,12 @@ class IcebergWriters {
     iceberg::IcebergCommitter& c = committers_[static_cast<size_t>(i)];
     iceberg::MetadataRef& base = bases_[static_cast<size_t>(i)];
     if (base == nullptr) {
-      Result<iceberg::MetadataRef> loaded = c.Refresh();
-      if (!loaded.ok()) return loaded.status();
-      base = *loaded;
+      COMMITLAB_ASSIGN_OR_RETURN(iceberg::MetadataRef loaded, c.Refresh());
+      base = loaded;
     }
-    Result<iceberg::FileRef> f = io_.ReadDataFile(FileName(i, id));
-    if (!f.ok()) return f.status();
-    Result<iceberg::CommitResult> r = c.Commit(iceberg::NewAppend(*base, {*f}));
-    if (!r.ok()) return r.status();
-    base = r->committed;
+    COMMITLAB_ASSIGN_OR_RETURN(iceberg::FileRef f, io_.ReadDataFile(FileName(i, id)));
+    COMMITLAB_ASSIGN_OR_RETURN(iceberg::CommitResult r, c.Commit(iceberg::NewAppend(*base, {f})));
+    base = r.committed;
     return Status::OK();
   }
 

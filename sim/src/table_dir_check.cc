@@ -243,11 +243,10 @@ std::map<std::string, int64_t> TableDirReport::per_user() const {
 }
 
 Result<TableDirReport> CheckTableDir(const std::string& root, TableDirCheckOptions options) {
-  Result<std::unique_ptr<DirStore>> store = DirStore::OpenExisting(root);
-  if (!store.ok()) return store.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<DirStore> store, DirStore::OpenExisting(root));
   TableDirReport report;
   report.root = root;
-  Checker checker(store->get(), &report);
+  Checker checker(store.get(), &report);
   if (Status st = checker.Run(options); !st.ok()) return st;
   return report;
 }

@@ -52,6 +52,7 @@ class Builder {
     const Json& header = history_.front();
     t_.wall_clock = header.contains("plan") && header["plan"].is_object() && header["plan"].contains("sched") &&
                     header["plan"]["sched"] == "free";
+    Imported(header);
     bool footer = false;
     for (size_t i = 1; i < history_.size() && !footer; ++i) {
       const Json& e = history_[i];
@@ -116,6 +117,18 @@ class Builder {
       if (it != start.end() && e["t_us"].get<int64_t>() > it->second) ++timed;
     }
     return ops > 0 && 2 * timed >= ops;
+  }
+
+  // An imported history (commitlab import): the commits at their own times, which the log wrote
+  // with the writers' clocks, so the axis is wall-clock time from the first commit.
+  void Imported(const Json& header) {
+    if (header.value("command", "") != "import") return;
+    const Json source = header.contains("source") ? header["source"] : Json();
+    t_.title = fmt::format("{} log {}", StringField(source, "format"), StringField(source, "log"));
+    t_.wall_clock = true;
+    t_.clock_origin = StringField(source, "origin");
+    if (t_.clock_origin.empty()) t_.clock_origin = "the first commit";
+    t_.by_step = axis_ == TimelineAxis::kStep;
   }
 
   double X(const Json& e, size_t index) const {
@@ -189,6 +202,14 @@ class Builder {
       Gate(e, writer, lane, x);
     } else if (type == "atomic_commit_failed") {
       Arrow(e, writer);
+    } else if (type == "finding") {
+      const bool problem = StringField(e, "severity") == "problem";
+      t_.marks.push_back(
+          {.lane = lane,
+           .x = x,
+           .kind = problem ? "finding" : "note",
+           .tip = fmt::format("{} {}: {}", problem ? "PROBLEM" : "note", e.value("kind", "?"), e.value("message", "")),
+           .event = e.dump()});
     } else if (type == "conflict" || type == "gave_up" || type == "crashed" || type == "unknown_outcome" ||
                type == "fault" || type == "idempotent_match" || type == "error") {
       std::string message = e.value("message", "");

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "commitlab/sim/timeline.h"
 
@@ -100,19 +101,32 @@ class Drawing {
   double X(double x) const { return kLeft + x * scale_; }
   static double LaneY(size_t lane) { return kTop + static_cast<double>(lane) * kLaneHeight; }
 
+  // An imported history's axis counts in a unit its span reads well in.
+  std::pair<double, std::string_view> ClockUnit() const {
+    if (t_.clock_origin.empty() || t_.by_step || t_.x_max < 10e3) return {1.0, "ms"};
+    if (t_.x_max < 600e3) return {1e3, "s"};
+    if (t_.x_max < 36000e3) return {60e3, "min"};
+    if (t_.x_max < 864000e3) return {3600e3, "h"};
+    return {86400e3, "days"};
+  }
+
   void Axis(double height) {
+    const auto [unit, unit_name] = ClockUnit();
     out_ += "<g class=\"axis\" fill=\"#666\">";
     for (int i = 0; i <= kTicks; ++i) {
-      const double v = t_.x_max * i / kTicks;
+      const double v = t_.x_max * i / kTicks / unit;
       out_ += fmt::format(
           "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#f0f0f0\"/>"
           "<text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\">{4:.{5}f}</text>",
-          X(v), kTop - 6, height - 20, kTop - 12, v, t_.by_step ? 0 : 1);
+          X(v * unit), kTop - 6, height - 20, kTop - 12, v, t_.by_step ? 0 : 1);
     }
+    const std::string label = t_.by_step ? "scheduler steps"
+                              : !t_.clock_origin.empty()
+                                  ? fmt::format("wall-clock {} since {}", unit_name, t_.clock_origin)
+                              : t_.wall_clock ? "wall time (ms)"
+                                              : "virtual time (ms)";
     out_ += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text></g>\n", kLeft + kPlotWidth, height - 6,
-                        t_.by_step      ? "scheduler steps"
-                        : t_.wall_clock ? "wall time (ms)"
-                                        : "virtual time (ms)");
+                        Escape(label));
   }
 
   void Span(const TimelineSpan& s) {
@@ -140,6 +154,9 @@ class Drawing {
     std::string shape;
     if (m.kind == "crashed") {
       shape = "<path d=\"M-5,-5 l10,10 m0,-10 l-10,10\" stroke=\"#000\" stroke-width=\"2\"/>";
+    } else if (m.kind == "finding" || m.kind == "note") {
+      // An imported log's finding: a problem red, a note blue, ringed so it stands out from a commit.
+      shape = fmt::format("<circle r=\"6\" fill=\"{}\" stroke=\"#000\"/>", m.kind == "finding" ? "#b00" : "#4e79a7");
     } else if (m.kind == "fault") {
       shape = "<path d=\"M0,-7 l6,10 h-12 z\" fill=\"#f28e2b\" stroke=\"#000\"/>";
     } else {

@@ -84,21 +84,20 @@ Result<iceberg::MetadataRef> MetadataFiles::Get(const std::string& absolute_or_r
     MutexLock l(&mu_);
     newest = newest_;
   }
-  Result<iceberg::MetadataRef> m =
-      iceberg::DecodeMetadata(*text, path, {.location = location, .table_name = table}, newest.get());
-  if (!m.ok()) return m.status();
+  COMMITLAB_ASSIGN_OR_RETURN(
+      iceberg::MetadataRef m,
+      iceberg::DecodeMetadata(*text, path, {.location = location, .table_name = table}, newest.get()));
   MutexLock l(&mu_);
-  files_[location] = *m;
-  if (newest_ == nullptr || (*m)->version > newest_->version) newest_ = *m;
+  files_[location] = m;
+  if (newest_ == nullptr || m->version > newest_->version) newest_ = m;
   return m;
 }
 
 Result<std::unique_ptr<JdbcCatalog>> JdbcCatalog::Open(const std::string& conninfo, JdbcTable table,
                                                        MetadataFiles* files, Env* env) {
-  Result<std::unique_ptr<PgConnection>> conn = PgConnection::Connect(conninfo);
-  if (!conn.ok()) return conn.status();
-  if (Status st = (*conn)->CreateIfMissing(kCreateTable); !st.ok()) return st;
-  return std::unique_ptr<JdbcCatalog>(new JdbcCatalog(std::move(*conn), std::move(table), files, env));
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> conn, PgConnection::Connect(conninfo));
+  if (Status st = conn->CreateIfMissing(kCreateTable); !st.ok()) return st;
+  return std::unique_ptr<JdbcCatalog>(new JdbcCatalog(std::move(conn), std::move(table), files, env));
 }
 
 Status JdbcCatalog::CreateTable(const iceberg::MetadataRef& initial) {
@@ -130,11 +129,10 @@ Status JdbcCatalog::DropTable() {
 }
 
 Result<std::string> JdbcCatalog::Location() {
-  Result<PgRows> r = conn_->Exec(kGetLocation, {table_.catalog, table_.ns, table_.name});
-  if (!r.ok()) return r.status();
-  if (r->rows.empty() || !r->rows[0][0])
+  COMMITLAB_ASSIGN_OR_RETURN(PgRows r, conn_->Exec(kGetLocation, {table_.catalog, table_.ns, table_.name}));
+  if (r.rows.empty() || !r.rows[0][0])
     return Status::NotFound(fmt::format("Table does not exist: {} in catalog {}", qualified_, table_.catalog));
-  return *r->rows[0][0];
+  return *r.rows[0][0];
 }
 
 Result<iceberg::MetadataRef> JdbcCatalog::Current() {

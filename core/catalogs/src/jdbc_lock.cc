@@ -35,10 +35,9 @@ std::string JavaDuration(int64_t micros) {
 }  // namespace
 
 Result<std::unique_ptr<JdbcTableLock>> JdbcTableLock::Open(const std::string& conninfo, JdbcLockOptions options) {
-  Result<std::unique_ptr<PgConnection>> conn = PgConnection::Connect(conninfo);
-  if (!conn.ok()) return conn.status();
-  if (Status st = (*conn)->CreateIfMissing(kCreateTable); !st.ok()) return st;
-  return std::unique_ptr<JdbcTableLock>(new JdbcTableLock(std::move(*conn), std::move(options)));
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> conn, PgConnection::Connect(conninfo));
+  if (Status st = conn->CreateIfMissing(kCreateTable); !st.ok()) return st;
+  return std::unique_ptr<JdbcTableLock>(new JdbcTableLock(std::move(conn), std::move(options)));
 }
 
 Status JdbcTableLock::Noted(Status st) {
@@ -67,9 +66,8 @@ Status JdbcTableLock::Acquire(Env* env) {
   const int64_t start = env->NowMicros();
   int64_t next_sleep = 50'000;
   for (;;) {
-    Result<bool> got = TryOnce();
-    if (!got.ok()) return got.status();
-    if (*got) return Status::OK();
+    COMMITLAB_ASSIGN_OR_RETURN(bool got, TryOnce());
+    if (got) return Status::OK();
     const int64_t waited = env->NowMicros() - start;
     if (waited > options_.acquire_timeout_micros)
       return Status::IOError(fmt::format("Acquire lock failed with time: {}", JavaDuration(waited)));

@@ -4,14 +4,6 @@
 #include <sys/socket.h>
 
 #include <boost/asio.hpp>
-// GCC 12 at -O2 with -fsanitize=address warns that Beast's own parser reads a boost::optional
-// before setting it (basic_parser.hpp, do_field): a false positive inside a system header, made
-// an error by the sanitizer presets. Silenced for Beast's headers only.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#pragma GCC diagnostic pop
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -22,6 +14,7 @@
 #include <set>
 #include <utility>
 
+#include "beast_http.h"
 #include "commitlab/core/iceberg/metadata_json.h"
 
 namespace commitlab::catalogs {
@@ -185,12 +178,13 @@ Result<iceberg::MetadataRef> RestCatalog::ReadLoadResult(const std::string& body
       !j["metadata-location"].is_string())
     return Status::Corruption(fmt::format("{}: not a LoadTableResult (metadata-location and metadata)", where));
   // The last version read lends the snapshots it has: each load rebuilds only the new ones.
-  Result<iceberg::MetadataRef> m = iceberg::DecodeMetadata(
-      j["metadata"].dump(), where, {.location = j["metadata-location"].get<std::string>(), .table_name = qualified_},
-      last_.get());
-  if (!m.ok()) return m.status();
-  uuid_ = (*m)->Fields().uuid;
-  last_ = *m;
+  COMMITLAB_ASSIGN_OR_RETURN(
+      iceberg::MetadataRef m,
+      iceberg::DecodeMetadata(j["metadata"].dump(), where,
+                              {.location = j["metadata-location"].get<std::string>(), .table_name = qualified_},
+                              last_.get()));
+  uuid_ = m->Fields().uuid;
+  last_ = m;
   etag_ = etag;
   return m;
 }
@@ -198,11 +192,9 @@ Result<iceberg::MetadataRef> RestCatalog::ReadLoadResult(const std::string& body
 Status RestCatalog::CheckEndpoints(const std::vector<std::string>& needed) {
   if (!served_) {
     bool sent = false;
-    Result<Reply> r = Send("GET", "/v1/config", "", &sent);
-    if (!r.ok()) return r.status();
-    if (r->status != 200)
-      return Status::IOError(fmt::format("GET /v1/config: {}: {}", r->status, ErrorMessage(r->body)));
-    const json j = json::parse(r->body, nullptr, /*allow_exceptions=*/false);
+    COMMITLAB_ASSIGN_OR_RETURN(Reply r, Send("GET", "/v1/config", "", &sent));
+    if (r.status != 200) return Status::IOError(fmt::format("GET /v1/config: {}: {}", r.status, ErrorMessage(r.body)));
+    const json j = json::parse(r.body, nullptr, /*allow_exceptions=*/false);
     served_.emplace();
     // Without "endpoints" a server serves the specification's default set, which has these.
     if (j.is_object() && j.contains("endpoints") && j["endpoints"].is_array()) {
@@ -226,20 +218,19 @@ Status RestCatalog::CreateTable() {
       CheckEndpoints({"POST /v1/{prefix}/namespaces", "POST /v1/{prefix}/namespaces/{namespace}/tables"}));
   bool sent = false;
   // The namespace first: there already is fine (409 AlreadyExistsException).
-  Result<Reply> ns = Send("POST", "/v1/namespaces", json({{"namespace", json::array({endpoint_.ns})}}).dump(), &sent);
-  if (!ns.ok()) return ns.status();
-  if (ns->status != 200 && ns->status != 409)
-    return Status::IOError(
-        fmt::format("create namespace {}: {}: {}", endpoint_.ns, ns->status, ErrorMessage(ns->body)));
+  COMMITLAB_ASSIGN_OR_RETURN(
+      Reply ns, Send("POST", "/v1/namespaces", json({{"namespace", json::array({endpoint_.ns})}}).dump(), &sent));
+  if (ns.status != 200 && ns.status != 409)
+    return Status::IOError(fmt::format("create namespace {}: {}: {}", endpoint_.ns, ns.status, ErrorMessage(ns.body)));
   // commitlab's tables have a schema without columns: their rows are the engine's, not typed.
   const json body = {{"name", endpoint_.table},
                      {"schema", {{"type", "struct"}, {"schema-id", 0}, {"fields", json::array()}}}};
-  Result<Reply> r = Send("POST", fmt::format("/v1/namespaces/{}/tables", endpoint_.ns), body.dump(), &sent);
-  if (!r.ok()) return r.status();
-  if (r->status == 409) return Status::Conflict(ErrorMessage(r->body));
-  if (r->status != 200)
-    return Status::IOError(fmt::format("create table {}: {}: {}", qualified_, r->status, ErrorMessage(r->body)));
-  return ReadLoadResult(r->body, "createTable", r->etag).status();
+  COMMITLAB_ASSIGN_OR_RETURN(Reply r,
+                             Send("POST", fmt::format("/v1/namespaces/{}/tables", endpoint_.ns), body.dump(), &sent));
+  if (r.status == 409) return Status::Conflict(ErrorMessage(r.body));
+  if (r.status != 200)
+    return Status::IOError(fmt::format("create table {}: {}: {}", qualified_, r.status, ErrorMessage(r.body)));
+  return ReadLoadResult(r.body, "createTable", r.etag).status();
 }
 
 Result<iceberg::MetadataRef> RestCatalog::Current() {

@@ -3,14 +3,6 @@
 #include <fcntl.h>
 
 #include <boost/asio.hpp>
-// GCC 12 at -O2 with -fsanitize=address warns that Beast's own parser reads a boost::optional
-// before setting it (basic_parser.hpp, do_field): a false positive inside a system header, made
-// an error by the sanitizer presets. Silenced for Beast's headers only.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#pragma GCC diagnostic pop
 #include <fmt/format.h>
 
 #include <chrono>
@@ -21,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "beast_http.h"
 #include "commitlab/core/env.h"
 #include "rest_router.h"
 
@@ -344,10 +337,9 @@ void RestCatalogServer::Impl::ReleaseBudget(uint64_t charge) {
 }
 
 Result<std::unique_ptr<RestCatalogServer>> RestCatalogServer::Start(RestServerOptions options) {
-  Result<std::unique_ptr<RestTables>> tables = RestTables::Open(options.warehouse);
-  if (!tables.ok()) return tables.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<RestTables> tables, RestTables::Open(options.warehouse));
   std::unique_ptr<RestCatalogServer> server(new RestCatalogServer());
-  server->impl_ = std::make_unique<Impl>(server.get(), std::move(options), std::move(*tables));
+  server->impl_ = std::make_unique<Impl>(server.get(), std::move(options), std::move(tables));
   COMMITLAB_RETURN_IF_ERROR(server->impl_->Listen());
   server->port_ = server->impl_->port();
   server->thread_ = std::thread([impl = server->impl_.get()] { impl->Run(); });

@@ -25,20 +25,6 @@ std::string Echo(const json& v) {
 
 std::string IdText(const std::optional<int64_t>& id) { return id ? std::to_string(*id) : "null"; }
 
-json ParsedOr(const std::string& text, json fallback) {
-  if (text.empty()) return fallback;
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  return j.is_discarded() ? fallback : j;
-}
-
-// An integer member of `j` as int64, when it is one.
-std::optional<int64_t> IntOf(const json& j, std::string_view key) {
-  if (!j.is_object() || !j.contains(key) || !j[std::string(key)].is_number_integer()) return std::nullopt;
-  const json& v = j[std::string(key)];
-  if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t{INT64_MAX}) return std::nullopt;
-  return v.get<int64_t>();
-}
-
 // The snapshot a ref names now: main is the current snapshot, others are kept as read.
 std::optional<int64_t> RefSnapshot(const iceberg::TableMetadata& m, const std::string& ref) {
   if (ref == "main") return m.current_snapshot_id;
@@ -121,6 +107,19 @@ std::optional<RestReply> CheckOne(const json& r, const iceberg::TableMetadata* n
 }
 
 }  // namespace
+
+nlohmann::json ParsedOr(const std::string& text, nlohmann::json fallback) {
+  if (text.empty()) return fallback;
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return j.is_discarded() ? fallback : j;
+}
+
+std::optional<int64_t> IntOf(const nlohmann::json& j, std::string_view key) {
+  if (!j.is_object() || !j.contains(key) || !j[std::string(key)].is_number_integer()) return std::nullopt;
+  const nlohmann::json& v = j[std::string(key)];
+  if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t{INT64_MAX}) return std::nullopt;
+  return v.get<int64_t>();
+}
 
 RestReply BadRequest(std::string_view message) { return RestError(400, "BadRequestException", message); }
 RestReply CommitFailed(std::string_view message) { return RestError(409, "CommitFailedException", message); }

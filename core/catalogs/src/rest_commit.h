@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,11 @@ std::optional<RestReply> CheckRequirements(const nlohmann::json& requirements, c
 std::variant<iceberg::TableMetadata, RestReply> ApplyUpdates(const iceberg::TableMetadata& now,
                                                              const nlohmann::json& updates, std::string location,
                                                              int64_t now_ms);
+
+// `text` parsed as JSON, or `fallback` when it is empty or not JSON.
+nlohmann::json ParsedOr(const std::string& text, nlohmann::json fallback);
+// An integer member of `j` as int64, when it is one (not above INT64_MAX).
+std::optional<int64_t> IntOf(const nlohmann::json& j, std::string_view key);
 
 // The highest field id of a schema (nested structs, lists and maps included): last-column-id.
 int32_t MaxFieldId(const nlohmann::json& type);

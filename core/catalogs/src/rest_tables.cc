@@ -103,10 +103,9 @@ Result<std::unique_ptr<RestTables>> RestTables::Open(std::string warehouse) {
     return Status::InvalidArgument(
         fmt::format("--warehouse {}: cannot create the folder: {}", warehouse, ec ? ec.message() : "not a directory"));
   const std::string absolute = fs::absolute(warehouse, ec).lexically_normal().string();
-  Result<std::unique_ptr<WarehouseLock>> lock = WarehouseLock::Take(warehouse);
-  if (!lock.ok()) return lock.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<WarehouseLock> lock, WarehouseLock::Take(warehouse));
   std::string root = absolute.size() > 1 && absolute.back() == '/' ? absolute.substr(0, absolute.size() - 1) : absolute;
-  return std::unique_ptr<RestTables>(new RestTables(std::move(root), std::move(*lock)));
+  return std::unique_ptr<RestTables>(new RestTables(std::move(root), std::move(lock)));
 }
 
 std::string RestTables::NamespaceDir(const std::string& ns) const {
@@ -130,14 +129,13 @@ Result<const RestTables::Table*> RestTables::Find(const std::string& dir, const 
   if (!p || !p->contains("metadata-location") || !(*p)["metadata-location"].is_string())
     return Status::Corruption(fmt::format("{}/pointer.json: not a table pointer", table_dir));
   const std::string location = (*p)["metadata-location"];
-  Result<std::string> text = ReadRegularFile(location, kMaxFileBytes);
-  if (!text.ok()) return text.status();
-  Result<iceberg::MetadataRef> m =
-      iceberg::DecodeMetadata(*text, location, {.location = location, .table_name = dir + "." + table});
-  if (!m.ok()) return m.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(location, kMaxFileBytes));
+  COMMITLAB_ASSIGN_OR_RETURN(
+      iceberg::MetadataRef m,
+      iceberg::DecodeMetadata(text, location, {.location = location, .table_name = dir + "." + table}));
   Table& t = tables_[key];
-  t.metadata = *m;
-  t.text = std::move(*text);
+  t.metadata = m;
+  t.text = std::move(text);
   return &t;
 }
 

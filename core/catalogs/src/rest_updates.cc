@@ -16,19 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-json ParsedOr(const std::string& text, json fallback) {
-  if (text.empty()) return fallback;
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  return j.is_discarded() ? fallback : j;
-}
-
-std::optional<int64_t> IntOf(const json& j, std::string_view key) {
-  if (!j.is_object() || !j.contains(key) || !j[std::string(key)].is_number_integer()) return std::nullopt;
-  const json& v = j[std::string(key)];
-  if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t{INT64_MAX}) return std::nullopt;
-  return v.get<int64_t>();
-}
-
 std::optional<int32_t> Int32Of(const json& j, std::string_view key) {
   std::optional<int64_t> v = IntOf(j, key);
   if (!v || *v < INT32_MIN || *v > INT32_MAX) return std::nullopt;

@@ -5,6 +5,8 @@
 #include <array>
 #include <optional>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::delta {
 namespace {
 
@@ -56,6 +58,9 @@ Status CheckAppIds(const CurrentTransactionInfo& t, const Commit& w, int64_t wv)
 std::optional<DataFile> FirstAddedFileTxnShouldHaveRead(const CurrentTransactionInfo& t, const Commit& w,
                                                         IsolationLevel level) {
   // A blind append read nothing, so nothing added can have changed what it read.
+  COMMITLAB_CHECK(!t.actions.commit_info.is_blind_append ||
+                      (t.read_predicates.empty() && t.read_files.empty() && t.actions.removes.empty()),
+                  "a transaction called a blind append read nothing and removes nothing (PrepareCommit)");
   if (t.actions.commit_info.is_blind_append) return std::nullopt;
   const bool winner_blind = w.commit_info.is_blind_append;
   bool check_blind_adds = false;
@@ -127,6 +132,8 @@ Status CheckDeletedTwice(const CurrentTransactionInfo& t, const Commit& w, int64
 
 Status CheckConflicts(const CurrentTransactionInfo& current, const Commit& winner, int64_t winner_version,
                       IsolationLevel level) {
+  COMMITLAB_CHECK(winner_version > current.actions.commit_info.read_version,
+                  "a winner committed after the version the transaction read (checkForConflicts starts past it)");
   COMMITLAB_RETURN_IF_ERROR(CheckProtocol(current, winner, winner_version));
   COMMITLAB_RETURN_IF_ERROR(CheckMetadata(winner, winner_version));
   COMMITLAB_RETURN_IF_ERROR(CheckAppIds(current, winner, winner_version));

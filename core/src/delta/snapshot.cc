@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "commitlab/core/check.h"
+
 namespace commitlab::delta {
 
 int64_t TableSnapshot::TxnVersion(std::string_view app_id) const {
@@ -19,6 +23,9 @@ Status TableSnapshot::Apply(int64_t version, const Commit& c) {
   if (c.protocol) protocol_ = *c.protocol;
   for (const SetTransaction& t : c.txns) app_versions_[t.app_id] = t.version;
   version_ = version;
+  COMMITLAB_DCHECK(
+      std::all_of(c.adds.begin(), c.adds.end(), [&](const AddFile& a) { return files_.count(a.file.name); }),
+      "a version's added files are live after it (an add wins over a remove of the same file)");
   return Status::OK();
 }
 
@@ -28,6 +35,7 @@ Status AdvanceSnapshot(TableSnapshot& snapshot, DeltaLog& log, Env& env, int64_t
     Result<CommitRef> c = log.Read(v);
     env.EndStorageOp(StorageOp::kReadSnapshot);
     if (!c.ok()) return c.status();
+    COMMITLAB_CHECK(*c != nullptr, "a log returns a version as written, never null (DeltaLog::Read)");
     COMMITLAB_RETURN_IF_ERROR(snapshot.Apply(v, **c));
   }
   return Status::OK();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/model.h"
 
 namespace commitlab::delta {
@@ -91,6 +92,7 @@ Status OptimisticTransaction::Load(const TableSnapshot* copy_from, TableSnapshot
     snapshot_ = *copy_from;
   }
   if (Status st = AdvanceSnapshot(snapshot_, *log_, *env_, target); !st.ok()) return fail(std::move(st));
+  COMMITLAB_CHECK(snapshot_.version() == target, "a transaction reads the snapshot at the version it chose, no newer");
   info_.partitioned = snapshot_.partitioned();
   info_.read_protocol = snapshot_.protocol();
   info_.actions.commit_info.txn_id = RandomUuid(env_->rng());
@@ -181,6 +183,27 @@ void OptimisticTransaction::SetTransactionVersion(std::string app_id, int64_t ve
   info_.actions.txns.push_back({std::move(app_id), version});
 }
 
+// OptimisticTransaction.checkForSetTransactionConflictAndDedup (spark/.../delta/OptimisticTransaction.scala):
+// one app id with two versions is DeltaErrors.setTransactionVersionConflict, an IllegalArgumentException
+// thrown before anything is written; the same version twice is kept once.
+Status OptimisticTransaction::DedupSetTransactions() {
+  std::vector<SetTransaction>& txns = info_.actions.txns;
+  std::vector<SetTransaction> kept;
+  for (SetTransaction& t : txns) {
+    auto seen = std::find_if(kept.begin(), kept.end(), [&](const SetTransaction& k) { return k.app_id == t.app_id; });
+    if (seen == kept.end()) {
+      kept.push_back(std::move(t));
+    } else if (seen->version != t.version) {
+      return Status::InvalidArgument(fmt::format(
+          "IllegalArgumentException: Two SetTransaction actions within the same transaction have the same appId {} "
+          "but different versions {} and {}.",
+          t.app_id, seen->version, t.version));
+    }
+  }
+  txns = std::move(kept);
+  return Status::OK();
+}
+
 IsolationLevel OptimisticTransaction::CommitIsolationLevel(Operation op) const {
   const delta::Commit& a = info_.actions;
   const std::optional<Metadata>& m = a.metadata ? a.metadata : snapshot_.metadata();
@@ -216,6 +239,10 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
   if (committed_) return Status::InvalidArgument("Transaction already committed.");
   committed_ = true;
   op_ = op;
+  if (Status st = DedupSetTransactions(); !st.ok()) {
+    Emit({.type = EventType::kError, .level = Level::kError, .attempt = 1, .message = st.message()});
+    return st;
+  }
   if (snapshot_.version() < 0 && !info_.actions.metadata) {
     Status st =
         Status::InvalidArgument("Couldn't find Metadata while committing the first version of the Delta table.");
@@ -226,6 +253,9 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
   info_.actions = PrepareCommit(op);
   for (const AddFile& a : info_.actions.adds) plan_.push_back({ChangeKind::kAdd, a.file});
   for (const RemoveFile& r : info_.actions.removes) plan_.push_back({ChangeKind::kDelete, r.file});
+  COMMITLAB_CHECK(info_.actions.commit_info.read_version == snapshot_.version() &&
+                      (snapshot_.version() >= 0 || info_.actions.protocol.has_value()),
+                  "a commit records the version it read, and the table's first commit carries a protocol");
 
   const int64_t first_version = snapshot_.version() + 1;
   int64_t version = first_version;
@@ -261,13 +291,15 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
         prev_wait = NextWaitMicros(*retry, static_cast<int>(attempt), prev_wait, env_->rng());
         env_->SleepMicros(prev_wait);
       }
-      Result<int64_t> next = CheckForConflicts(version, static_cast<int>(attempt), &check_line);
-      if (!next.ok()) return next.status();
-      version = *next;
+      COMMITLAB_ASSIGN_OR_RETURN(int64_t next, CheckForConflicts(version, static_cast<int>(attempt), &check_line));
+      version = next;
     }
     Status error;
     switch (DoCommit(version, static_cast<int>(attempt) + 1, check_line, &error)) {
-      case WriteStep::kWritten: return version;
+      case WriteStep::kWritten:
+        COMMITLAB_CHECK(stats_.commits == 1 && version > snapshot_.version(),
+                        "a transaction commits once, at a version after the one it read");
+        return version;
       case WriteStep::kCollided: break;
       case WriteStep::kFailed: return error;
     }
@@ -276,6 +308,7 @@ Result<int64_t> OptimisticTransaction::Commit(Operation op) {
 
 OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version, int attempt,
                                                                  const std::string& check_line, Status* error) {
+  COMMITLAB_CHECK(version > snapshot_.version(), "a transaction writes a version after the one it read, never over it");
   ++stats_.attempts;
   if (gate_.events())
     Emit({.type = EventType::kAttempt,
@@ -366,12 +399,15 @@ Result<int64_t> OptimisticTransaction::CheckForConflicts(int64_t check_version, 
   env_->EndStorageOp(StorageOp::kReadLatest);
   if (!latest.ok()) return fail(latest.status());
   const int64_t next = *latest + 1;
+  // The version collided (or an injected loss kept it free): the log holds it or stops just before.
+  COMMITLAB_CHECK(next >= check_version, "a log only grows: a transaction never goes back below a version it tried");
 
   for (int64_t v = check_version; v < next; ++v) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
     Result<CommitRef> read = log_->Read(v);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!read.ok()) return fail(read.status());
+    COMMITLAB_CHECK(*read != nullptr, "a log returns a version as written, never null (DeltaLog::Read)");
     const delta::Commit& winner = **read;
     ++stats_.winners_checked;
     if (Status st = CheckConflicts(info_, winner, v, level_); !st.ok()) {

@@ -136,9 +136,9 @@ int64_t TotalRecords(const Snapshot* parent, const Snapshot& s) {
 }
 
 Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& base, const ApplyContext& ctx) {
+  COMMITLAB_CHECK(SnapshotOperation(op).has_value(), "ApplyOperation sends only snapshot operations here");
   SnapshotRef parent = base.CurrentSnapshot();
-  Result<std::vector<FileRef>> deleted = FilesToDelete(op, base.LiveFiles());
-  if (!deleted.ok()) return deleted.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::vector<FileRef> deleted, FilesToDelete(op, base.LiveFiles()));
   std::vector<FileRef> dropped_deletes = DeleteFilesToDrop(op, base.LiveDeletes());
   if (op.kind == OperationKind::kReplacePartitions && op.replace_validation.append_only && !dropped_deletes.empty()) {
     // failAnyDelete is set on the delete manifests' filter too.
@@ -160,7 +160,7 @@ Result<TableMetadata> ApplySnapshot(const Operation& op, const TableMetadata& ba
   change.schema_id = base.current_schema_id;
   change.manifest_list = ctx.manifest_list;
   change.added_files = op.files_to_add;
-  change.deleted_files = std::move(*deleted);
+  change.deleted_files = std::move(deleted);
   change.added_delete_files = op.deletes_to_add;
   change.removed_delete_files = std::move(dropped_deletes);
   std::shared_ptr<Snapshot> s = BuildSnapshot(parent.get(), std::move(change), ctx.added_manifest);
@@ -230,7 +230,9 @@ Result<TableMetadata> ApplyOperation(const Operation& op, const TableMetadata& b
       const std::vector<int64_t> expired = SnapshotsToExpire(base, op.expire);
       TableMetadata next = NextVersion(base, ctx);
       const std::set<int64_t> gone(expired.begin(), expired.end());
-      next.snapshots.erase_if([&](const SnapshotRef& s) { return gone.count(s->snapshot_id) != 0; });
+      const size_t dropped =
+          next.snapshots.erase_if([&](const SnapshotRef& s) { return gone.count(s->snapshot_id) != 0; });
+      COMMITLAB_CHECK(dropped == expired.size(), "an expiry drops exactly the retained snapshots it chose");
       return next;
     }
     default: return ApplySnapshot(op, base, ctx);
@@ -243,10 +245,23 @@ std::shared_ptr<Snapshot> BuildSnapshot(const Snapshot* parent, Snapshot change,
   auto next_deletes = parent != nullptr && parent->live_deletes != nullptr
                           ? std::make_shared<FileSet>(*parent->live_deletes)
                           : std::make_shared<FileSet>();
-  for (const FileRef& f : s->deleted_files) next_live->erase(f->path());
-  for (const FileRef& f : s->removed_delete_files) next_deletes->erase(f->path());
+  // Both callers (ApplySnapshot, the metadata decoder) take what they remove from the parent's sets.
+  for (const FileRef& f : s->deleted_files) {
+    COMMITLAB_CHECK(parent != nullptr && parent->live_files->find(f->path()) != parent->live_files->end(),
+                    "a snapshot deletes only data files live in its parent (failMissingDeletePaths)");
+    next_live->erase(f->path());
+  }
+  for (const FileRef& f : s->removed_delete_files) {
+    COMMITLAB_CHECK(parent != nullptr && parent->live_deletes != nullptr &&
+                        parent->live_deletes->find(f->path()) != parent->live_deletes->end(),
+                    "a snapshot removes only delete files live in its parent");
+    next_deletes->erase(f->path());
+  }
   for (const FileRef& f : s->added_files) next_live->emplace(f->path(), f, s->sequence_number);
   for (const FileRef& f : s->added_delete_files) next_deletes->emplace(f->path(), f, s->sequence_number);
+  COMMITLAB_DCHECK(std::all_of(s->added_files.begin(), s->added_files.end(),
+                               [&](const FileRef& f) { return next_live->sequence(f->path()) == s->sequence_number; }),
+                   "an added file takes its snapshot's data sequence number (ManifestEntry.dataSequenceNumber)");
   // The parent's manifests that still hold a live file carry over; emptied ones drop out. Each of
   // the parent's held one, so when nothing was removed they all carry over.
   s->manifests = parent != nullptr ? parent->manifests : PersistentVector<ManifestRef>();
@@ -273,6 +288,7 @@ std::vector<int64_t> SnapshotsToExpire(const TableMetadata& base, const ExpireOp
   std::vector<int64_t> out;
   for (const SnapshotRef& s : base.snapshots) {
     if (keep.count(s->snapshot_id) != 0 || s->timestamp_ms >= options.older_than_ms) continue;
+    COMMITLAB_CHECK(s->snapshot_id != base.current_snapshot_id, "an expiry never drops the current snapshot");
     out.push_back(s->snapshot_id);
   }
   return out;

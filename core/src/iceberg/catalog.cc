@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/model.h"
 
 namespace commitlab::iceberg {
@@ -90,6 +91,8 @@ CasResult InMemoryRestCatalog::Commit(const TableMetadata& base, MetadataRef nex
     merged->current_snapshot_id = next->current_snapshot_id;                             // SetSnapshotRef(main)
     merged->last_sequence_number = next->last_sequence_number;
   }
+  COMMITLAB_CHECK(!merged->current_snapshot_id || merged->CurrentSnapshot() != nullptr,
+                  "main names a snapshot the merged table retains (AddSnapshot before SetSnapshotRef)");
   if (sets_schema) merged->current_schema_id = next->current_schema_id;  // SetCurrentSchema
   std::set<int64_t> kept;  // RemoveSnapshots: what base had and next dropped
   for (const SnapshotRef& s : next->snapshots) kept.insert(s->snapshot_id);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/iceberg/apply.h"
 #include "commitlab/core/iceberg/validation.h"
 
@@ -33,6 +34,33 @@ CommitKind EventKind(const Operation& op) {
   if (data == DataOperation::kAppend) return CommitKind::kAppend;
   if (data == DataOperation::kReplace) return CommitKind::kCompact;
   return CommitKind::kOverwrite;
+}
+
+// The invariants a swap relies on: `next`, built by an attempt from `base`, is the version after it,
+// and its snapshot (if it makes one) is the new head of main on base's head.
+void CheckReadyToSwap(const TableMetadata& base, const TableMetadata& next, const ApplyContext& ctx,
+                      bool makes_snapshot) {
+  COMMITLAB_CHECK(next.version == base.version + 1,
+                  "a commit swaps from the version it refreshed to the next one (TableMetadata.buildFrom)");
+  COMMITLAB_DCHECK(!next.metadata_log.empty() && next.metadata_log.back() == base.location,
+                   "the new metadata logs the file it replaces (TableMetadata.Builder: previousFiles)");
+  if (!makes_snapshot) {
+    COMMITLAB_CHECK(next.current_snapshot_id == base.current_snapshot_id &&
+                        next.last_sequence_number == base.last_sequence_number,
+                    "a schema change or an expiry moves no branch and adds no snapshot");
+    return;
+  }
+  COMMITLAB_CHECK(!next.snapshots.empty(), "a snapshot operation adds a snapshot");
+  const Snapshot& s = *next.snapshots.back();
+  COMMITLAB_CHECK(s.snapshot_id == ctx.snapshot_id && next.current_snapshot_id == s.snapshot_id,
+                  "the commit's snapshot, its id fixed for every attempt, is the new head of main");
+  COMMITLAB_CHECK(s.parent_id == base.current_snapshot_id,
+                  "a snapshot's parent is the head its attempt refreshed and validated against");
+  COMMITLAB_CHECK(s.sequence_number == base.last_sequence_number + 1 && next.last_sequence_number == s.sequence_number,
+                  "each snapshot takes the next sequence number (TableMetadata.nextSequenceNumber)");
+  COMMITLAB_CHECK(ctx.added_manifest == nullptr || (!s.manifests.empty() && s.manifests.back() == ctx.added_manifest &&
+                                                    ctx.added_manifest->added_snapshot_id == s.snapshot_id),
+                  "a snapshot lists the manifest of the files its commit adds, written once for every attempt");
 }
 
 }  // namespace
@@ -137,6 +165,8 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
   for (int attempt = 1;; ++attempt) {
     AttemptResult r = Attempt(op, state, attempt);
     if (r.kind == AttemptResult::kSuccess) {
+      COMMITLAB_CHECK(r.result.base != nullptr && r.result.committed != nullptr,
+                      "a commit that succeeded names the metadata it built on and the metadata now current");
       if (options_.budget != nullptr) options_.budget->OnSuccess();
       r.result.attempts = attempt;
       return std::move(r.result);
@@ -301,6 +331,7 @@ IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, C
   }
 
   // 4. The swap: the one atomic step.
+  CheckReadyToSwap(*base, *next, ctx, makes_snapshot);
   auto committed = std::make_shared<const TableMetadata>(std::move(*next));
   CasResult cas;
   bool injected_loss = false;

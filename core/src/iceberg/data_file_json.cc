@@ -117,10 +117,9 @@ FileRef ReadFile(Reader& r, const json& j, const std::string& at) {
 std::string EncodeDataFile(const IcebergDataFile& f) { return json_io::Compact(internal::FileJson(f)); }
 
 Result<FileRef> DecodeDataFile(std::string_view text, std::string_view where) {
-  Result<internal::json> doc = internal::ParseDocument(text, where);
-  if (!doc.ok()) return doc.status();
+  COMMITLAB_ASSIGN_OR_RETURN(internal::json doc, internal::ParseDocument(text, where));
   internal::Reader r;
-  FileRef f = internal::ReadFile(r, *doc, "");
+  FileRef f = internal::ReadFile(r, doc, "");
   if (!r.ok()) return r.Error(where);
   return f;
 }

@@ -4,6 +4,8 @@
 #include <set>
 #include <string>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::iceberg {
 namespace {
 
@@ -45,6 +47,8 @@ std::vector<Row> LiveRows(const Snapshot& s, const IcebergDataFile& data) {
   out.reserve(data.rows.size() - gone.size());
   for (size_t i = 0; i < data.rows.size(); ++i)
     if (!std::binary_search(gone.begin(), gone.end(), static_cast<int64_t>(i))) out.push_back(data.rows[i]);
+  COMMITLAB_CHECK(out.size() + gone.size() == data.rows.size(),
+                  "each deleted position is a distinct row of the file: a read drops one row for each");
   return out;
 }
 

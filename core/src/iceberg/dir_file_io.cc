@@ -49,12 +49,11 @@ Status DirFileIO::Write(StoredFile f) {
   if (ec) return Status::IOError(fmt::format("cannot create the folder of {}: {}", full, ec.message()));
   ordered_json envelope = {{"kind", FileKindName(f.kind)}, {"writer", f.writer}, {"written-micros", f.written_micros}};
   if (f.data != nullptr) envelope["data"] = json::parse(EncodeDataFile(*f.data));
-  Result<std::string> tmp = WriteTempBeside(full, json_io::Compact(envelope), sync_);
-  if (!tmp.ok()) return tmp.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::string tmp, WriteTempBeside(full, json_io::Compact(envelope), sync_));
   // link(2) refuses an existing name, so of two writers of one path exactly one succeeds.
-  const int rc = ::link(tmp->c_str(), full.c_str());
+  const int rc = ::link(tmp.c_str(), full.c_str());
   const int err = errno;
-  ::unlink(tmp->c_str());
+  ::unlink(tmp.c_str());
   if (rc != 0) {
     if (err == EEXIST) return Status::InvalidArgument("File already exists: " + f.path);
     return IoError("link", full, err);
@@ -83,18 +82,16 @@ Result<StoredFile> DirFileIO::Read(const std::string& path) {
   if (doc->contains("written-micros") && (*doc)["written-micros"].is_number_integer())
     f.written_micros = (*doc)["written-micros"].get<int64_t>();
   if (doc->contains("data")) {
-    Result<FileRef> data = DecodeDataFile((*doc)["data"].dump(), full);
-    if (!data.ok()) return data.status();
-    f.data = *data;
+    COMMITLAB_ASSIGN_OR_RETURN(FileRef data, DecodeDataFile((*doc)["data"].dump(), full));
+    f.data = data;
   }
   return f;
 }
 
 Result<FileRef> DirFileIO::ReadDataFile(const std::string& path) {
-  Result<StoredFile> f = Read(path);
-  if (!f.ok()) return f.status();
-  if (f->kind != FileKind::kData || f->data == nullptr) return Status::InvalidArgument("Not a data file: " + path);
-  return f->data;
+  COMMITLAB_ASSIGN_OR_RETURN(StoredFile f, Read(path));
+  if (f.kind != FileKind::kData || f.data == nullptr) return Status::InvalidArgument("Not a data file: " + path);
+  return f.data;
 }
 
 bool DirFileIO::Exists(const std::string& path) {

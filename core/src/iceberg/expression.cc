@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::iceberg {
 namespace {
 
@@ -38,6 +40,7 @@ Bounds BoundsOf(const std::string& column, const Value& literal, const IcebergDa
 
 // InclusiveMetricsEvaluator's comparisons. REQUIRES: e.IsComparison().
 bool MightMatch(const Expression& e, const IcebergDataFile& f) {
+  COMMITLAB_CHECK(e.IsComparison(), "EvaluateExpression hands only comparisons to a leaf evaluator");
   if (std::optional<Value> p = PartitionValue(e.column, e.value, f.file.partition))
     return CompareValues(e.op, *p, e.value);
   // notEqual has no useful bound (InclusiveMetricsEvaluator.notEq): it might always match.
@@ -45,6 +48,7 @@ bool MightMatch(const Expression& e, const IcebergDataFile& f) {
   const Bounds b = BoundsOf(e.column, e.value, f);
   if (b.mixed_types) return true;
   if (b.lower == nullptr) return false;  // only nulls (or no rows): no comparison can hold
+  COMMITLAB_DCHECK(b.upper != nullptr && !(*b.upper < *b.lower), "a column's bounds come as a pair, lower <= upper");
   const Value& lit = e.value;
   switch (e.op) {
     case Op::kEqual: return !(lit < *b.lower) && !(*b.upper < lit);
@@ -58,6 +62,7 @@ bool MightMatch(const Expression& e, const IcebergDataFile& f) {
 
 // StrictMetricsEvaluator's comparisons. REQUIRES: e.IsComparison().
 bool MustMatch(const Expression& e, const IcebergDataFile& f) {
+  COMMITLAB_CHECK(e.IsComparison(), "EvaluateExpression hands only comparisons to a leaf evaluator");
   if (std::optional<Value> p = PartitionValue(e.column, e.value, f.file.partition))
     return CompareValues(e.op, *p, e.value);
   if (f.rows.empty()) return true;  // vacuously: StrictMetricsEvaluator on a file of no records

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::iceberg {
 namespace {
 
@@ -52,10 +54,9 @@ Result<std::vector<std::string>> RemoveOrphanFiles(IcebergCatalog* catalog, File
 }
 
 Result<ExpireResult> ExpireSnapshots(IcebergCommitter* committer, const ExpireOptions& options) {
-  Result<CommitResult> r = committer->Commit(NewExpireSnapshots(options));
-  if (!r.ok()) return r.status();
-  const TableMetadata& before = *r->base;
-  const TableMetadata& after = *r->committed;
+  COMMITLAB_ASSIGN_OR_RETURN(CommitResult r, committer->Commit(NewExpireSnapshots(options)));
+  const TableMetadata& before = *r.base;
+  const TableMetadata& after = *r.committed;
 
   ExpireResult out;
   std::set<std::string> candidates;
@@ -64,6 +65,8 @@ Result<ExpireResult> ExpireSnapshots(IcebergCommitter* committer, const ExpireOp
     out.expired_snapshot_ids.push_back(s->snapshot_id);
     AddSnapshotFiles(*s, &candidates);
   }
+  COMMITLAB_CHECK(!after.current_snapshot_id || after.CurrentSnapshot() != nullptr,
+                  "an expiry keeps the current snapshot: a reader of the table must find its files");
   // Files a retained snapshot still reaches stay (ReachableFileCleanup).
   const std::set<std::string> kept = ReachableFiles(after);
   for (const std::string& path : candidates) {

@@ -279,9 +279,8 @@ void ReadHistory(Reader& r, const json& j, TableMetadata* m, const TableMetadata
 
 Result<MetadataRef> DecodeMetadata(std::string_view text, std::string_view where, const MetadataFileName& file,
                                    const TableMetadata* previous) {
-  Result<json> doc = internal::ParseDocument(text, where);
-  if (!doc.ok()) return doc.status();
-  const json& j = *doc;
+  COMMITLAB_ASSIGN_OR_RETURN(json doc, internal::ParseDocument(text, where));
+  const json& j = doc;
   Reader r;
   auto m = std::make_shared<TableMetadata>();
   auto f = std::make_shared<TableFields>();

@@ -58,11 +58,12 @@ Operation NewAppend(const TableMetadata& base, std::vector<FileRef> files) {
 }
 
 Operation NewOverwriteByFilter(const TableMetadata& base, Expression filter, std::vector<FileRef> files,
-                               IsolationLevel isolation) {
+                               IsolationLevel isolation, std::optional<OverwriteValidation> validation) {
   Operation op = Start(OperationKind::kOverwriteByFilter, base);
   op.filter = std::move(filter);
   op.files_to_add = std::move(files);
   op.isolation = isolation;
+  op.overwrite_validation = validation;
   return op;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/iceberg/deletes.h"
 
 namespace commitlab::iceberg {
@@ -31,6 +32,7 @@ Result<PinnedReader> PinnedReader::Open(IcebergCatalog* catalog, FileIO* io, Env
 }
 
 Status PinnedReader::FileNotFound(const std::string& path) {
+  COMMITLAB_CHECK(snapshot_id_.has_value(), "a reader has files to read only when pinned to a snapshot");
   env_->BeginStorageOp(StorageOp::kReadLatest);
   Result<MetadataRef> current = catalog_->Current();
   env_->EndStorageOp(StorageOp::kReadLatest);
@@ -61,9 +63,8 @@ Result<std::vector<Row>> PinnedReader::ReadFile(size_t index) {
 Result<std::vector<Row>> PinnedReader::ReadAll() {
   std::vector<Row> rows;
   for (size_t i = 0; i < files_.size(); ++i) {
-    Result<std::vector<Row>> r = ReadFile(i);
-    if (!r.ok()) return r.status();
-    for (Row& row : *r) rows.push_back(std::move(row));
+    COMMITLAB_ASSIGN_OR_RETURN(std::vector<Row> r, ReadFile(i));
+    for (Row& row : r) rows.push_back(std::move(row));
   }
   return rows;
 }

@@ -342,9 +342,8 @@ std::string EncodeSnapshot(const Snapshot& s, std::string_view table_location) {
 }
 
 Result<SnapshotRef> DecodeSnapshot(std::string_view text, const TableMetadata& table, std::string_view where) {
-  Result<internal::json> doc = internal::ParseDocument(text, where);
-  if (!doc.ok()) return doc.status();
-  const internal::json& j = *doc;
+  COMMITLAB_ASSIGN_OR_RETURN(internal::json doc, internal::ParseDocument(text, where));
+  const internal::json& j = doc;
   if (j.contains("commitlab") && j.contains("parent-snapshot-id") && j["parent-snapshot-id"].is_number_integer() &&
       table.FindSnapshot(j["parent-snapshot-id"].get<int64_t>()) == nullptr)
     return Status::InvalidArgument(fmt::format("{}: parent snapshot {} is not in table {}", where,

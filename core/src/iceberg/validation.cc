@@ -6,6 +6,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::iceberg {
 namespace {
 
@@ -65,8 +67,21 @@ Result<std::vector<SnapshotRef>> ValidationHistory(const TableMetadata& base,
   std::vector<SnapshotRef> out;
   for (SnapshotRef s = base.CurrentSnapshot(); s != nullptr && s->snapshot_id != starting_snapshot_id;
        s = s->parent_id ? base.FindSnapshot(*s->parent_id) : nullptr) {
+    // A walk longer than the table goes round a cycle of parent ids, which only a damaged metadata
+    // file can hold (a snapshot written whole names any parent): refuse it rather than loop.
+    if (out.size() == base.snapshots.size()) {
+      return Status::Corruption(
+          fmt::format("{}: the parents of snapshot {} lead back to it: the table metadata is "
+                      "damaged",
+                      base.location, s->snapshot_id));
+    }
     out.push_back(s);
   }
+  COMMITLAB_DCHECK(std::adjacent_find(out.begin(), out.end(),
+                                      [](const SnapshotRef& newer, const SnapshotRef& older) {
+                                        return newer->parent_id != older->snapshot_id;
+                                      }) == out.end(),
+                   "a validation history runs newest first, each snapshot the parent of the one before");
   if (!out.empty() && out.back()->parent_id != starting_snapshot_id) {
     return ValidationFailure(
         fmt::format("Cannot determine history between starting snapshot {} and the last known "
@@ -212,31 +227,32 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
     case OperationKind::kAppend:
     case OperationKind::kExpireSnapshots: return Status::OK();
     case OperationKind::kOverwriteByFilter: {
-      // BaseOverwriteFiles.validate: validateNoConflictingData only when serializable,
+      // BaseOverwriteFiles.validate: by default validateNoConflictingData only when serializable,
       // validateNoConflictingDeletes at both levels (Spark's copy-on-write commit).
-      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-      if (!history.ok()) return history.status();
-      if (serializable) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
-      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeleteFiles(*history, op.filter, cause));
-      return ValidateDeletedDataFiles(*history, op.filter, cause);
+      const OverwriteValidation checks = op.overwrite_validation.value_or(
+          OverwriteValidation{.no_conflicting_data = serializable, .no_conflicting_deletes = true});
+      if (!checks.no_conflicting_data && !checks.no_conflicting_deletes) return Status::OK();
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<SnapshotRef> history, ValidationHistory(base, op.starting_snapshot_id));
+      if (checks.no_conflicting_data) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(history, op.filter, cause));
+      if (!checks.no_conflicting_deletes) return Status::OK();
+      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeleteFiles(history, op.filter, cause));
+      return ValidateDeletedDataFiles(history, op.filter, cause);
     }
     case OperationKind::kDeleteByFilter: {
       // Explicit file deletes with the scan filter as conflict filter: the delete side is
       // failMissingDeletePaths, not a filter check.
       // validateNoConflictingDeletes with explicit files: no new delete for the files replaced.
-      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-      if (!history.ok()) return history.status();
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<SnapshotRef> history, ValidationHistory(base, op.starting_snapshot_id));
       // validate() runs before apply()'s failMissingDeletePaths.
-      if (serializable) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
-      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeletesForDataFiles(*history, op.files_to_delete, cause));
+      if (serializable) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(history, op.filter, cause));
+      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeletesForDataFiles(history, op.files_to_delete, cause));
       return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
     }
     case OperationKind::kRewrite: {
       // BaseRewriteFiles.validate (no new delete for a replaced file), then apply()'s
       // failMissingDeletePaths.
-      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-      if (!history.ok()) return history.status();
-      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeletesForDataFiles(*history, op.files_to_delete, cause));
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<SnapshotRef> history, ValidationHistory(base, op.starting_snapshot_id));
+      COMMITLAB_RETURN_IF_ERROR(ValidateNoNewDeletesForDataFiles(history, op.files_to_delete, cause));
       return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
     }
     case OperationKind::kDeleteFiles: return ValidateRequiredDeletes(base.LiveFiles(), op.files_to_delete, cause);
@@ -244,13 +260,12 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
       // BaseRowDelta.validate, in its order; only when the table has a snapshot.
       const RowDeltaValidation& v = op.row_delta_validation;
       if (!base.current_snapshot_id) return Status::OK();
-      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-      if (!history.ok()) return history.status();
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<SnapshotRef> history, ValidationHistory(base, op.starting_snapshot_id));
       if (v.data_files_exist && !op.referenced_data_files.empty())
         COMMITLAB_RETURN_IF_ERROR(
-            ValidateDataFilesExist(*history, op.referenced_data_files, /*include_deletes=*/v.deleted_files, cause));
-      if (v.no_conflicting_data) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(*history, op.filter, cause));
-      if (v.no_conflicting_deletes) return ValidateNoNewDeleteFiles(*history, op.filter, cause);
+            ValidateDataFilesExist(history, op.referenced_data_files, /*include_deletes=*/v.deleted_files, cause));
+      if (v.no_conflicting_data) COMMITLAB_RETURN_IF_ERROR(ValidateAddedDataFiles(history, op.filter, cause));
+      if (v.no_conflicting_deletes) return ValidateNoNewDeleteFiles(history, op.filter, cause);
       return Status::OK();
     }
     case OperationKind::kSchemaChange: return ValidateSchemaUnchanged(base, op.starting_schema_id);
@@ -259,17 +274,16 @@ Status Validate(const Operation& op, const TableMetadata& base, EventCause* caus
       // is unpartitioned. validateAppendOnly is checked where the files are dropped (apply).
       const ReplaceValidation& v = op.replace_validation;
       if (!v.no_conflicting_data && !v.no_conflicting_deletes) return Status::OK();
-      Result<std::vector<SnapshotRef>> history = ValidationHistory(base, op.starting_snapshot_id);
-      if (!history.ok()) return history.status();
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<SnapshotRef> history, ValidationHistory(base, op.starting_snapshot_id));
       const bool partitioned = !ReplacesWholeTable(op);
       if (v.no_conflicting_data)
-        COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateAddedDataFiles(*history, op.replaced_partitions, cause)
-                                              : ValidateAddedDataFiles(*history, Expression::AlwaysTrue(), cause));
+        COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateAddedDataFiles(history, op.replaced_partitions, cause)
+                                              : ValidateAddedDataFiles(history, Expression::AlwaysTrue(), cause));
       if (v.no_conflicting_deletes) {
-        COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateDeletedDataFiles(*history, op.replaced_partitions, cause)
-                                              : ValidateDeletedDataFiles(*history, Expression::AlwaysTrue(), cause));
-        return partitioned ? ValidateNoNewDeleteFiles(*history, op.replaced_partitions, cause)
-                           : ValidateNoNewDeleteFiles(*history, Expression::AlwaysTrue(), cause);
+        COMMITLAB_RETURN_IF_ERROR(partitioned ? ValidateDeletedDataFiles(history, op.replaced_partitions, cause)
+                                              : ValidateDeletedDataFiles(history, Expression::AlwaysTrue(), cause));
+        return partitioned ? ValidateNoNewDeleteFiles(history, op.replaced_partitions, cause)
+                           : ValidateNoNewDeleteFiles(history, Expression::AlwaysTrue(), cause);
       }
       return Status::OK();
     }

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string_view>
 #include <utility>
 
 #include "commitlab/core/check.h"
@@ -18,6 +20,20 @@ std::string JavaSeconds(int64_t micros) {
   std::string s = fmt::format("{}", static_cast<double>(millis) / 1000.0);
   if (s.find('.') == std::string::npos && s.find('e') == std::string::npos) s += ".0";
   return s;
+}
+
+// What a publish relies on, by construction in TryCommitOnce: DCHECKs, so that Release does not pay
+// for them on each of a sweep's ~10^5 publishes. (That conflict detection and an overwrite read
+// the parent's files is AdvanceBase's CHECK: base_ is replayed to the latest wherever it is read.)
+void CheckReadyToPublish(const Snapshot& s, const std::vector<FileChange>& changes, int64_t latest_id,
+                         const std::string& user) {
+  COMMITLAB_DCHECK(s.id == s.parent_id + 1 && s.parent_id == latest_id,
+                   "snapshot N+1 is published on snapshot N, the latest this attempt read (FileStoreCommitImpl."
+                   "tryCommitOnce: newSnapshotId = latestSnapshotId + 1)");
+  COMMITLAB_DCHECK(s.commit_user == user,
+                   "a snapshot names its committer: the idempotency scan and FilterCommitted find ours by it");
+  COMMITLAB_DCHECK(s.changes == changes,
+                   "a snapshot publishes the changes its attempt checked and wrote to its manifest");
 }
 
 }  // namespace
@@ -93,8 +109,8 @@ Result<int> Committer::Commit(const Committable& c, bool check_append_files) {
     ++generated;
   }
   if (!c.compact_changes.empty()) {
-    Result<int64_t> r = TryCommit(c.compact_changes, c.identifier, CommitKind::kCompact, /*detect_conflicts=*/true);
-    if (!r.ok()) return r.status();
+    COMMITLAB_RETURN_IF_ERROR(
+        (TryCommit(c.compact_changes, c.identifier, CommitKind::kCompact, /*detect_conflicts=*/true)).status());
     ++generated;
   }
   return generated;
@@ -107,6 +123,8 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
   std::optional<int64_t> failed_base_id;  // latest id seen by an attempt whose publish failed
   SnapshotRef latest;
   attempt_.changes = changes;  // the same for every attempt of this commit
+  COMMITLAB_CHECK(overwrite_partition_ == nullptr || kind == CommitKind::kOverwrite,
+                  "only an OVERWRITE snapshot replaces a partition's files (its compaction follows on its own)");
   int64_t prev_wait = 0;
   auto give_up = [&](int retry, std::string msg) {
     ++stats_.gave_up;
@@ -211,8 +229,8 @@ Result<int> Committer::Overwrite(const std::string& partition, const Committable
   if (!r.ok()) return r.status();
   if (c.compact_changes.empty()) return 1;
   // As FileStoreCommitImpl.overwrite: the compaction follows as a COMPACT snapshot of its own.
-  Result<int64_t> compact = TryCommit(c.compact_changes, c.identifier, CommitKind::kCompact, /*detect_conflicts=*/true);
-  if (!compact.ok()) return compact.status();
+  COMMITLAB_RETURN_IF_ERROR(
+      (TryCommit(c.compact_changes, c.identifier, CommitKind::kCompact, /*detect_conflicts=*/true)).status());
   return 2;
 }
 
@@ -278,7 +296,7 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   // StrictModeChecker.check, then update(newSnapshotId - 1), as FileStoreCommitImpl.tryCommitOnce.
   if (std::optional<int64_t>& safe = options_.strict_mode_last_safe_snapshot) {
     if (*safe >= 0) {
-      Result<std::string> refusal = StrictModeRefusal(*safe, new_id, kind);
+      Result<std::string> refusal = StrictModeRefusal(*safe, new_id, kind, changes);
       if (!refusal.ok()) return fatal(EventType::kError, refusal.status());
       if (!refusal->empty()) {
         ++stats_.conflicts;
@@ -331,14 +349,14 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   ++stats_.manifests_written;
 
   // 4. Publish snapshot N+1: the one atomic step.
-  const int64_t delta = DeltaRecords(changes);
   s.id = new_id;
   s.parent_id = latest_id;
   s.commit_identifier = identifier;
   s.kind = kind;
   s.time_millis = env_->NowMicros() / 1000;
-  s.total_records = (latest ? latest->total_records : 0) + delta;
-  s.delta_records = delta;
+  s.delta_records = DeltaRecords(changes);
+  s.total_records = (latest ? latest->total_records : 0) + s.delta_records;
+  CheckReadyToPublish(s, changes, latest_id, user_);
   PublishResult pr;
   bool injected_loss = false;
   if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
@@ -436,9 +454,11 @@ Status Committer::AdvanceBase(const Snapshot& latest) {
     Result<SnapshotRef> s = store_->ReadSnapshotRef(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
+    COMMITLAB_CHECK((*s)->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
     COMMITLAB_RETURN_IF_ERROR(base_.Apply(**s));
   }
   if (latest.id > base_.snapshot_id()) COMMITLAB_RETURN_IF_ERROR(base_.Apply(latest));
+  COMMITLAB_CHECK(base_.snapshot_id() == latest.id, "the base is replayed up to the latest snapshot, no further");
   return Status::OK();
 }
 
@@ -460,6 +480,7 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
       Result<SnapshotRef> s = store_->ReadSnapshotRef(id);
       env_->EndStorageOp(StorageOp::kReadSnapshot);
       if (!s.ok()) return s.status();
+      COMMITLAB_CHECK((*s)->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
       if ((*s)->commit_user == user_) newest = (*s)->commit_identifier;
     }
   }
@@ -476,27 +497,50 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
   return kept;
 }
 
-Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_id, CommitKind kind) {
+namespace {
+
+// Whether any change of `changes` lies in one of `partitions` (StrictModeChecker.hasOverlappedPartition;
+// an unpartitioned table's files all share the partition "", so they always overlap).
+bool TouchesPartition(const std::vector<FileChange>& changes, const std::set<std::string_view>& partitions) {
+  for (const FileChange& c : changes)
+    if (partitions.contains(c.file.partition)) return true;
+  return false;
+}
+
+}  // namespace
+
+// StrictModeChecker.check (paimon-core .../operation/commit/StrictModeChecker.java): the partitions
+// this commit changes (ManifestEntryChanges.changedPartitions) against each other user's snapshot.
+Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_id, CommitKind kind,
+                                                 const std::vector<FileChange>& changes) {
   if (last_safe >= new_id - 1) return std::string();
+  std::set<std::string_view> partitions;
+  for (const FileChange& c : changes) partitions.insert(c.file.partition);
+  if (partitions.empty()) return std::string();  // hasOverlapped*Partition: nothing changed, nothing overlaps
   for (int64_t id = last_safe + 1; id < new_id; ++id) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
     Result<SnapshotRef> read = store_->ReadSnapshotRef(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!read.ok()) return read.status();
     const SnapshotRef& s = *read;
+    COMMITLAB_CHECK(s->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
     if (s->commit_user == user_) continue;
-    if (s->kind == CommitKind::kCompact || s->kind == CommitKind::kOverwrite) {
+    // commitlab keeps no index files (deletion vectors), so only the data files' partitions count:
+    // hasOverlappedDataPartition over the snapshot's delta, ADDs and DELETEs alike.
+    if ((s->kind == CommitKind::kCompact || s->kind == CommitKind::kOverwrite) &&
+        TouchesPartition(s->changes, partitions)) {
       return fmt::format(
           "When trying to commit snapshot {}, commit user {} has found a {} snapshot (id: {}) by another "
-          "user {}. Giving up committing as commit.strict-mode.last-safe-snapshot is set.",
+          "user {} which modified the same partition. Giving up committing as "
+          "commit.strict-mode.last-safe-snapshot is set.",
           new_id, user_, CommitKindName(s->kind), id, s->commit_user);
     }
-    // Every bucket here is a real (fixed) bucket: any file in the APPEND counts.
-    if (s->kind == CommitKind::kAppend && kind == CommitKind::kOverwrite && !s->changes.empty()) {
+    // Every bucket here is a real (fixed) bucket, so onlyReadRealBuckets keeps every file.
+    if (s->kind == CommitKind::kAppend && kind == CommitKind::kOverwrite && TouchesPartition(s->changes, partitions)) {
       return fmt::format(
           "When trying to commit snapshot {}, commit user {} has found a APPEND snapshot (id: {}) by "
-          "another user {} which committed files to fixed bucket. Giving up committing as "
-          "commit.strict-mode.last-safe-snapshot is set.",
+          "another user {} which committed files to fixed bucket on the same partition. Giving up committing "
+          "as commit.strict-mode.last-safe-snapshot is set.",
           new_id, user_, id, s->commit_user);
     }
   }
@@ -511,11 +555,10 @@ bool Committer::DataFileExists(const DataFile& f) {
 }
 
 Result<int> Committer::FilterAndCommit(std::vector<Committable> committables) {
-  Result<std::vector<Committable>> kept = FilterCommitted(std::move(committables));
-  if (!kept.ok()) return kept.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::vector<Committable> kept, FilterCommitted(std::move(committables)));
   // TableCommitImpl.checkFilesExistence: new files, compactBefore and compactAfter.
   std::vector<std::string> missing;
-  for (const Committable& c : *kept) {
+  for (const Committable& c : kept) {
     for (const FileChange& ch : c.append_changes)
       if (ch.kind == ChangeKind::kAdd && !DataFileExists(ch.file)) missing.push_back(ch.file.name);
     for (const FileChange& ch : c.compact_changes)
@@ -532,9 +575,8 @@ Result<int> Committer::FilterAndCommit(std::vector<Committable> committables) {
         "uncommitted files that have already been deleted.");
   }
   int committed = 0;
-  for (const Committable& c : *kept) {
-    Result<int> r = Commit(c, /*check_append_files=*/true);
-    if (!r.ok()) return r.status();
+  for (const Committable& c : kept) {
+    COMMITLAB_RETURN_IF_ERROR((Commit(c, /*check_append_files=*/true)).status());
     ++committed;
   }
   return committed;

@@ -7,6 +7,8 @@
 #include <set>
 #include <tuple>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::paimon {
 namespace {
 
@@ -65,6 +67,25 @@ std::string PartitionSimpleString(std::string_view partition) {
 std::string DescribeFile(const DataFile& f) {
   return fmt::format("{}, bucket {}, level {}, file {}, minKey {}, maxKey {}", f.partition.empty() ? "{}" : f.partition,
                      f.bucket, f.level, f.name, f.min_key, f.max_key);
+}
+
+// FileEntry.mergeEntries(base ++ delta) done plainly, for a check of the bookkeeping below: an ADD
+// of a file in the map fails, a DELETE removes the file's entry or stays as a DELETE, and no DELETE
+// may be left at the end. Not TableState::Apply's rule, which is stricter: upstream lets a delta
+// delete a live file three times (the second DELETE stays, the third removes it).
+bool MergesCleanly(const TableState& base, const std::vector<FileChange>& delta) {
+  enum Entry { kAbsent, kAdd, kDelete };
+  std::map<FileKey, Entry> map;  // the files the delta touched; the others are as in the base
+  for (const FileChange& c : delta) {
+    Entry& e = map.try_emplace(KeyOf(c.file), base.IsLive(c.file) ? kAdd : kAbsent).first->second;
+    if (c.kind == ChangeKind::kAdd) {
+      if (e != kAbsent) return false;
+      e = kAdd;
+    } else {
+      e = e == kAbsent ? kDelete : kAbsent;
+    }
+  }
+  return std::none_of(map.begin(), map.end(), [](const auto& kv) { return kv.second == kDelete; });
 }
 
 }  // namespace
@@ -181,6 +202,8 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
         kFileDeletionConflict,
         fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
   }
+  COMMITLAB_DCHECK(MergesCleanly(base, delta),
+                   "a delta that passed the file checks merges into its base as FileEntry.mergeEntries does");
   if (!ctx.primary_key) return Status::OK();
 
   // LSM: within one (partition, bucket, level >= 1), closed key ranges must not touch. Only levels

@@ -18,6 +18,7 @@
 #include <system_error>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/file_read.h"
 #include "commitlab/core/file_write.h"
 #include "commitlab/core/paimon/snapshot_codec.h"
@@ -166,9 +167,8 @@ Result<CreateOutcome> MoveNoReplace(const std::string& tmp, const std::string& t
 
 Result<CreateOutcome> CreateNoReplace(const std::string& dir, const std::string& name, std::string_view content,
                                       const DirStoreOptions& options) {
-  Result<std::string> tmp = WriteTempFile(dir, name, content, options);
-  if (!tmp.ok()) return tmp.status();
-  Result<CreateOutcome> r = MoveNoReplace(*tmp, JoinPath(dir, name), options.rename_noreplace);
+  COMMITLAB_ASSIGN_OR_RETURN(std::string tmp, WriteTempFile(dir, name, content, options));
+  Result<CreateOutcome> r = MoveNoReplace(tmp, JoinPath(dir, name), options.rename_noreplace);
   if (r.ok() && *r == CreateOutcome::kCreated && options.fsync == Fsync::kAll) {
     if (Status st = SyncDir(dir, options); !st.ok()) return st;
   }
@@ -178,12 +178,11 @@ Result<CreateOutcome> CreateNoReplace(const std::string& dir, const std::string&
 // Atomically replaces dir/name with `content` (temp file + rename(2)).
 Status ReplaceFile(const std::string& dir, const std::string& name, std::string_view content,
                    const DirStoreOptions& options) {
-  Result<std::string> tmp = WriteTempFile(dir, name, content, options);
-  if (!tmp.ok()) return tmp.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::string tmp, WriteTempFile(dir, name, content, options));
   const std::string target = JoinPath(dir, name);
-  if (::rename(tmp->c_str(), target.c_str()) != 0) {
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
     const int err = errno;
-    ::unlink(tmp->c_str());
+    ::unlink(tmp.c_str());
     return IoError("rename to", target, err);
   }
   return options.fsync == Fsync::kAll ? SyncDir(dir, options) : Status::OK();
@@ -281,9 +280,8 @@ Result<std::unique_ptr<DirStore>> DirStore::Open(std::string root, DirStoreOptio
     COMMITLAB_RETURN_IF_ERROR(SyncDir(store->manifest_dir_, options));
     COMMITLAB_RETURN_IF_ERROR(SyncDirChain(fs::absolute(store->root_).string(), "/", options));
   }
-  Result<LiveWriter> live = LiveWriter::Join(store->LockDir());
-  if (!live.ok()) return live.status();
-  store->live_.emplace(std::move(live).value());
+  COMMITLAB_ASSIGN_OR_RETURN(LiveWriter live, LiveWriter::Join(store->LockDir()));
+  store->live_.emplace(std::move(live));
   return store;
 }
 
@@ -398,20 +396,17 @@ Result<int64_t> DirStore::ListLatestId() const {
 }
 
 Result<std::optional<Snapshot>> DirStore::LatestSnapshotImpl() {
-  Result<int64_t> id = FindLatestId();
-  if (!id.ok()) return id.status();
-  if (*id == 0) return std::optional<Snapshot>();
-  Result<Snapshot> s = ReadSnapshot(*id);
-  if (!s.ok()) return s.status();
-  return std::optional<Snapshot>(std::move(s).value());
+  COMMITLAB_ASSIGN_OR_RETURN(int64_t id, FindLatestId());
+  if (id == 0) return std::optional<Snapshot>();
+  COMMITLAB_ASSIGN_OR_RETURN(Snapshot s, ReadSnapshot(id));
+  return std::optional<Snapshot>(std::move(s));
 }
 
 Result<Snapshot> DirStore::ReadSnapshotImpl(int64_t id) {
-  Result<Snapshot> s = ReadSnapshotFile(id);
-  if (!s.ok()) return s.status();
-  Result<std::vector<FileChange>> changes = ReadManifest(s->delta_manifest, SnapshotPath(id));
-  if (!changes.ok()) return changes.status();
-  s->changes = std::move(changes).value();
+  COMMITLAB_ASSIGN_OR_RETURN(Snapshot s, ReadSnapshotFile(id));
+  COMMITLAB_CHECK(s.id == id, "ReadSnapshotFile refuses a file holding another id: a committer replays by id");
+  COMMITLAB_ASSIGN_OR_RETURN(std::vector<FileChange> changes, ReadManifest(s.delta_manifest, SnapshotPath(id)));
+  s.changes = std::move(changes);
   return s;
 }
 
@@ -430,9 +425,8 @@ Result<Snapshot> DirStore::ReadSnapshotFile(int64_t id) const {
       return Status::NotFound(fmt::format("Snapshot file {} does not exist.", path));
     return text.status();
   }
-  Result<Snapshot> s = DecodeSnapshot(*text, path);
-  if (!s.ok()) return s.status();
-  if (s->id != id) return Status::Corruption(fmt::format("{}: holds id {}, expected {}", path, s->id, id));
+  COMMITLAB_ASSIGN_OR_RETURN(Snapshot s, DecodeSnapshot(*text, path));
+  if (s.id != id) return Status::Corruption(fmt::format("{}: holds id {}, expected {}", path, s.id, id));
   return s;
 }
 
@@ -456,10 +450,11 @@ Result<std::vector<FileChange>> DirStore::ReadManifest(const std::string& name,
 // Writing
 
 Status DirStore::WriteManifestImpl(const std::string& name, const std::vector<FileChange>& changes) {
+  COMMITLAB_CHECK(live_.has_value(),
+                  "a store that writes was opened to (Open): an orphan cleaner spares a live writer's files");
   if (!IsSafeName(name)) return Status::InvalidArgument(fmt::format("invalid manifest name {}", json_io::Quote(name)));
-  Result<CreateOutcome> r = CreateNoReplace(manifest_dir_, name, EncodeManifest(changes), options_);
-  if (!r.ok()) return r.status();
-  if (*r == CreateOutcome::kExists)
+  COMMITLAB_ASSIGN_OR_RETURN(CreateOutcome r, CreateNoReplace(manifest_dir_, name, EncodeManifest(changes), options_));
+  if (r == CreateOutcome::kExists)
     return Status::InvalidArgument(fmt::format("manifest {} already exists", ManifestPath(name)));
   return Status::OK();
 }
@@ -487,6 +482,8 @@ Status DirStore::CheckPublishable(const Snapshot& s) const {
 }
 
 PublishResult DirStore::PublishImpl(const Snapshot& s) {
+  COMMITLAB_CHECK(live_.has_value(),
+                  "a store that writes was opened to (Open): an orphan cleaner spares a live writer's files");
   if (Status st = CheckPublishable(s); !st.ok()) return {PublishOutcome::kError, std::move(st)};
   Result<CreateOutcome> r =
       CreateNoReplace(snapshot_dir_, fmt::format("{}{}", kSnapshotPrefix, s.id), EncodeSnapshot(s), options_);
@@ -508,6 +505,8 @@ void DirStore::WriteLatestHint(int64_t id) const {
 }
 
 Status DirStore::WriteDataFileImpl(const DataFile& f) {
+  COMMITLAB_CHECK(live_.has_value(),
+                  "a store that writes was opened to (Open): an orphan cleaner spares a live writer's files");
   if (!IsSafeName(f.name) || !IsSafePartition(f.partition)) {
     return Status::InvalidArgument(fmt::format("invalid data file path: partition {}, name {}",
                                                json_io::Quote(f.partition), json_io::Quote(f.name)));
@@ -535,11 +534,10 @@ void DirStore::MarkSynced(const std::string& dir) {
 
 Status DirStore::VerifyDataFile(const DataFile& f) const {
   const std::string path = DataFilePath(f);
-  Result<std::string> text = ReadRegularFile(path, kMaxSnapshotBytes);
-  if (!text.ok()) return text.status();
-  if (*text != DataFileLine(f)) {
+  COMMITLAB_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(path, kMaxSnapshotBytes));
+  if (text != DataFileLine(f)) {
     return Status::Corruption(fmt::format("{}: does not hold the file its manifest describes ({} bytes, expected {})",
-                                          path, text->size(), DataFileLine(f).size()));
+                                          path, text.size(), DataFileLine(f).size()));
   }
   return Status::OK();
 }

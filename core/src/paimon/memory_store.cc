@@ -10,10 +10,9 @@
 namespace commitlab {
 
 Result<std::optional<Snapshot>> MemoryStore::LatestSnapshot() {
-  Result<SnapshotRef> latest = LatestSnapshotRef();
-  if (!latest.ok()) return latest.status();
-  if (*latest == nullptr) return std::optional<Snapshot>();
-  return std::optional<Snapshot>(**latest);
+  COMMITLAB_ASSIGN_OR_RETURN(SnapshotRef latest, LatestSnapshotRef());
+  if (latest == nullptr) return std::optional<Snapshot>();
+  return std::optional<Snapshot>(*latest);
 }
 
 Result<SnapshotRef> MemoryStore::LatestSnapshotRef() {
@@ -54,6 +53,7 @@ PublishResult MemoryStore::Publish(const Snapshot& s) {
 }
 
 void MemoryStore::PutLocked(const Snapshot& s) {
+  if (locking_) mu_.AssertHeld();  // a store for one thread takes no lock (MaybeMutexLock)
   const auto index = static_cast<size_t>(s.id - 1);
   COMMITLAB_CHECK(s.id >= 1 && index <= snapshots_.size(), "snapshots are stored in id order, without gaps");
   auto stored = std::make_shared<const Snapshot>(s);

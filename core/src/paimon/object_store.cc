@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab {
 
 std::string_view PublishModeName(PublishMode m) {
@@ -48,6 +50,9 @@ PublishResult ObjectStore::Publish(const Snapshot& s) {
 }
 
 PublishResult ObjectStore::CheckThenPut(const Snapshot& s) {
+  COMMITLAB_CHECK(options_.mode != PublishMode::kLocked || options_.lock != nullptr ||
+                      locked_.load(std::memory_order_relaxed),
+                  "in locked mode the HEAD and the PUT run under the table lock (Paimon's runWithLock)");
   {
     MutexLock lock(&mu_);
     const auto next = static_cast<int64_t>(snapshots_.size()) + 1;
@@ -61,6 +66,8 @@ PublishResult ObjectStore::CheckThenPut(const Snapshot& s) {
   env_->BeginStorageOp(StorageOp::kPublish);
   MutexLock lock(&mu_);
   const auto size = static_cast<int64_t>(snapshots_.size());
+  COMMITLAB_CHECK(s.id > size || options_.mode == PublishMode::kCheckThenPut || options_.lock != nullptr,
+                  "under this store's own lock no PUT replaces a snapshot: its HEAD and PUT are one step");
   if (s.id <= size) overwritten_.push_back(*snapshots_[static_cast<size_t>(s.id - 1)]);
   PutLocked(s);
   return {PublishOutcome::kPublished, Status::OK()};
@@ -77,7 +84,10 @@ bool ObjectStore::AcquireLock() {
   }
 }
 
-void ObjectStore::ReleaseLock() { locked_.store(false, std::memory_order_release); }
+void ObjectStore::ReleaseLock() {
+  const bool held = locked_.exchange(false, std::memory_order_release);
+  COMMITLAB_CHECK(held, "the table lock is released only while held: a stray release would let two writers in");
+}
 
 std::vector<Snapshot> ObjectStore::Overwritten() {
   MutexLock lock(&mu_);

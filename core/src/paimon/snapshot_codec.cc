@@ -40,11 +40,10 @@ Status UnknownValue(std::string_view key, std::string_view value) {
 }
 
 Result<int32_t> GetInt32(const json& obj, std::string_view key) {
-  Result<int64_t> v = json_io::GetInt(obj, key);
-  if (!v.ok()) return v.status();
-  if (*v < std::numeric_limits<int32_t>::min() || *v > std::numeric_limits<int32_t>::max())
-    return Status::InvalidArgument(fmt::format("field {} is out of range: {}", Quote(key), *v));
-  return static_cast<int32_t>(*v);
+  COMMITLAB_ASSIGN_OR_RETURN(int64_t v, json_io::GetInt(obj, key));
+  if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
+    return Status::InvalidArgument(fmt::format("field {} is out of range: {}", Quote(key), v));
+  return static_cast<int32_t>(v);
 }
 
 // Reads `key` into *out; the first failure is kept in *st and later calls do nothing, so a
@@ -150,10 +149,9 @@ std::string EncodeSnapshot(const Snapshot& s) {
 }
 
 Result<Snapshot> DecodeSnapshot(std::string_view text, std::string_view path) {
-  Result<json> doc = ParseFile(text, path);
-  if (!doc.ok()) return doc.status();
+  COMMITLAB_ASSIGN_OR_RETURN(json doc, ParseFile(text, path));
   Snapshot s;
-  if (Status st = DecodeSnapshotFields(*doc, &s); !st.ok()) return Corrupt(path, st.message());
+  if (Status st = DecodeSnapshotFields(doc, &s); !st.ok()) return Corrupt(path, st.message());
   return s;
 }
 
@@ -182,10 +180,9 @@ std::string EncodeManifest(const std::vector<FileChange>& changes) {
 }
 
 Result<std::vector<FileChange>> DecodeManifest(std::string_view text, std::string_view path) {
-  Result<json> doc = ParseFile(text, path);
-  if (!doc.ok()) return doc.status();
-  if (!doc->is_array()) return Corrupt(path, fmt::format("expected a JSON array, got {}", json_io::TypeName(*doc)));
-  const json& entries = *doc;
+  COMMITLAB_ASSIGN_OR_RETURN(json doc, ParseFile(text, path));
+  if (!doc.is_array()) return Corrupt(path, fmt::format("expected a JSON array, got {}", json_io::TypeName(doc)));
+  const json& entries = doc;
   std::vector<FileChange> changes(entries.size());
   for (size_t i = 0; i < entries.size(); ++i) {
     if (Status st = DecodeEntry(entries[i], &changes[i]); !st.ok())

@@ -15,13 +15,11 @@ bool SnapshotChain::operator==(const SnapshotChain& o) const {
 }
 
 Status ReadChain(SnapshotStore* store, std::vector<Snapshot>* chain) {
-  Result<std::optional<Snapshot>> latest = store->LatestSnapshot();
-  if (!latest.ok()) return latest.status();
-  const int64_t last = latest->has_value() ? (*latest)->id : 0;
+  COMMITLAB_ASSIGN_OR_RETURN(std::optional<Snapshot> latest, store->LatestSnapshot());
+  const int64_t last = latest.has_value() ? latest->id : 0;
   for (int64_t id = 1; id <= last; ++id) {
-    Result<Snapshot> s = store->ReadSnapshot(id);
-    if (!s.ok()) return s.status();
-    chain->push_back(std::move(*s));
+    COMMITLAB_ASSIGN_OR_RETURN(Snapshot s, store->ReadSnapshot(id));
+    chain->push_back(std::move(s));
   }
   return Status::OK();
 }

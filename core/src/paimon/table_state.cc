@@ -6,6 +6,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab {
 
 Status TableState::Apply(const Snapshot& s) {
@@ -36,25 +38,36 @@ Status TableState::Apply(const Snapshot& s) {
       AddLive(f, s.id);
     } else {
       if (auto it = added_in_.find({f.partition, f.bucket, f.level, f.name}); it != added_in_.end()) {
-        total_buckets_[f.partition].erase({it->second, f.bucket, f.level, f.name});
+        const size_t indexed = total_buckets_[f.partition].erase({it->second, f.bucket, f.level, f.name});
+        COMMITLAB_CHECK(indexed == 1, "a file's bucket count is indexed under the snapshot that added it");
         added_in_.erase(it);
       }
       auto& bucket = partitions_[f.partition][f.bucket];
       auto& level = bucket[f.level];
-      level.erase(f.name);
+      COMMITLAB_CHECK(level.erase(f.name) == 1 && live_files_ > 0, "validated above: a DELETE removes a live file");
       --live_files_;
       if (level.empty()) bucket.erase(f.level);
     }
   }
   snapshot_id_ = s.id;
   total_records_ = s.total_records;
+  COMMITLAB_DCHECK(live_files_ == CountLiveFiles(), "the live file count follows every ADD and DELETE");
   return Status::OK();
+}
+
+size_t TableState::CountLiveFiles() const {
+  size_t n = 0;
+  for (const auto& [p, buckets] : partitions_)
+    for (const auto& [b, levels] : buckets)
+      for (const auto& [l, files] : levels) n += files.size();
+  return n;
 }
 
 void TableState::AddLive(const DataFile& f) { AddLive(f, 0); }
 
 void TableState::AddLive(const DataFile& f, int64_t snapshot_id) {
-  partitions_[f.partition][f.bucket][f.level].emplace(f.name, f);
+  const bool added = partitions_[f.partition][f.bucket][f.level].emplace(f.name, f).second;
+  COMMITLAB_CHECK(added, "a file is live at most once: Apply validated the ADD, and AddLive adds a new file");
   ++live_files_;
   if (f.total_buckets > 0) {
     total_buckets_[f.partition].emplace(AddedFile{snapshot_id, f.bucket, f.level, f.name}, f.total_buckets);

@@ -394,6 +394,38 @@ TEST_F(DeltaTransactionTest, DifferentAppIdsDoNotConflict) {
   EXPECT_EQ(sink_.Last(EventType::kPublished)->message, "Committed delta #2 to T/_delta_log");
 }
 
+// OptimisticTransactionSuite "has SetTransaction version conflicts": one app id with two versions in
+// one commit is an IllegalArgumentException, and nothing is written.
+TEST_F(DeltaTransactionTest, TwoVersionsOfOneAppIdInOneCommitCommitNothing) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction t = Start("query-run-1");
+  t.Add(F("batch", "x=1"));
+  t.SetTransactionVersion("TestAppId", 2);
+  t.SetTransactionVersion("TestAppId", 1);
+  Result<int64_t> v = t.Commit(Operation::kStreamingUpdate);
+  EXPECT_EQ(v.status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(v.status().message(),
+            "IllegalArgumentException: Two SetTransaction actions within the same transaction have the same appId "
+            "TestAppId but different versions 2 and 1.");
+  EXPECT_EQ(*log_.LatestVersion(), 0);
+  EXPECT_EQ(Start("reader").TxnVersion("TestAppId"), -1);
+}
+
+// The same version twice is a duplicate: kept once (checkForSetTransactionConflictAndDedup).
+TEST_F(DeltaTransactionTest, OneVersionOfAnAppIdTwiceIsCommittedOnce) {
+  CreateTable(IsolationLevel::kSerializable);
+  OptimisticTransaction t = Start("query-run-1");
+  t.SetTransactionVersion("TestAppId", 1);
+  t.SetTransactionVersion("other", 7);
+  t.SetTransactionVersion("TestAppId", 1);
+  ASSERT_EQ(*t.Commit(Operation::kStreamingUpdate), 1);
+  const Commit c = Read(1);
+  ASSERT_EQ(c.txns.size(), 2u);
+  EXPECT_EQ(c.txns[0].app_id, "TestAppId");
+  EXPECT_EQ(c.txns[1].app_id, "other");
+  EXPECT_EQ(Start("reader").TxnVersion("TestAppId"), 1);
+}
+
 TEST_F(DeltaTransactionTest, MetadataChangeFailsEveryConcurrentWriter) {
   CreateTable(IsolationLevel::kWriteSerializable);
   OptimisticTransaction alter = Start("alter");

@@ -233,5 +233,20 @@ TEST_F(IcebergValidationTest, TheHistoryIsNewestFirstAndStopsAtTheStart) {
   EXPECT_TRUE(ValidationHistory(*Current(), Current()->current_snapshot_id)->empty());
 }
 
+TEST_F(IcebergValidationTest, AHistoryWhoseParentsFormACycleIsRefusedNotWalkedForever) {
+  // Metadata no commit makes but a damaged file can hold (snapshots written whole name any parent):
+  // the first snapshot's parent is the current one, whose parent is the first.
+  IcebergCommitter c = Make("writer");
+  ASSERT_TRUE(c.Commit(NewAppend(*Current(), {Data("c1")})).ok());
+  TableMetadata damaged = *Current();
+  auto first = std::make_shared<Snapshot>(*damaged.snapshots[0]);
+  first->parent_id = damaged.current_snapshot_id;
+  damaged.snapshots.set(0, first);
+  Result<std::vector<SnapshotRef>> history = ValidationHistory(damaged, int64_t{12345});
+  ASSERT_FALSE(history.ok());
+  EXPECT_EQ(history.status().code(), Code::kCorruption);
+  EXPECT_THAT(history.status().message(), HasSubstr("the table metadata is damaged"));
+}
+
 }  // namespace
 }  // namespace commitlab::iceberg

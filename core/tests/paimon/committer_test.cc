@@ -434,8 +434,46 @@ TEST_F(CommitterTest, StrictModeChecksFromTheSnapshotItLastBuiltOn) {
   ASSERT_EQ(r.status().code(), Code::kConflict);
   EXPECT_EQ(r.status().message(),
             "When trying to commit snapshot 7, commit user job-S has found a COMPACT snapshot (id: 6) by another user "
-            "job-O. Giving up committing as commit.strict-mode.last-safe-snapshot is set.");
+            "job-O which modified the same partition. Giving up committing as commit.strict-mode.last-safe-snapshot "
+            "is set.");
   EXPECT_EQ(strict.stats().conflicts, 1);
+}
+
+// TableCommitTest.testStrictModeForCompact: a COMPACT of another partition is no reason to give up.
+TEST_F(CommitterTest, StrictModeIgnoresAnotherPartitionsCompaction) {
+  Committer other = Make("job-O");
+  Committer strict = Make("job-S", {.strict_mode_last_safe_snapshot = -1});
+  DataFile a = File("a", 0, 1, 1, 1, 0, "pt=1");
+  ASSERT_EQ(*other.Commit(AppendOf(1, {Add(a)})), 1);
+  ASSERT_EQ(*strict.Commit(AppendOf(1, {Add(File("b", 0, 2, 2, 1, 0, "pt=2"))})), 1);           // snapshot 2, unchecked
+  ASSERT_EQ(*other.Commit(CompactOf(2, {Del(a), Add(File("a5", 5, 1, 1, 1, 0, "pt=1"))})), 1);  // 3: COMPACT pt=1
+  ASSERT_EQ(*strict.Commit(AppendOf(2, {Add(File("c", 0, 3, 3, 1, 0, "pt=2"))})), 1);
+  DataFile d = File("d", 0, 4, 4, 1, 0, "pt=2");
+  ASSERT_EQ(*other.Commit(AppendOf(3, {Add(d)})), 1);
+  ASSERT_EQ(*other.Commit(CompactOf(4, {Del(d), Add(File("d5", 5, 4, 4, 1, 0, "pt=2"))})), 1);  // 6: COMPACT pt=2
+  Result<int> r = strict.Commit(AppendOf(3, {Add(File("e", 0, 5, 5, 1, 0, "pt=2"))}));
+  ASSERT_EQ(r.status().code(), Code::kConflict);
+  EXPECT_EQ(r.status().message(),
+            "When trying to commit snapshot 7, commit user job-S has found a COMPACT snapshot (id: 6) by another user "
+            "job-O which modified the same partition. Giving up committing as commit.strict-mode.last-safe-snapshot "
+            "is set.");
+}
+
+// TableCommitTest.testStrictModeForOverwriteCheckAppend: an OVERWRITE gives up on another user's
+// APPEND only when that APPEND wrote into a partition the overwrite changes.
+TEST_F(CommitterTest, StrictModeOverwriteChecksAppendsOfItsPartitionOnly) {
+  Committer other = Make("job-O");
+  Committer strict = Make("job-S", {.strict_mode_last_safe_snapshot = -1});
+  ASSERT_EQ(*strict.Overwrite("pt=1", AppendOf(1, {Add(File("a", 0, 1, 1, 1, 0, "pt=1"))})), 1);
+  ASSERT_EQ(*other.Commit(AppendOf(1, {Add(File("b", 0, 2, 2, 1, 0, "pt=2"))})), 1);
+  ASSERT_EQ(*strict.Overwrite("pt=1", AppendOf(2, {Add(File("c", 0, 3, 3, 1, 0, "pt=1"))})), 1);
+  ASSERT_EQ(*other.Commit(AppendOf(2, {Add(File("d", 0, 4, 4, 1, 0, "pt=1"))})), 1);
+  Result<int> r = strict.Overwrite("pt=1", AppendOf(3, {Add(File("e", 0, 5, 5, 1, 0, "pt=1"))}));
+  ASSERT_EQ(r.status().code(), Code::kConflict);
+  EXPECT_EQ(r.status().message(),
+            "When trying to commit snapshot 5, commit user job-S has found a APPEND snapshot (id: 4) by another user "
+            "job-O which committed files to fixed bucket on the same partition. Giving up committing as "
+            "commit.strict-mode.last-safe-snapshot is set.");
 }
 
 TEST_F(CommitterTest, AppendThenCompactMakesTwoSnapshotsWithOneIdentifier) {

@@ -186,9 +186,8 @@ class Supervisor {
     for (auto it = ended.rbegin(); it != ended.rend(); ++it) {
       std::unique_ptr<Child> c = std::move(children_[*it]);
       children_.erase(children_.begin() + static_cast<std::ptrdiff_t>(*it));
-      Result<int> status = Wait(*c);
-      if (!status.ok()) return status.status();
-      if (Settle(*c, *status)) COMMITLAB_RETURN_IF_ERROR(Start(c->writer));
+      COMMITLAB_ASSIGN_OR_RETURN(int status, Wait(*c));
+      if (Settle(*c, status)) COMMITLAB_RETURN_IF_ERROR(Start(c->writer));
     }
     return Status::OK();
   }

@@ -72,19 +72,18 @@ Status CheckOptions(const TableWriterOptions& o) {
 // The table must be sound before we rely on it: the identifiers we continue from, the parent we
 // build on. Returns the user's newest committed identifier (0 for none).
 Result<int64_t> VerifyTable(const std::string& dir, const std::string& user) {
-  Result<sim::TableDirReport> report = sim::CheckTableDir(dir, {.find_leftovers = false});
-  if (!report.ok()) return report.status();
+  COMMITLAB_ASSIGN_OR_RETURN(sim::TableDirReport report, sim::CheckTableDir(dir, {.find_leftovers = false}));
   // A hint ahead of the chain misleads Paimon's readers, not ours (DirStore verifies it), and our
   // first publish overwrites it.
-  std::erase_if(report->problems, [](const sim::TableDirProblem& p) { return p.kind == "hint_ahead"; });
-  if (!report->sound()) {
-    const sim::TableDirProblem& p = report->problems.front();
+  std::erase_if(report.problems, [](const sim::TableDirProblem& p) { return p.kind == "hint_ahead"; });
+  if (!report.sound()) {
+    const sim::TableDirProblem& p = report.problems.front();
     return Status::InvalidArgument(fmt::format(
         "refusing to write into a damaged table: {}: {}{} (`commitlab check {}` lists every problem)", p.kind,
-        p.message, report->problems.size() > 1 ? fmt::format("; and {} more", report->problems.size() - 1) : "", dir));
+        p.message, report.problems.size() > 1 ? fmt::format("; and {} more", report.problems.size() - 1) : "", dir));
   }
   int64_t newest = 0;
-  for (const Snapshot& s : report->chain)
+  for (const Snapshot& s : report.chain)
     if (s.commit_user == user) newest = std::max(newest, s.commit_identifier);
   return newest;
 }
@@ -94,18 +93,15 @@ Result<int64_t> VerifyTable(const std::string& dir, const std::string& user) {
 Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options,
                                          const std::function<void(const Ack&)>& on_ack) {
   COMMITLAB_RETURN_IF_ERROR(CheckOptions(options));
-  Result<std::unique_ptr<DirStore>> store = DirStore::Open(options.dir, {.fsync = options.fsync});
-  if (!store.ok()) return store.status();
-  Result<UserClaim> claim = UserClaim::Take((*store)->LockDir(), options.user);
-  if (!claim.ok()) return claim.status();
-  Result<int64_t> newest = VerifyTable(options.dir, options.user);
-  if (!newest.ok()) return newest.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<DirStore> store, DirStore::Open(options.dir, {.fsync = options.fsync}));
+  COMMITLAB_RETURN_IF_ERROR((UserClaim::Take(store->LockDir(), options.user)).status());
+  COMMITLAB_ASSIGN_OR_RETURN(int64_t newest, VerifyTable(options.dir, options.user));
 
   TableWriterResult result;
   result.user = options.user;
-  result.resumed_after = *newest;
-  result.last_identifier = *newest;
-  const int64_t last = options.commits ? *newest + *options.commits : *options.until;
+  result.resumed_after = newest;
+  result.last_identifier = newest;
+  const int64_t last = options.commits ? newest + *options.commits : *options.until;
 
   sim::ScriptedFaultPlan faults(options.faults);
   sim::RealEnv real(options.seed, &faults, options.latency);
@@ -116,16 +112,16 @@ Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options,
   paimon::Committer committer(
       options.user,
       {.table = DirTableName(options.dir), .idempotency_check = options.idempotency_check, .retry = options.retry},
-      &env, store->get(), &events);
+      &env, store.get(), &events);
   std::string file_stem = "data-";
   AppendRandomUuid(env.rng(), &file_stem);
   Status stopped;
   const Status started = real.RunThreads(
       {{options.user, [&] {
-          for (int64_t id = *newest + 1; id <= last && stopped.ok(); ++id) {
+          for (int64_t id = newest + 1; id <= last && stopped.ok(); ++id) {
             const DataFile f{
                 .name = fmt::format("{}-{}.parquet", file_stem, id), .min_key = id, .max_key = id, .row_count = 1};
-            stopped = paimon::WriteDataFile(&env, store->get(), f);
+            stopped = paimon::WriteDataFile(&env, store.get(), f);
             if (!stopped.ok()) break;
             Result<int> committed = committer.Commit({.identifier = id, .append_changes = {{ChangeKind::kAdd, f}}});
             if (!committed.ok()) stopped = committed.status();
@@ -145,7 +141,7 @@ Result<TableWriterResult> RunTableWriter(const TableWriterOptions& options,
     result.error_code = stopped.code();
     // The engine reports what it saw as Paimon does ("... there maybe exist commit conflicts"); a
     // file system that refused the writes (a read-only or full directory) is the real reason.
-    if (std::optional<std::string> io = (*store)->first_io_error())
+    if (std::optional<std::string> io = store->first_io_error())
       result.error = fmt::format("the file system failed the commit: {} (the committer then said: {})", *io,
                                  result.error.substr(0, result.error.find('\n')));
   }

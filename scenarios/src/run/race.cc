@@ -48,9 +48,8 @@ Result<std::string> RaceScenarioText(const RaceSpec& spec) {
 }
 
 Result<Scenario> RaceScenario(const RaceSpec& spec) {
-  Result<std::string> text = RaceScenarioText(spec);
-  if (!text.ok()) return text.status();
-  return ParseScenario(*text, kRaceFileName, {.max_steps = static_cast<size_t>(2 * kMaxRaceTotalCommits)});
+  COMMITLAB_ASSIGN_OR_RETURN(std::string text, RaceScenarioText(spec));
+  return ParseScenario(text, kRaceFileName, {.max_steps = static_cast<size_t>(2 * kMaxRaceTotalCommits)});
 }
 
 }  // namespace commitlab::scenarios

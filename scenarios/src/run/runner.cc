@@ -54,10 +54,9 @@ Result<RunReport> RunOnThreads(const Scenario& s, const RunOptions& options, con
 
 Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, const RunPlan& plan,
                                internal::World& world) {
-  Result<std::unique_ptr<sim::Strategy>> strategy = sim::MakeStrategy(plan.strategy);
-  if (!strategy.ok()) return strategy.status();
-  if (options.wrap_strategy) *strategy = options.wrap_strategy(std::move(*strategy));
-  sim::Scheduler scheduler(std::move(*strategy), plan.seed);
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<sim::Strategy> strategy, sim::MakeStrategy(plan.strategy));
+  if (options.wrap_strategy) strategy = options.wrap_strategy(std::move(strategy));
+  sim::Scheduler scheduler(std::move(strategy), plan.seed);
   scheduler.set_untimed(options.untimed);
   const RunBudgets defaults = DefaultBudgets(s);
   scheduler.set_budget(options.max_steps.value_or(defaults.max_steps),
@@ -142,12 +141,11 @@ sim::ScriptedFaultPlan::Chooser MaybeFaultChooser(std::string_view mode) {
 }
 
 Result<RunReport> RunScenario(const Scenario& scenario, const RunOptions& options) {
-  Result<RunPlan> plan = PlanRun(scenario, options);
-  if (!plan.ok()) return plan.status();
-  internal::World world(scenario, options, *plan);
+  COMMITLAB_ASSIGN_OR_RETURN(RunPlan plan, PlanRun(scenario, options));
+  internal::World world(scenario, options, plan);
   COMMITLAB_RETURN_IF_ERROR(world.Open());
-  if (plan->free) return RunOnThreads(scenario, options, *plan, world);
-  return RunSimulated(scenario, options, *plan, world);
+  if (plan.free) return RunOnThreads(scenario, options, plan, world);
+  return RunSimulated(scenario, options, plan, world);
 }
 
 }  // namespace commitlab::scenarios

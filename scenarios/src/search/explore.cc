@@ -433,11 +433,10 @@ bool Search::Backtrack() {
 }
 
 Result<ExploreReport> Search::Run() {
-  Result<RunPlan> plan = PlanRun(scenario_, base_);
-  if (!plan.ok()) return plan.status();
-  if (plan->free)
+  COMMITLAB_ASSIGN_OR_RETURN(RunPlan plan, PlanRun(scenario_, base_));
+  if (plan.free)
     return Status::InvalidArgument("explore runs the scenario simulated: it has `sched free` (pass --sched random)");
-  for (const sim::FaultRule& rule : plan->faults) {
+  for (const sim::FaultRule& rule : plan.faults) {
     if (rule.trigger.kind == sim::FaultTrigger::Kind::kProbability)
       return Status::InvalidArgument(fmt::format(
           "explore: fault {} draws from the run's random stream, so whether it fires would depend on the order "
@@ -515,20 +514,19 @@ Result<ExploreReport> ExploreBounded(const Scenario& scenario, const RunOptions&
     o.preemptions = bound;
     o.max_executions = left;
     Search search(scenario, base, o, found);
-    Result<ExploreReport> r = search.Run();
-    if (!r.ok()) return r.status();
-    total.executions += r->executions;
-    total.sleep_blocked += r->sleep_blocked;
-    total.cut_steps += r->cut_steps;
-    total.cut_preemptions = r->cut_preemptions;  // the last bound's: zero means nothing was cut
-    total.max_depth = std::max(total.max_depth, r->max_depth);
+    COMMITLAB_ASSIGN_OR_RETURN(ExploreReport r, search.Run());
+    total.executions += r.executions;
+    total.sleep_blocked += r.sleep_blocked;
+    total.cut_steps += r.cut_steps;
+    total.cut_preemptions = r.cut_preemptions;  // the last bound's: zero means nothing was cut
+    total.max_depth = std::max(total.max_depth, r.max_depth);
     total.bound = bound;
-    left -= r->executions + r->sleep_blocked + r->cut_steps;
-    if (r->stopped || (r->cut_preemptions > 0 && left <= 0)) {
+    left -= r.executions + r.sleep_blocked + r.cut_steps;
+    if (r.stopped || (r.cut_preemptions > 0 && left <= 0)) {
       total.stopped = true;
       break;
     }
-    if (r->cut_preemptions == 0) break;
+    if (r.cut_preemptions == 0) break;
   }
   return total;
 }
@@ -635,10 +633,9 @@ Result<int> ChooseSplitDepth(const Scenario& scenario, RunOptions base, const Ex
     probe.max_executions = INT64_MAX;
     Found found;
     Search search(scenario, base, probe, &found);
-    Result<ExploreReport> r = search.Run();
-    if (!r.ok()) return r.status();
+    COMMITLAB_ASSIGN_OR_RETURN(ExploreReport r, search.Run());
     // Enough subtrees to deal out evenly, or no deeper split adds any (every execution is shorter).
-    if (r->units >= 8 * static_cast<int64_t>(shard_count) || r->units_split == 0 || depth == kMaxDepth) return depth;
+    if (r.units >= 8 * static_cast<int64_t>(shard_count) || r.units_split == 0 || depth == kMaxDepth) return depth;
   }
 }
 

@@ -164,8 +164,7 @@ Result<OrderLines> CounterexampleOrderLines(const Scenario& scenario, const RunO
   run.events = &quiet;
   run.observer = nullptr;
   std::vector<ExploredStep> steps;
-  Result<RunReport> replayed = ReplayExploration(scenario, run, finding.decisions, &steps);
-  if (!replayed.ok()) return replayed.status();
+  COMMITLAB_RETURN_IF_ERROR((ReplayExploration(scenario, run, finding.decisions, &steps)).status());
 
   std::vector<std::vector<Span>> spans = LineSpans(scenario, history);
   std::vector<Effect> effects;

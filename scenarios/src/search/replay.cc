@@ -37,6 +37,10 @@ Status CheckHistoryHeader(const Json& h) try {
                            h.contains("version") ? h["version"].dump() : "(none)", sim::kHistoryVersion));
   }
   if (!h.contains("command") || !h["command"].is_string()) return Bad("the header has no command");
+  if (h["command"] == "import")
+    return Bad(
+        "an imported history records a table's log, not a run, so there is nothing to replay: `commitlab "
+        "import PATH --scenario K` writes a scenario of its last K commits to run and explore");
   if (!h.contains("settings") || !h["settings"].is_object()) return Bad("the header has no settings object");
   if (!h.contains("plan") || !h["plan"].is_object()) return Bad("the header has no plan object");
   const auto s = h.find("scenario");
@@ -130,11 +134,9 @@ struct Recorded {
 
 Result<Recorded> ReadRecorded(const Json& header, const ReplayOptions& options) {
   COMMITLAB_RETURN_IF_ERROR(CheckHistoryHeader(header));
-  Result<RunOptions> run = RecordedRunOptions(header);
-  if (!run.ok()) return run.status();
-  Result<Scenario> scenario = RecordedScenario(header, options.scenario_text);
-  if (!scenario.ok()) return scenario.status();
-  Recorded r{.run = std::move(*run), .scenario = std::move(*scenario)};
+  COMMITLAB_ASSIGN_OR_RETURN(RunOptions run, RecordedRunOptions(header));
+  COMMITLAB_ASSIGN_OR_RETURN(Scenario scenario, RecordedScenario(header, options.scenario_text));
+  Recorded r{.run = std::move(run), .scenario = std::move(scenario)};
   r.command = "commitlab " + header["command"].get<std::string>();
   if (header.contains("argv") && header["argv"].is_array())
     for (const Json& a : header["argv"])
@@ -167,10 +169,9 @@ Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const Replay
   run.history = &history;
   std::unique_ptr<internal::ThreadReplay> constraints;
   if (out.threads) {
-    Result<std::unique_ptr<internal::ThreadReplay>> made =
-        internal::ThreadReplay::Make(rec->scenario, header, out.recorded);
-    if (!made.ok()) return made.status();
-    constraints = std::move(*made);
+    COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<internal::ThreadReplay> made,
+                               internal::ThreadReplay::Make(rec->scenario, header, out.recorded));
+    constraints = std::move(made);
     run.sched = "random";  // the constraints decide what matters; the rest may interleave any way
     run.latency = sim::LatencyModel{};
     run.effect_gate = constraints.get();

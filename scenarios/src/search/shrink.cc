@@ -426,12 +426,10 @@ Lines ShrunkText(uint64_t seed, const std::string& file_name, const std::string&
 // without the idempotency check is a duplicate and an add of a live file at once), so `run`
 // passes exactly while the bug is there.
 Status AddExpectLines(const RunOptions& check, const std::string& file, const std::string& kind, Lines* text) {
-  Result<Scenario> bare = ParseScenario(Join(*text), file);
-  if (!bare.ok()) return bare.status();
-  Result<RunReport> shown = RunScenario(*bare, check);
-  if (!shown.ok()) return shown.status();
+  COMMITLAB_ASSIGN_OR_RETURN(Scenario bare, ParseScenario(Join(*text), file));
+  COMMITLAB_ASSIGN_OR_RETURN(RunReport shown, RunScenario(bare, check));
   std::vector<std::string> kinds = {kind};
-  for (const ViolationReport& v : shown->violations)
+  for (const ViolationReport& v : shown.violations)
     if (std::find(kinds.begin(), kinds.end(), v.violation.kind) == kinds.end()) kinds.push_back(v.violation.kind);
   for (const std::string& k : kinds) text->push_back(fmt::format("expect invariant-violation {}", k));
   return Status::OK();
@@ -452,28 +450,25 @@ Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, c
   Lines lines = SplitLines(scenario.text);
   NullEventSink quiet;
   const RunOptions base = TextualBase(given, &quiet, &lines);
-  Result<Scenario> start = ParseScenario(Join(lines), scenario.file_name);
-  if (!start.ok()) return start.status();
+  COMMITLAB_ASSIGN_OR_RETURN(Scenario start, ParseScenario(Join(lines), scenario.file_name));
   RunOptions first = base;
   first.seed = options.seed;
-  Result<RunReport> failing = RunScenario(*start, first);
-  if (!failing.ok()) return failing.status();
-  Result<std::string> kept = KindToKeep(*failing, options);
-  if (!kept.ok()) return kept.status();
-  const std::string& kind = *kept;
+  COMMITLAB_ASSIGN_OR_RETURN(RunReport failing, RunScenario(start, first));
+  COMMITLAB_ASSIGN_OR_RETURN(std::string kept, KindToKeep(failing, options));
+  const std::string& kind = kept;
 
   std::vector<uint64_t> seeds = {options.seed};
   for (uint64_t s = 1; s <= options.extra_seeds; ++s)
     if (s != options.seed) seeds.push_back(s);
   Oracle oracle(scenario.file_name, base, kind, seeds);
   std::vector<std::string> writers;
-  for (const Writer& w : start->writers) writers.push_back(w.name);
+  for (const Writer& w : start.writers) writers.push_back(w.name);
 
   ShrinkResult out;
   out.kind = kind;
-  out.before = SizeOf(*start);
+  out.before = SizeOf(start);
   Reducer reducer(options, &oracle, lines, writers);
-  PinFaultsDropExpects(*failing, *start, lines, &reducer);
+  PinFaultsDropExpects(failing, start, lines, &reducer);
   reducer.Run();
 
   // Label the steps, then let the explorer find the shortest interleaving and, if sync points
@@ -482,9 +477,8 @@ Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, c
   std::vector<std::string> left;
   Lines best = LabelledResult(reducer.lines(), file, &left);
   uint64_t failing_seeds = CountFailing(&oracle, Join(best), file, options.check_seeds, nullptr);
-  Result<Scenario> labelled = ParseScenario(Join(best), file);
-  if (!labelled.ok()) return labelled.status();
-  AddOrderLines(&oracle, *labelled, base, kind, options, &best, &failing_seeds, &out);
+  COMMITLAB_ASSIGN_OR_RETURN(Scenario labelled, ParseScenario(Join(best), file));
+  AddOrderLines(&oracle, labelled, base, kind, options, &best, &failing_seeds, &out);
   out.checked_seeds = options.check_seeds;
   out.failing_seeds = failing_seeds;
   if (failing_seeds < options.check_seeds) {
@@ -497,14 +491,12 @@ Result<ShrinkResult> Shrink(const Scenario& scenario, const RunOptions& given, c
   if (Status st = AddExpectLines(check, file, kind, &text); !st.ok()) return st;
   out.text = Join(text);
 
-  Result<Scenario> final_scenario = ParseScenario(out.text, file);
-  if (!final_scenario.ok()) return final_scenario.status();
-  out.after = SizeOf(*final_scenario);
-  Result<RunReport> r = RunScenario(*final_scenario, check);
-  if (!r.ok()) return r.status();
-  for (const ViolationReport& v : r->violations)
+  COMMITLAB_ASSIGN_OR_RETURN(Scenario final_scenario, ParseScenario(out.text, file));
+  out.after = SizeOf(final_scenario);
+  COMMITLAB_ASSIGN_OR_RETURN(RunReport r, RunScenario(final_scenario, check));
+  for (const ViolationReport& v : r.violations)
     if (v.violation.kind == kind) out.detail = v.violation.message;
-  out.passes = r->ok();
+  out.passes = r.ok();
   out.tests = oracle.tests();
   out.log = reducer.log();
   return out;

@@ -128,9 +128,8 @@ void Track(const Json& e, StepperWriter* w) {
 }  // namespace
 
 Result<std::unique_ptr<Stepper>> Stepper::Create(const Scenario& scenario, RunOptions options) {
-  Result<RunPlan> plan = PlanRun(scenario, options);
-  if (!plan.ok()) return plan.status();
-  if (plan->free)
+  COMMITLAB_ASSIGN_OR_RETURN(RunPlan plan, PlanRun(scenario, options));
+  if (plan.free)
     return Status::InvalidArgument("the stepper runs a simulated scenario: pass --sched random (or pct, round-robin)");
   std::unique_ptr<Stepper> s(new Stepper(scenario, std::move(options)));
   COMMITLAB_RETURN_IF_ERROR(s->Replay());
@@ -169,9 +168,8 @@ Result<std::string> Stepper::CompleteSchedule() const {
   run.wrap_strategy = [picks = picks_](std::unique_ptr<sim::Strategy> inner) -> std::unique_ptr<sim::Strategy> {
     return std::make_unique<FollowThenPause>(std::move(inner), picks, /*pause=*/false, nullptr);
   };
-  Result<RunReport> report = RunScenario(scenario_, run);
-  if (!report.ok()) return report.status();
-  return report->schedule;
+  COMMITLAB_ASSIGN_OR_RETURN(RunReport report, RunScenario(scenario_, run));
+  return report.schedule;
 }
 
 Status Stepper::Replay() {

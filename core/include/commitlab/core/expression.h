@@ -15,6 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab {
 
 // A column value: enough types for a counter (name = "hits", value = 10) and partition keys.
@@ -79,10 +81,17 @@ bool CompareValues(Expression::Op op, const Value& v, const Value& literal);
 // (Expressions.rewriteNot).
 Expression RewriteNot(const Expression& e);
 
+// The operands `op` takes: two for and/or, one for not, none for a comparison or a constant.
+constexpr size_t OperandCount(Expression::Op op) {
+  return op == Expression::Op::kAnd || op == Expression::Op::kOr ? 2 : op == Expression::Op::kNot ? 1 : 0;
+}
+
 // Evaluates the and/or/not/constant skeleton of `e`, asking `leaf` for each comparison.
 template <typename Leaf>
 bool EvaluateExpression(const Expression& e, const Leaf& leaf) {
   using Op = Expression::Op;
+  COMMITLAB_CHECK(e.children.size() == OperandCount(e.op),
+                  "a filter's and/or have two operands, its not one (Expression's factories build them so)");
   switch (e.op) {
     case Op::kAlwaysTrue: return true;
     case Op::kAlwaysFalse: return false;

@@ -6,8 +6,12 @@
 #ifndef COMMITLAB_CORE_MUTEX_H_
 #define COMMITLAB_CORE_MUTEX_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
+
+#include "commitlab/core/check.h"
 
 #if defined(__clang__)
 #define COMMITLAB_THREAD_ANNOTATION(x) __attribute__((x))
@@ -48,18 +52,35 @@
 
 namespace commitlab {
 
+// It remembers which thread holds it, so that a function the analysis can only annotate
+// (REQUIRES) checks at run time too, in every build and with GCC: AssertHeld. Remembering costs a
+// relaxed store at each Lock and Unlock; only the holder reads its own store back.
 class CAPABILITY("mutex") Mutex {
  public:
   Mutex() = default;
   Mutex(const Mutex&) = delete;
   Mutex& operator=(const Mutex&) = delete;
 
-  void Lock() ACQUIRE() { mu_.lock(); }
-  void Unlock() RELEASE() { mu_.unlock(); }
+  void Lock() ACQUIRE() {
+    mu_.lock();
+    owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+  }
+  void Unlock() RELEASE() {
+    COMMITLAB_CHECK(HeldByMe(), "a mutex is unlocked by the thread that locked it");
+    owner_.store(std::thread::id(), std::memory_order_relaxed);
+    mu_.unlock();
+  }
+  // Fails a check unless the calling thread holds the mutex: for the REQUIRES(mu) functions.
+  void AssertHeld() const ASSERT_CAPABILITY(this) {
+    COMMITLAB_CHECK(HeldByMe(), "a function marked REQUIRES(mu) runs with mu held by its thread");
+  }
 
  private:
   friend class CondVar;
+  bool HeldByMe() const { return owner_.load(std::memory_order_relaxed) == std::this_thread::get_id(); }
+
   std::mutex mu_;
+  std::atomic<std::thread::id> owner_{};  // the holder, or no thread
 };
 
 // Holds `mu` for its scope.
@@ -103,9 +124,13 @@ class CondVar {
 
   // May return spuriously: wait in a loop over the condition.
   void Wait(Mutex* mu) REQUIRES(mu) {
+    mu->AssertHeld();
+    // While it waits the mutex is free for others, who record themselves as its holder.
+    mu->owner_.store(std::thread::id(), std::memory_order_relaxed);
     std::unique_lock<std::mutex> lock(mu->mu_, std::adopt_lock);
     cv_.wait(lock);
     lock.release();  // still held: the caller's MutexLock unlocks it
+    mu->owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
   }
   void SignalAll() { cv_.notify_all(); }
 

@@ -110,4 +110,17 @@ class [[nodiscard]] Result {
     if (!_st.ok()) return _st;          \
   } while (0)
 
+// COMMITLAB_ASSIGN_OR_RETURN(lhs, rexpr): evaluates rexpr (a Result<T>); on an error returns its
+// status from the enclosing function, else moves the value into lhs, which may declare it:
+//   COMMITLAB_ASSIGN_OR_RETURN(Snapshot s, store->ReadSnapshot(id));
+// As paimon-cpp's PAIMON_ASSIGN_OR_RAISE and Arrow's ARROW_ASSIGN_OR_RAISE.
+#define COMMITLAB_ASSIGN_OR_RETURN(lhs, rexpr) \
+  COMMITLAB_ASSIGN_OR_RETURN_IMPL(COMMITLAB_CONCAT(_result_, __LINE__), lhs, rexpr)
+#define COMMITLAB_ASSIGN_OR_RETURN_IMPL(result, lhs, rexpr) \
+  auto result = (rexpr);                                    \
+  if (!result.ok()) return result.status();                 \
+  lhs = std::move(result).value()
+#define COMMITLAB_CONCAT(a, b) COMMITLAB_CONCAT_INNER(a, b)
+#define COMMITLAB_CONCAT_INNER(a, b) a##b
+
 #endif  // COMMITLAB_CORE_STATUS_H_

@@ -25,7 +25,7 @@ constexpr std::array<std::string_view, 6> kOperations = {"INSERT", "UPDATE",   "
 
 constexpr std::array<std::string_view, 2> kReadKeys = {"partition", "filter"};
 constexpr std::array<std::string_view, 4> kAddKeys = {"file", "partition", "rows", "data-change"};
-constexpr std::array<std::string_view, 2> kRemoveKeys = {"files", "data-change"};
+constexpr std::array<std::string_view, 3> kRemoveKeys = {"files", "partition", "data-change"};
 constexpr std::array<std::string_view, 2> kTxnKeys = {"app", "version"};
 constexpr std::array<std::string_view, 1> kReadTxnKeys = {"app"};
 constexpr std::array<std::string_view, 1> kMetadataKeys = {"schema"};
@@ -87,6 +87,13 @@ Status ParseRemove(StepArgs& s, OpTemplate* out) {
   const Token* files = nullptr;
   COMMITLAB_RETURN_IF_ERROR(s.args.Require("files", &files));
   COMMITLAB_RETURN_IF_ERROR(ParseNameList(s.ctx(), *files, "file", &op.files));
+  if (const Token* p = s.args.Find("partition")) {
+    if (p->value == "{}") {
+      op.partition.emplace();  // partitionValues = Map.empty
+    } else {
+      COMMITLAB_RETURN_IF_ERROR(ParsePartition(s.ctx(), s.col(), p, s.line.table, s.what, &op.partition.emplace()));
+    }
+  }
   COMMITLAB_RETURN_IF_ERROR(s.args.Bool("data-change", &op.data_change));
   out->op = std::move(op);
   return Status::OK();

@@ -36,12 +36,17 @@ struct AddOp final : StepOpBase<AddOp> {
   int64_t rows = 1;
   bool data_change = true;
 };
-// remove files=F1,F2 [data-change=false]: files live at the transaction's version.
+// remove files=F1,F2 [partition=P|{}] [data-change=false]: RemoveFile actions. As upstream, a
+// remove is not checked against the snapshot: a file not live at the transaction's version is
+// removed too (OptimisticTransactionLegacyTests removes B_P1, which the table never held).
 struct RemoveOp final : StepOpBase<RemoveOp> {
   std::string_view name() const override { return "remove"; }
   size_t list_entries() const override { return files.size(); }
 
   std::vector<std::string> files;
+  // The RemoveFile's partitionValues: unset = a live file's own (empty for a file not live);
+  // "" = empty (partition={}), which a partitioned table's conflict checker must still handle.
+  std::optional<std::string> partition;
   bool data_change = true;
 };
 // commit [op=OPERATION]: commits the transaction (INSERT, UPDATE, DELETE, MERGE, OPTIMIZE,

@@ -96,10 +96,10 @@ class DeltaWriter final : public ProtocolWriter {
 
   Status Begin(StepResult* r) {
     Retire();
-    Result<delta::OptimisticTransaction> t = delta::OptimisticTransaction::Start(
-        ctx_.writer->commit_user, log_, ctx_.env, ctx_.events, {.table = table_->table().name});
-    if (!t.ok()) return t.status();
-    txn_.emplace(std::move(*t));
+    COMMITLAB_ASSIGN_OR_RETURN(delta::OptimisticTransaction t,
+                               delta::OptimisticTransaction::Start(ctx_.writer->commit_user, log_, ctx_.env,
+                                                                   ctx_.events, {.table = table_->table().name}));
+    txn_.emplace(std::move(t));
     r->detail =
         fmt::format("begin at version {} ({} live file(s))", txn_->read_version(), txn_->snapshot().files().size());
     return Status::OK();
@@ -143,16 +143,17 @@ class DeltaWriter final : public ProtocolWriter {
   Status Remove(const RemoveOp& op, StepResult* r) {
     std::vector<DataFile> files;
     for (const std::string& name : op.files) {
-      auto it = txn_->snapshot().files().find(name);
-      if (it == txn_->snapshot().files().end()) {
-        return ctx_.script_error(fmt::format("remove: file {} is not live at version {}", name, txn_->read_version()));
-      }
       if (removed_.count(name) != 0) {
         return ctx_.script_error(
             fmt::format("remove: file {} is already removed in this transaction (begun at version {})", name,
                         txn_->read_version()));
       }
-      files.push_back(it->second);
+      // OptimisticTransaction.commit does not look removes up in the snapshot: a file not live
+      // here is removed by name, with the partition values the step gives (else none).
+      auto it = txn_->snapshot().files().find(name);
+      DataFile f = it != txn_->snapshot().files().end() ? it->second : DataFile{.name = name};
+      if (op.partition) f.partition = *op.partition;
+      files.push_back(std::move(f));
     }
     for (const DataFile& f : files) {
       removed_.insert(f.name);

@@ -61,16 +61,14 @@ std::optional<OnValidationFailure> ParseOnValidationFailure(std::string_view s) 
 }
 
 Status StartIncrement(IcebergCommitter* committer, std::string_view key, PendingIncrement* state) {
-  Result<PinnedReader> reader = PinnedReader::Open(committer->catalog(), committer->io(), committer->env());
-  if (!reader.ok()) return reader.status();
-  Result<std::vector<Row>> rows = reader->ReadAll();
-  if (!rows.ok()) return rows.status();
-  Result<std::optional<int64_t>> value = CounterValue(*rows, key);
-  if (!value.ok()) return value.status();
+  COMMITLAB_ASSIGN_OR_RETURN(PinnedReader reader,
+                             PinnedReader::Open(committer->catalog(), committer->io(), committer->env()));
+  COMMITLAB_ASSIGN_OR_RETURN(std::vector<Row> rows, reader.ReadAll());
+  COMMITLAB_ASSIGN_OR_RETURN(std::optional<int64_t> value, CounterValue(rows, key));
   ++state->reads;
   state->key = std::string(key);
-  state->base = reader->metadata();
-  state->read_value = value->value_or(0);
+  state->base = reader.metadata();
+  state->read_value = value.value_or(0);
   state->read_version = state->base->version;
   return Status::OK();
 }
@@ -85,9 +83,8 @@ Result<int64_t> IncrementTarget(const PendingIncrement& state) {
 }
 
 Status WriteIncrement(IcebergCommitter* committer, PendingIncrement* state) {
-  Result<int64_t> target = IncrementTarget(*state);
-  if (!target.ok()) return target.status();
-  state->file = MakeDataFile(committer->NewDataFilePath(), {CounterRow(state->key, *target)});
+  COMMITLAB_ASSIGN_OR_RETURN(int64_t target, IncrementTarget(*state));
+  state->file = MakeDataFile(committer->NewDataFilePath(), {CounterRow(state->key, target)});
   committer->env()->BeginStorageOp(StorageOp::kWriteData);
   Status st = committer->WriteDataFile(state->file);
   committer->env()->EndStorageOp(StorageOp::kWriteData);
@@ -108,9 +105,8 @@ Result<CommitResult> CommitIncrement(IcebergCommitter* committer, PendingIncreme
     if (on_failure == OnValidationFailure::kRecommitStale) {
       // A fresh operation validates from the current snapshot, so the winner's commit is no
       // longer "concurrent": the stale value goes in unchallenged.
-      Result<MetadataRef> fresh = committer->Refresh();
-      if (!fresh.ok()) return fresh.status();
-      state->base = *fresh;
+      COMMITLAB_ASSIGN_OR_RETURN(MetadataRef fresh, committer->Refresh());
+      state->base = fresh;
     } else {
       // Read again, add again (the stale file stays behind as an orphan).
       COMMITLAB_RETURN_IF_ERROR(StartIncrement(committer, state->key, state));
@@ -124,14 +120,13 @@ Result<IncrementResult> IncrementCounter(IcebergCommitter* committer, std::strin
   PendingIncrement state{.delta = delta};
   COMMITLAB_RETURN_IF_ERROR(StartIncrement(committer, key, &state));
   COMMITLAB_RETURN_IF_ERROR(WriteIncrement(committer, &state));
-  Result<CommitResult> r = CommitIncrement(committer, &state, on_failure, isolation, max_tries);
-  if (!r.ok()) return r.status();
+  COMMITLAB_ASSIGN_OR_RETURN(CommitResult r, CommitIncrement(committer, &state, on_failure, isolation, max_tries));
   return IncrementResult{.read_value = state.read_value,
                          .written_value = state.read_value + state.delta,  // WriteIncrement checked it
                          .reads = state.reads,
                          .commits = state.commits,
                          .validation_failures = state.validation_failures,
-                         .snapshot_id = r->snapshot_id};
+                         .snapshot_id = r.snapshot_id};
 }
 
 std::optional<std::string> CheckCounter(std::string_view key, int64_t initial, int64_t delta, int acknowledged,

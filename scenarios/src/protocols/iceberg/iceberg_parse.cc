@@ -27,7 +27,9 @@ constexpr std::array<std::string_view, 12> kSteps = {
 constexpr std::array<std::string_view, 4> kOperations = {"append", "overwrite", "replace", "delete"};
 
 constexpr std::array<std::string_view, 3> kDataKeys = {"rows", "keys", "partition"};
-constexpr std::array<std::string_view, 5> kOverwriteKeys = {"filter", "rows", "keys", "partition", "isolation"};
+constexpr std::array<std::string_view, 6> kOverwriteKeys = {"filter",    "rows",      "keys",
+                                                            "partition", "isolation", "validate"};
+constexpr std::array<std::string_view, 3> kOverwriteChecks = {"data", "deletes", "none"};
 constexpr std::array<std::string_view, 5> kReplaceKeys = {"rows", "keys", "partition", "validate", "validate-from"};
 constexpr std::array<std::string_view, 3> kReplaceChecks = {"data", "deletes", "append-only"};
 constexpr std::array<std::string_view, 2> kValidateFrom = {"read", "start"};
@@ -172,6 +174,21 @@ Status ParseRowDelta(StepArgs& s, OpTemplate* out) {
   return Status::OK();
 }
 
+// overwrite validate=data,deletes turns on validateNoConflictingData and
+// validateNoConflictingDeletes; validate=none is a bare newOverwrite() that validates nothing.
+Status ParseOverwriteValidation(StepArgs& s, OverwriteOp* op) {
+  const Token* v = s.args.Find("validate");
+  if (v == nullptr) return Status::OK();
+  bool none = false;
+  iceberg::OverwriteValidation& checks = op->validation.emplace();
+  bool* const flags[] = {&checks.no_conflicting_data, &checks.no_conflicting_deletes, &none};
+  bool unused_from_start = false;
+  COMMITLAB_RETURN_IF_ERROR(s.Validations(kOverwriteChecks, flags, &unused_from_start));
+  if (none && (checks.no_conflicting_data || checks.no_conflicting_deletes))
+    return s.ctx().Error(v->value_col, "validate=none cannot be listed with data or deletes");
+  return Status::OK();
+}
+
 // replace-partitions: `partition=P1,P2` writes one file into each; `validate=data,deletes,append-only`
 // turns on validateNoConflictingData, validateNoConflictingDeletes and validateAppendOnly.
 Status ParseReplacePartitions(StepArgs& s, OpTemplate* out) {
@@ -288,6 +305,7 @@ Status ParseTableOperation(StepArgs& s, OpTemplate* out) {
     COMMITLAB_RETURN_IF_ERROR(s.Filter(&op.filter));
     COMMITLAB_RETURN_IF_ERROR(s.Data(out, &op.data));
     COMMITLAB_RETURN_IF_ERROR(s.Isolation(&op.isolation));
+    COMMITLAB_RETURN_IF_ERROR(ParseOverwriteValidation(s, &op));
     out->op = std::move(op);
   } else if (n == "delete") {
     COMMITLAB_RETURN_IF_ERROR(s.Collect(kDeleteKeys));

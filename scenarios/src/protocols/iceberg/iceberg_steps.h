@@ -49,6 +49,8 @@ struct OverwriteOp final : StepOpBase<OverwriteOp> {
   FilterSpec filter;
   DataSpec data;
   std::string isolation;  // "" = the table's
+  // validate=data,deletes | validate=none; unset = as the isolation level asks.
+  std::optional<iceberg::OverwriteValidation> validation;
 };
 // delete filter=C=V: Spark's copy-on-write DELETE of the files the filter matches.
 struct DeleteOp final : StepOpBase<DeleteOp> {

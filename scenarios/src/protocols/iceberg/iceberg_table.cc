@@ -42,9 +42,8 @@ IcebergTableRun::IcebergTableRun(const Table& table) : table_(table) {
 
 Status IcebergTableRun::Open() {
   if (catalog_ != nullptr) return Status::OK();
-  Result<std::unique_ptr<RealCatalogTable>> real = OpenRealCatalog(table_.catalog, table_.name);
-  if (!real.ok()) return real.status();
-  real_ = std::move(*real);
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<RealCatalogTable> real, OpenRealCatalog(table_.catalog, table_.name));
+  real_ = std::move(real);
   return Status::OK();
 }
 

@@ -107,9 +107,8 @@ class IcebergWriter final : public ProtocolWriter {
 
   // Commits `op`; a snapshot it makes is acknowledged to the table's checks.
   Status Commit(const iceberg::Operation& op, StepResult* r, const std::string& what) {
-    Result<CommitResult> c = committer_.Commit(op);
-    if (!c.ok()) return c.status();
-    Acknowledge(*c, r, what);
+    COMMITLAB_ASSIGN_OR_RETURN(CommitResult c, committer_.Commit(op));
+    Acknowledge(c, r, what);
     return Status::OK();
   }
 
@@ -128,9 +127,8 @@ class IcebergWriter final : public ProtocolWriter {
   }
 
   Status Read(StepResult* r) {
-    Result<iceberg::PinnedReader> reader = iceberg::PinnedReader::Open(catalog_, io_, ctx_.env);
-    if (!reader.ok()) return reader.status();
-    reader_.emplace(std::move(*reader));
+    COMMITLAB_ASSIGN_OR_RETURN(iceberg::PinnedReader reader, iceberg::PinnedReader::Open(catalog_, io_, ctx_.env));
+    reader_.emplace(std::move(reader));
     base_ = reader_->metadata();
     r->committed = static_cast<int64_t>(reader_->files().size());
     r->detail = fmt::format("read {}: {} file(s) planned", Version(base_), reader_->files().size());
@@ -139,58 +137,50 @@ class IcebergWriter final : public ProtocolWriter {
 
   Status Scan(StepResult* r) {
     if (!reader_) return ctx_.script_error("scan reads what a read step pinned: add a read before it");
-    Result<std::vector<iceberg::Row>> rows = reader_->ReadAll();
-    if (!rows.ok()) return rows.status();
-    r->committed = static_cast<int64_t>(rows->size());
+    COMMITLAB_ASSIGN_OR_RETURN(std::vector<iceberg::Row> rows, reader_->ReadAll());
+    r->committed = static_cast<int64_t>(rows.size());
     r->detail =
-        fmt::format("scan of snapshot {}: {} row(s)", iceberg::FormatSnapshotId(reader_->snapshot_id()), rows->size());
+        fmt::format("scan of snapshot {}: {} row(s)", iceberg::FormatSnapshotId(reader_->snapshot_id()), rows.size());
     return Status::OK();
   }
 
   Status Append(const AppendOp& op, StepResult* r) {
-    Result<MetadataRef> base = TakeBase();
-    if (!base.ok()) return base.status();
-    Result<FileRef> f = WriteData(op.data);
-    if (!f.ok()) return f.status();
-    return Commit(iceberg::NewAppend(**base, {*f}), r, "append " + (*f)->path());
+    COMMITLAB_ASSIGN_OR_RETURN(MetadataRef base, TakeBase());
+    COMMITLAB_ASSIGN_OR_RETURN(FileRef f, WriteData(op.data));
+    return Commit(iceberg::NewAppend(*base, {f}), r, "append " + f->path());
   }
 
   Status Overwrite(const OverwriteOp& op, StepResult* r) {
-    Result<MetadataRef> base = TakeBase();
-    if (!base.ok()) return base.status();
-    Result<FileRef> f = WriteData(op.data);
-    if (!f.ok()) return f.status();
+    COMMITLAB_ASSIGN_OR_RETURN(MetadataRef base, TakeBase());
+    COMMITLAB_ASSIGN_OR_RETURN(FileRef f, WriteData(op.data));
     const iceberg::Expression& filter = op.filter.expr;
-    return Commit(iceberg::NewOverwriteByFilter(**base, filter, {*f}, Isolation(op.isolation)), r,
-                  fmt::format("overwrite {} with {}", iceberg::FormatExpression(filter), (*f)->path()));
+    return Commit(iceberg::NewOverwriteByFilter(*base, filter, {f}, Isolation(op.isolation), op.validation), r,
+                  fmt::format("overwrite {} with {}", iceberg::FormatExpression(filter), f->path()));
   }
 
   Status ReplacePartitions(const ReplacePartitionsOp& op, StepResult* r) {
-    Result<MetadataRef> base = TakeBase();
-    if (!base.ok()) return base.status();
+    COMMITLAB_ASSIGN_OR_RETURN(MetadataRef base, TakeBase());
     std::vector<FileRef> files;
     std::vector<std::string> paths;
     for (const DataSpec& d : op.files) {
-      Result<FileRef> f = WriteData(d);
-      if (!f.ok()) return f.status();
-      paths.push_back((*f)->path());
-      files.push_back(*std::move(f));
+      COMMITLAB_ASSIGN_OR_RETURN(FileRef f, WriteData(d));
+      paths.push_back(f->path());
+      files.push_back(std::move(f));
     }
-    return Commit(iceberg::NewReplacePartitions(**base, std::move(files), op.validation, op.validate_from_start), r,
+    return Commit(iceberg::NewReplacePartitions(*base, std::move(files), op.validation, op.validate_from_start), r,
                   fmt::format("replace partitions with {}", fmt::join(paths, ", ")));
   }
 
   // Spark's merge-on-read writes one position delete file per partition, naming the rows of the
   // starting snapshot the filter matches that no delete removes yet.
   Status RowDelta(const RowDeltaOp& op, StepResult* r) {
-    Result<MetadataRef> base = TakeBase();
-    if (!base.ok()) return base.status();
+    COMMITLAB_ASSIGN_OR_RETURN(MetadataRef base, TakeBase());
     std::vector<FileRef> deletes;
     std::vector<std::string> what;
     if (op.delete_filter) {
       std::map<std::string, std::vector<iceberg::PositionDelete>> by_partition;
-      if (const iceberg::SnapshotRef s = (*base)->CurrentSnapshot()) {
-        for (const auto& [path, f] : (*base)->LiveFiles()) {
+      if (const iceberg::SnapshotRef s = base->CurrentSnapshot()) {
+        for (const auto& [path, f] : base->LiveFiles()) {
           const std::vector<int64_t> gone = iceberg::DeletedPositions(*s, *f);
           for (size_t i = 0; i < f->rows.size(); ++i) {
             if (std::binary_search(gone.begin(), gone.end(), static_cast<int64_t>(i))) continue;
@@ -217,18 +207,17 @@ class IcebergWriter final : public ProtocolWriter {
     }
     std::vector<FileRef> rows;
     if (op.data) {
-      Result<FileRef> f = WriteData(*op.data);
-      if (!f.ok()) return f.status();
-      what.push_back((*f)->path());
-      rows.push_back(*std::move(f));
+      COMMITLAB_ASSIGN_OR_RETURN(FileRef f, WriteData(*op.data));
+      what.push_back(f->path());
+      rows.push_back(std::move(f));
     }
     if (deletes.empty() && rows.empty()) {
-      r->detail = fmt::format("row delta: no row matches {} as of {}", op.delete_filter->text, Version(*base));
+      r->detail = fmt::format("row delta: no row matches {} as of {}", op.delete_filter->text, Version(base));
       return Status::OK();
     }
     const iceberg::Expression conflict_filter =
         op.conflict_filter ? op.conflict_filter->expr : iceberg::Expression::AlwaysTrue();
-    return Commit(iceberg::NewRowDelta(**base, std::move(rows), std::move(deletes), conflict_filter, op.validation,
+    return Commit(iceberg::NewRowDelta(*base, std::move(rows), std::move(deletes), conflict_filter, op.validation,
                                        op.validate_from_start),
                   r, fmt::format("row delta {}", fmt::join(what, ", ")));
   }
@@ -247,10 +236,9 @@ class IcebergWriter final : public ProtocolWriter {
   }
 
   Status Delete(const DeleteOp& op, StepResult* r) {
-    Result<MetadataRef> base = TakeBase();
-    if (!base.ok()) return base.status();
+    COMMITLAB_ASSIGN_OR_RETURN(MetadataRef base, TakeBase());
     const iceberg::Expression& filter = op.filter.expr;
-    Result<iceberg::Operation> del = iceberg::NewDeleteByFilter(**base, filter, Isolation(op.isolation));
+    Result<iceberg::Operation> del = iceberg::NewDeleteByFilter(*base, filter, Isolation(op.isolation));
     if (!del.ok()) {
       // Refused before it reached the committer (a file only partly matching): a refusal all the same.
       if (del.status().code() == Code::kConflict) {
@@ -270,39 +258,36 @@ class IcebergWriter final : public ProtocolWriter {
   }
 
   Status Rewrite(const RewriteOp& op, StepResult* r) {
-    Result<MetadataRef> base = TakeBase();
-    if (!base.ok()) return base.status();
+    COMMITLAB_ASSIGN_OR_RETURN(MetadataRef base, TakeBase());
     std::vector<FileRef> inputs;
     std::vector<iceberg::Row> rows;
-    const iceberg::SnapshotRef head = (*base)->CurrentSnapshot();
-    for (const auto& entry : (*base)->LiveFiles()) {
+    const iceberg::SnapshotRef head = base->CurrentSnapshot();
+    for (const auto& entry : base->LiveFiles()) {
       if (entry.second->file.partition != op.partition) continue;
       inputs.push_back(entry.second);
       // Compaction reads through the delete files, as rewrite_data_files does.
       for (iceberg::Row& row : iceberg::LiveRows(*head, *entry.second)) rows.push_back(std::move(row));
     }
     if (inputs.empty()) {
-      r->detail = fmt::format("nothing to rewrite as of {}", Version(*base));
+      r->detail = fmt::format("nothing to rewrite as of {}", Version(base));
       return Status::OK();
     }
-    Result<FileRef> out = WriteFile(std::move(rows), op.partition);
-    if (!out.ok()) return out.status();
-    return Commit(iceberg::NewRewrite(**base, std::move(inputs), {*out}), r, "rewrite into " + (*out)->path());
+    COMMITLAB_ASSIGN_OR_RETURN(FileRef out, WriteFile(std::move(rows), op.partition));
+    return Commit(iceberg::NewRewrite(*base, std::move(inputs), {out}), r, "rewrite into " + out->path());
   }
 
   Status Schema(const SchemaOp& op, StepResult* r) {
-    Result<MetadataRef> base = TakeBase();
-    if (!base.ok()) return base.status();
-    return Commit(iceberg::NewSchemaChange(**base, op.schema_id), r, fmt::format("schema {}", op.schema_id));
+    COMMITLAB_ASSIGN_OR_RETURN(MetadataRef base, TakeBase());
+    return Commit(iceberg::NewSchemaChange(*base, op.schema_id), r, fmt::format("schema {}", op.schema_id));
   }
 
   Status Expire(const ExpireOp& op, StepResult* r) {
-    Result<iceberg::ExpireResult> e = iceberg::ExpireSnapshots(&committer_, {.retain_last = op.retain_last});
-    if (!e.ok()) return e.status();
-    table_->Expired(e->expired_snapshot_ids);
-    r->committed = static_cast<int64_t>(e->expired_snapshot_ids.size());
+    COMMITLAB_ASSIGN_OR_RETURN(iceberg::ExpireResult e,
+                               iceberg::ExpireSnapshots(&committer_, {.retain_last = op.retain_last}));
+    table_->Expired(e.expired_snapshot_ids);
+    r->committed = static_cast<int64_t>(e.expired_snapshot_ids.size());
     r->detail = fmt::format("expire retain-last={}: {} snapshot(s) expired, {} file(s) deleted", op.retain_last,
-                            e->expired_snapshot_ids.size(), e->deleted_files.size());
+                            e.expired_snapshot_ids.size(), e.deleted_files.size());
     return Status::OK();
   }
 
@@ -313,15 +298,14 @@ class IcebergWriter final : public ProtocolWriter {
     const std::string guard =
         op.older_than_micros ? fmt::format(" older than {}", FormatDurationMicros(*op.older_than_micros)) : "";
     if (op.clean) {
-      Result<std::vector<std::string>> removed = iceberg::RemoveOrphanFiles(catalog_, io_, ctx_.env, cutoff);
-      if (!removed.ok()) return removed.status();
-      r->committed = static_cast<int64_t>(removed->size());
-      r->detail = fmt::format("remove_orphan_files{}: {} file(s) deleted", guard, removed->size());
+      COMMITLAB_ASSIGN_OR_RETURN(std::vector<std::string> removed,
+                                 iceberg::RemoveOrphanFiles(catalog_, io_, ctx_.env, cutoff));
+      r->committed = static_cast<int64_t>(removed.size());
+      r->detail = fmt::format("remove_orphan_files{}: {} file(s) deleted", guard, removed.size());
       return Status::OK();
     }
-    Result<MetadataRef> current = committer_.Refresh();
-    if (!current.ok()) return current.status();
-    const std::vector<std::string> orphans = iceberg::FindOrphanFiles(**current, table_->io()->List(), cutoff);
+    COMMITLAB_ASSIGN_OR_RETURN(MetadataRef current, committer_.Refresh());
+    const std::vector<std::string> orphans = iceberg::FindOrphanFiles(*current, table_->io()->List(), cutoff);
     r->committed = static_cast<int64_t>(orphans.size());
     r->detail = fmt::format("{} orphan file(s){}", orphans.size(), guard);
     return Status::OK();
@@ -332,12 +316,10 @@ class IcebergWriter final : public ProtocolWriter {
   Status Counter(const CounterOp& op, StepResult* r) {
     switch (op.action) {
       case CounterOp::Action::kInit: {
-        Result<MetadataRef> base = TakeBase();
-        if (!base.ok()) return base.status();
-        Result<FileRef> f = WriteFile({CounterRow(op.key, op.value)}, "");
-        if (!f.ok()) return f.status();
-        COMMITLAB_RETURN_IF_ERROR(Commit(iceberg::NewAppend(**base, {*f}), r,
-                                         fmt::format("counter {} = {} in {}", op.key, op.value, (*f)->path())));
+        COMMITLAB_ASSIGN_OR_RETURN(MetadataRef base, TakeBase());
+        COMMITLAB_ASSIGN_OR_RETURN(FileRef f, WriteFile({CounterRow(op.key, op.value)}, ""));
+        COMMITLAB_RETURN_IF_ERROR(Commit(iceberg::NewAppend(*base, {f}), r,
+                                         fmt::format("counter {} = {} in {}", op.key, op.value, f->path())));
         if (ctx_.opaque_step) ctx_.opaque_step(sim::StepAccess::kNoteWrite);  // reads check for it
         table_->CounterInit(op.key, op.value);
         return Status::OK();

@@ -54,9 +54,8 @@ Status PaimonTableRun::ClaimUsers(const DirStore& store) {
   for (const Writer& w : ctx_.scenario->writers)
     if (w.table == ctx_.table && IsValidCommitUser(w.commit_user)) users.insert(w.commit_user);
   for (const std::string& user : users) {
-    Result<UserClaim> claim = UserClaim::Take(store.LockDir(), user);
-    if (!claim.ok()) return claim.status();
-    claims_.push_back(std::move(claim).value());
+    COMMITLAB_ASSIGN_OR_RETURN(UserClaim claim, UserClaim::Take(store.LockDir(), user));
+    claims_.push_back(std::move(claim));
   }
   return Status::OK();
 }
@@ -71,10 +70,9 @@ Status PaimonTableRun::Open() {
   const std::string& dir = ctx_.options->dir;
   const std::string root =
       plan.store == StoreKind::kTableDir ? dir : (std::filesystem::path(dir) / table().name).string();
-  Result<std::unique_ptr<DirStore>> opened = DirStore::Open(root);
-  if (!opened.ok()) return opened.status();
+  COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<DirStore> opened, DirStore::Open(root));
   // Any snapshot, not just snapshot-1: a table whose first snapshot was deleted is still a table.
-  Result<std::vector<int64_t>> ids = (*opened)->ListSnapshotIds();
+  Result<std::vector<int64_t>> ids = opened->ListSnapshotIds();
   if (!ids.ok()) return Status::InvalidArgument(ids.status().message());
   if (!ids->empty()) {
     return Status::InvalidArgument(
@@ -82,8 +80,8 @@ Status PaimonTableRun::Open() {
                     "writer` to join it",
                     root, ids->front()));
   }
-  COMMITLAB_RETURN_IF_ERROR(ClaimUsers(**opened));
-  store_ = std::move(*opened);
+  COMMITLAB_RETURN_IF_ERROR(ClaimUsers(*opened));
+  store_ = std::move(opened);
   return Status::OK();
 }
 

@@ -170,9 +170,8 @@ class PaimonWriter final : public ProtocolWriter {
   Status Commit(const CommitOp& op, StepResult* r) {
     Committable c;
     if (!op.checkpoint.empty()) {
-      Result<Committable> saved = SavedCheckpoint(op.checkpoint);
-      if (!saved.ok()) return saved.status();
-      c = std::move(*saved);
+      COMMITLAB_ASSIGN_OR_RETURN(Committable saved, SavedCheckpoint(op.checkpoint));
+      c = std::move(saved);
     } else {
       c.identifier = op.identifier;
       c.append_changes = std::exchange(pending_append_, {});
@@ -204,9 +203,8 @@ class PaimonWriter final : public ProtocolWriter {
   Status FilterAndCommit(const FilterAndCommitOp& op, StepResult* r) {
     std::vector<Committable> committables;
     for (const std::string& name : op.checkpoints) {
-      Result<Committable> saved = SavedCheckpoint(name);
-      if (!saved.ok()) return saved.status();
-      committables.push_back(std::move(*saved));
+      COMMITLAB_ASSIGN_OR_RETURN(Committable saved, SavedCheckpoint(name));
+      committables.push_back(std::move(saved));
     }
     const size_t offered = committables.size();
     Result<int> n = committer_->FilterAndCommit(std::move(committables));
@@ -218,11 +216,10 @@ class PaimonWriter final : public ProtocolWriter {
   Status DeleteDataFiles(const DeleteDataFilesOp& op, StepResult* r) {
     std::vector<std::string> gone;
     for (const std::string& name : op.checkpoints) {
-      Result<Committable> saved = SavedCheckpoint(name);
-      if (!saved.ok()) return saved.status();
-      for (const auto* list : {&saved->append_changes, &saved->compact_changes}) {
+      COMMITLAB_ASSIGN_OR_RETURN(Committable saved, SavedCheckpoint(name));
+      for (const auto* list : {&saved.append_changes, &saved.compact_changes}) {
         for (const FileChange& ch : *list) {
-          if (ch.kind != ChangeKind::kAdd && list == &saved->append_changes) continue;
+          if (ch.kind != ChangeKind::kAdd && list == &saved.append_changes) continue;
           if (!store_.DataFileExists(ch.file)) continue;  // already gone
           COMMITLAB_RETURN_IF_ERROR(store_.DeleteDataFile(ch.file));
           gone.push_back(ShortName(ch.file.name));

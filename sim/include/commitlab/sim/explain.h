@@ -21,7 +21,8 @@ namespace commitlab::sim {
 struct Explanation {
   size_t line = 0;                      // the history line it explains (1-based; the footer for a lost update)
   std::string writer = {};              // "" for the run as a whole
-  std::string kind = {};                // lost-race, conflict, gave-up, unknown-outcome, crash, lost-update, violation
+  std::string kind = {};                // lost-race, conflict, gave-up, unknown-outcome, crash, lost-update, violation,
+                                        // an imported log's finding or note
   std::vector<std::string> lines = {};  // the first says what happened; the rest why
 };
 

@@ -39,7 +39,8 @@ struct TimelineSpan {
 struct TimelineMark {
   size_t lane = 0;
   double x = 0;
-  std::string kind = {};  // conflict, gave_up, crashed, unknown_outcome, fault, idempotent_match, error
+  std::string kind = {};  // conflict, gave_up, crashed, unknown_outcome, fault, idempotent_match, error;
+                          // an imported history's findings: finding (a problem), note
   std::string tip = {};
   std::string event = {};
 };
@@ -73,6 +74,7 @@ struct Timeline {
   std::string title = {};
   bool by_step = false;                    // the x axis counts scheduler steps, not milliseconds
   bool wall_clock = false;                 // an OS-thread run: milliseconds of the wall clock, not virtual
+  std::string clock_origin = {};           // an imported history: x is wall-clock ms since this time (UTC)
   size_t lost_races = 0;                   // atomic commit failures, drawn as arrows when the winner is known
   std::vector<std::string> warnings = {};  // e.g. a history without its footer
   double x_max = 0;

@@ -118,6 +118,8 @@ class OptimisticTransaction {
   // Records `p` and the files of the read snapshot it matches, which it returns.
   std::vector<DataFile> Read(ReadPredicate p);
   delta::Commit PrepareCommit(Operation op) const;
+  // checkForSetTransactionConflictAndDedup: refuses one app id with two versions, drops repeats.
+  Status DedupSetTransactions();
   // One write of `version`; `check_line` prefixes the attempt event after a conflict check.
   WriteStep DoCommit(int64_t version, int attempt, const std::string& check_line, Status* error);
   // checkForConflicts: the version to try next, or the conflict that ends the commit.

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/iceberg/position_iterator.h"
 
 namespace commitlab::iceberg::internal {
@@ -36,8 +37,14 @@ class ChunkedSorted {
   size_t size() const { return size_; }
   Pos begin() const { return {0, 0}; }
   Pos end() const { return {chunks_.size(), 0}; }
-  const T& at(Pos p) const { return (*chunks_[p.chunk])[p.index]; }
-  Pos Next(Pos p) const { return ++p.index == chunks_[p.chunk]->size() ? Pos{p.chunk + 1, 0} : p; }
+  const T& at(Pos p) const {
+    COMMITLAB_DCHECK(IsEntry(p), "a position read is an entry, not end() or past it");
+    return (*chunks_[p.chunk])[p.index];
+  }
+  Pos Next(Pos p) const {
+    COMMITLAB_DCHECK(IsEntry(p), "an iterator steps from an entry, never past end()");
+    return ++p.index == chunks_[p.chunk]->size() ? Pos{p.chunk + 1, 0} : p;
+  }
 
   // The first entry whose key is not less than (LowerBound) / greater than (UpperBound) `key`.
   Pos LowerBound(std::string_view key) const {
@@ -69,6 +76,7 @@ class ChunkedSorted {
   // Inserts `t` before `at`. REQUIRES: the order by key is kept. Positions, iterators and
   // references into the container are invalid after any change.
   void Insert(Pos at, T t) {
+    COMMITLAB_DCHECK(FitsBefore(at, t), "an entry is inserted where its key keeps the order");
     if (chunks_.empty()) {
       chunks_.push_back(std::make_shared<const Chunk>(Chunk{std::move(t)}));
       ++size_;
@@ -92,11 +100,13 @@ class ChunkedSorted {
     chunks_.insert(where + 1, std::move(upper));  // may throw: nothing changed yet
     chunks_[at.chunk] = std::move(grown);
     ++size_;
+    COMMITLAB_DCHECK(Counted(), "chunks are never empty and size() counts their entries");
   }
 
   // Replaces the entry at `at` by `t`; positions stay valid. REQUIRES: `at` is an entry and `t`
   // has its key.
   void Replace(Pos at, T t) {
+    COMMITLAB_DCHECK(IsEntry(at) && KeyOf()(t) == KeyOf()(this->at(at)), "a replacement keeps the entry's key");
     auto copy = std::make_shared<Chunk>(*chunks_[at.chunk]);
     (*copy)[at.index] = std::move(t);
     chunks_[at.chunk] = std::move(copy);
@@ -123,6 +133,7 @@ class ChunkedSorted {
       }
     }
     size_ -= removed;
+    COMMITLAB_DCHECK(Counted(), "chunks are never empty and size() counts their entries");
     return removed;
   }
 
@@ -135,6 +146,28 @@ class ChunkedSorted {
   using Chunk = std::vector<T>;  // sorted by key, never empty
 
   static std::ptrdiff_t Diff(size_t n) { return static_cast<std::ptrdiff_t>(n); }
+
+  bool IsEntry(Pos p) const { return p.chunk < chunks_.size() && p.index < chunks_[p.chunk]->size(); }
+  // Whether `t` may go before `at`: no key before it is greater, none from it on is smaller.
+  bool FitsBefore(Pos at, const T& t) const {
+    if (chunks_.empty()) return true;
+    const std::string_view key = KeyOf()(t);
+    if (at != end() && (!IsEntry(at) || key > KeyOf()(this->at(at)))) return false;
+    if (at == begin()) return true;
+    const T& before = at == end()    ? chunks_.back()->back()
+                      : at.index > 0 ? (*chunks_[at.chunk])[at.index - 1]
+                                     : chunks_[at.chunk - 1]->back();
+    return KeyOf()(before) <= key;
+  }
+  // For the checks: every chunk holds an entry, and size_ is their sum.
+  bool Counted() const {
+    size_t n = 0;
+    for (const std::shared_ptr<const Chunk>& c : chunks_) {
+      if (c->empty()) return false;
+      n += c->size();
+    }
+    return n == size_;
+  }
 
   template <typename Before>
   Pos Bound(std::string_view key, Before before) const {

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::iceberg {
 
 // write.metadata.previous-versions-max: how many earlier metadata files the log keeps.
@@ -38,11 +40,14 @@ class MetadataLog {
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   // REQUIRES for these three: !empty(), and i < size().
-  const std::string& back() const { return newest_->location; }  // the newest
-  const std::string& front() const { return (*this)[0]; }        // the oldest
-  const std::string& operator[](size_t i) const;                 // oldest first; O(size - i)
-  std::vector<std::string> Entries() const;                      // oldest first
-  std::vector<Entry> TimedEntries() const;                       // oldest first
+  const std::string& back() const {  // the newest
+    COMMITLAB_CHECK(newest_ != nullptr, "the newest entry of an empty metadata log");
+    return newest_->location;
+  }
+  const std::string& front() const { return (*this)[0]; }  // the oldest
+  const std::string& operator[](size_t i) const;           // oldest first; O(size - i)
+  std::vector<std::string> Entries() const;                // oldest first
+  std::vector<Entry> TimedEntries() const;                 // oldest first
 
  private:
   struct Node {

@@ -57,6 +57,15 @@ struct ReplaceValidation {
   bool append_only = false;             // validateAppendOnly(): fail rather than drop a live file
 };
 
+// What an overwrite by filter validates (BaseOverwriteFiles.validate). Unset: what Spark's
+// copy-on-write commit asks at the operation's isolation level (validateNoConflictingData only when
+// serializable, validateNoConflictingDeletes always); {false, false} is the unvalidated overwrite
+// of a bare newOverwrite(), which drops whatever matches its filter when it commits.
+struct OverwriteValidation {
+  bool no_conflicting_data = false;     // validateNoConflictingData()
+  bool no_conflicting_deletes = false;  // validateNoConflictingDeletes()
+};
+
 // What a RowDelta validates (Spark's SparkPositionDeltaWrite turns these on per command and level).
 struct RowDeltaValidation {
   bool data_files_exist = false;        // validateDataFilesExist(referenced data files)
@@ -82,6 +91,7 @@ struct Operation {
   // unpartitioned table), and what to validate.
   std::vector<std::string> replaced_partitions = {};
   ReplaceValidation replace_validation = {};
+  std::optional<OverwriteValidation> overwrite_validation = {};  // overwrite by filter
   // row delta: delete files to add, the data files its position deletes name, the conflict
   // detection filter (`filter`, alwaysTrue by default) and what to validate.
   std::vector<FileRef> deletes_to_add = {};
@@ -93,7 +103,8 @@ struct Operation {
 // `base` is the metadata the writer read; the operation starts from its current snapshot.
 Operation NewAppend(const TableMetadata& base, std::vector<FileRef> files);
 Operation NewOverwriteByFilter(const TableMetadata& base, Expression filter, std::vector<FileRef> files,
-                               IsolationLevel isolation = IsolationLevel::kSerializable);
+                               IsolationLevel isolation = IsolationLevel::kSerializable,
+                               std::optional<OverwriteValidation> validation = std::nullopt);
 Operation NewRewrite(const TableMetadata& base, std::vector<FileRef> files_to_delete,
                      std::vector<FileRef> files_to_add);
 Operation NewDeleteFiles(const TableMetadata& base, std::vector<FileRef> files);

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/iceberg/position_iterator.h"
 
 namespace commitlab::iceberg {
@@ -42,6 +43,7 @@ class PersistentVector {
   bool empty() const { return size() == 0; }
   // REQUIRES for these four: i < size(), !empty().
   const T& operator[](size_t i) const {
+    COMMITLAB_DCHECK(i < size(), "an index stays below size()");
     const size_t chunk = i / kChunk;
     return chunk < full_count() ? (*(*full_)[chunk])[i % kChunk] : (*tail_)[i % kChunk];
   }
@@ -66,10 +68,12 @@ class PersistentVector {
     full->push_back(std::move(tail));
     full_ = std::move(full);
     tail_.reset();
+    COMMITLAB_DCHECK(full_->back()->size() == kChunk, "only full chunks move to the list of full chunks");
   }
   // Replaces entry `i`, rebuilding the whole vector (tests change a snapshot in place with it).
   // REQUIRES: i < size().
   void set(size_t i, T t) {
+    COMMITLAB_CHECK(i < size(), "set() replaces an entry; push_back adds one");
     std::vector<T> all = ToVector();
     all[i] = std::move(t);
     *this = PersistentVector(all);

@@ -44,7 +44,8 @@ struct CommitOptions {
   RetryBudget* budget = nullptr;
   // commit.strict-mode.last-safe-snapshot (StrictModeChecker): before each attempt, the snapshots
   // after the last safe one must hold no COMPACT or OVERWRITE by another user, nor (for an
-  // OVERWRITE) another user's APPEND of files. A negative value leaves the first attempt
+  // OVERWRITE) another user's APPEND of files, in a partition this commit changes. A negative value
+  // leaves the first attempt
   // unchecked; every attempt then makes the snapshot it builds on the last safe one.
   std::optional<int64_t> strict_mode_last_safe_snapshot = std::nullopt;
 };
@@ -92,8 +93,10 @@ class Committer {
   // Scans (from_id, latest] for a snapshot of ours with this identifier and kind.
   Result<std::optional<int64_t>> FindOwnSnapshot(int64_t from_id, const Snapshot& latest, int64_t identifier,
                                                  CommitKind kind);
-  // StrictModeChecker.check over snapshots (last_safe, new_id): Paimon's refusal text, or "".
-  Result<std::string> StrictModeRefusal(int64_t last_safe, int64_t new_id, CommitKind kind);
+  // StrictModeChecker.check over snapshots (last_safe, new_id) and the partitions `changes` touch:
+  // Paimon's refusal text, or "".
+  Result<std::string> StrictModeRefusal(int64_t last_safe, int64_t new_id, CommitKind kind,
+                                        const std::vector<FileChange>& changes);
   // Brings base_ up to snapshot `latest` by replaying the snapshots in between.
   Status AdvanceBase(const Snapshot& latest);
   // During Overwrite: DELETEs of the target partitions' live files in `latest`, then `adds`.

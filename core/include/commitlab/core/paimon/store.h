@@ -106,10 +106,9 @@ class SnapshotStore {
   // once per attempt, and copying it was most of a simulated sweep's cost; a store in memory
   // answers with the snapshot it holds. The default wraps LatestSnapshot.
   virtual Result<SnapshotRef> LatestSnapshotRef() {
-    Result<std::optional<Snapshot>> r = LatestSnapshot();
-    if (!r.ok()) return r.status();
-    if (!r->has_value()) return SnapshotRef();
-    return SnapshotRef(std::make_shared<const Snapshot>(std::move(**r)));
+    COMMITLAB_ASSIGN_OR_RETURN(std::optional<Snapshot> r, LatestSnapshot());
+    if (!r.has_value()) return SnapshotRef();
+    return SnapshotRef(std::make_shared<const Snapshot>(std::move(*r)));
   }
   virtual Result<Snapshot> ReadSnapshot(int64_t id) = 0;
   // Snapshot `id` as a shared reference. A committer's idempotency scan reads every snapshot

@@ -40,6 +40,8 @@ class TableState {
 
  private:
   void AddLive(const DataFile& f, int64_t snapshot_id);
+  // Counts the files in the index, for a check of live_files_.
+  size_t CountLiveFiles() const;
 
   std::map<std::string, std::map<int32_t, BucketFiles>> partitions_;
   // partition -> (snapshot that added it, bucket, level, name) -> total_buckets, for files that
