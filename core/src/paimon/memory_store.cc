@@ -31,7 +31,9 @@ Result<SnapshotRef> MemoryStore::ReadSnapshotRef(int64_t id) {
   MaybeMutexLock lock(&mu_, locking_);
   if (id < 1 || id > static_cast<int64_t>(snapshots_.size()))
     return Status::NotFound(fmt::format("Snapshot file snapshot-{} does not exist.", id));
-  return snapshots_[static_cast<size_t>(id - 1)];
+  const SnapshotRef& s = snapshots_[static_cast<size_t>(id - 1)];
+  COMMITLAB_DCHECK(s->id == id, "snapshot N is stored at index N - 1 (PutLocked keeps them in id order)");
+  return s;
 }
 
 Status MemoryStore::WriteManifest(const std::string& name, const std::vector<FileChange>&) {

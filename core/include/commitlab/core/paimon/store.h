@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/status.h"
 
@@ -80,7 +81,10 @@ class SnapshotChain {
   const_iterator begin() const { return const_iterator(refs_.begin()); }
   const_iterator end() const { return const_iterator(refs_.end()); }
   void push_back(Snapshot s) { refs_.push_back(std::make_shared<const Snapshot>(std::move(s))); }
-  void push_back(SnapshotRef s) { refs_.push_back(std::move(s)); }
+  void push_back(SnapshotRef s) {
+    COMMITLAB_CHECK(s != nullptr, "a chain holds snapshots, never null: its iterator and front() dereference each");
+    refs_.push_back(std::move(s));
+  }
 
   const std::vector<SnapshotRef>& refs() const { return refs_; }
   std::vector<SnapshotRef>* mutable_refs() { return &refs_; }
