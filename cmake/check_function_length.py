@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 GOAL = 100
-LIMIT = 183  # the longest function today; lower it as functions are split, down to GOAL
+LIMIT = 181  # the longest function today; lower it as functions are split, down to GOAL
 
 OPEN = re.compile(r'^(\s*)(?!(?:if|for|while|switch|else|do|try|catch|namespace|struct|class|enum|union|extern)\b)'
                   r'[^;{}]*\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?(?:final\s*)?(?:->\s*[^{;]+)?'
