@@ -308,16 +308,21 @@ TEST(ParserTest, RepeatExpandsLabelsAndCheckpointNames) {
 // back, each of its steps is the one the line expanded step by step gives, and so is every step
 // after it (the keys and identifiers the held line skips over).
 TEST(ParserTest, ARepeatHeldOnceReadsAsTheExpandedOne) {
-  const std::string text = std::string(kHeader) +
-                           "a: write rows=2\n"
-                           "repeat 4: a: write rows=3; commit\n"
-                           "repeat 3: b: write rows=1; write rows=2 partition=dt=1; commit; commit\n"
-                           "repeat 2: a: write rows=1 keys=5..6; commit\n"    // given keys: expanded
-                           "repeat 2: b.x: write rows=1; commit\n"            // a label: expanded
-                           "repeat 2: a: write rows=1; checkpoint name=cp\n"  // another op: expanded
-                           "a: restart\n"
-                           "repeat 5: a: write rows=1; commit\n"
-                           "b: write rows=4; commit\n";
+  // A partitioned table (a write names its partition), so that a held line's partitions are read back too.
+  const std::string text =
+      "title \"t\"\n"
+      "table name=T protocol=paimon primary-key=true partitions=dt buckets=2 levels=6\n"
+      "writer name=a\n"
+      "writer name=b\n"
+      "a: write rows=2 partition=dt=0\n"
+      "repeat 4: a: write rows=3 partition=dt=0; commit\n"
+      "repeat 3: b: write rows=1 partition=dt=0; write rows=2 partition=dt=1; commit; commit\n"
+      "repeat 2: a: write rows=1 keys=5..6 partition=dt=0; commit\n"    // given keys: expanded
+      "repeat 2: b.x: write rows=1 partition=dt=1; commit\n"            // a label: expanded
+      "repeat 2: a: write rows=1 partition=dt=0; checkpoint name=cp\n"  // another op: expanded
+      "a: restart\n"
+      "repeat 5: a: write rows=1 partition=dt=1; commit\n"
+      "b: write rows=4 partition=dt=0; commit\n";
   Result<Scenario> lazy = ParseScenario(text, "t.scn");
   Result<Scenario> eager = ParseScenario(text, "t.scn", {.lazy_repeats = false});
   ASSERT_TRUE(lazy.ok()) << lazy.status().message();
