@@ -5,7 +5,8 @@
 #   ./run.sh test       run the whole test suite with ctest in build/, then the unit, scenario and golden
 #                       tests again in build/debug, where every assert and COMMITLAB_DCHECK is live
 #   ./run.sh golden     regenerate results/golden/*.jsonl (each scenario's trace) and say which changed
-#   ./run.sh screenshot  retake results/timeline/paimon_conflict.png (the README's timeline) in headless chromium
+#   ./run.sh screenshot  retake results/timeline/paimon_conflict.png and paimon_conflict_stepped.png (the
+#                       README's timeline, whole and stepped to the refusal) in headless chromium
 #   ./run.sh bench      the retry-policy sweep (results/retry-sweep/), then Google Benchmark (JSON into results/bench/)
 #   ./run.sh asan       build with ASan+UBSan into build/asan and run the tests there
 #   ./run.sh tsan       build with TSan into build/tsan and run the tests there
@@ -175,12 +176,13 @@ case "$cmd" in
     done
     ;;
   screenshot)
-    # The README's timeline picture, taken by the browser test from a real chromium window.
+    # The README's timeline pictures, taken by the browser tests from a real chromium window: the
+    # whole run, and the page stepped to the refusal with its state panel.
     install_missing "${TEST_PACKAGES[@]}"
     build release
     COMMITLAB_SCREENSHOT_DIR=results/timeline ./build/labs/timeline_browser_test \
-      --gtest_filter='*LeavesAScreenshot' >/dev/null
-    echo "results/timeline/paimon_conflict.png"
+      --gtest_filter='*LeavesAScreenshot:*TheStepperWalksEveryStepOfTheConflict*' >/dev/null
+    echo "results/timeline/paimon_conflict.png results/timeline/paimon_conflict_stepped.png"
     ;;
   asan|tsan)
     install_missing "${TEST_PACKAGES[@]}"

@@ -18,7 +18,9 @@
 #include "commitlab/scenarios/parser.h"
 #include "commitlab/scenarios/report_json.h"
 #include "commitlab/scenarios/stepper.h"
+#include "commitlab/sim/run_state.h"
 #include "commitlab/sim/schedule.h"
+#include "lab/report_words.h"
 
 namespace commitlab::cli {
 namespace {
@@ -93,41 +95,87 @@ std::optional<int> WriterOfKey(char c) {
   return std::nullopt;
 }
 
-void PrintState(const scenarios::StepperState& s) {
-  std::string out = fmt::format("\n-- step {} --\n", s.step);
+// One screen: what the last pick did (and why, for a refusal), each table's state and each
+// writer's row, a '*' on what changed, and the keys. In the stepper's language.
+void PrintState(const scenarios::StepperState& s, sim::Language language) {
+  const bool zh = language == sim::Language::kChinese;
+  auto say = [language](const char* en, const char* cn, auto&&... args) { return sim::Say(language, en, cn, args...); };
+  std::string out =
+      say("\n-- step {0} · t = {1} --\n", "\n-- 第 {0} 步 · t = {1} --\n", s.step, sim::Clock(s.now_micros));
+  if (s.step > 0 && s.events.empty()) {
+    out += say("  (the picked writer ran to its next scheduling point; nothing was recorded)\n",
+               "  （被选中的写入方运行到下一个调度点，没有记录事件）\n");
+  }
   for (const std::string& e : s.events) out += fmt::format("  {}\n", e);
-  out += fmt::format("latest snapshot: {}\n", s.latest ? std::to_string(*s.latest) : "none");
+  for (const std::string& w : s.why) out += fmt::format("  {}\n", w);
+  for (const scenarios::StepperTable& t : s.tables)
+    out += fmt::format("{}{}{}\n", t.changed ? "* " : "  ",
+                       t.name.empty() ? "" : say("table {0}: ", "表 {0}：", t.name), t.state);
   size_t name_width = 6;
   for (const scenarios::StepperWriter& w : s.writers) name_width = std::max(name_width, w.name.size());
   for (const scenarios::StepperWriter& w : s.writers) {
-    const std::string attempt =
-        w.attempt == 0 ? "" : fmt::format("attempt {}{}", w.attempt, w.base ? fmt::format(" on {}", *w.base) : "");
-    out += fmt::format("  {} {:<{}}  {:<8}  {:<16}  {}\n", w.symbol, w.name, name_width, w.runnable ? "runnable" : "",
-                       attempt, w.phase);
+    const std::string attempt = w.attempt == 0 ? ""
+                                               : say("attempt {0}{1}", "第 {0} 次尝试{1}", w.attempt,
+                                                     w.base ? say(" on {0}", "，基于 {0}", *w.base) : std::string());
+    const std::string row = w.waits_for.empty() ? w.phase : say("{0}: {1}", "{0}：{1}", w.phase, w.waits_for);
+    out += fmt::format("{}{} {:<{}}  {:<{}}  {:<16}  {}\n", w.changed ? "* " : "  ", w.symbol, w.name, name_width,
+                       w.runnable ? say("runnable", "可运行") : "", zh ? 6 : 8, attempt, row);
   }
   if (s.finished) {
-    out += "the run is over";
+    out += say("the run is over", "运行结束");
     if (s.report) {
-      out += fmt::format(": {} of {} expectations held, {}", s.report->expectations_passed(),
-                         s.report->expectations.size(), s.report->ok() ? "ok" : "FAILED");
+      out +=
+          say(": {0} of {1} expectations held, {2}", "：{1} 条预期中 {0} 条成立，{2}", s.report->expectations_passed(),
+              s.report->expectations.size(), s.report->ok() ? say("ok", "通过") : say("FAILED", "未通过"));
+      // A violation the scenario expects (a lost update, a lost commit) is the point of the run: say it.
+      out += "\n";
+      for (const std::string& line : InvariantLinesIn(*s.report, language)) out += fmt::format("  {}\n", line);
+    } else {
+      out += "\n";
     }
-    out += "  ·  u undo  ·  s save  ·  q quit\n";
+    out += say("u undo  ·  s save  ·  q quit\n", "u 撤销  ·  s 保存  ·  q 退出\n");
   } else {
     std::string letters;
     for (const scenarios::StepperWriter& w : s.writers)
       if (w.runnable) letters += (letters.empty() ? "" : " ") + w.symbol;
-    out += fmt::format("next: {}  ·  n the seed's pick ({})  ·  u undo  ·  s save  ·  q quit\n", letters,
-                       sim::WriterSymbol(s.seed_pick));
+    out += say("next: {0}  ·  n the seed's pick ({1})  ·  u undo  ·  s save  ·  q quit\n",
+               "下一步：{0}  ·  n 按 seed 选（{1}）  ·  u 撤销  ·  s 保存  ·  q 退出\n", letters,
+               sim::WriterSymbol(s.seed_pick));
   }
   std::fputs(out.c_str(), stdout);
   std::fflush(stdout);
+}
+
+// u: one pick back, or why there is none.
+Status Undo(scenarios::Stepper& stepper, sim::Language language) {
+  COMMITLAB_ASSIGN_OR_RETURN(bool undone, stepper.Undo());
+  if (!undone)
+    return Status::InvalidArgument(
+        sim::Say(language, "nothing to undo: this is the start", "没有可撤销的：这里是开头"));
+  return Status::OK();
+}
+
+// s: the picks so far, the whole run they lead to and the command that replays it.
+Status PrintSchedule(const scenarios::Stepper& stepper, sim::Language language, const std::string& path,
+                     const scenarios::RunPlan& plan) {
+  COMMITLAB_ASSIGN_OR_RETURN(std::string schedule, stepper.CompleteSchedule());
+  fmt::print("{}",
+             sim::Say(language,
+                      "picks so far: {0}\nthe whole run (then the seed's picks): {1}\nreplay it: commitlab "
+                      "run {2} --seed {3} --sched {4} --schedule '{1}'\n",
+                      "已选：{0}\n整次运行（之后按 seed 选）：{1}\n重放：commitlab run {2} --seed {3} --sched {4} "
+                      "--schedule '{1}'\n",
+                      stepper.state().picks.empty() ? sim::Say(language, "(none)", "（无）") : stepper.state().picks,
+                      schedule, path, plan.seed, plan.sched));
+  std::fflush(stdout);
+  return Status::OK();
 }
 
 }  // namespace
 
 int RunStep(const std::vector<std::string>& args) {
   po::options_description options("commitlab step FILE.scn [options]");
-  std::string path, sched, keys;
+  std::string path, sched, keys, lang = "en";
   uint64_t seed = 0;
   // clang-format off
   options.add_options()
@@ -135,7 +183,8 @@ int RunStep(const std::vector<std::string>& args) {
       ("file", po::value(&path), "the scenario file")
       ("seed", po::value(&seed), "the run's seed (default: the file's seed line)")
       ("sched", po::value(&sched), "the strategy n follows: random, pct, pct:depth=N, round-robin (default: the file's)")
-      ("keys", po::value(&keys), "act these keys first (e.g. 'abnnus'), then read the rest from stdin");
+      ("keys", po::value(&keys), "act these keys first (e.g. 'abnnus'), then read the rest from stdin")
+      ("lang", po::value(&lang), "en or zh: the language of the stepper's own words (log lines stay in English)");
   // clang-format on
   po::positional_options_description positional;
   positional.add("file", 1);
@@ -149,6 +198,8 @@ int RunStep(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (path.empty()) return UsageError(kCommand, "missing the scenario file to step through");
+  if (lang != "en" && lang != "zh") return UsageError(kCommand, fmt::format("--lang '{}' is not one of en, zh", lang));
+  const sim::Language language = lang == "zh" ? sim::Language::kChinese : sim::Language::kEnglish;
   Result<scenarios::Scenario> scenario = scenarios::LoadScenarioFile(path);
   if (!scenario.ok()) {
     fmt::print(stderr, "{}\n", scenario.status().message());
@@ -162,15 +213,18 @@ int RunStep(const std::vector<std::string>& args) {
   } else if (scenario->sched && scenario->sched->kind == scenarios::SchedKind::kFree) {
     run.sched = "random";  // a file written for OS threads is stepped under the simulator
   }
-  Result<std::unique_ptr<scenarios::Stepper>> stepper = scenarios::Stepper::Create(*scenario, run);
+  Result<std::unique_ptr<scenarios::Stepper>> stepper = scenarios::Stepper::Create(*scenario, run, language);
   if (!stepper.ok()) return UsageError(kCommand, stepper.status().message());
   Result<scenarios::RunPlan> plan = scenarios::PlanRun(*scenario, run);
-  fmt::print("== {} ({}) ==\nseed={} sched={}; {} writer(s)\n", scenario->title, path, plan->seed, plan->sched,
-             scenario->writers.size());
+  const std::string title =
+      language == sim::Language::kChinese && !scenario->title_zh.empty() ? scenario->title_zh : scenario->title;
+  fmt::print("{}", sim::Say(language, "== {0} ({1}) ==\nseed={2} sched={3}; {4} writer(s)\n",
+                            "== {0}（{1}）==\nseed={2} sched={3}；{4} 个写入方\n", title, path, plan->seed, plan->sched,
+                            scenario->writers.size()));
 
   RawTerminal terminal;
   Keys input(keys);
-  PrintState((*stepper)->state());
+  PrintState((*stepper)->state(), language);
   bool escaped = false;
   while (std::optional<char> key = input.Next()) {
     Status st;
@@ -185,34 +239,23 @@ int RunStep(const std::vector<std::string>& args) {
     if (command && *key == 'n') {
       st = (*stepper)->PickAsTheSeedWould();
     } else if (command && *key == 'u') {
-      Result<bool> undone = (*stepper)->Undo();
-      st = undone.status();
-      if (undone.ok() && !*undone) st = Status::InvalidArgument("nothing to undo: this is the start");
+      st = Undo(**stepper, language);
     } else if (command && *key == 's') {
-      Result<std::string> schedule = (*stepper)->CompleteSchedule();
-      if (!schedule.ok()) {
-        st = schedule.status();
-      } else {
-        fmt::print(
-            "picks so far: {}\nthe whole run (then the seed's picks): {}\nreplay it: commitlab run {} --seed {} "
-            "--sched {} --schedule '{}'\n",
-            (*stepper)->state().picks.empty() ? "(none)" : (*stepper)->state().picks, *schedule, path, plan->seed,
-            plan->sched, *schedule);
-        std::fflush(stdout);
-        continue;
-      }
+      st = PrintSchedule(**stepper, language, path, *plan);
+      if (st.ok()) continue;
     } else if (std::optional<int> w = WriterOfKey(*key)) {
       st = (*stepper)->Pick(*w);
     } else {
-      st = Status::InvalidArgument(fmt::format("'{}' is not a key here (a writer's letter{}, n, u, s or q)", *key,
-                                               many ? ", '/' and a letter" : ""));
+      st = Status::InvalidArgument(sim::Say(language, "'{0}' is not a key here (a writer's letter{1}, n, u, s or q)",
+                                            "'{0}' 在这里不是按键（写入方的字母{1}、n、u、s 或 q）", *key,
+                                            many ? sim::Say(language, ", '/' and a letter", "、'/' 加字母") : ""));
     }
     if (!st.ok()) {
       fmt::print("{}\n", st.message());
       std::fflush(stdout);
       continue;
     }
-    PrintState((*stepper)->state());
+    PrintState((*stepper)->state(), language);
   }
   return kExitOk;
 }

@@ -55,6 +55,15 @@ std::string CellText(const scenarios::WriterReport& loser) {
   return name;
 }
 
+// A cell in Chinese; the exceptions' names (Append, CommitFailed, ...) stay.
+std::string CellInChinese(const std::string& cell) {
+  if (cell == "commits") return "提交成功";
+  if (cell == "new data") return "新数据";
+  if (cell == "files deleted") return "文件已删";
+  if (cell == "files missing") return "缺少文件";
+  return cell;
+}
+
 }  // namespace
 
 std::vector<std::string> FirstLines(std::string_view text, size_t n) {
@@ -106,15 +115,18 @@ std::vector<std::string> RefusalLines(std::string_view message) {
   return out;
 }
 
-std::vector<std::string> ChainLines(const scenarios::TableReport& t) {
+std::vector<std::string> ChainLines(const scenarios::TableReport& t, bool chinese) {
   std::vector<std::string> out;
+  const std::string_view entry = scenarios::WordsOf(t.protocol).chain_entry;
+  const std::string_view noun = !chinese ? entry : entry == "version" ? "版本" : "快照";
   for (size_t i = 0; i < t.chain.size(); ++i) {
     const Snapshot& s = t.chain[i];
     const std::string op(t.operation(i));
-    out.push_back(fmt::format("{} {}  {:<9}  user={}  parent={}  total={}", scenarios::WordsOf(t.protocol).chain_entry,
-                              s.id, op, s.commit_user, s.parent_id, s.total_records));
+    out.push_back(fmt::format("{} {}  {:<9}  user={}  parent={}  total={}", noun, s.id, op, s.commit_user, s.parent_id,
+                              s.total_records));
   }
-  for (const auto& [key, value] : t.counters) out.push_back(fmt::format("counter {} = {}", key, value));
+  for (const auto& [key, value] : t.counters)
+    out.push_back(fmt::format("{} {} = {}", chinese ? "计数器" : "counter", key, value));
   return out;
 }
 
@@ -134,7 +146,7 @@ std::optional<std::vector<std::string>> ConflictMatrixLines(const scenarios::Run
         const auto it = losers.find(fmt::format("{}-{}-{}", prefix, Lower(ops[w]), Lower(ops[l])));
         if (it == losers.end()) return std::nullopt;
         cell[w][l] = CellText(*it->second);
-        if (chinese && cell[w][l] == "commits") cell[w][l] = "提交成功";
+        if (chinese) cell[w][l] = CellInChinese(cell[w][l]);
       }
     }
     const std::vector<std::string> names(ops.begin(), ops.end());

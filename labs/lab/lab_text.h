@@ -25,7 +25,8 @@ std::string AbbreviateUuids(std::string_view text);
 std::vector<std::string> RefusalLines(std::string_view message);
 // "v3  operation=append  user=writer-b  parent=2  total=3": a table's chain, one line a snapshot,
 // for the tables the log does not narrate snapshot by snapshot (Iceberg's and Delta's).
-std::vector<std::string> ChainLines(const scenarios::TableReport& table);
+// With `chinese`, 快照/版本 and 计数器 for snapshot/version and counter (the fields stay).
+std::vector<std::string> ChainLines(const scenarios::TableReport& table, bool chinese = false);
 
 // The loser's outcome of each table LEVEL-WINNER-LOSER of the matrix scenario, as a matrix per
 // level ("commits", or the exception without Concurrent/Exception: "Append", "DeleteRead"), then

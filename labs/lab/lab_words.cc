@@ -25,9 +25,11 @@ constexpr LabWords kEnglish = {
     .agrees = "AGREES",
     .differs = "DIFFERS",
     .verdicts_heading = "== Verdicts ==",
+    .invariants = "invariants: ",
 };
 
-// S2 第 5 讲's own words where it has them: "Atomic commit failed 共 25 次；失败的作业数 = 0；最新快照 id = 60".
+// S2 第 5 讲's own words where it has them: "Atomic commit failed 共 25 次；失败的作业数 = 0；最新快照 id = 60";
+// an Iceberg writer's lost race in 无锁并发写入's (在条件式替换中落败), a Delta one's in 04's 3.3.
 constexpr LabWords kChinese = {
     .language = sim::Language::kChinese,
     .source = "出处：{0}",
@@ -41,7 +43,7 @@ constexpr LabWords kChinese = {
     .latest = "{0}最新快照 id = {1}",
     .per_user = "{0}每个提交用户的快照数：{1}",
     .table_prefix = "表 {0}：",
-    .matrix_tally = "Atomic commit failed 共 {0} 次；冲突 {1} 次；被拒绝的写入方 {2} 个",
+    .matrix_tally = "竞争落败共 {0} 次；冲突 {1} 次；被拒绝的写入方 {2} 个",
     .expectations = "预期：{1} 条中 {0} 条成立（{2}）",
     .chain_heading = "表 {0}（{1}）：",
     .lectures = "讲义对照：{0}",
@@ -50,6 +52,7 @@ constexpr LabWords kChinese = {
     .agrees = "符合",
     .differs = "不符",
     .verdicts_heading = "== 结论 ==",
+    .invariants = "不变量：",
 };
 
 }  // namespace

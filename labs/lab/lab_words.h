@@ -17,7 +17,7 @@ struct LabWords {
   std::string_view lecture_run;      // {0} run, {1} lost races, {2} seed
   std::string_view on_threads;       // how the Paimon race runs by default
   std::string_view simulated;        // {0} seed, {1} strategy
-  std::string_view atomic_failures;  // {0} total, {1} "job-A 12, job-B 13"
+  std::string_view atomic_failures;  // {0} total, {1} "job-A 12, job-B 13": Paimon's lost races
   std::string_view tally;            // {0} conflicts, {1} unknown outcomes, {2} idempotent matches
   std::string_view failed_jobs;      // {0} count, {1} " (w refused)" or ""
   std::string_view latest;           // {0} "table t: " or "", {1} id
@@ -32,6 +32,7 @@ struct LabWords {
   std::string_view agrees;
   std::string_view differs;
   std::string_view verdicts_heading;
+  std::string_view invariants;  // the label of the invariants line, for --brief's wrapping
 };
 
 // "en" or "zh"; null for anything else.

@@ -78,7 +78,11 @@ std::string HistoryWhere(const std::string& path, std::string_view message) {
   return fmt::format("{}: {}", path, message);
 }
 
-Result<std::vector<sim::Json>> ReadHistoryFile(const std::string& path) {
+namespace {
+
+// Opens a history file for reading, refusing what is not one: missing, not a regular file (a FIFO
+// would block, a device never end), or too large.
+Result<std::unique_ptr<std::ifstream>> OpenHistory(const std::string& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status))
@@ -87,16 +91,19 @@ Result<std::vector<sim::Json>> ReadHistoryFile(const std::string& path) {
     return Status::InvalidArgument(fmt::format("{} is not a regular file", path));
   if (std::filesystem::file_size(path, ec) > kMaxHistoryBytes)
     return Status::InvalidArgument(fmt::format("{} is larger than {} bytes", path, kMaxHistoryBytes));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
+  if (!*in) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  return in;
+}
+
+}  // namespace
+
+Result<std::vector<sim::Json>> ReadHistoryFile(const std::string& path) {
   std::vector<sim::Json> lines;
-  std::string line;
-  for (size_t n = 1; std::getline(in, line); ++n) {
-    Result<sim::Json> j = sim::ParseHistoryLine(line, n);
-    if (!j.ok()) return Status::InvalidArgument(HistoryWhere(path, j.status().message()));
-    lines.push_back(std::move(*j));
-  }
-  if (lines.empty()) return Status::InvalidArgument(fmt::format("{}: empty file, not a history", path));
+  COMMITLAB_RETURN_IF_ERROR(ForEachHistoryLine(path, [&lines](sim::Json line, size_t) {
+    lines.push_back(std::move(line));
+    return Status::OK();
+  }));
   return lines;
 }
 
@@ -154,6 +161,31 @@ Result<bool> HistoryFileLines::Next(std::string* line) {
   at_ = buffer_.size();
   ++line_number_;
   return true;
+}
+
+Result<sim::Json> ReadHistoryHeader(const std::string& path) {
+  Result<std::unique_ptr<std::ifstream>> in = OpenHistory(path);
+  if (!in.ok()) return in.status();
+  std::string line;
+  if (!std::getline(**in, line)) return Status::InvalidArgument(fmt::format("{}: empty file, not a history", path));
+  Result<sim::Json> j = sim::ParseHistoryLine(line, 1);
+  if (!j.ok()) return Status::InvalidArgument(HistoryWhere(path, j.status().message()));
+  return j;
+}
+
+Status ForEachHistoryLine(const std::string& path, const std::function<Status(sim::Json, size_t)>& each) {
+  Result<std::unique_ptr<std::ifstream>> in = OpenHistory(path);
+  if (!in.ok()) return in.status();
+  std::string line;
+  size_t n = 0;
+  while (std::getline(**in, line)) {
+    ++n;
+    Result<sim::Json> j = sim::ParseHistoryLine(line, n);
+    if (!j.ok()) return Status::InvalidArgument(HistoryWhere(path, j.status().message()));
+    COMMITLAB_RETURN_IF_ERROR(each(std::move(*j), n));
+  }
+  if (n == 0) return Status::InvalidArgument(fmt::format("{}: empty file, not a history", path));
+  return Status::OK();
 }
 
 }  // namespace commitlab::cli

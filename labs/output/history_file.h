@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -56,6 +57,11 @@ std::string HistoryWhere(const std::string& path, std::string_view message);
 // The lines of a history file, parsed; InvalidArgument "PATH:N: ..." for a line that is not JSON
 // or not a history line, and for a file that is missing, not a file, too large or empty.
 Result<std::vector<sim::Json>> ReadHistoryFile(const std::string& path);
+// The same one line at a time (header included, with its 1-based number), so that a reader of a
+// large history holds one line, not all of them; stops at the first error `each` returns.
+Status ForEachHistoryLine(const std::string& path, const std::function<Status(sim::Json, size_t)>& each);
+// Only the first line, parsed.
+Result<sim::Json> ReadHistoryHeader(const std::string& path);
 
 // A history file read one line at a time (a streamed replay holds one line, not the history).
 class HistoryFileLines final : public scenarios::RecordedLines {

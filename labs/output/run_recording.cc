@@ -34,7 +34,15 @@ Status RunRecording::Finish(std::string_view command, const sim::Json& footer) {
   if (file_) COMMITLAB_RETURN_IF_ERROR(file_->Finish(footer));
   if (memory_) memory_->Footer(footer);
   if (wants_.timeline.empty() && !wants_.explain) return Status::OK();
-  // The history, read once for the drawing and the explanations.
+  if (!wants_.timeline.empty()) {
+    // A timeline is only asked for with a history file (RunHistoryPath), which it reads line by line.
+    Result<std::string> picture =
+        DrawTimeline(command, path_, wants_.timeline, sim::TimelineOptions{.language = wants_.language});
+    if (!picture.ok()) return Status::InvalidArgument(fmt::format("--timeline: {}", picture.status().message()));
+    timeline_summary_ = *picture;
+  }
+  if (!wants_.explain) return Status::OK();
+  // The history, read whole for the explanations.
   std::vector<sim::Json> lines;
   if (file_) {
     COMMITLAB_ASSIGN_OR_RETURN(std::vector<sim::Json> read, ReadHistoryFile(path_));
@@ -42,15 +50,10 @@ Status RunRecording::Finish(std::string_view command, const sim::Json& footer) {
   } else {
     for (const std::string& line : memory_->lines()) lines.push_back(sim::Json::parse(line));
   }
-  if (!wants_.timeline.empty()) {
-    Result<std::string> picture = DrawTimeline(command, lines, path_, wants_.timeline);
-    if (!picture.ok()) return Status::InvalidArgument(fmt::format("--timeline: {}", picture.status().message()));
-    timeline_summary_ = *picture;
-  }
-  if (!wants_.explain) return Status::OK();
   Result<std::vector<sim::Explanation>> why = sim::ExplainHistory(lines, wants_.language);
   if (!why.ok()) return Status::InvalidArgument(fmt::format("--explain: {}", why.status().message()));
   explanation_ = sim::ExplanationText(*why, wants_.explain_max_per_kind, wants_.language);
+  explanations_ = std::move(*why);
   return Status::OK();
 }
 

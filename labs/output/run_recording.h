@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "commitlab/core/status.h"
 #include "commitlab/sim/explain.h"
@@ -25,7 +26,7 @@ class RunRecording {
     std::string timeline;                              // draw it into this .html or .svg file
     bool explain = false;                              // say why each race was lost and each commit refused
     size_t explain_max_per_kind = SIZE_MAX;            // past this many of one kind, only a count
-    sim::Language language = sim::Language::kEnglish;  // of the explanations
+    sim::Language language = sim::Language::kEnglish;  // of the explanations and the timeline
   };
 
   // Opens the history with `header` (HistoryHeader's fields). Errors name the file.
@@ -41,6 +42,8 @@ class RunRecording {
   const std::string& timeline_summary() const { return timeline_summary_; }
   // ExplanationText's lines ("why: ..."); "" when not asked for or nothing needed explaining.
   const std::string& explanation() const { return explanation_; }
+  // The explanations themselves, each whole (for `lab --class`, which picks one).
+  const std::vector<sim::Explanation>& explanations() const { return explanations_; }
 
  private:
   explicit RunRecording(Wants wants) : wants_(std::move(wants)) {}
@@ -52,6 +55,7 @@ class RunRecording {
   std::unique_ptr<sim::History> memory_;
   std::string timeline_summary_;
   std::string explanation_;
+  std::vector<sim::Explanation> explanations_;
 };
 
 }  // namespace commitlab::cli

@@ -28,22 +28,33 @@ std::string RunHistoryPath(const std::string& trace, const std::string& timeline
 }
 
 Result<std::string> DrawTimeline(std::string_view command, const std::string& history_path, const std::string& out,
-                                 sim::TimelineAxis axis) {
-  COMMITLAB_ASSIGN_OR_RETURN(std::vector<sim::Json> lines, ReadHistoryFile(history_path));
-  return DrawTimeline(command, lines, history_path, out, axis);
-}
-
-Result<std::string> DrawTimeline(std::string_view command, const std::vector<sim::Json>& lines,
-                                 const std::string& history_path, const std::string& out, sim::TimelineAxis axis) {
-  Result<sim::Timeline> t = sim::BuildTimeline(lines, axis);
-  if (!t.ok()) return Status::InvalidArgument(HistoryWhere(history_path, t.status().message()));
+                                 const sim::TimelineOptions& options) {
+  // The header first (the drawing's plan needs it), then the events, twice.
+  COMMITLAB_ASSIGN_OR_RETURN(const sim::Json header, ReadHistoryHeader(history_path));
+  const sim::HistoryEvents events = [&history_path](const std::function<Status(const sim::Json&, size_t)>& each) {
+    return ForEachHistoryLine(history_path,
+                              [&each](sim::Json line, size_t n) { return n == 1 ? Status::OK() : each(line, n); });
+  };
+  Result<sim::Timeline> t = sim::BuildTimeline(header, events, options);
+  if (!t.ok()) {
+    const std::string message(t.status().message());
+    // A line the reader refused already names the file.
+    if (message.starts_with(history_path)) return t.status();
+    return Status::InvalidArgument(HistoryWhere(history_path, message));
+  }
   const bool svg = std::filesystem::path(out).extension() == ".svg";
   // A failed write leaves no half-written picture behind.
   COMMITLAB_RETURN_IF_ERROR(WriteFileAtomically(out, svg ? sim::TimelineSvg(*t) : sim::TimelineHtml(*t)));
   for (const std::string& w : t->warnings)
     fmt::print(stderr, "commitlab {}: warning: {}: {}\n", command, history_path, w);
-  return fmt::format("{}: {} writer(s), {} span(s), {} lost race(s) ({} with the winner drawn), {} snapshot(s)", out,
-                     t->lanes.size(), t->spans.size(), t->lost_races, t->arrows.size(), t->chain.size());
+  return sim::Say(options.language,
+                  "{0}: {1} writer(s), {2} span(s), {3} lost race(s) ({4} with the winner drawn), {5} snapshot(s){6}",
+                  "{0}：{1} 个写入方，{2} 个区间，{3} 次竞争落败（其中 {4} 次画出了赢家），{5} 个快照{6}", out,
+                  t->lanes.size(), t->spans_total, t->lost_races, t->arrows.size(), t->chain.size(),
+                  !t->aggregated ? std::string()
+                  : options.language == sim::Language::kChinese
+                      ? fmt::format("，按区间汇总（每个写入方 {} 格）", t->bins)
+                      : fmt::format(", binned ({} bins a lane)", t->bins));
 }
 
 }  // namespace commitlab::cli

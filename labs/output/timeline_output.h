@@ -23,12 +23,9 @@ std::string RunHistoryPath(const std::string& trace, const std::string& timeline
 // Draws the history file into `out` (HTML or SVG by its extension), through a temporary file
 // renamed into place, and prints what the history lacks to stderr as "commitlab COMMAND:
 // warning: ...". Returns "OUT: N writer(s), ..."; errors name the history ("PATH:N: ...").
+// The history is read twice, a line at a time: memory holds the drawing, not the history.
 Result<std::string> DrawTimeline(std::string_view command, const std::string& history_path, const std::string& out,
-                                 sim::TimelineAxis axis = sim::TimelineAxis::kAuto);
-// The same, for a history already read (`history_path` only names it in messages).
-Result<std::string> DrawTimeline(std::string_view command, const std::vector<sim::Json>& lines,
-                                 const std::string& history_path, const std::string& out,
-                                 sim::TimelineAxis axis = sim::TimelineAxis::kAuto);
+                                 const sim::TimelineOptions& options = {});
 
 // Removes `path` (unless empty) when it goes out of scope: a history kept only for a drawing.
 class TemporaryFile {

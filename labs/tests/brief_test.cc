@@ -56,7 +56,16 @@ TEST(BriefTest, LongIdsAreShortProseWrapsAndTheRestIsCut) {
   const std::vector<std::string> cut = Filtered({"   0.000 WARN  [b] " + std::string(200, 'q')});
   ASSERT_EQ(cut.size(), 1u);
   EXPECT_EQ(DisplayColumns(cut[0]), kBriefColumns);
-  EXPECT_TRUE(cut[0].ends_with("…"));
+  EXPECT_TRUE(cut[0].ends_with(" …"));
+  // A log line of words is cut between two of them.
+  EXPECT_THAT(Filtered({"   0.000 INFO  [job-B] Successfully commit snapshot 1 to table race_log by user job-B with "
+                        "identifier 1 and kind APPEND."}),
+              ElementsAre("   0.000 INFO  [job-B] Successfully commit snapshot 1 to table race_log by user job-B "
+                          "with …"));
+  // A file entry keeps what S2 第 5 讲 shows of it, rowCount included.
+  EXPECT_THAT(Filtered({"         | {kind=ADD, partition=, bucket=0, level=5, fileName=data-c42237bc-1111-2222-3333-"
+                        "444444444444-0.parquet, minKey=1, maxKey=3, rowCount=3}"}),
+              ElementsAre("         | {kind=ADD, level=5, fileName=data-c42237bc…-0.parquet, rowCount=3}"));
   // Wide characters never end up split, nor past the limit.
   for (const std::string& l : Filtered({"source: " + std::string(60, 'a') + " " + [] {
          std::string s;
@@ -64,6 +73,12 @@ TEST(BriefTest, LongIdsAreShortProseWrapsAndTheRestIsCut) {
          return s;
        }()}))
     EXPECT_LE(DisplayColumns(l), kBriefColumns) << l;
+  // Chinese line-breaking rules: the full stop goes down with the character before it.
+  std::string zh;
+  for (int i = 0; i < 46; ++i) zh += "讲";
+  const std::vector<std::string> wrapped = Filtered({"source: " + zh + "。后"});
+  ASSERT_EQ(wrapped.size(), 2u);
+  EXPECT_EQ(wrapped[1], "        讲。后");
 }
 
 }  // namespace

@@ -125,7 +125,7 @@ cli_test(timeline_bad_axis 2 "--axis 'x' is not one of auto, time, step"
 cli_test(timeline_not_a_history 2 "scenarios/paimon_race.scn:1: "
   timeline ${PROJECT_SOURCE_DIR}/scenarios/paimon_race.scn -o run.svg)
 # commitlab step: keys from --keys (the terminal itself is tested through a pty in step_pty_test).
-cli_source_test(step_keys 0 "== Two compaction jobs delete the same L0 files \\(scenarios/paimon_conflict.scn\\) == seed=1 sched=random. 3 writer\\(s\\).*-- step 0 --.*next: a b c .*-- step 1 --.*compact-job-2 waits at order.*-- step 0 --.*picks so far: \\(none\\) the whole run \\(then the seed's picks\\): sched1:3w:"
+cli_source_test(step_keys 0 "== Two compaction jobs delete the same L0 files \\(scenarios/paimon_conflict.scn\\) == seed=1 sched=random. 3 writer\\(s\\).*-- step 0 · t = 0 ms --.*next: a b c .*-- step 1 · t = 0 ms --.*compact-job-2 held at order line [0-9]+ .*-- step 0 · t = 0 ms --.*picks so far: \\(none\\) the whole run \\(then the seed's picks\\): sched1:3w:"
   step scenarios/paimon_conflict.scn --keys nus)
 cli_source_test(step_to_the_end 0 "the run is over: ([0-9]+) of \\1 expectations held, ok"
   step scenarios/paimon_conflict.scn --keys nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnq)

@@ -4,7 +4,7 @@ cli_source_test(explore_finds_the_lost_commit 1
   explore scenarios/object_store_check_then_put.scn --ignore-order)
 # The printed command replays the counterexample: the same loss.
 add_test(NAME cli.explore_reproduce_command_replays_it
-  COMMAND sh -c "cmd=$($<TARGET_FILE:commitlab> explore scenarios/object_store_check_then_put.scn --ignore-order | grep -m1 'reproduce: ' | sed 's/.*reproduce: commitlab //') && eval \"${EXPECT_RUN} 0 'PASS [^ ]*:29: expect invariant-violation lost .*ok: 6 of 6 expectations held' -- $<TARGET_FILE:commitlab> $cmd\""
+  COMMAND sh -c "cmd=$($<TARGET_FILE:commitlab> explore scenarios/object_store_check_then_put.scn --ignore-order | grep -m1 'reproduce: ' | sed 's/.*reproduce: commitlab //') && eval \"${EXPECT_RUN} 0 'PASS [^ ]*:[0-9]+: expect invariant-violation lost .*ok: 6 of 6 expectations held' -- $<TARGET_FILE:commitlab> $cmd\""
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # A lost publish at any hit of job-Y is retried: every interleaving keeps both commits once.
 cli_source_test(explore_sound_configuration 0
@@ -17,7 +17,7 @@ cli_source_test(explore_json 1
   "^\\{\"format\":\"commitlab-explore\",\"version\":1,.*\"executions\":[0-9]+,.*\"complete\":true,.*\"findings\":\\[\\{\"kind\":\"lost\",.*\"reproduce\":\"commitlab run .*\"ok\":false\\}$"
   explore scenarios/object_store_check_then_put.scn --ignore-order --json)
 cli_source_test(explore_preemption_bound_incomplete 1
-  "search: INCOMPLETE: [0-9]+ cut by --preemptions.*order lines: label these lines to order them: job-A line 25, job-B line 26"
+  "search: INCOMPLETE: [0-9]+ cut by --preemptions.*order lines: label these lines to order them: job-A line 27, job-B line 28"
   explore scenarios/paimon_race_excerpt.scn --preemptions 0)
 cli_source_test(explore_refuses_p_faults 2
   "commitlab explore: explore: fault \\*:publish.before:p=0.1:error draws from the run's random stream.*write the trigger as maybe"

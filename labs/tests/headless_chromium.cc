@@ -257,4 +257,13 @@ void HeadlessChromium::Click(double x, double y) {
     Call("Input.dispatchMouseEvent", {{"type", type}, {"x", x}, {"y", y}, {"button", "left"}, {"clickCount", 1}});
 }
 
+void HeadlessChromium::PressKey(const std::string& key, const std::string& code, int key_code) {
+  for (const char* type : {"rawKeyDown", "keyUp"})
+    Call("Input.dispatchKeyEvent", {{"type", type},
+                                    {"key", key},
+                                    {"code", code},
+                                    {"windowsVirtualKeyCode", key_code},
+                                    {"nativeVirtualKeyCode", key_code}});
+}
+
 }  // namespace commitlab::test

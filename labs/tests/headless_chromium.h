@@ -39,6 +39,8 @@ class HeadlessChromium {
   // Moves the mouse to (x, y) in CSS pixels of the viewport, as a person's pointer would.
   void MoveMouse(double x, double y);
   void Click(double x, double y);
+  // Presses and releases a key as the keyboard would ("ArrowRight", "ArrowRight", 39).
+  void PressKey(const std::string& key, const std::string& code, int key_code);
 
   // Console errors and warnings, uncaught exceptions and browser log errors seen so far.
   const std::vector<std::string>& Problems() const { return problems_; }

@@ -5,6 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "lab/class_mode.h"
+#include "lab/lecture_notes.h"
+
 namespace commitlab::cli {
 namespace {
 
@@ -74,6 +77,57 @@ TEST(LabTextTest, TheMatrixIsLaidOutFromTheLosersOutcomes) {
   EXPECT_EQ((*lines)[14], "WriteSerializable (table level)");
   r.writers.pop_back();
   EXPECT_FALSE(ConflictMatrixLines(r).has_value());
+}
+
+// A note's conclusion is computed from the numbers it cites: other numbers, other words.
+TEST(LectureNoteTest, TheJitterNotesConclusionFollowsItsNumbers) {
+  using ::testing::HasSubstr;
+  const JitterRuns same{.seeds = 20, .jitter = 0.2, .with = 9, .without = 9, .fixed_with = 8, .fixed_without = 8.5};
+  EXPECT_THAT(JitterNote(same, false), HasSubstr("were 9 with jitter and 9 without; with every storage latency fixed "
+                                                 "at its mean, 8 and 8.5: at two writers the jitter changes nothing, "
+                                                 "whether the storage latency varies or is fixed"));
+  const JitterRuns helps{.seeds = 20, .jitter = 0.2, .with = 4, .without = 12, .fixed_with = 4, .fixed_without = 12};
+  EXPECT_THAT(JitterNote(helps, false), HasSubstr("here the jitter does stagger them, 8 fewer lost races."));
+  const JitterRuns fixed_only{
+      .seeds = 20, .jitter = 0.2, .with = 9, .without = 9, .fixed_with = 3, .fixed_without = 11};
+  EXPECT_THAT(JitterNote(fixed_only, false), HasSubstr("matters only once it is fixed"));
+  const JitterRuns none{.seeds = 20, .jitter = 0, .with = 9, .without = 9};
+  EXPECT_THAT(JitterNote(none, false),
+              HasSubstr("this run's retry policy has no jitter, so there is nothing to compare"));
+  EXPECT_THAT(JitterNote(helps, true), HasSubstr("这里抖动确实把它们错开了，少了 8 次。"));
+}
+
+TEST(LectureNoteTest, TheTableLockNoteSaysWhichIsFasterByTheNumbers) {
+  using ::testing::HasSubstr;
+  LockRuns r{.seeds = 20,
+             .commits = 60,
+             .occ_ms = 600,
+             .occ_lost = 20,
+             .occ_wait_ms = 300,
+             .lock_ms = 400,
+             .lock_wait_ms = 150};
+  EXPECT_THAT(TableLockNote(r, false), HasSubstr("60 commits in 400 ms (150/s), 150 ms spent waiting for the lock; "
+                                                 "optimistic: 20 lost races, 600 ms (100/s), 300 ms of retry waits: "
+                                                 "with two writers and commits of a few ms the lock is 50 % faster"));
+  r.lock_ms = 900;
+  EXPECT_THAT(TableLockNote(r, false), HasSubstr("optimistic commits are 50 % faster"));
+  r.lock_ms = 610;
+  EXPECT_THAT(TableLockNote(r, false), HasSubstr("the two are within 5 % of each other"));
+}
+
+TEST(ClassModeTest, WrapBreaksEnglishAtSpacesAndChineseAnywhereUnderItsLabel) {
+  EXPECT_THAT(Wrap("claim: ", "aaaa bbbb cccc", 16), ElementsAre("claim: aaaa bbbb", "       cccc"));
+  EXPECT_THAT(Wrap("claim: ", "aaaa bbbb cccc", 15), ElementsAre("claim: aaaa", "       bbbb", "       cccc"));
+  EXPECT_THAT(Wrap("断言：", "一二三四五六七八", 14), ElementsAre("断言：一二三四", "      五六七八"));
+  EXPECT_THAT(Wrap("", "short", 100), ElementsAre("short"));
+}
+
+// Chinese line-breaking rules: a closing mark never starts a line (the character before it goes
+// down too, or the name before it whole), an opening one never ends a line.
+TEST(ClassModeTest, WrapKeepsChinesePunctuationWithItsCharacter) {
+  EXPECT_THAT(Wrap("断言：", "一二三四。五六", 14), ElementsAre("断言：一二三", "      四。五六"));
+  EXPECT_THAT(Wrap("断言：", "一二 abc）五六", 15), ElementsAre("断言：一二", "      abc）五六"));
+  EXPECT_THAT(Wrap("断言：", "一二三（四五", 14), ElementsAre("断言：一二三", "      （四五"));
 }
 
 }  // namespace

@@ -81,24 +81,24 @@ class StepSession {
 TEST(StepPtyTest, KeysActAtOnceUndoAndSaveWorkAndTheTerminalIsRestored) {
   StepSession s;
   ASSERT_TRUE(s.started());
-  ASSERT_TRUE(s.ReadUntil("-- step 0 --"));
+  ASSERT_TRUE(s.ReadUntil("-- step 0 ·"));
   ASSERT_TRUE(s.ReadUntil("next: a b c  ·  n the seed's pick (c)"));
   EXPECT_FALSE(s.Canonical()) << "a key should act without Enter";
 
   s.Type('n');  // the seed's pick: compact-job-2 reaches its order line
-  ASSERT_TRUE(s.ReadUntil("-- step 1 --"));
+  ASSERT_TRUE(s.ReadUntil("-- step 1 ·"));
   ASSERT_TRUE(s.ReadUntil("next:"));
-  EXPECT_NE(s.seen().find("compact-job-2 waits at order writer.loaded -> compact-job-2.plan (line 31)"),
+  EXPECT_NE(s.seen().find("compact-job-2 held at order line 33 (writer.loaded -> compact-job-2.plan)"),
             std::string::npos)
       << s.seen();
-  EXPECT_NE(s.seen().find("held at order line 31"), std::string::npos) << s.seen();
+  EXPECT_NE(s.seen().find("held at order line 33"), std::string::npos) << s.seen();
 
   s.Type('u');
-  ASSERT_TRUE(s.ReadUntil("-- step 0 --"));
+  ASSERT_TRUE(s.ReadUntil("-- step 0 ·"));
   s.Type('a');  // the writer instead
-  ASSERT_TRUE(s.ReadUntil("-- step 1 --"));
+  ASSERT_TRUE(s.ReadUntil("-- step 1 ·"));
   ASSERT_TRUE(s.ReadUntil("next:"));
-  EXPECT_NE(s.seen().find("writer line 17: write"), std::string::npos) << s.seen();
+  EXPECT_NE(s.seen().find("writer starts line 19: write"), std::string::npos) << s.seen();
 
   s.Type('s');
   ASSERT_TRUE(s.ReadUntil(

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -83,6 +84,8 @@ std::string ReadBytes(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+std::string fmt_step(size_t k, size_t n) { return "step " + std::to_string(k) + " of " + std::to_string(n); }
+
 class TimelineBrowserTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -117,6 +120,18 @@ class TimelineBrowserTest : public ::testing::Test {
                            " const r = e.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2;"
                            " const top = document.elementFromPoint(x, y);"
                            " if (top && top.closest('.el') === e.closest('.el')) return [x, y]; } return null; })()");
+    EXPECT_TRUE(c.is_array()) << "nothing matches " << selector;
+    return c.is_array() ? std::pair{c[0].get<double>(), c[1].get<double>()} : std::pair{0.0, 0.0};
+  }
+
+  // The middle of the first path matching `selector`, on its stroke (a curve's box centre may be
+  // off it), in viewport pixels, scrolled into view.
+  std::pair<double, double> Midpoint(const std::string& selector) {
+    const Json c = browser_->Evaluate("(() => { const e = document.querySelector('" + selector +
+                                      "'); if (!e) return null;"
+                                      " e.scrollIntoView({block: 'center', inline: 'center'});"
+                                      " const p = e.getPointAtLength(e.getTotalLength() / 2), m = e.getScreenCTM();"
+                                      " return [p.x * m.a + p.y * m.c + m.e, p.x * m.b + p.y * m.d + m.f]; })()");
     EXPECT_TRUE(c.is_array()) << "nothing matches " << selector;
     return c.is_array() ? std::pair{c[0].get<double>(), c[1].get<double>()} : std::pair{0.0, 0.0};
   }
@@ -173,7 +188,10 @@ TEST_F(TimelineBrowserTest, APaimonRaceShowsItsLanesSpansLostRacesAndTheirWinner
   // Every storage operation and every retry wait is one span.
   EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('svg .span').length"),
             Count(h, "op_end") + Count(h, "retry_wait"));
-  EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('svg .arrow').length"), lost_with_winner);
+  // Each lost race is an arrow, or a tooth of its winner's bundle.
+  EXPECT_EQ(
+      browser_->Evaluate("[...document.querySelectorAll('svg .arrow')].reduce((n, a) => n + Number(a.dataset.n), 0)"),
+      lost_with_winner);
   EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('svg .snapshot').length"), h.back()["latest_snapshot"]);
 
   // Hover a lost publish: its tooltip follows the pointer.
@@ -263,6 +281,135 @@ TEST_F(TimelineBrowserTest, TheConflictShowsGatesAndTheRefusalAndLeavesAScreensh
   const std::string out = (keep != nullptr ? std::string(keep) : dir_) + "/paimon_conflict.png";
   std::ofstream(out, std::ios::binary) << png;
   EXPECT_EQ(PngSize(ReadBytes(out)).first, w);
+}
+
+// The page steps through a run as a trace explorer does. Every step of S2 第 5 讲's scenario 2,
+// forwards with the keyboard, and the state the panel shows at three of them checked against the
+// history: compact-job-2 held at its order line, snapshot #5 landing with its one live L5 file,
+// and the refusal.
+TEST_F(TimelineBrowserTest, TheStepperWalksEveryStepOfTheConflictAndShowsTheTablesState) {
+  const std::string history = std::string(COMMITLAB_SOURCE_DIR) + "/results/golden/paimon_conflict.jsonl";
+  const std::vector<Json> h = ReadHistory(history);
+  Open(history, "stepped.html");
+  // One page step per scheduler step that recorded an event, and the footer's.
+  std::vector<int64_t> steps;
+  int64_t held = -1, landed = -1, refused = -1;
+  for (const Json& e : h) {
+    if (!e.contains("step") || !e["step"].is_number_integer()) continue;
+    const int64_t s = e["step"].get<int64_t>();
+    if (steps.empty() || steps.back() != s) steps.push_back(s);
+    const std::string type = e.value("type", "");
+    if (type == "gate_wait" && e.value("line", 0) == 35) held = s;
+    if (type == "op_end" && e.value("op", "") == "publish" && e.value("snapshot", 0) == 5) landed = s;
+    if (type == "conflict") refused = s;
+  }
+  ASSERT_GT(held, 0);
+  ASSERT_GT(landed, held);
+  ASSERT_GT(refused, landed);
+  const size_t n = steps.size() + 1;
+  ASSERT_EQ(browser_->Evaluate("Number(document.getElementById('step').max)"), n);
+
+  auto panel = [&] {
+    return browser_->Evaluate(
+        "(() => { const rows = {}; for (const tr of document.querySelectorAll('#rows tr'))"
+        " rows[tr.cells[0].textContent] = tr.cells[1].textContent;"
+        " return {line: document.getElementById('stepline').textContent,"
+        " said: [...document.querySelectorAll('#said li')].map(li => li.textContent), rows,"
+        " later: document.querySelectorAll('.el.later').length}; })()");
+  };
+  browser_->PressKey("Home", "Home", 36);
+  Json at = panel();
+  EXPECT_THAT(at["line"].get<std::string>(), StartsWith("step 0 of " + std::to_string(n)));
+  EXPECT_EQ(at["rows"]["table conflict_orders (paimon)"], "no snapshot yet; no live file");
+  EXPECT_EQ(at["rows"]["compact-job-2"], "not started");
+  std::map<int64_t, Json> seen;
+  for (size_t k = 1; k <= n; ++k) {
+    browser_->PressKey("ArrowRight", "ArrowRight", 39);
+    at = panel();
+    ASSERT_THAT(at["line"].get<std::string>(), StartsWith(fmt_step(k, n))) << "after " << k << " presses";
+    ASSERT_FALSE(at["said"].empty());
+    if (k <= steps.size()) seen[steps[k - 1]] = at;
+  }
+  // Past the last step the key does nothing, and nothing is dimmed at the end.
+  browser_->PressKey("ArrowRight", "ArrowRight", 39);
+  EXPECT_THAT(panel()["line"].get<std::string>(), StartsWith(fmt_step(n, n)));
+  EXPECT_EQ(panel()["later"], 0);
+
+  const Json& waiting = seen[held];
+  EXPECT_EQ(waiting["rows"]["compact-job-2"], "held at order line 35: waits for compact-job-1 to reach commit");
+  EXPECT_GT(waiting["later"].get<int>(), 0) << "what has not happened yet is dimmed";
+  const Json& five = seen[landed];
+  EXPECT_EQ(five["rows"]["table conflict_orders (paimon)"],
+            "latest snapshot #5 (COMPACT compact-job-1); 1 live file(s): data-c42237bc…-0.parquet");
+  EXPECT_THAT(five["said"], ::testing::Contains("compact-job-1's publish took effect: snapshot #5 is the table's now"));
+  const Json& no = seen[refused];
+  EXPECT_EQ(no["rows"]["compact-job-2"], "line 30 failed (refused)");
+  EXPECT_THAT(no["said"],
+              ::testing::Contains("compact-job-2 is refused: File deletion conflicts detected! Give up committing."));
+  // The refusal's cause: an arrow from snapshot #5, which deleted the file.
+  EXPECT_EQ(browser_->Evaluate("document.querySelectorAll('svg .cause').length"), 1);
+  const auto cause = Midpoint(".cause path");
+  browser_->MoveMouse(cause.first, cause.second);
+  EXPECT_EQ(Tooltip(), "caused by #5: compact-job-1 removed data-bf08119f…-0.parquet");
+  EXPECT_THAT(browser_->Problems(), IsEmpty());
+
+  // The screenshot the README shows: the state at the refusal.
+  browser_->PressKey("Home", "Home", 36);
+  for (size_t k = 0; k < steps.size() && steps[k] <= refused; ++k) browser_->PressKey("ArrowRight", "ArrowRight", 39);
+  browser_->Evaluate("window.scrollTo(0, 0)");
+  const Json bottom = browser_->Evaluate("document.getElementById('state').getBoundingClientRect().bottom + 12");
+  const Json shot = browser_->Call(
+      "Page.captureScreenshot",
+      {{"format", "png"}, {"clip", {{"x", 0}, {"y", 0}, {"width", 1320}, {"height", bottom}, {"scale", 1}}}});
+  const std::string png = Base64Decode(shot.at("data").get<std::string>());
+  EXPECT_GT(PngSize(png).second, 300u);
+  const char* keep = std::getenv("COMMITLAB_SCREENSHOT_DIR");
+  std::ofstream(std::string(keep != nullptr ? keep : dir_.c_str()) + "/paimon_conflict_stepped.png", std::ios::binary)
+      << png;
+}
+
+// A legend says what each mark means; the lane names and the axis stay in view when zoomed and
+// scrolled, and the axis's ticks follow what is in view.
+TEST_F(TimelineBrowserTest, LegendNamesAndAxisStayInViewWhenZoomed) {
+  Open(std::string(COMMITLAB_SOURCE_DIR) + "/results/golden/paimon_race.jsonl", "sticky.html");
+  EXPECT_GE(browser_->Evaluate("document.querySelectorAll('svg .legend text').length").get<int>(), 10);
+  browser_->Evaluate(
+      "(() => { const z = document.getElementById('zoom'); z.value = 40; z.dispatchEvent(new Event('input'));"
+      " const v = document.getElementById('view'); v.scrollLeft = v.scrollWidth / 2; })()");
+  browser_->Evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))");
+  const Json where = browser_->Evaluate(
+      "(() => { const v = document.getElementById('view').getBoundingClientRect();"
+      " const name = document.querySelector('svg .lane text').getBoundingClientRect();"
+      " const ticks = [...document.querySelectorAll('svg .ticks text')].map(t => t.getBoundingClientRect())"
+      "   .filter(r => r.left >= v.left && r.right <= v.right);"
+      " return [name.left - v.left, ticks.length]; })()");
+  EXPECT_GE(where[0].get<double>(), 0);
+  EXPECT_LT(where[0].get<double>(), 20) << "the lane names stay at the left edge";
+  EXPECT_GE(where[1].get<int>(), 3) << "ticks are drawn for the part in view";
+  EXPECT_THAT(browser_->Problems(), IsEmpty());
+}
+
+// A run too large to draw span by span is binned: the page stays small and still says where the
+// lost races were, re-binned as it zooms.
+TEST_F(TimelineBrowserTest, ABigRaceIsDrawnBinnedAndZoomsIntoFinerBins) {
+  const std::string trace = dir_ + "/big.jsonl";
+  ASSERT_EQ(Shell(std::string(COMMITLAB_BINARY) + " race --writers 8 --commits 500 --sched random --seed 2 " +
+                  "--policy paimon:retries=unlimited --trace '" + trace + "' > /dev/null"),
+            0);
+  Open(trace, "big.html");
+  EXPECT_EQ(browser_->Evaluate("document.querySelector('svg.timeline').dataset.aggregated"), "1");
+  EXPECT_LT(fs::file_size(dir_ + "/big.html"), 8u << 20);
+  const int coarse = browser_->Evaluate("document.querySelectorAll('.bins-live .bin').length").get<int>();
+  EXPECT_GT(coarse, 100);
+  EXPECT_GT(browser_->Evaluate("document.querySelectorAll('.bins-live rect[fill=\"#e15759\"]').length").get<int>(), 0)
+      << "lost publishes are marked";
+  browser_->Evaluate(
+      "(() => { const z = document.getElementById('zoom'); z.value = 40; z.dispatchEvent(new Event('input')); })()");
+  const Json bin = browser_->Evaluate(
+      "(() => { const b = [...document.querySelectorAll('.bins-live .bin')].find(b => b.dataset.tip);"
+      " return b.dataset.tip; })()");
+  EXPECT_THAT(bin.get<std::string>(), ::testing::MatchesRegex("job-[A-H] [0-9.]+–[0-9.]+: [0-9]+ operations, .*"));
+  EXPECT_THAT(browser_->Problems(), IsEmpty());
 }
 
 TEST_F(TimelineBrowserTest, TheSvgRendersInTheBrowserAndInLibrsvg) {

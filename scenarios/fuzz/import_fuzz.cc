@@ -61,6 +61,19 @@ void ImportOne(const std::string& table, const std::string& file, std::string_vi
   commitlab::fuzz::Check(text_of.ok() || text_of.status().code() == commitlab::Code::kInvalidArgument);
 }
 
+// An Iceberg reader holding two entries at a time (the snapshot-log joined part by part) answers
+// as the one holding them all.
+void ImportInParts(const std::string& table) {
+  commitlab::sim::History whole_history;
+  commitlab::sim::History parts_history;
+  imp::HistorySink whole(&whole_history, {{"command", "import"}});
+  imp::HistorySink parts(&parts_history, {{"command", "import"}});
+  const commitlab::Status a = imp::ImportLog({.path = table, .format = {}}, &whole);
+  const commitlab::Status b = imp::ImportLog({.path = table, .format = {}, .memory_entries = 2}, &parts);
+  commitlab::fuzz::Check(a.ok() == b.ok() && a.message() == b.message());
+  commitlab::fuzz::Check(!a.ok() || whole_history.lines() == parts_history.lines());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -68,6 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string& dir = Scratch();
   ImportOne(dir + "/delta", dir + "/delta/_delta_log/00000000000000000000.json", text);
   ImportOne(dir + "/iceberg/v1.metadata.json", dir + "/iceberg/v1.metadata.json", text);
+  ImportInParts(dir + "/iceberg/v1.metadata.json");
   ImportOne(dir + "/paimon", dir + "/paimon/snapshot/snapshot-1", text);
   return 0;
 }

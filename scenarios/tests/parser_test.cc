@@ -59,7 +59,22 @@ TEST(ScenarioFilesTest, EveryExampleFileParses) {
     if (!r.ok()) continue;
     EXPECT_FALSE(r->title.empty()) << f;
     EXPECT_FALSE(r->expectations.empty()) << f;
+    // `lab --lang zh` tells every file in Chinese: its title, and its claim when it has one.
+    EXPECT_FALSE(r->title_zh.empty()) << f;
+    EXPECT_EQ(r->claim.empty(), r->claim_zh.empty()) << f;
   }
+}
+
+TEST(ScenarioTextTest, ChineseTitleAndClaimSitBesideTheEnglish) {
+  const Scenario s = MustParse(
+      "title \"Two jobs race\"\ntitle.zh \"两个作业抢号\"\nclaim \"all land\"\nclaim.zh \"全部成功\"\n"
+      "table name=t protocol=paimon\nwriter name=w\nw: write rows=1; commit\n");
+  EXPECT_EQ(s.title, "Two jobs race");
+  EXPECT_EQ(s.title_zh, "两个作业抢号");
+  EXPECT_EQ(s.claim_zh, "全部成功");
+  EXPECT_EQ(ErrorOf("title \"t\"\ntitle.zh \"一\"\ntitle.zh \"二\"\n"),
+            "t.scn:3:1: duplicate directive title.zh (first given at line 2)");
+  EXPECT_EQ(ErrorOf("title \"t\"\nclaim.zh \"\"\n"), "t.scn:2:10: the claim.zh is empty");
 }
 
 TEST(ScenarioFilesTest, ConflictScenarioPinsTheLecture) {
@@ -558,8 +573,8 @@ const std::string kT = "title \"t\"\n";
 const std::vector<BadCase>& BadCases() {
   static const std::vector<BadCase> cases = {
       {"UnknownDirective", H("tabel name=x\n"),
-       "t.scn:5:1: unknown directive \"tabel\" (expected one of title, claim, source, table, writer, order, fault, "
-       "latency, retry, idempotency-check, sched, seed, store, repeat, expect, or a step line WRITER: STEP)"},
+       "t.scn:5:1: unknown directive \"tabel\" (expected one of title, title.zh, claim, claim.zh, source, table, writer, "
+       "order, fault, latency, retry, idempotency-check, sched, seed, store, repeat, expect, or a step line WRITER: STEP)"},
       {"UnknownTableKey", kT + "table name=T protocol=paimon bukets=2\n",
        "t.scn:2:30: unknown key \"bukets\" for directive table (expected one of name, protocol, primary-key, "
        "partitions, buckets, levels, ignore-empty-commit, isolation, flavour, catalog)"},

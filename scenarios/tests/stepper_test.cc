@@ -52,7 +52,7 @@ TEST(StepperTest, TakingTheSeedsPickEveryTimeIsTheUnattendedRun) {
   ASSERT_TRUE((*stepper)->state().report.has_value());
   EXPECT_TRUE((*stepper)->state().report->ok());
   EXPECT_EQ((*stepper)->state().latest, 4);
-  for (const StepperWriter& w : (*stepper)->state().writers) EXPECT_EQ(w.phase, "done") << w.name;
+  for (const StepperWriter& w : (*stepper)->state().writers) EXPECT_EQ(w.phase, "finished") << w.name;
   EXPECT_EQ(*(*stepper)->CompleteSchedule(), unattended->schedule);
 }
 
@@ -116,7 +116,8 @@ order a.w -> b.w
   while (stepper->state().writers[1].phase != "held at order line 7") ASSERT_TRUE(stepper->Pick(1).ok());
   EXPECT_FALSE(stepper->state().writers[1].runnable);
   const int64_t step = stepper->state().step;
-  EXPECT_EQ(stepper->Pick(1).message(), "b (b) cannot run now");
+  // The refusal says why: what b waits for, and the clock.
+  EXPECT_EQ(stepper->Pick(1).message(), "b (b) cannot run now: waits for a to reach w; the clock is at 0 ms");
   EXPECT_EQ(stepper->Pick(9).message(), "there is no writer j");
   EXPECT_EQ(stepper->state().step, step);
 }

@@ -12,7 +12,10 @@
 
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/sim/history_fields.h"
+#include "commitlab/sim/protocol_words.h"
+#include "commitlab/sim/run_state.h"
 #include "commitlab/sim/text_width.h"
+#include "commitlab/sim/violation_words.h"
 
 namespace commitlab::sim {
 namespace {
@@ -34,15 +37,13 @@ std::string FirstLine(const std::string& s) {
   return at == std::string::npos ? line : line.substr(0, at + give_up.size());
 }
 
-// What the table's ids are called: Paimon snapshot ids, Iceberg metadata versions, Delta log versions.
+// What the table's ids are called: Paimon snapshot ids, Iceberg metadata versions, Delta log
+// versions (sim/protocol_words.h).
 struct Nouns {
   std::string protocol = "paimon";
   bool zh = false;
   std::string Id(int64_t id) const {
-    if (protocol == "paimon" && id == 0) return zh ? "空表" : "an empty table";
-    if (protocol == "iceberg") return fmt::format(fmt::runtime(zh ? "元数据 v{}" : "metadata v{}"), id);
-    if (protocol == "delta") return fmt::format(fmt::runtime(zh ? "版本 {}" : "version {}"), id);
-    return fmt::format(fmt::runtime(zh ? "快照 #{}" : "snapshot #{}"), id);
+    return IdName(WordsOf(protocol), id, zh ? Language::kChinese : Language::kEnglish);
   }
 };
 
@@ -144,8 +145,9 @@ class Explainer {
   // The sentence in the explanation's language; both forms take the same arguments ({0}, {1}, ...).
   template <typename... Args>
   std::string F(const char* en, const char* zh, Args&&... args) const {
-    return fmt::format(fmt::runtime(zh_ ? zh : en), std::forward<Args>(args)...);
+    return Say(zh_ ? Language::kChinese : Language::kEnglish, en, zh, std::forward<Args>(args)...);
   }
+  Language lang() const { return zh_ ? Language::kChinese : Language::kEnglish; }
   const char* T(const char* en, const char* zh) const { return zh_ ? zh : en; }
   // "APPEND ", "COMPACT ": Paimon's commit kinds name what a commit did; Iceberg's and Delta's
   // operations (delete, merge, OPTIMIZE) are not in the event, so none is named for them.
@@ -290,11 +292,8 @@ class Explainer {
                  "{0} 发布 {1} 被注入的 `lost` 故障拒绝：没有人抢到它", writer, nouns_.Id(id)));
     } else {
       const std::string winner = StringField(to, "writer");
-      x = &Add(line, writer, "lost-race",
-               winner.empty() ? F("{0} lost the race for {1} (who took it is not recorded)",
-                                  "{0} 抢 {1} 失败（没有记录谁抢到了）", writer, nouns_.Id(id))
-                              : F("{0} lost the race for {1} to {2}", "{0} 抢 {1} 失败，被 {2} 抢到", writer,
-                                  nouns_.Id(id), winner));
+      // In each protocol's own words: Paimon's 抢号, Iceberg's conditional swap, Delta's log version.
+      x = &Add(line, writer, "lost-race", LostRaceSentence(WordsOf(nouns_.protocol), writer, id, winner, lang()));
       auto a = attempts_.find(writer);
       auto won = published_.find(Key(writer, id));
       std::string base;
@@ -321,12 +320,13 @@ class Explainer {
                          .jitter_micros = IntField(e, "jitter_us", 0),
                          .wait_micros = IntField(e, "wait_us", 0)};
     const int failures = static_cast<int>(IntField(e, "attempt", 1));
-    const std::string how = policy_ ? ExplainWait(*policy_, failures, wait) : ExplainWait(wait);
+    const std::string how = WaitWords(policy_ ? ExplainWait(*policy_, failures, wait) : ExplainWait(wait), lang());
+    const ProtocolWords& words = WordsOf(nouns_.protocol);
     out_[w->second].lines.push_back(
-        F("{0} waits {1}{2}, then reads the latest again and retries", "{0} 等待 {1}{2}，然后重读最新快照并重试",
-          writer, how,
+        F("{0} waits {1}{2}, then {3}", "{0} 等待 {1}{2}，然后{3}", writer, how,
           policy_ ? F(" ({0} policy, retry {1})", "（{0} 策略，第 {1} 次重试）", RetryKindName(policy_->kind), failures)
-                  : ""));
+                  : "",
+          zh_ ? words.retry_zh : words.retry_en));
     waiting_.erase(w);
   }
 
@@ -504,10 +504,12 @@ class Explainer {
       if (StringField(violation, "kind") != "lost_update") {
         // The invariant checker's own finding (a lost or doubled commit, a missing file) says what
         // broke; the explanations above say how the run got there.
+        const std::string kind = StringField(violation, "kind");
         Add(line, "", "violation",
-            F("the checker ({2}): {0}{1}", "检查器（{2}）：{0}{1}", StringField(violation, "message"),
+            F("the checker ({2}): {0}{1}", "检查器发现{0}{1}",
+              ViolationSentence(kind, StringField(violation, "message"), lang()),
               violation.value("expected", false) ? T(" (expected by the scenario)", "（场景预期之中）") : "",
-              StringField(violation, "kind")));
+              ViolationKindName(kind, lang())));
         continue;
       }
       std::string message = StringField(violation, "message");
@@ -515,7 +517,9 @@ class Explainer {
       // The checker's message names the counter: "counter hits is 15, but ...".
       std::string counter;
       if (message.starts_with("counter ")) counter = message.substr(8, message.find(' ', 8) - 8);
-      Explanation& x = Add(line, "", "lost-update", T("lost update: ", "丢失更新：") + message);
+      Explanation& x = Add(line, "", "lost-update",
+                           zh_ ? ViolationSentence("lost_update", StringField(violation, "message"), lang())
+                               : "lost update: " + message);
       for (auto& [key, commits] : counters_) {
         if (!counter.empty() && key != counter) continue;
         std::sort(commits.begin(), commits.end(),
@@ -585,6 +589,24 @@ Result<std::vector<Explanation>> ExplainHistory(const std::vector<Json>& history
   return Explainer(history, language).Run();
 }
 
+std::string ExplanationKindName(const std::string& kind, Language language) {
+  struct Name {
+    const char* kind;
+    const char* en;
+    const char* zh;
+  };
+  static constexpr Name kNames[] = {{"lost-race", "lost-race", "竞争落败"},
+                                    {"conflict", "conflict", "拒绝"},
+                                    {"gave-up", "gave-up", "放弃"},
+                                    {"unknown-outcome", "unknown-outcome", "结果未知"},
+                                    {"crash", "crash", "崩溃"},
+                                    {"lost-update", "lost-update", "丢失更新"},
+                                    {"violation", "violation", "违规"}};
+  for (const Name& n : kNames)
+    if (kind == n.kind) return language == Language::kChinese ? n.zh : n.en;
+  return kind;
+}
+
 std::string ExplanationText(const std::vector<Explanation>& explanations, size_t max_per_kind, Language language) {
   const bool zh = language == Language::kChinese;
   const std::string label = zh ? "原因：" : "why: ";
@@ -600,7 +622,7 @@ std::string ExplanationText(const std::vector<Explanation>& explanations, size_t
     for (size_t i = 0; i < x.lines.size(); ++i) out += (i == 0 ? label : indent) + x.lines[i] + "\n";
   }
   for (const auto& [kind, n] : skipped) {
-    out += zh ? fmt::format("{}…… 还有 {} 条同类（{}）的说明\n", label, n, kind)
+    out += zh ? fmt::format("{}…… 还有 {} 条同类（{}）的说明\n", label, n, ExplanationKindName(kind, language))
               : fmt::format("{}… and {} more {} explanation(s) like these\n", label, n, kind);
   }
   return out;

@@ -27,4 +27,36 @@ size_t DisplayColumns(std::string_view text) {
   return columns;
 }
 
+namespace {
+
+// Chinese punctuation (、。「」（），：；): no space before or after it in typeset Chinese.
+bool IsFullWidthPunctuation(char32_t cp) { return (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF00 && cp <= 0xFF60); }
+
+}  // namespace
+
+std::string TidyChinese(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  char32_t before = 0;  // the last code point written
+  for (size_t i = 0; i < text.size();) {
+    const size_t start = i;
+    const char32_t cp = NextCodePoint(text, &i);
+    if (cp == ' ' && before != 0) {
+      // A run of spaces between two wide characters, or next to Chinese punctuation, is dropped.
+      size_t j = i;
+      while (j < text.size() && text[j] == ' ') ++j;
+      size_t k = j;
+      const char32_t after = j < text.size() ? NextCodePoint(text, &k) : 0;
+      if ((IsWide(before) && IsWide(after)) || IsFullWidthPunctuation(before) ||
+          (after != 0 && IsFullWidthPunctuation(after))) {
+        i = j;
+        continue;
+      }
+    }
+    out.append(text.substr(start, i - start));
+    before = cp;
+  }
+  return out;
+}
+
 }  // namespace commitlab::sim

@@ -4,83 +4,131 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string_view>
 #include <utility>
 
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/sim/history.h"
 #include "commitlab/sim/history_fields.h"
+#include "commitlab/sim/run_state.h"
+#include "timeline_steps.h"
 
 namespace commitlab::sim {
 namespace {
 
-// The first `title "..."` line of the scenario text the header recorded.
-std::string TitleOf(const Json& header) {
-  const Json* scenario = header.contains("scenario") ? &header["scenario"] : nullptr;
-  if (scenario == nullptr || !scenario->is_object()) return "commitlab run";
-  const Json* text_field = scenario->contains("text") ? &(*scenario)["text"] : nullptr;
-  if (text_field == nullptr || !text_field->is_string()) return "commitlab run";
-  const std::string& text = text_field->get_ref<const std::string&>();
-  for (size_t at = 0; at < text.size();) {
-    const size_t end = std::min(text.find('\n', at), text.size());
-    std::string_view line(text.data() + at, end - at);
-    if (line.starts_with("title \"") && line.size() > 8) {
-      const size_t close = line.rfind('"');
-      if (close > 7) return std::string(line.substr(7, close - 7));
-    }
-    at = end + 1;
+std::string Number(const Json& j) { return j.is_number_integer() ? fmt::format("{}", j.get<int64_t>()) : j.dump(); }
+
+// Pass 1: what the drawing must know before it draws: the lanes, each axis's extent, and how
+// many spans each lane has (which decides whether the lanes are binned).
+struct Survey {
+  std::vector<std::string> writers;  // in order of first appearance
+  std::map<std::string, size_t> spans;
+  size_t ops = 0;
+  size_t timed = 0;
+  double time_max = 0;  // ms
+  double step_max = 0;  // steps (a line's index where a step is missing)
+  bool footer = false;
+};
+
+// A member the format gives a type (docs/history.md) that has another: the line, not a drawing
+// that quietly takes a default.
+Status CheckMembers(const Json& e, size_t number) {
+  for (const char* key : {"writer", "op", "outcome", "order", "message", "user", "file"}) {
+    if (e.contains(key) && !e[key].is_string())
+      return Status::InvalidArgument(fmt::format("line {}: member \"{}\" is not a string", number, key));
   }
-  const Json* file = scenario->contains("file") ? &(*scenario)["file"] : nullptr;
-  return file != nullptr && file->is_string() ? file->get<std::string>() : "commitlab run";
+  for (const char* key : {"t_us", "step", "snapshot", "wait_us", "line"}) {
+    if (e.contains(key) && !e[key].is_number_integer() && !(e[key].is_null() && std::string_view(key) == "step"))
+      return Status::InvalidArgument(fmt::format("line {}: member \"{}\" is not an integer", number, key));
+  }
+  return Status::OK();
 }
 
-std::string Number(const Json& j) { return j.is_number_integer() ? fmt::format("{}", j.get<int64_t>()) : j.dump(); }
+Status SurveyEvents(const HistoryEvents& events, Survey* s) {
+  std::map<std::string, int64_t> start;
+  std::set<std::string> seen;
+  return events([&](const Json& e, size_t number) -> Status {
+    if (s->footer) return Status::OK();
+    if (!e.is_object() || !e.contains("type") || !e["type"].is_string())
+      return Status::InvalidArgument(fmt::format("line {}: an event without a type", number));
+    const std::string type = e["type"].get<std::string>();
+    if (type == "footer") {
+      s->footer = true;
+      return Status::OK();
+    }
+    if (!e.contains("writer") || !e["writer"].is_string())
+      return Status::InvalidArgument(fmt::format("line {}: an event without a writer", number));
+    COMMITLAB_RETURN_IF_ERROR(CheckMembers(e, number));
+    const std::string writer = e["writer"].get<std::string>();
+    if (seen.insert(writer).second) s->writers.push_back(writer);
+    const int64_t t = IntField(e, "t_us", 0);
+    const int64_t step = IntField(e, "step", static_cast<int64_t>(number) - 1);
+    double time = static_cast<double>(t) / 1000.0;
+    double steps = static_cast<double>(step);
+    if (type == "op_start") start[writer] = t;
+    if (type == "op_end") {
+      ++s->ops;
+      ++s->spans[writer];
+      auto it = start.find(writer);
+      if (it != start.end() && t > it->second) ++s->timed;
+    } else if (type == "retry_wait") {
+      ++s->spans[writer];
+      time += static_cast<double>(IntField(e, "wait_us", 0)) / 1000.0;
+      steps += 1;
+    }
+    s->time_max = std::max(s->time_max, time);
+    s->step_max = std::max(s->step_max, steps);
+    return Status::OK();
+  });
+}
+
+// The words of the drawing's tips and labels.
+struct Words {
+  Language language;
+  std::string Publish(const std::string& writer, const std::string& label, const std::string& outcome) const {
+    const std::string o = language != Language::kChinese ? outcome
+                          : outcome == "published"       ? "生效"
+                          : outcome == "lost"            ? "落败"
+                                                         : "结果未知";
+    return Say(language, "{0} publishes {1}: {2}", "{0} 发布 {1}：{2}", writer, label, o);
+  }
+  // The lost race's arrow, in its protocol's words (sim/protocol_words.h).
+  std::string TakenBy(const std::string& protocol, int64_t id, const std::string& winner) const {
+    const char* zh = protocol == "iceberg" ? "{1} 先把指针换到了 v{0}"
+                     : protocol == "delta" ? "版本 {0} 被 {1} 先写入"
+                                           : "#{0} 被 {1} 抢到";
+    return Say(language, "#{0} taken by {1}", zh, id, winner);
+  }
+};
 
 class Builder {
  public:
-  Builder(const std::vector<Json>& history, TimelineAxis axis) : history_(history), axis_(axis) {}
+  Builder(const Json& header, const HistoryEvents& events, const TimelineOptions& o)
+      : header_(header), events_(events), o_(o), words_{o.language} {}
 
   Result<Timeline> Build() {
-    if (history_.size() < 2) return Status::InvalidArgument("line 1: not a commitlab history (no header)");
-    COMMITLAB_RETURN_IF_ERROR(CheckHistoryFormat(history_.front()));
-    t_.title = TitleOf(history_.front());
-    if (const Json& h = history_.front();
-        h.contains("plan") && h["plan"].is_object() && h["plan"].contains("retry") && h["plan"]["retry"].is_string()) {
-      if (Result<RetryPolicy> p = ParseRetryPolicy(h["plan"]["retry"].get<std::string>()); p.ok()) policy_ = *p;
-    }
-    t_.by_step = axis_ == TimelineAxis::kStep || (axis_ == TimelineAxis::kAuto && !MostOpsTakeTime());
-    const Json& header = history_.front();
-    t_.wall_clock = header.contains("plan") && header["plan"].is_object() && header["plan"].contains("sched") &&
-                    header["plan"]["sched"] == "free";
-    Imported(header);
-    bool footer = false;
-    for (size_t i = 1; i < history_.size() && !footer; ++i) {
-      const Json& e = history_[i];
-      if (!e.is_object() || !e.contains("type") || !e["type"].is_string())
-        return Status::InvalidArgument(fmt::format("line {}: an event without a type", i + 1));
-      if (e["type"] == "footer") {
-        footer = true;
-        continue;
-      }
-      if (!e.contains("writer") || !e["writer"].is_string())
-        return Status::InvalidArgument(fmt::format("line {}: an event without a writer", i + 1));
+    COMMITLAB_RETURN_IF_ERROR(CheckHistoryFormat(header_));
+    Survey survey;
+    COMMITLAB_RETURN_IF_ERROR(SurveyEvents(events_, &survey));
+    Plan(survey);
+    steps_ = std::make_unique<StepRecorder>(header_, o_.language, lane_, o_.max_steps, &t_);
+    COMMITLAB_RETURN_IF_ERROR(events_([this](const Json& e, size_t number) -> Status {
+      if (footer_) return Status::OK();
       // A member of another type than docs/history.md gives it: the line, not a crash.
       try {
-        COMMITLAB_RETURN_IF_ERROR(Event(e, i));
+        return Event(e, number);
       } catch (const nlohmann::json::exception& ex) {
-        return Status::InvalidArgument(fmt::format("line {}: {}", i + 1, ex.what()));
+        return Status::InvalidArgument(fmt::format("line {}: {}", number, ex.what()));
       }
-    }
-    if (!footer) t_.warnings.push_back("the history has no footer: the run did not finish, or the file was cut");
-    for (const auto& [writer, open] : open_) {
-      // An operation that never ended (the writer crashed, or the file was cut): drawn to the end.
-      TimelineSpan s{.lane = lane_[writer], .x0 = open.x0, .x1 = t_.x_max, .kind = open.op, .outcome = "unfinished"};
-      s.label = open.op;
-      s.tip = fmt::format("{} {}: never ended", writer, open.op);
-      s.event = open.event;
-      t_.spans.push_back(std::move(s));
-    }
+    }));
+    steps_->Finish();
+    if (!footer_) t_.warnings.push_back("the history has no footer: the run did not finish, or the file was cut");
+    for (const auto& [writer, open] : open_) Unfinished(writer, open);
     MatchLostRaces();
+    Causes();
+    LostUpdates();
+    t_.spans_total = t_.aggregated ? spans_binned_ : t_.spans.size();
     return std::move(t_);
   }
 
@@ -96,27 +144,53 @@ class Builder {
     std::string winner;
     int64_t snapshot;
   };
+  struct CounterRead {
+    double x = 0;
+    int64_t read_at = 0;
+    std::string tip;
+    std::string event;
+  };
+  struct CounterCommit {
+    std::string writer;
+    int64_t read_at = 0;
+    int64_t value = 0;
+    int64_t version = -1;
+    CounterRead read;
+  };
 
-  // Whether at least half of the storage operations took time: a run without latency (or with
-  // only retry waits) is drawn by steps, or it would be a few pixels wide.
-  bool MostOpsTakeTime() const {
-    std::map<std::string, int64_t> start;
-    size_t ops = 0;
-    size_t timed = 0;
-    for (size_t i = 1; i < history_.size(); ++i) {
-      const Json& e = history_[i];
-      if (!e.is_object() || !e.contains("writer") || !e["writer"].is_string() || !e.contains("t_us") ||
-          !e["t_us"].is_number_integer())
-        continue;
-      if (!e.contains("type") || !e["type"].is_string()) continue;  // Build() says which line
-      const std::string type = e["type"].get<std::string>();
-      if (type == "op_start") start[e["writer"].get<std::string>()] = e["t_us"].get<int64_t>();
-      if (type != "op_end") continue;
-      ++ops;
-      auto it = start.find(e["writer"].get<std::string>());
-      if (it != start.end() && e["t_us"].get<int64_t>() > it->second) ++timed;
+  // Lanes grouped by table; the axis; binned or not.
+  void Plan(const Survey& s) {
+    t_.language = o_.language;
+    t_.title = ScenarioTitle(header_, o_.language);
+    if (const Json& h = header_; h.contains("plan") && h["plan"].is_object()) {
+      if (Result<RetryPolicy> p = ParseRetryPolicy(StringField(h["plan"], "retry")); p.ok()) policy_ = *p;
+      t_.wall_clock = StringField(h["plan"], "sched") == "free";
     }
-    return ops > 0 && 2 * timed >= ops;
+    t_.by_step =
+        o_.axis == TimelineAxis::kStep || (o_.axis == TimelineAxis::kAuto && !(s.ops > 0 && 2 * s.timed >= s.ops));
+    Imported(header_);
+    t_.x_max = t_.by_step ? s.step_max : s.time_max;
+    layout_ = TablesOfHeader(header_);
+    for (const HistoryTables::Table& table : layout_.tables)
+      t_.tables.push_back({.name = table.name, .protocol = table.protocol, .lanes = {}});
+    std::vector<std::string> writers = s.writers;
+    std::stable_sort(writers.begin(), writers.end(), [&](const std::string& a, const std::string& b) {
+      return layout_.TableOf(a) < layout_.TableOf(b);
+    });
+    size_t most = 0, all = 0;
+    for (const std::string& w : writers) {
+      lane_[w] = t_.lanes.size();
+      t_.tables[layout_.TableOf(w)].lanes.push_back(t_.lanes.size());
+      t_.lanes.push_back(w);
+      auto n = s.spans.find(w);
+      most = std::max(most, n == s.spans.end() ? size_t{0} : n->second);
+      all += n == s.spans.end() ? 0 : n->second;
+    }
+    t_.aggregated = most > o_.detail_spans_per_lane || all > 20 * o_.detail_spans_per_lane;
+    if (!t_.aggregated) return;
+    t_.bins = std::max<size_t>(64, std::min(o_.bins, 2'000'000 / std::max<size_t>(1, t_.lanes.size())));
+    t_.lane_bins.assign(t_.lanes.size(), std::vector<TimelineBin>(t_.bins));
+    t_.chain_bins.assign(t_.tables.size(), std::vector<TimelineChainBin>(t_.bins));
   }
 
   // An imported history (commitlab import): the commits at their own times, which the log wrote
@@ -128,80 +202,62 @@ class Builder {
     t_.wall_clock = true;
     t_.clock_origin = StringField(source, "origin");
     if (t_.clock_origin.empty()) t_.clock_origin = "the first commit";
-    t_.by_step = axis_ == TimelineAxis::kStep;
+    t_.by_step = o_.axis == TimelineAxis::kStep;
   }
 
-  double X(const Json& e, size_t index) const {
-    if (!t_.by_step) return static_cast<double>(e.value("t_us", int64_t{0})) / 1000.0;
-    const Json& step = e.contains("step") ? e["step"] : Json();
-    return step.is_number_integer() ? static_cast<double>(step.get<int64_t>()) : static_cast<double>(index);
+  double X(const Json& e, size_t number) const {
+    if (!t_.by_step) return static_cast<double>(IntField(e, "t_us", 0)) / 1000.0;
+    return static_cast<double>(IntField(e, "step", static_cast<int64_t>(number) - 1));
+  }
+  size_t Bin(double x) const {
+    // An imported commit can sit before the first one (clock skew): it goes to the first bin.
+    if (t_.x_max <= 0 || !(x > 0)) return 0;
+    return std::min(t_.bins - 1, static_cast<size_t>(x / t_.x_max * static_cast<double>(t_.bins)));
+  }
+  // Adds the share of [x0, x1] each bin covers to `field` of the lane's bins.
+  void Cover(size_t lane, double x0, double x1, double TimelineBin::*field) {
+    if (x1 <= x0 || t_.x_max <= 0) return;
+    const double width = t_.x_max / static_cast<double>(t_.bins);
+    for (size_t b = Bin(x0); b <= Bin(x1) && b < t_.bins; ++b) {
+      const double lo = std::max(x0, static_cast<double>(b) * width);
+      const double hi = std::min(x1, static_cast<double>(b + 1) * width);
+      if (hi > lo) t_.lane_bins[lane][b].*field = std::min(1.0, t_.lane_bins[lane][b].*field + (hi - lo) / width);
+    }
   }
 
-  size_t Lane(const std::string& writer) {
-    auto it = lane_.find(writer);
-    if (it != lane_.end()) return it->second;
-    t_.lanes.push_back(writer);
-    return lane_[writer] = t_.lanes.size() - 1;
-  }
-
-  void Extend(double x) { t_.x_max = std::max(t_.x_max, x); }
-
-  Status Event(const Json& e, size_t index) {
-    const std::string type = e["type"].get<std::string>();
-    const std::string writer = e["writer"].get<std::string>();
-    const size_t lane = Lane(writer);
-    if (e.contains("user") && e["user"].is_string() && !e["user"].get_ref<const std::string&>().empty())
-      user_[writer] = e["user"].get<std::string>();
-    const double x = X(e, index);
-    Extend(x);
+  Status Event(const Json& e, size_t number) {
+    const std::string type = StringField(e, "type");
+    if (type == "footer") {
+      footer_ = true;
+      NoteFooter(e);
+      steps_->Add(e, last_x_);
+      return Status::OK();
+    }
+    const std::string writer = StringField(e, "writer");
+    const size_t lane = lane_.at(writer);
+    if (!StringField(e, "user").empty()) user_[writer] = StringField(e, "user");
+    const double x = X(e, number);
+    last_x_ = std::max(last_x_, x);
+    steps_->Add(e, x);
     if (type == "op_start") {
-      open_[writer] = {e.value("op", "?"), x, e.dump()};
+      open_[writer] = {StringField(e, "op").empty() ? "?" : StringField(e, "op"), x, t_.aggregated ? "" : e.dump()};
     } else if (type == "op_end") {
       auto it = open_.find(writer);
       if (it == open_.end())
-        return Status::InvalidArgument(fmt::format("line {}: an op_end without its op_start", index + 1));
-      TimelineSpan s{.lane = lane, .x0 = it->second.x0, .x1 = std::max(x, it->second.x0), .kind = it->second.op};
+        return Status::InvalidArgument(fmt::format("line {}: an op_end without its op_start", number));
+      const Open open = std::move(it->second);
       open_.erase(it);
-      s.event = e.dump();
-      if (s.kind == "publish") {
-        s.outcome = e.value("outcome", "unknown");
-        if (e.contains("snapshot") && e["snapshot"].is_number_integer()) s.snapshot = e["snapshot"].get<int64_t>();
-        s.label = s.snapshot ? fmt::format("#{}", *s.snapshot) : "publish";
-        s.tip = fmt::format("{} publishes {}: {}", writer, s.label, s.outcome);
-        if (s.outcome == "published") {
-          published_[writer].push_back(t_.spans.size());
-          // What storage recorded: also a publish its writer was told had failed.
-          if (s.snapshot) t_.chain.push_back({.x = x, .id = *s.snapshot, .user = writer, .event = e.dump()});
-        }
-        last_publish_[writer] = t_.spans.size();
-      } else if (e.contains("saw")) {
-        s.label = fmt::format("saw {}", Number(e["saw"]));
-        s.tip = fmt::format("{} {}: the latest was {}", writer, s.kind, Number(e["saw"]));
-      } else {
-        const std::string file = e.value("file", "");
-        s.label = file.empty() ? s.kind : ShortFileName(file);
-        s.tip = file.empty() ? fmt::format("{} {}", writer, s.kind) : fmt::format("{} {} {}", writer, s.kind, file);
-      }
-      t_.spans.push_back(std::move(s));
+      OpEnd(e, writer, lane, open, x);
     } else if (type == "retry_wait") {
-      const int64_t wait = e.value("wait_us", int64_t{0});
-      const double x1 = t_.by_step ? x + 1 : x + static_cast<double>(wait) / 1000.0;
-      Extend(x1);
-      TimelineSpan s{.lane = lane, .x0 = x, .x1 = x1, .kind = "wait", .label = fmt::format("{} ms", wait / 1000)};
-      const RetryWait parts{.base_micros = e.value("base_us", int64_t{0}),
-                            .jitter_micros = e.value("jitter_us", int64_t{0}),
-                            .wait_micros = wait};
-      const int failures = static_cast<int>(e.value("attempt", int64_t{1}));
-      // By the run's policy's formula when it made this wait; else by its parts.
-      s.tip = fmt::format("{} waits {}", writer, policy_ ? ExplainWait(*policy_, failures, parts) : ExplainWait(parts));
-      s.event = e.dump();
-      t_.spans.push_back(std::move(s));
+      Wait(e, writer, lane, x);
     } else if (type == "gate_wait") {
       gate_wait_[writer] = x;
     } else if (type == "gate_open") {
       Gate(e, writer, lane, x);
     } else if (type == "atomic_commit_failed") {
       Arrow(e, writer);
+    } else if (type == "step_end" && e.contains("counter") && e["counter"].is_object()) {
+      Counter(e, writer, x);
     } else if (type == "finding") {
       const bool problem = StringField(e, "severity") == "problem";
       t_.marks.push_back(
@@ -212,27 +268,115 @@ class Builder {
            .event = e.dump()});
     } else if (type == "conflict" || type == "gave_up" || type == "crashed" || type == "unknown_outcome" ||
                type == "fault" || type == "idempotent_match" || type == "error") {
-      std::string message = e.value("message", "");
-      if (type == "fault") message = fmt::format("fault {} at {}", e.value("effect", "?"), e.value("point", "?"));
-      message = message.substr(0, message.find('\n'));
-      t_.marks.push_back(
-          {.lane = lane, .x = x, .kind = type, .tip = fmt::format("{}: {}", writer, message), .event = e.dump()});
+      Mark(e, type, writer, lane, x);
     }
     return Status::OK();
+  }
+
+  void OpEnd(const Json& e, const std::string& writer, size_t lane, const Open& open, double x) {
+    const double x1 = std::max(x, open.x0);
+    const std::string outcome = open.op == "publish" ? StringField(e, "outcome") : "";
+    const std::optional<int64_t> snapshot = e.contains("snapshot") && e["snapshot"].is_number_integer()
+                                                ? std::optional(e["snapshot"].get<int64_t>())
+                                                : std::nullopt;
+    if (outcome == "published" && snapshot) Snapshot(e, writer, x, *snapshot);
+    if (t_.aggregated) {
+      ++spans_binned_;
+      TimelineBin& b = t_.lane_bins[lane][Bin(x1)];
+      ++b.ops;
+      b.won += outcome == "published";
+      b.lost += outcome == "lost";
+      Cover(lane, open.x0, x1, &TimelineBin::busy);
+      return;
+    }
+    TimelineSpan s{.lane = lane, .x0 = open.x0, .x1 = x1, .kind = open.op};
+    s.event = e.dump();
+    if (s.kind == "publish") {
+      s.outcome = outcome.empty() ? "unknown" : outcome;
+      s.snapshot = snapshot;
+      s.label = s.snapshot ? fmt::format("#{}", *s.snapshot) : "publish";
+      s.tip = words_.Publish(writer, s.label, s.outcome);
+      if (s.outcome == "published") published_[writer].push_back(t_.spans.size());
+      last_publish_[writer] = t_.spans.size();
+    } else if (e.contains("saw")) {
+      s.label = Say(o_.language, "saw {0}", "读到 {0}", Number(e["saw"]));
+      s.tip =
+          Say(o_.language, "{0} {1}: the latest was {2}", "{0} {1}：最新的是 {2}", writer, s.kind, Number(e["saw"]));
+    } else {
+      const std::string file = StringField(e, "file");
+      s.label = file.empty() ? s.kind : ShortFileName(file);
+      s.tip = file.empty() ? fmt::format("{} {}", writer, s.kind) : fmt::format("{} {} {}", writer, s.kind, file);
+    }
+    t_.spans.push_back(std::move(s));
+  }
+
+  // What storage recorded: also a publish its writer was told had failed.
+  void Snapshot(const Json& e, const std::string& writer, double x, int64_t id) {
+    const size_t table = layout_.TableOf(writer);
+    chain_index_[{table, id}] = t_.chain.size();
+    landed_[writer] = id;
+    if (t_.aggregated) {
+      TimelineChainBin& b = t_.chain_bins[table][Bin(x)];
+      if (b.count++ == 0) b.first = id;
+      b.last = id;
+      // Only what a later link needs: the conflicts' culprits and the counters' commits.
+      t_.chain.push_back({.x = x, .id = id, .user = writer, .event = "", .table = table, .writer = writer});
+      return;
+    }
+    t_.chain.push_back({.x = x, .id = id, .user = writer, .event = e.dump(), .table = table, .writer = writer});
+  }
+
+  void Wait(const Json& e, const std::string& writer, size_t lane, double x) {
+    const int64_t wait = IntField(e, "wait_us", 0);
+    const double x1 = t_.by_step ? x + 1 : x + static_cast<double>(wait) / 1000.0;
+    if (t_.aggregated) {
+      ++spans_binned_;
+      ++t_.lane_bins[lane][Bin(x)].waits;
+      Cover(lane, x, x1, &TimelineBin::waiting);
+      return;
+    }
+    TimelineSpan s{.lane = lane, .x0 = x, .x1 = x1, .kind = "wait", .label = fmt::format("{} ms", wait / 1000)};
+    const RetryWait parts{
+        .base_micros = IntField(e, "base_us", 0), .jitter_micros = IntField(e, "jitter_us", 0), .wait_micros = wait};
+    const int failures = static_cast<int>(IntField(e, "attempt", 1));
+    // By the run's policy's formula when it made this wait; else by its parts.
+    const std::string how = policy_ ? ExplainWait(*policy_, failures, parts) : ExplainWait(parts);
+    s.tip = Say(o_.language, "{0} waits {1}", "{0} 等待 {1}", writer, WaitWords(how, o_.language));
+    s.event = e.dump();
+    t_.spans.push_back(std::move(s));
+  }
+
+  void Mark(const Json& e, const std::string& type, const std::string& writer, size_t lane, double x) {
+    ++t_.marks_total;
+    if (t_.marks.size() >= o_.max_marks) return;
+    std::string message = StringField(e, "message");
+    if (type == "fault")
+      message = Say(o_.language, "fault {0} at {1}", "在 {1} 注入故障 {0}",
+                    StringField(e, "effect").empty() ? "?" : StringField(e, "effect"),
+                    StringField(e, "point").empty() ? "?" : StringField(e, "point"));
+    message = message.substr(0, message.find('\n'));
+    if (type == "conflict" && e.contains("culprit") && e["culprit"].is_object())
+      culprits_.push_back({t_.marks.size(), layout_.TableOf(writer), e["culprit"]});
+    t_.marks.push_back({.lane = lane,
+                        .x = x,
+                        .kind = type,
+                        .tip = Say(o_.language, "{0}: {1}", "{0}：{1}", writer, message),
+                        .event = e.dump()});
   }
 
   // A writer held at an `order` line: a span while it waited, and an arrow from the writer whose
   // point opened the gate ("A.point -> B.point"; the writer is the text before the point's dot).
   void Gate(const Json& e, const std::string& writer, size_t lane, double x) {
-    const std::string order = e.value("order", "");
+    const std::string order = StringField(e, "order");
     const Json& line = e.contains("line") ? e["line"] : Json();
-    const std::string label = line.is_number_integer() ? fmt::format("order {} (line {})", order, Number(line))
+    const std::string label = line.is_number_integer() ? Say(o_.language, "order {0} (line {1})",
+                                                             "order {0}（第 {1} 行）", order, Number(line))
                                                        : fmt::format("order {}", order);
     auto waited = gate_wait_.find(writer);
     if (waited != gate_wait_.end()) {
-      if (x > waited->second) {
+      if (x > waited->second && !t_.aggregated) {
         TimelineSpan s{.lane = lane, .x0 = waited->second, .x1 = x, .kind = "gate", .label = "order"};
-        s.tip = fmt::format("{} waits: {}", writer, label);
+        s.tip = Say(o_.language, "{0} waits: {1}", "{0} 等待：{1}", writer, label);
         s.event = e.dump();
         t_.spans.push_back(std::move(s));
       }
@@ -240,7 +384,7 @@ class Builder {
     }
     const std::string first = order.substr(0, order.find(" -> "));
     const size_t dot = first.rfind('.');
-    if (dot == std::string::npos) return;
+    if (dot == std::string::npos || t_.aggregated) return;
     auto from = lane_.find(first.substr(0, dot));
     if (from == lane_.end() || from->second == lane) return;
     t_.gates.push_back({.from_lane = from->second, .to_lane = lane, .x = x, .label = label, .event = e.dump()});
@@ -251,11 +395,40 @@ class Builder {
   void Arrow(const Json& e, const std::string& loser) {
     ++t_.lost_races;
     auto lost = last_publish_.find(loser);
-    if (lost == last_publish_.end() || !e.contains("lost_to") || !e["lost_to"].is_object()) return;
+    if (t_.aggregated || lost == last_publish_.end() || !e.contains("lost_to") || !e["lost_to"].is_object()) return;
     const Json& to = e["lost_to"];
     if (!to.contains("writer") || !to["writer"].is_string()) return;  // injected: nobody took it
     if (!to.contains("snapshot") || !to["snapshot"].is_number_integer()) return;
     lost_.push_back({lost->second, e.dump(), to["writer"].get<std::string>(), to["snapshot"].get<int64_t>()});
+  }
+
+  void Counter(const Json& e, const std::string& writer, double x) {
+    const Json& c = e["counter"];
+    const std::string action = StringField(c, "action");
+    if (action == "read") {
+      reads_[writer] = {.x = x,
+                        .read_at = IntField(c, "read_at", 0),
+                        .tip = Say(o_.language, "{0} read {1} = {2} at v{3}", "{0} 在 v{3} 读到 {1} = {2}", writer,
+                                   StringField(c, "key"), IntField(c, "read", 0), IntField(c, "read_at", 0)),
+                        .event = e.dump()};
+    } else if (action == "commit" && StringField(e, "status") == "ok") {
+      auto landed = landed_.find(writer);
+      counters_.push_back({.writer = writer,
+                           .read_at = IntField(c, "read_at", 0),
+                           .value = IntField(c, "value", 0),
+                           .version = landed == landed_.end() ? -1 : landed->second,
+                           .read = reads_[writer]});
+    }
+  }
+
+  void Unfinished(const std::string& writer, const Open& open) {
+    // An operation that never ended (the writer crashed, or the file was cut): drawn to the end.
+    if (t_.aggregated) return;
+    TimelineSpan s{.lane = lane_[writer], .x0 = open.x0, .x1 = t_.x_max, .kind = open.op, .outcome = "unfinished"};
+    s.label = open.op;
+    s.tip = Say(o_.language, "{0} {1}: never ended", "{0} {1}：没有结束", writer, open.op);
+    s.event = open.event;
+    t_.spans.push_back(std::move(s));
   }
 
   void MatchLostRaces() {
@@ -263,9 +436,10 @@ class Builder {
       const std::vector<size_t>& won = published_[l.winner];
       for (auto it = won.rbegin(); it != won.rend(); ++it) {
         if (t_.spans[*it].snapshot != l.snapshot) continue;
+        const std::string& protocol = t_.tables[layout_.TableOf(l.winner)].protocol;
         t_.arrows.push_back({.winner = *it,
                              .loser = l.span,
-                             .label = fmt::format("#{} taken by {}", l.snapshot, l.winner),
+                             .label = words_.TakenBy(protocol, l.snapshot, l.winner),
                              .event = l.event});
         break;
       }
@@ -274,23 +448,116 @@ class Builder {
       if (auto it = user_.find(s.user); it != user_.end()) s.user = it->second;
   }
 
-  const std::vector<Json>& history_;
-  const TimelineAxis axis_;
-  std::optional<RetryPolicy> policy_;  // the run's, from the header
+  // Each refusal to the snapshot its culprit names (Iceberg names it by sequence number, which is
+  // its metadata version while each commit makes one snapshot).
+  void Causes() {
+    for (const Culprit& c : culprits_) {
+      const int64_t id = IntField(c.culprit, "snapshot", -1);
+      auto it = chain_index_.find({c.table, id});
+      if (it == chain_index_.end()) continue;
+      const std::string who = StringField(c.culprit, "writer");
+      const std::string change = StringField(c.culprit, "change");
+      const std::string file = ShortFileName(StringField(c.culprit, "file"));
+      const std::string done = o_.language != Language::kChinese ? change
+                               : change == "removed"             ? "删除了"
+                               : change == "added"               ? "添加了"
+                                                                 : "提交了";
+      t_.causes.push_back(
+          {.mark = c.mark,
+           .snapshot = it->second,
+           .label = file.empty() ? Say(o_.language, "caused by #{0}: {1} {2} first", "起因是 #{0}：{1} 先{2}", id, who,
+                                       o_.language == Language::kChinese ? std::string("提交了") : change)
+                                 : Say(o_.language, "caused by #{0}: {1} {2} {3}", "起因是 #{0}：{1} {2} {3}", id, who,
+                                       done, file)});
+    }
+  }
+
+  // A counter commit whose read was older than another writer's commit that landed before it
+  // overwrote that commit unseen: drawn only when the checker found the lost update.
+  void LostUpdates() {
+    if (!has_lost_update_) return;
+    std::sort(counters_.begin(), counters_.end(),
+              [](const CounterCommit& a, const CounterCommit& b) { return a.version < b.version; });
+    for (size_t i = 0; i < counters_.size(); ++i) {
+      const CounterCommit& c = counters_[i];
+      for (size_t j = 0; j < i; ++j) {
+        const CounterCommit& d = counters_[j];
+        if (d.writer == c.writer || d.version <= c.read_at) continue;
+        const size_t table = layout_.TableOf(c.writer);
+        auto mine = chain_index_.find({table, c.version});
+        auto theirs = chain_index_.find({table, d.version});
+        if (mine == chain_index_.end() || theirs == chain_index_.end()) continue;
+        t_.lost_updates.push_back(
+            {.lane = lane_[c.writer],
+             .read_x = c.read.x,
+             .overwrite = mine->second,
+             .overwritten = theirs->second,
+             .read_tip = c.read.tip,
+             .label = Say(o_.language, "lost update: {0}'s {1} (v{2}) overwrote {3}'s {4} (v{5}) unseen; it read v{6}",
+                          "丢失更新：{0} 的 {1}（v{2}）不知情地覆盖了 {3} 的 {4}（v{5}）；它读的是 v{6}", c.writer,
+                          c.value, c.version, d.writer, d.value, d.version, c.read_at),
+             .event = c.read.event});
+      }
+    }
+  }
+
+  void NoteFooter(const Json& footer) {
+    if (!footer.contains("verdicts") || !footer["verdicts"].is_object()) return;
+    const Json& v = footer["verdicts"];
+    if (!v.contains("violations") || !v["violations"].is_array()) return;
+    for (const Json& violation : v["violations"])
+      has_lost_update_ = has_lost_update_ || StringField(violation, "kind") == "lost_update";
+  }
+
+  struct Culprit {
+    size_t mark;
+    size_t table;
+    Json culprit;
+  };
+
+  const Json& header_;
+  const HistoryEvents& events_;
+  const TimelineOptions o_;
+  const Words words_;
+  HistoryTables layout_;
+  std::optional<RetryPolicy> policy_;
   Timeline t_;
+  std::unique_ptr<StepRecorder> steps_;
+  bool footer_ = false;
+  double last_x_ = 0;
+  bool has_lost_update_ = false;
+  size_t spans_binned_ = 0;
   std::map<std::string, size_t> lane_;
   std::map<std::string, Open> open_;
   std::map<std::string, std::vector<size_t>> published_;  // writer -> its won publishes
   std::map<std::string, size_t> last_publish_;
-  std::map<std::string, std::string> user_;  // writer -> commit user
-  std::map<std::string, double> gate_wait_;  // writer -> where it began waiting at an order line
+  std::map<std::string, std::string> user_;                   // writer -> commit user
+  std::map<std::string, double> gate_wait_;                   // writer -> where it began waiting at an order line
+  std::map<std::pair<size_t, int64_t>, size_t> chain_index_;  // (table, id) -> index into chain
+  std::map<std::string, int64_t> landed_;                     // writer -> the id it published last
   std::vector<Lost> lost_;
+  std::vector<Culprit> culprits_;
+  std::map<std::string, CounterRead> reads_;
+  std::vector<CounterCommit> counters_;
 };
 
 }  // namespace
 
+Result<Timeline> BuildTimeline(const Json& header, const HistoryEvents& events, const TimelineOptions& options) {
+  return Builder(header, events, options).Build();
+}
+
+Result<Timeline> BuildTimeline(const std::vector<Json>& history, const TimelineOptions& options) {
+  if (history.size() < 2) return Status::InvalidArgument("line 1: not a commitlab history (no header)");
+  const HistoryEvents events = [&history](const std::function<Status(const Json&, size_t)>& each) -> Status {
+    for (size_t i = 1; i < history.size(); ++i) COMMITLAB_RETURN_IF_ERROR(each(history[i], i + 1));
+    return Status::OK();
+  };
+  return BuildTimeline(history.front(), events, options);
+}
+
 Result<Timeline> BuildTimeline(const std::vector<Json>& history, TimelineAxis axis) {
-  return Builder(history, axis).Build();
+  return BuildTimeline(history, TimelineOptions{.axis = axis});
 }
 
 }  // namespace commitlab::sim

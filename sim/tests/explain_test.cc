@@ -68,12 +68,17 @@ TEST(ExplainTest, ALostRaceSaysWhoWonWhatTheLoserBuiltOnAndTheWaitsFormula) {
                           "latest again and retries"));
 }
 
-TEST(ExplainTest, IcebergAndDeltaNameTheirOwnVersions) {
+TEST(ExplainTest, IcebergAndDeltaNameTheirOwnVersionsInTheirLecturesWords) {
   std::vector<Json> h = LostRace();
   h[0] = Header("iceberg", "iceberg");
-  EXPECT_EQ((*ExplainHistory(h))[0].lines[0], "job-B lost the race for metadata v1 to job-A");
+  EXPECT_EQ((*ExplainHistory(h))[0].lines[0],
+            "job-B lost the conditional swap to metadata v1: job-A swapped the pointer first");
+  EXPECT_THAT((*ExplainHistory(h))[0].lines[2], HasSubstr("then reads the new metadata and applies its change again"));
+  // 无锁并发写入: "输的一方在条件式替换中落败", not Paimon's 抢号.
+  EXPECT_EQ((*ExplainHistory(h, Language::kChinese))[0].lines[0],
+            "job-B 在条件式替换中落败：job-A 先把指针换到了元数据 v1");
   h[0] = Header("delta", "none");
-  EXPECT_EQ((*ExplainHistory(h))[0].lines[0], "job-B lost the race for version 1 to job-A");
+  EXPECT_EQ((*ExplainHistory(h))[0].lines[0], "job-B lost version 1 of the log to job-A");
   // A wait the header's policy would not have made is told by its parts.
   EXPECT_THAT((*ExplainHistory(h))[0].lines[2], HasSubstr("waits 11 ms = 10 ms + 1 ms jitter"));
 }
@@ -265,7 +270,10 @@ TEST(ExplainTest, ALostUpdateListsOnlyItsOwnCounter) {
 TEST(ExplainTest, ChineseWordsKeepNamesAndNumbers) {
   Result<std::vector<Explanation>> x = ExplainHistory(LostRace(), Language::kChinese);
   ASSERT_TRUE(x.ok());
-  EXPECT_EQ((*x)[0].lines[0], "job-B 抢 快照 #1 失败，被 job-A 抢到");
+  // Typeset Chinese: no space between two Chinese words ("抢 快照"), one where a name or number begins.
+  EXPECT_EQ((*x)[0].lines[0], "job-B 抢快照 #1 失败，被 job-A 抢到");
+  EXPECT_EQ((*x)[0].lines[2],
+            "job-B 等待 11 ms = 10 ms × 2^0 + 1 ms 抖动（paimon 策略，第 1 次重试），然后重读最新快照并重试");
   EXPECT_THAT(ExplanationText(*x, SIZE_MAX, Language::kChinese), ::testing::StartsWith("原因：job-B 抢"));
 }
 
@@ -285,6 +293,28 @@ TEST(ExplainTest, AnyOtherViolationIsTheCheckersFinding) {
   EXPECT_EQ((*x)[1].lines[0],
             "the checker (lost): acknowledged commit of job-A (told snapshot 1) is not in the "
             "table (expected by the scenario)");
+}
+
+TEST(ExplainTest, InChineseTheCheckersFindingsAreChineseToo) {
+  std::vector<Json> h = LostRace();
+  h.back() = {
+      {"type", "footer"},
+      {"verdicts",
+       {{"violations",
+         {{{"kind", "lost"},
+           {"message", "acknowledged commit of job-A identifier 1 kind APPEND (told snapshot 1) is not in the table"},
+           {"expected", true}},
+          {{"kind", "lost_update"},
+           {"message",
+            "lost update: counter hits is 15, but 2 acknowledged increments of 5 from 10 make 20 (1 increment "
+            "lost)"}}}}}}};
+  Result<std::vector<Explanation>> x = ExplainHistory(h, Language::kChinese);
+  ASSERT_EQ(x->size(), 3u);
+  EXPECT_EQ(
+      (*x)[1].lines[0],
+      "检查器发现丢失的提交：已确认的提交（job-A，identifier 1，APPEND）不在表里（它被告知成为快照 1）（场景预期之中）");
+  EXPECT_EQ((*x)[2].lines[0],
+            "丢失更新：计数器 hits 是 15，但从 10 起 2 次已确认的增加（每次 5）应得 20（丢了 1 次增加）");
 }
 
 TEST(ExplainTest, TheTextCapsEachKindAndSaysHowManyMore) {

@@ -17,8 +17,7 @@ using ::testing::IsEmpty;
 
 TEST(ImportPaimon, TheDocsSnapshotsImport) {
   KeepAll one;
-  ASSERT_TRUE(Import(RealTable("paimon/docs-snapshot-1"), &one).ok());
-  ASSERT_EQ(one.commits.size(), 1u);
+  ASSERT_TRUE(Imports(RealTable("paimon/docs-snapshot-1"), &one, 1u));
   const ImportedCommit& c = one.commits[0];
   EXPECT_EQ(c.kind, "APPEND");
   EXPECT_EQ(c.user, "7d758485-981d-4b1a-a0c6-d34c3eb254bf");
@@ -29,8 +28,7 @@ TEST(ImportPaimon, TheDocsSnapshotsImport) {
   EXPECT_THAT(one.findings, IsEmpty());
 
   KeepAll four;
-  ASSERT_TRUE(Import(RealTable("paimon/docs-snapshot-4"), &four).ok());
-  ASSERT_EQ(four.commits.size(), 1u);
+  ASSERT_TRUE(Imports(RealTable("paimon/docs-snapshot-4"), &four, 1u));
   EXPECT_EQ(four.commits[0].kind, "COMPACT");
   EXPECT_EQ(four.commits[0].records, -16);
   EXPECT_THAT(four.source.not_read[0], HasSubstr("snapshots 1..3: expired"));
@@ -38,7 +36,7 @@ TEST(ImportPaimon, TheDocsSnapshotsImport) {
 
 TEST(ImportPaimon, AUserAndIdentifierCommittedTwice) {
   KeepAll sink;
-  ASSERT_TRUE(Import(WrittenLog("paimon-duplicate"), &sink).ok());
+  ASSERT_TRUE(Imports(WrittenLog("paimon-duplicate"), &sink));
   const std::vector<Finding> dup = sink.Of("duplicate_commit");
   ASSERT_EQ(dup.size(), 2u);
   EXPECT_TRUE(dup[0].problem);

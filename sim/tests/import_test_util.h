@@ -4,6 +4,9 @@
 #ifndef COMMITLAB_SIM_TESTS_IMPORT_TEST_UTIL_H_
 #define COMMITLAB_SIM_TESTS_IMPORT_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +63,16 @@ class KeepAll final : public ImportSink {
 
 // Imports `path` into a fresh sink; the status is the import's.
 inline Status Import(const std::string& path, KeepAll* sink) { return ImportLog({.path = path, .format = {}}, sink); }
+
+// Whether `path` imports (failing with the reader's own message) and, when `commits` is given, into
+// that many commits: ASSERT_TRUE(Imports(path, &sink, 5)).
+inline ::testing::AssertionResult Imports(const std::string& path, KeepAll* sink,
+                                          std::optional<size_t> commits = std::nullopt) {
+  if (const Status st = Import(path, sink); !st.ok()) return ::testing::AssertionFailure() << st.message();
+  if (commits && sink->commits.size() != *commits)
+    return ::testing::AssertionFailure() << path << ": " << sink->commits.size() << " commits, not " << *commits;
+  return ::testing::AssertionSuccess();
+}
 
 }  // namespace commitlab::sim::import
 

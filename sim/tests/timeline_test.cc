@@ -256,5 +256,225 @@ TEST(TimelineTest, ABrokenHistoryIsRefusedWithItsLine) {
   EXPECT_EQ(BuildTimeline(h).status().message(), "line 3: an event without a writer");
 }
 
+// Two Paimon tables (two writers each): lanes grouped by table, one snapshots row per table.
+std::vector<Json> TwoTables() {
+  std::vector<Json> h;
+  h.push_back(
+      {{"type", "header"},
+       {"format", kHistoryFormat},
+       {"version", kHistoryVersion},
+       {"scenario",
+        {{"file", "t.scn"},
+         {"text",
+          "title \"Two tables\"\ntitle.zh \"两张表\"\ntable name=a protocol=paimon\ntable name=b protocol=paimon\n"
+          "writer name=a1 table=a\nwriter name=b1 table=b\nwriter name=a2 table=a\n"}}}});
+  int64_t step = 0;
+  auto publish = [&](const std::string& w, int64_t id) {
+    h.push_back({{"type", "op_start"}, {"t_us", 0}, {"step", ++step}, {"writer", w}, {"op", "publish"}});
+    h.push_back({{"type", "op_end"},
+                 {"t_us", 0},
+                 {"step", ++step},
+                 {"writer", w},
+                 {"op", "publish"},
+                 {"snapshot", id},
+                 {"outcome", "published"}});
+  };
+  publish("b1", 1);  // b1 appears first, but table a's writers come first
+  publish("a1", 1);
+  publish("a2", 2);
+  h.push_back({{"type", "footer"}});
+  return h;
+}
+
+TEST(TimelineTest, LanesAreGroupedByTableEachWithItsOwnSnapshots) {
+  Result<Timeline> t = BuildTimeline(TwoTables());
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(t->lanes, (std::vector<std::string>{"a1", "a2", "b1"}));
+  ASSERT_EQ(t->tables.size(), 2u);
+  EXPECT_EQ(t->tables[0].lanes, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(t->tables[1].lanes, (std::vector<size_t>{2}));
+  ASSERT_EQ(t->chain.size(), 3u);
+  EXPECT_EQ(t->chain[0].table, 1u);  // b's snapshot 1
+  EXPECT_EQ(t->chain[1].table, 0u);
+  const std::string svg = TimelineSvg(*t);
+  EXPECT_THAT(svg, HasSubstr("table a (paimon)"));
+  EXPECT_THAT(svg, HasSubstr("data-table=\"1\""));
+  Result<Timeline> zh = BuildTimeline(TwoTables(), TimelineOptions{.language = Language::kChinese});
+  EXPECT_EQ(zh->title, "两张表");
+  EXPECT_THAT(TimelineSvg(*zh), HasSubstr("表 a（paimon）"));
+}
+
+TEST(TimelineTest, TheStepperShowsEachTablesLatestSnapshotAsTheStoreHasIt) {
+  Result<Timeline> t = BuildTimeline(Race());
+  ASSERT_TRUE(t.ok());
+  // steps[0] is every row before the first event; then one step per scheduler step, and the footer.
+  ASSERT_EQ(t->steps.size(), 1u + 12u + 1u);
+  EXPECT_EQ(t->steps_total, t->steps.size() - 1);
+  EXPECT_EQ(t->steps[0].writers.size(), 2u);
+  EXPECT_EQ(t->steps[0].tables.size(), 1u);
+  EXPECT_THAT(t->steps[0].tables[0].second, HasSubstr("no snapshot yet"));
+  // Step 7: job-A's publish of snapshot 1 took effect; the table says so at once.
+  const TimelineStep& seven = t->steps[7];
+  EXPECT_EQ(seven.step, 7);
+  ASSERT_EQ(seven.tables.size(), 1u);
+  EXPECT_THAT(seven.tables[0].second, HasSubstr("latest snapshot #1"));
+  EXPECT_THAT(seven.said, ::testing::Contains(HasSubstr("job-A's publish took effect")));
+  // Step 8: job-B lost snapshot 1, and its row says to whom.
+  const TimelineStep& eight = t->steps[8];
+  ASSERT_EQ(eight.writers.size(), 1u);
+  EXPECT_EQ(eight.writers[0].first, 1u);
+  EXPECT_THAT(eight.said, ::testing::Contains("job-B lost the race for snapshot #1 to job-A"));
+  // Step 9: the wait, and what job-B waits for.
+  EXPECT_THAT(t->steps[9].writers[0].second, HasSubstr("its retry wait, until 13.5 ms"));
+  // The page carries them.
+  EXPECT_THAT(TimelineHtml(*t), HasSubstr("job-B lost the race for snapshot #1 to job-A"));
+}
+
+TEST(TimelineTest, TheStepperStopsAtItsLimitAndSaysSo) {
+  Result<Timeline> t = BuildTimeline(Race(), TimelineOptions{.max_steps = 3});
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->steps.size(), 4u);
+  EXPECT_EQ(t->steps_total, 13u);
+}
+
+TEST(TimelineTest, ARefusalIsLinkedToTheSnapshotThatCausedIt) {
+  std::vector<Json> h = Race();
+  h[15]["culprit"] = {{"snapshot", 2},
+                      {"writer", "job-B"},
+                      {"user", "job-B"},
+                      {"change", "removed"},
+                      {"file", "data-bf08119f-05cd-56d6-2f47-184b86186fa4-0.parquet"}};
+  Result<Timeline> t = BuildTimeline(h);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ(t->causes.size(), 1u);
+  EXPECT_EQ(t->chain[t->causes[0].snapshot].id, 2);
+  EXPECT_EQ(t->causes[0].mark, 0u);
+  EXPECT_EQ(t->causes[0].label, "caused by #2: job-B removed data-bf08119f…-0.parquet");
+  EXPECT_THAT(TimelineSvg(*t), HasSubstr("class=\"el cause\""));
+}
+
+// worker-b read the counter at v1, worker-a committed v2, worker-b's stale 15 landed as v3.
+std::vector<Json> LostUpdate() {
+  std::vector<Json> h;
+  h.push_back({{"type", "header"},
+               {"format", kHistoryFormat},
+               {"version", kHistoryVersion},
+               {"scenario", {{"file", "c.scn"}, {"text", "title \"c\"\ntable name=c protocol=iceberg\n"}}}});
+  int64_t step = 0;
+  auto counter = [&](const std::string& w, const char* action, int64_t value) {
+    h.push_back({{"type", "step_end"},
+                 {"t_us", 0},
+                 {"step", ++step},
+                 {"writer", w},
+                 {"status", "ok"},
+                 {"counter", {{"action", action}, {"key", "hits"}, {"read", 10}, {"read_at", 1}, {"value", value}}}});
+  };
+  auto publish = [&](const std::string& w, int64_t id) {
+    h.push_back({{"type", "op_start"}, {"t_us", 0}, {"step", ++step}, {"writer", w}, {"op", "publish"}});
+    h.push_back({{"type", "op_end"},
+                 {"t_us", 0},
+                 {"step", ++step},
+                 {"writer", w},
+                 {"op", "publish"},
+                 {"snapshot", id},
+                 {"outcome", "published"}});
+  };
+  counter("worker-b", "read", 10);
+  counter("worker-a", "read", 10);
+  publish("worker-a", 2);
+  counter("worker-a", "commit", 15);
+  publish("worker-b", 3);
+  counter("worker-b", "commit", 15);
+  h.push_back({{"type", "footer"},
+               {"verdicts", {{"violations", {{{"kind", "lost_update"}, {"message", "lost update: ..."}}}}}}});
+  return h;
+}
+
+TEST(TimelineTest, ALostUpdateIsDrawnAsTheStaleReadAndTheOverwrite) {
+  Result<Timeline> t = BuildTimeline(LostUpdate());
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ(t->lost_updates.size(), 1u);
+  const TimelineLostUpdate& l = t->lost_updates[0];
+  EXPECT_EQ(t->lanes[l.lane], "worker-b");
+  EXPECT_EQ(t->chain[l.overwrite].id, 3);
+  EXPECT_EQ(t->chain[l.overwritten].id, 2);
+  EXPECT_EQ(l.label, "lost update: worker-b's 15 (v3) overwrote worker-a's 15 (v2) unseen; it read v1");
+  EXPECT_THAT(TimelineSvg(*t), HasSubstr("class=\"el lost-update\""));
+  // Without the checker's finding nothing is drawn: the same commits after a re-read are no loss.
+  std::vector<Json> h = LostUpdate();
+  h.back().erase("verdicts");
+  EXPECT_TRUE(BuildTimeline(h)->lost_updates.empty());
+}
+
+TEST(TimelineTest, PastTheDetailLimitTheLanesAreBinned) {
+  Result<Timeline> t = BuildTimeline(Race(), TimelineOptions{.detail_spans_per_lane = 2, .bins = 100});
+  ASSERT_TRUE(t.ok());
+  EXPECT_TRUE(t->aggregated);
+  EXPECT_TRUE(t->spans.empty());
+  EXPECT_EQ(t->spans_total, 6u);
+  EXPECT_EQ(t->bins, 100u);
+  uint32_t ops = 0, won = 0, lost = 0, waits = 0;
+  for (const std::vector<TimelineBin>& lane : t->lane_bins) {
+    for (const TimelineBin& b : lane) {
+      ops += b.ops, won += b.won, lost += b.lost, waits += b.waits;
+      EXPECT_LE(b.busy, 1.0);
+    }
+  }
+  EXPECT_EQ(ops, 5u);  // 2 reads, 3 publishes
+  EXPECT_EQ(won, 2u);
+  EXPECT_EQ(lost, 1u);
+  EXPECT_EQ(waits, 1u);
+  uint32_t snapshots = 0;
+  for (const TimelineChainBin& b : t->chain_bins[0]) snapshots += b.count;
+  EXPECT_EQ(snapshots, 2u);
+  EXPECT_THAT(TimelineSvg(*t), HasSubstr("class=\"el bin\""));
+  EXPECT_THAT(TimelineHtml(*t), HasSubstr("\"bins\":{\"n\":100"));
+}
+
+TEST(TimelineTest, SeveralLosersOfOnePublishAreOneBundledArrow) {
+  std::vector<Json> h = Race();
+  // job-C also lost snapshot 1 to job-A.
+  h.insert(h.begin() + 10,
+           Json({{"type", "op_start"}, {"t_us", 1000}, {"step", 8}, {"writer", "job-C"}, {"op", "publish"}}));
+  h.insert(h.begin() + 11, Json({{"type", "op_end"},
+                                 {"t_us", 2600},
+                                 {"step", 8},
+                                 {"writer", "job-C"},
+                                 {"op", "publish"},
+                                 {"snapshot", 1},
+                                 {"outcome", "lost"}}));
+  h.insert(h.begin() + 12, Json({{"type", "atomic_commit_failed"},
+                                 {"t_us", 2600},
+                                 {"step", 8},
+                                 {"writer", "job-C"},
+                                 {"lost_to", {{"snapshot", 1}, {"writer", "job-A"}, {"user", "job-A"}}}}));
+  Result<Timeline> t = BuildTimeline(h);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(t->arrows.size(), 2u);
+  const std::string svg = TimelineSvg(*t);
+  EXPECT_THAT(svg, HasSubstr("class=\"el arrow bundle\" data-n=\"2\""));
+  EXPECT_THAT(svg, HasSubstr("#1 taken by job-A: 2 lost it (job-B, job-C)"));
+}
+
+TEST(TimelineTest, InChineseTheTipsAndThePageAreChinese) {
+  Result<Timeline> t = BuildTimeline(Race(), TimelineOptions{.language = Language::kChinese});
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->arrows[0].label, "#1 被 job-A 抢到");
+  EXPECT_EQ(t->spans[4].tip, "job-B 等待 11 ms = 10 ms + 1 ms 抖动");
+  const std::string html = TimelineHtml(*t);
+  EXPECT_THAT(html, HasSubstr("<html lang=\"zh\">"));
+  EXPECT_THAT(html, HasSubstr("job-B 抢快照 #1 失败，被 job-A 抢到"));
+  EXPECT_THAT(html, HasSubstr("虚拟时间（ms）"));
+}
+
+TEST(TimelineTest, AScriptEndInTheDataCannotEndThePagesScript) {
+  std::vector<Json> h = Race();
+  h[15]["message"] = "</script><script>alert(1)</script>";
+  const std::string html = TimelineHtml(*BuildTimeline(h));
+  const size_t data = html.find("id=\"data\">");
+  ASSERT_NE(data, std::string::npos);
+  EXPECT_EQ(html.find("</script>", data), html.find("</script>\n<script>", data));
+}
+
 }  // namespace
 }  // namespace commitlab::sim

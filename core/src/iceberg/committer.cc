@@ -90,6 +90,23 @@ struct IcebergCommitter::AttemptResult {
   std::string message = {};  // kLost: the CommitFailedException text
 };
 
+// What one attempt has found and built so far, passed from step to step.
+struct IcebergCommitter::AttemptScope {
+  const Operation& op;
+  CommitState& state;
+  const int attempt;
+  const CommitKind kind;
+  const std::string_view op_class;
+  int64_t new_version = 0;  // the metadata version the attempt swaps to; 0 before the refresh
+  MetadataRef base = {};    // what the refresh read
+  int64_t attempt_start = 0;
+  bool makes_snapshot = false;
+  ApplyContext ctx = {};
+  std::shared_ptr<const TableMetadata> committed = {};  // the new metadata, then what the catalog holds
+  CasResult cas = {};
+  bool injected_loss = false;  // a fault point, not the catalog, lost the swap
+};
+
 IcebergCommitter::IcebergCommitter(std::string writer, IcebergCommitOptions options, Env* env, IcebergCatalog* catalog,
                                    FileIO* io, EventSink* events)
     : writer_(std::move(writer)),
@@ -221,185 +238,216 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
   }
 }
 
+// One attempt of SnapshotProducer.commit, in the order upstream takes its steps. Each step either
+// ends the attempt (its result) or leaves the attempt's state for the next.
 IcebergCommitter::AttemptResult IcebergCommitter::Attempt(const Operation& op, CommitState& state, int attempt) {
-  const CommitKind kind = EventKind(op);
-  const std::string_view op_class = OperationClassName(op.kind);
-  int64_t new_version = 0;
-  auto emit = [&](EventType type, Level level, std::string message) {
-    Emit({.type = type,
-          .level = level,
-          .identifier = op.identifier,
-          .kind = kind,
-          .attempt = attempt,
-          .snapshot_id = new_version,
-          .message = std::move(message)});
-  };
-  auto fatal = [&](EventType type, Status st) {
-    emit(type, Level::kError, st.message());
-    return AttemptResult{.kind = AttemptResult::kFatal, .status = std::move(st)};
-  };
-  // A fault point's status: a crash stops the writer where it stands.
-  auto crashed = [&](Status st) { return fatal(EventType::kCrashed, std::move(st)); };
+  AttemptScope a{
+      .op = op, .state = state, .attempt = attempt, .kind = EventKind(op), .op_class = OperationClassName(op.kind)};
+  if (std::optional<AttemptResult> ended = RefreshBase(a)) return std::move(*ended);
+  if (std::optional<AttemptResult> ended = ValidateBase(a)) return std::move(*ended);
+  if (std::optional<AttemptResult> ended = WriteMetadataTree(a)) return std::move(*ended);
+  if (std::optional<AttemptResult> ended = Swap(a)) return std::move(*ended);
+  return Conclude(a);
+}
 
-  // 1. refresh(): read the pointer.
+void IcebergCommitter::EmitForAttempt(const AttemptScope& a, EventType type, Level level, std::string message) {
+  Emit({.type = type,
+        .level = level,
+        .identifier = a.op.identifier,
+        .kind = a.kind,
+        .attempt = a.attempt,
+        .snapshot_id = a.new_version,
+        .message = std::move(message)});
+}
+
+IcebergCommitter::AttemptResult IcebergCommitter::Fatal(const AttemptScope& a, EventType type, Status st) {
+  EmitForAttempt(a, type, Level::kError, st.message());
+  return AttemptResult{.kind = AttemptResult::kFatal, .status = std::move(st)};
+}
+
+// A validation failure: never retried, and a ValidationException is a CleanableFailure.
+IcebergCommitter::AttemptResult IcebergCommitter::Refuse(const AttemptScope& a, Status st, const EventCause* cause) {
+  ++stats_.conflicts;
+  Emit({.type = EventType::kConflict,
+        .level = Level::kError,
+        .identifier = a.op.identifier,
+        .kind = a.kind,
+        .attempt = a.attempt,
+        .snapshot_id = a.new_version,
+        .message = st.message(),
+        .cause = cause != nullptr && !cause->files.empty() ? cause : nullptr});
+  CleanAll(a.state);
+  return AttemptResult{.kind = AttemptResult::kFatal, .status = std::move(st)};
+}
+
+// 1. SnapshotProducer.apply's refresh(): read the pointer this attempt builds on.
+std::optional<IcebergCommitter::AttemptResult> IcebergCommitter::RefreshBase(AttemptScope& a) {
   Status fault = env_->FaultPoint(fault::kReadLatestBefore);
-  if (fault.code() == Code::kCrashed) return crashed(std::move(fault));
+  if (fault.code() == Code::kCrashed) return Fatal(a, EventType::kCrashed, std::move(fault));
   Result<MetadataRef> refreshed = fault.ok() ? Refresh() : Result<MetadataRef>(fault);
-  if (!refreshed.ok()) return fatal(EventType::kError, refreshed.status());
-  const MetadataRef base = *refreshed;
-  new_version = base->version + 1;
-  if (op.kind == OperationKind::kExpireSnapshots && SnapshotsToExpire(*base, op.expire).empty()) {
+  if (!refreshed.ok()) return Fatal(a, EventType::kError, refreshed.status());
+  COMMITLAB_CHECK(*refreshed != nullptr, "a catalog's Current() names the table's metadata or fails, never null");
+  a.base = *refreshed;
+  a.new_version = a.base->version + 1;
+  if (a.op.kind == OperationKind::kExpireSnapshots && SnapshotsToExpire(*a.base, a.op.expire).empty()) {
     // No change, no commit (BaseMetastoreTableOperations: base == metadata).
-    return {.kind = AttemptResult::kSuccess, .result = {.base = base, .committed = base}};
+    return AttemptResult{.kind = AttemptResult::kSuccess, .result = {.base = a.base, .committed = a.base}};
   }
   ++stats_.attempts;
-  const int64_t attempt_start = env_->NowMicros();
+  a.attempt_start = env_->NowMicros();
   if (gate_.events())
     Emit({.type = EventType::kAttempt,
-          .identifier = op.identifier,
-          .kind = kind,
-          .attempt = attempt,
-          .snapshot_id = new_version,
-          .message = gate_.Message("Committing {} to table {}: metadata v{} -> v{} (attempt {})", op_class,
-                                   catalog_->table_name(), base->version, new_version, attempt),
-          .base_snapshot = base->version,
-          .changes = &state.plan});
+          .identifier = a.op.identifier,
+          .kind = a.kind,
+          .attempt = a.attempt,
+          .snapshot_id = a.new_version,
+          .message = gate_.Message("Committing {} to table {}: metadata v{} -> v{} (attempt {})", a.op_class,
+                                   catalog_->table_name(), a.base->version, a.new_version, a.attempt),
+          .base_snapshot = a.base->version,
+          .changes = &a.state.plan});
+  return std::nullopt;
+}
 
-  std::optional<EventCause> cause;  // what Validate says, when it refuses
-  auto refuse = [&](Status st) {
-    ++stats_.conflicts;
-    Emit({.type = EventType::kConflict,
-          .level = Level::kError,
-          .identifier = op.identifier,
-          .kind = kind,
-          .attempt = attempt,
-          .snapshot_id = new_version,
-          .message = st.message(),
-          .cause = cause && !cause->files.empty() ? &*cause : nullptr});
-    CleanAll(state);  // ValidationException is a CleanableFailure
-    return AttemptResult{.kind = AttemptResult::kFatal, .status = std::move(st)};
-  };
-
+// 2. runValidations(parent): the operation's validate(base, parent) (MergingSnapshotProducer.validate
+// and its subclasses) against the snapshots committed since the operation started.
+std::optional<IcebergCommitter::AttemptResult> IcebergCommitter::ValidateBase(AttemptScope& a) {
   // A schema change through a pointer catalog commits from the metadata it started from or not at
   // all (BaseMetastoreTableOperations.commit: base != current()).
-  if (op.kind == OperationKind::kSchemaChange && !catalog_->ChecksRequirements() &&
-      base->version != op.starting_version)
-    return refuse(Status::Conflict("CommitFailedException: Cannot commit: stale table metadata"));
-  // 2. Validate against the snapshots committed since the operation started.
-  if (Status st = Validate(op, *base, &cause.emplace()); !st.ok()) return refuse(std::move(st));
-  cause.reset();
+  if (a.op.kind == OperationKind::kSchemaChange && !catalog_->ChecksRequirements() &&
+      a.base->version != a.op.starting_version)
+    return Refuse(a, Status::Conflict("CommitFailedException: Cannot commit: stale table metadata"), nullptr);
+  EventCause cause;  // what Validate says, when it refuses
+  if (Status st = Validate(a.op, *a.base, &cause); !st.ok()) return Refuse(a, std::move(st), &cause);
+  return std::nullopt;
+}
 
-  // 3. Manifests, then this attempt's manifest list and metadata file.
+// SnapshotProducer's new manifests (<commit uuid>-m0.avro): written by the first attempt that gets
+// this far and reused by the later ones, as sequence-number inheritance allows.
+Status IcebergCommitter::WriteAddedManifest(const Operation& op, CommitState& state) {
+  if ((op.files_to_add.empty() && op.deletes_to_add.empty()) || state.added_manifest != nullptr) return Status::OK();
+  auto manifest = std::make_shared<ManifestFile>();
+  manifest->path = "metadata/" + state.commit_uuid + "-m0.avro";
+  manifest->added_snapshot_id = state.snapshot_id;
+  for (const FileRef& f : op.files_to_add) manifest->files.push_back(f->path());
+  for (const FileRef& f : op.deletes_to_add) manifest->files.push_back(f->path());
+  COMMITLAB_RETURN_IF_ERROR(WriteFile(manifest->path, FileKind::kManifest));
+  ++stats_.manifests_written;
+  state.added_manifest = std::move(manifest);
+  return Status::OK();
+}
+
+// 3. SnapshotProducer.apply: the manifests, this attempt's manifest list
+// (snap-<id>-<attempt>-<uuid>.avro) and the new metadata (TableMetadata.buildFrom(base)).
+std::optional<IcebergCommitter::AttemptResult> IcebergCommitter::WriteMetadataTree(AttemptScope& a) {
   if (Status st = env_->FaultPoint(fault::kManifestBefore); !st.ok()) {
-    if (st.code() == Code::kCrashed) return crashed(std::move(st));
+    if (st.code() == Code::kCrashed) return Fatal(a, EventType::kCrashed, std::move(st));
     // A write error is no CleanableFailure: with strict cleanup nothing is deleted.
-    return fatal(EventType::kError, Status::IOError(fmt::format(
-                                        "RuntimeIOException: Failed to write manifest list file: {}", st.message())));
+    return Fatal(
+        a, EventType::kError,
+        Status::IOError(fmt::format("RuntimeIOException: Failed to write manifest list file: {}", st.message())));
   }
-  const bool makes_snapshot = SnapshotOperation(op).has_value();
-  ApplyContext ctx{.snapshot_id = state.snapshot_id, .committed_by = writer_, .timestamp_ms = env_->NowMicros() / 1000};
-  if (makes_snapshot) {
-    if ((!op.files_to_add.empty() || !op.deletes_to_add.empty()) && state.added_manifest == nullptr) {
-      auto manifest = std::make_shared<ManifestFile>();
-      manifest->path = "metadata/" + state.commit_uuid + "-m0.avro";
-      manifest->added_snapshot_id = state.snapshot_id;
-      for (const FileRef& f : op.files_to_add) manifest->files.push_back(f->path());
-      for (const FileRef& f : op.deletes_to_add) manifest->files.push_back(f->path());
-      if (Status st = WriteFile(manifest->path, FileKind::kManifest); !st.ok()) return fatal(EventType::kError, st);
-      ++stats_.manifests_written;
-      state.added_manifest = std::move(manifest);
-    }
-    ctx.added_manifest = state.added_manifest;
-    ctx.manifest_list = ManifestListPath(state.snapshot_id, attempt, state.commit_uuid);
+  a.makes_snapshot = SnapshotOperation(a.op).has_value();
+  ApplyContext& ctx = a.ctx;
+  ctx = {.snapshot_id = a.state.snapshot_id, .committed_by = writer_, .timestamp_ms = env_->NowMicros() / 1000};
+  if (a.makes_snapshot) {
+    if (Status st = WriteAddedManifest(a.op, a.state); !st.ok()) return Fatal(a, EventType::kError, st);
+    ctx.added_manifest = a.state.added_manifest;
+    ctx.manifest_list = ManifestListPath(a.state.snapshot_id, a.attempt, a.state.commit_uuid);
   }
-  ctx.metadata_location = MetadataFilePath(new_version, Uuid());
-  Result<TableMetadata> next = ApplyOperation(op, *base, ctx);
+  ctx.metadata_location = MetadataFilePath(a.new_version, Uuid());
+  Result<TableMetadata> next = ApplyOperation(a.op, *a.base, ctx);
   if (!next.ok()) {
-    if (next.status().code() == Code::kConflict) return refuse(next.status());
-    return fatal(EventType::kError, next.status());
+    if (next.status().code() == Code::kConflict) return Refuse(a, next.status(), nullptr);
+    return Fatal(a, EventType::kError, next.status());
   }
-  if (makes_snapshot) {
+  if (a.makes_snapshot) {
     if (Status st = WriteFile(ctx.manifest_list, FileKind::kManifestList); !st.ok())
-      return fatal(EventType::kError, st);
-    state.manifest_lists.push_back(ctx.manifest_list);
+      return Fatal(a, EventType::kError, st);
+    a.state.manifest_lists.push_back(ctx.manifest_list);
     ++stats_.manifests_written;
   }
   // A REST client sends updates and the server writes the metadata file (RESTTableOperations).
   if (catalog_->ClientWritesMetadata()) {
     if (Status st = WriteFile(ctx.metadata_location, FileKind::kMetadata); !st.ok())
-      return fatal(EventType::kError, st);
+      return Fatal(a, EventType::kError, st);
   }
+  CheckReadyToSwap(*a.base, *next, ctx, a.makes_snapshot);
+  a.committed = std::make_shared<const TableMetadata>(std::move(*next));
+  return std::nullopt;
+}
 
-  // 4. The swap: the one atomic step.
-  CheckReadyToSwap(*base, *next, ctx, makes_snapshot);
-  auto committed = std::make_shared<const TableMetadata>(std::move(*next));
-  CasResult cas;
-  bool injected_loss = false;
+// 4. TableOperations.commit(base, updated): the swap, the one atomic step, with the fault points
+// around it. Leaves its outcome in a.cas.
+std::optional<IcebergCommitter::AttemptResult> IcebergCommitter::Swap(AttemptScope& a) {
   if (Status before = env_->FaultPoint(fault::kPublishBefore); !before.ok()) {
-    if (before.code() == Code::kCrashed) return crashed(std::move(before));
+    if (before.code() == Code::kCrashed) return Fatal(a, EventType::kCrashed, std::move(before));
     // LostRace: the catalog refuses the swap (CommitFailedException, retried), as
     // InMemoryCatalog.InMemoryTableOperations.doCommit does when the location moved; any other
     // failure before the swap leaves its outcome unknown, as a catalog's does.
-    injected_loss = before.code() == Code::kLostRace;
-    cas = injected_loss ? CasResult{CasOutcome::kLost, fmt::format("Cannot commit to table {}: {}",
-                                                                   catalog_->table_name(), before.message())}
-                        : CasResult{CasOutcome::kUnknown, before.message()};
-  } else {
-    env_->BeginStorageOp(StorageOp::kPublish);
-    cas = catalog_->Commit(*base, committed);
-    env_->EndStorageOp(StorageOp::kPublish);
-    if (cas.outcome == CasOutcome::kSwapped && cas.current != nullptr) {
-      committed = cas.current;  // a REST server applied the commit to a newer version
-      new_version = committed->version;
-    }
-    if (cas.outcome == CasOutcome::kSwapped) {
-      if (Status after = env_->FaultPoint(fault::kPublishAfter); !after.ok()) {
-        if (after.code() == Code::kCrashed) {
-          crashed_after_swap_ = true;
-          return crashed(std::move(after));
-        }
-        cas = {CasOutcome::kUnknown, after.message()};
-      }
-    }
+    a.injected_loss = before.code() == Code::kLostRace;
+    a.cas = a.injected_loss ? CasResult{CasOutcome::kLost, fmt::format("Cannot commit to table {}: {}",
+                                                                       catalog_->table_name(), before.message())}
+                            : CasResult{CasOutcome::kUnknown, before.message()};
+    return std::nullopt;
   }
+  env_->BeginStorageOp(StorageOp::kPublish);
+  a.cas = catalog_->Commit(*a.base, a.committed);
+  env_->EndStorageOp(StorageOp::kPublish);
+  if (a.cas.outcome != CasOutcome::kSwapped) return std::nullopt;
+  if (a.cas.current != nullptr) {
+    a.committed = a.cas.current;  // a REST server applied the commit to a newer version
+    a.new_version = a.committed->version;
+  }
+  if (Status after = env_->FaultPoint(fault::kPublishAfter); !after.ok()) {
+    if (after.code() == Code::kCrashed) {
+      crashed_after_swap_ = true;
+      return Fatal(a, EventType::kCrashed, std::move(after));
+    }
+    a.cas = {CasOutcome::kUnknown, after.message()};
+  }
+  return std::nullopt;
+}
 
-  switch (cas.outcome) {
+// 5. What the swap's outcome means: committed (then SnapshotProducer.commit's clean-up of the other
+// manifest lists), lost (CommitFailedException, retried) or unknown (CommitStateUnknownException).
+IcebergCommitter::AttemptResult IcebergCommitter::Conclude(AttemptScope& a) {
+  switch (a.cas.outcome) {
     case CasOutcome::kSwapped: {
       std::optional<int64_t> snapshot_id;
-      if (makes_snapshot) {
+      if (a.makes_snapshot) {
         ++stats_.committed;
-        snapshot_id = state.snapshot_id;
-        emit(EventType::kPublished, Level::kInfo,
-             gate_.Message("Committed snapshot {} ({})", state.snapshot_id, op_class));
+        snapshot_id = a.state.snapshot_id;
+        EmitForAttempt(a, EventType::kPublished, Level::kInfo,
+                       gate_.Message("Committed snapshot {} ({})", a.state.snapshot_id, a.op_class));
         // Every manifest list but the committed one is garbage now.
-        for (const std::string& list : state.manifest_lists)
-          if (list != ctx.manifest_list) (void)DeleteFile(list);
+        for (const std::string& list : a.state.manifest_lists)
+          if (list != a.ctx.manifest_list) (void)DeleteFile(list);
       } else {
-        emit(EventType::kPublished, Level::kInfo,
-             gate_.Message("Successfully committed to table {} in {} ms", catalog_->table_name(),
-                           (env_->NowMicros() - attempt_start) / 1000));
+        EmitForAttempt(a, EventType::kPublished, Level::kInfo,
+                       gate_.Message("Successfully committed to table {} in {} ms", catalog_->table_name(),
+                                     (env_->NowMicros() - a.attempt_start) / 1000));
       }
       return {.kind = AttemptResult::kSuccess,
-              .result = {.base = base, .committed = std::move(committed), .snapshot_id = snapshot_id}};
+              .result = {.base = a.base, .committed = std::move(a.committed), .snapshot_id = snapshot_id}};
     }
     case CasOutcome::kLost:
       ++stats_.atomic_failures;
       if (gate_.events())
         Emit({.type = EventType::kAtomicCommitFailed,
               .level = Level::kWarn,
-              .identifier = op.identifier,
-              .kind = kind,
-              .attempt = attempt,
-              .snapshot_id = new_version,
-              .message = gate_.Message("CommitFailedException: {}", cas.message),
-              .injected = injected_loss});
-      return {.kind = AttemptResult::kLost, .message = std::move(cas.message)};
+              .identifier = a.op.identifier,
+              .kind = a.kind,
+              .attempt = a.attempt,
+              .snapshot_id = a.new_version,
+              .message = gate_.Message("CommitFailedException: {}", a.cas.message),
+              .injected = a.injected_loss});
+      return {.kind = AttemptResult::kLost, .message = std::move(a.cas.message)};
     case CasOutcome::kUnknown: break;
   }
   // Not retried and nothing deleted: the swap may have landed.
   ++stats_.unknown_outcomes;
-  std::string message = fmt::format("CommitStateUnknownException: {}\n{}", cas.message, kCommitStateUnknownInfo);
-  emit(EventType::kUnknownOutcome, Level::kError, message);
+  std::string message = fmt::format("CommitStateUnknownException: {}\n{}", a.cas.message, kCommitStateUnknownInfo);
+  EmitForAttempt(a, EventType::kUnknownOutcome, Level::kError, message);
   return {.kind = AttemptResult::kFatal, .status = Status::IOError(std::move(message))};
 }
 

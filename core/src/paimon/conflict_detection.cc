@@ -88,73 +88,110 @@ bool MergesCleanly(const TableState& base, const std::vector<FileChange>& delta)
   return std::none_of(map.begin(), map.end(), [](const auto& kv) { return kv.second == kDelete; });
 }
 
-}  // namespace
+// The base and delta one CheckConflicts call checks, and the refusal each of its steps may make.
+class ConflictCheck {
+ public:
+  ConflictCheck(const TableState& base, const std::vector<FileChange>& delta, const ConflictContext& ctx,
+                EventCause* cause)
+      : base_(base), delta_(delta), ctx_(ctx), cause_(cause) {}
 
-Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta, const ConflictContext& ctx,
-                      EventCause* cause) {
-  auto blame = [cause](CauseKind kind, std::vector<std::string> files) {
-    if (cause != nullptr) *cause = {.kind = kind, .files = std::move(files)};
+  Status CheckBucketKeepSame() const;
+  Status CheckDeltaAlone() const;
+  Status CheckDeleteInEntries();
+  Status CheckKeyRanges() const;
+
+ private:
+  // What FileEntry.mergeEntries(base ++ delta) made of a file the delta touched.
+  enum class Merged { kGone, kAdded, kLeftoverDelete };
+  struct MergedEntry {
+    Merged state;
+    const FileChange* change;
+    size_t order;  // when it entered the map
   };
-  std::set<BucketKey> touched;
-  for (const FileChange& c : delta) touched.emplace(c.file.partition, c.file.bucket);
 
-  // The base entries are listed only in a refusal, so they are collected only then.
-  auto conflict = [&](std::string_view headline, std::string_view caused_by) {
-    std::vector<FileChange> base_entries;
-    for (const auto& [partition, bucket] : touched) {
-      if (const TableState::BucketFiles* files = base.Bucket(partition, bucket)) {
-        for (const auto& [level, by_name] : *files)
-          for (const auto& [name, f] : by_name) base_entries.push_back({ChangeKind::kAdd, f});
-      }
-    }
-    return Status::Conflict(ConflictMessage(headline, ctx, base_entries, delta, caused_by));
-  };
-
-  // 0. ConflictDetection.checkBucketKeepSame: base entries (in commit order), then the delta; the
-  // first count seen in a partition is its count.
-  if (ctx.kind != CommitKind::kOverwrite) {
-    std::map<std::string, int32_t> seen;
-    for (const FileChange& c : delta) {
-      const std::string& p = c.file.partition;
-      if (seen.count(p) != 0) continue;
-      seen[p] = 0;
-      for (int32_t n : base.TotalBucketsInCommitOrder(p)) {
-        int32_t& old = seen[p];
-        if (old == 0) old = n;
-        if (n == old) continue;
-        blame(CauseKind::kBucketCount, {});
-        return conflict(fmt::format("Total buckets of partition {} changed from {} to {} without overwrite. Give up "
-                                    "committing.",
-                                    PartitionSimpleString(p), old, n),
-                        "");
-      }
-    }
-    for (const FileChange& c : delta) {
-      if (c.file.total_buckets <= 0) continue;
-      int32_t& old = seen[c.file.partition];
-      if (old == 0) old = c.file.total_buckets;
-      if (c.file.total_buckets == old) continue;
-      blame(CauseKind::kBucketCount, {c.file.name});
-      return conflict(fmt::format("Total buckets of partition {} changed from {} to {} without overwrite. Give up "
-                                  "committing.",
-                                  PartitionSimpleString(c.file.partition), old, c.file.total_buckets),
-                      "");
-    }
+  // createConflictException: `cause` gets the kind and files, the message lists the base entries of
+  // the buckets the delta touches (collected only for a refusal) and the delta.
+  Status Refuse(CauseKind kind, std::vector<std::string> files, std::string_view headline,
+                std::string_view caused_by) const;
+  Status RefuseBucketCount(const std::string& partition, int32_t old, int32_t now,
+                           std::vector<std::string> files) const;
+  // An ADD of a file already in the map (FileEntry.mergeEntries' checkState).
+  Status RefuseAdd(const DataFile& f, const FileChange& in_map) const;
+  // Live after the merge: as the merge left it, or as in the base for a file the delta did not touch.
+  bool LiveAfterMerge(const DataFile& f) const {
+    auto it = merged_.find(KeyOf(f));
+    return it != merged_.end() ? it->second.state == Merged::kAdded : base_.IsLive(f);
   }
 
-  auto add_conflict = [&](const DataFile& f, const FileChange& in_map) {
-    blame(CauseKind::kFileDeletion, {f.name});
-    return conflict(kFileDeletionConflict, fmt::format("Trying to add file {} which is already in the the map: {}",
-                                                       f.name, FormatChange(in_map)));
-  };
+  const TableState& base_;
+  const std::vector<FileChange>& delta_;
+  const ConflictContext& ctx_;
+  EventCause* cause_;
+  std::map<FileKey, MergedEntry> merged_;  // the files the delta touched; the others are as in the base
+};
 
-  // 1. The delta alone (ConflictDetection.checkConflicts, FileEntry.mergeEntries(deltaEntries)):
-  // deleting and re-adding one file in one commit could lose it, since scans deduplicate by name.
+Status ConflictCheck::Refuse(CauseKind kind, std::vector<std::string> files, std::string_view headline,
+                             std::string_view caused_by) const {
+  if (cause_ != nullptr) *cause_ = {.kind = kind, .files = std::move(files)};
+  std::set<BucketKey> touched;
+  for (const FileChange& c : delta_) touched.emplace(c.file.partition, c.file.bucket);
+  std::vector<FileChange> base_entries;
+  for (const auto& [partition, bucket] : touched) {
+    if (const TableState::BucketFiles* files_in = base_.Bucket(partition, bucket)) {
+      for (const auto& [level, by_name] : *files_in)
+        for (const auto& [name, f] : by_name) base_entries.push_back({ChangeKind::kAdd, f});
+    }
+  }
+  return Status::Conflict(ConflictMessage(headline, ctx_, base_entries, delta_, caused_by));
+}
+
+Status ConflictCheck::RefuseBucketCount(const std::string& partition, int32_t old, int32_t now,
+                                        std::vector<std::string> files) const {
+  return Refuse(CauseKind::kBucketCount, std::move(files),
+                fmt::format("Total buckets of partition {} changed from {} to {} without overwrite. Give up "
+                            "committing.",
+                            PartitionSimpleString(partition), old, now),
+                "");
+}
+
+Status ConflictCheck::RefuseAdd(const DataFile& f, const FileChange& in_map) const {
+  return Refuse(CauseKind::kFileDeletion, {f.name}, kFileDeletionConflict,
+                fmt::format("Trying to add file {} which is already in the the map: {}", f.name, FormatChange(in_map)));
+}
+
+// 0. ConflictDetection.checkBucketKeepSame: base entries (in commit order), then the delta; the
+// first count seen in a partition is its count. An OVERWRITE may change it.
+Status ConflictCheck::CheckBucketKeepSame() const {
+  if (ctx_.kind == CommitKind::kOverwrite) return Status::OK();
+  std::map<std::string, int32_t> seen;
+  for (const FileChange& c : delta_) {
+    const std::string& p = c.file.partition;
+    if (seen.count(p) != 0) continue;
+    seen[p] = 0;
+    for (int32_t n : base_.TotalBucketsInCommitOrder(p)) {
+      int32_t& old = seen[p];
+      if (old == 0) old = n;
+      if (n != old) return RefuseBucketCount(p, old, n, {});
+    }
+  }
+  for (const FileChange& c : delta_) {
+    if (c.file.total_buckets <= 0) continue;
+    int32_t& old = seen[c.file.partition];
+    if (old == 0) old = c.file.total_buckets;
+    if (c.file.total_buckets != old)
+      return RefuseBucketCount(c.file.partition, old, c.file.total_buckets, {c.file.name});
+  }
+  return Status::OK();
+}
+
+// 1. The delta alone (ConflictDetection.checkConflicts, FileEntry.mergeEntries(deltaEntries)):
+// deleting and re-adding one file in one commit could lose it, since scans deduplicate by name.
+Status ConflictCheck::CheckDeltaAlone() const {
   std::map<FileKey, const FileChange*> own;
-  for (const FileChange& c : delta) {
+  for (const FileChange& c : delta_) {
     auto it = own.find(KeyOf(c.file));
     if (c.kind == ChangeKind::kAdd) {
-      if (it != own.end()) return add_conflict(c.file, *it->second);
+      if (it != own.end()) return RefuseAdd(c.file, *it->second);
       own.emplace(KeyOf(c.file), &c);
     } else if (it != own.end()) {
       own.erase(it);
@@ -162,81 +199,87 @@ Status CheckConflicts(const TableState& base, const std::vector<FileChange>& del
       own.emplace(KeyOf(c.file), &c);
     }
   }
+  return Status::OK();
+}
 
-  // 2. The delta over the base, as FileEntry.mergeEntries(base ++ delta): the base's files are in
-  // the map as ADDs. An ADD of a file in the map fails at once; a DELETE removes the file's entry,
-  // or stays in the map when there is none; a DELETE still there after the merge fails
-  // (checkDeleteInEntries), the first in the map's insertion order.
-  enum class Merged { kGone, kAdded, kLeftoverDelete };
-  struct Entry {
-    Merged state;
-    const FileChange* change;
-    size_t order;  // when it entered the map
-  };
-  std::map<FileKey, Entry> merged;  // the files the delta touched; the others are as in the base
-  auto live = [&](const DataFile& f) {
-    auto it = merged.find(KeyOf(f));
-    return it != merged.end() ? it->second.state == Merged::kAdded : base.IsLive(f);
-  };
+// 2. The delta over the base, as FileEntry.mergeEntries(base ++ delta): the base's files are in
+// the map as ADDs. An ADD of a file in the map fails at once; a DELETE removes the file's entry,
+// or stays in the map when there is none; a DELETE still there after the merge fails
+// (checkDeleteInEntries), the first in the map's insertion order. Keeps the merge for step 3.
+Status ConflictCheck::CheckDeleteInEntries() {
   size_t order = 0;
-  for (const FileChange& c : delta) {
+  for (const FileChange& c : delta_) {
     const DataFile& f = c.file;
-    auto it = merged.find(KeyOf(f));
-    const bool in_map = it != merged.end() ? it->second.state != Merged::kGone : base.IsLive(f);
+    auto it = merged_.find(KeyOf(f));
+    const bool in_map = it != merged_.end() ? it->second.state != Merged::kGone : base_.IsLive(f);
     if (c.kind == ChangeKind::kAdd) {
-      if (in_map) return add_conflict(f, it != merged.end() ? *it->second.change : FileChange{ChangeKind::kAdd, f});
-      merged.insert_or_assign(KeyOf(f), Entry{Merged::kAdded, &c, order++});
+      if (in_map) return RefuseAdd(f, it != merged_.end() ? *it->second.change : FileChange{ChangeKind::kAdd, f});
+      merged_.insert_or_assign(KeyOf(f), MergedEntry{Merged::kAdded, &c, order++});
     } else if (in_map) {
-      merged.insert_or_assign(KeyOf(f), Entry{Merged::kGone, &c, order++});
+      merged_.insert_or_assign(KeyOf(f), MergedEntry{Merged::kGone, &c, order++});
     } else {
-      merged.insert_or_assign(KeyOf(f), Entry{Merged::kLeftoverDelete, &c, order++});
+      merged_.insert_or_assign(KeyOf(f), MergedEntry{Merged::kLeftoverDelete, &c, order++});
     }
   }
-  const Entry* leftover = nullptr;
-  for (const auto& [key, e] : merged)
+  const MergedEntry* leftover = nullptr;
+  for (const auto& [key, e] : merged_)
     if (e.state == Merged::kLeftoverDelete && (leftover == nullptr || e.order < leftover->order)) leftover = &e;
   if (leftover != nullptr) {
     const DataFile& f = leftover->change->file;
-    blame(CauseKind::kFileDeletion, {f.name});
-    return conflict(
-        kFileDeletionConflict,
-        fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx.table));
+    return Refuse(
+        CauseKind::kFileDeletion, {f.name}, kFileDeletionConflict,
+        fmt::format("Trying to delete file {} for table {} which is not previously added.", f.name, ctx_.table));
   }
-  COMMITLAB_DCHECK(MergesCleanly(base, delta),
+  COMMITLAB_DCHECK(MergesCleanly(base_, delta_),
                    "a delta that passed the file checks merges into its base as FileEntry.mergeEntries does");
-  if (!ctx.primary_key) return Status::OK();
+  return Status::OK();
+}
 
-  // LSM: within one (partition, bucket, level >= 1), closed key ranges must not touch. Only levels
-  // the delta ADDs to can newly overlap.
+// 3. PrimaryKeyConflictDetection.checkTableSpecificConflicts: within one (partition, bucket,
+// level >= 1) of the merged files, closed key ranges must not touch. Only levels the delta ADDs to
+// can newly overlap.
+Status ConflictCheck::CheckKeyRanges() const {
   std::set<std::tuple<std::string, int32_t, int32_t>> levels;
-  for (const FileChange& c : delta)
+  for (const FileChange& c : delta_)
     if (c.kind == ChangeKind::kAdd && c.file.level >= 1) levels.emplace(c.file.partition, c.file.bucket, c.file.level);
   for (const auto& [partition, bucket, level] : levels) {
     std::vector<DataFile> files;
-    if (const TableState::BucketFiles* b = base.Bucket(partition, bucket)) {
+    if (const TableState::BucketFiles* b = base_.Bucket(partition, bucket)) {
       if (auto it = b->find(level); it != b->end())
         for (const auto& [name, f] : it->second)
-          if (live(f)) files.push_back(f);
+          if (LiveAfterMerge(f)) files.push_back(f);
     }
-    for (const FileChange& c : delta)
+    for (const FileChange& c : delta_)
       if (c.kind == ChangeKind::kAdd && c.file.partition == partition && c.file.bucket == bucket &&
-          c.file.level == level && live(c.file))
+          c.file.level == level && LiveAfterMerge(c.file))
         files.push_back(c.file);
     std::sort(files.begin(), files.end(), [](const DataFile& a, const DataFile& b) {
       return std::tie(a.min_key, a.max_key, a.name) < std::tie(b.min_key, b.max_key, b.name);
     });
     for (size_t i = 1; i < files.size(); ++i) {
-      if (files[i - 1].max_key >= files[i].min_key) {
-        blame(CauseKind::kLsm, {files[i - 1].name, files[i].name});
-        std::string headline = fmt::format("{} Conflict files are:\n{}\n{}", kLsmConflict, DescribeFile(files[i - 1]),
-                                           DescribeFile(files[i]));
-        return conflict(headline, fmt::format("Key ranges [{}, {}] and [{}, {}] overlap in level {} of bucket {}.",
-                                              files[i - 1].min_key, files[i - 1].max_key, files[i].min_key,
-                                              files[i].max_key, level, bucket));
-      }
+      const DataFile& a = files[i - 1];
+      const DataFile& b = files[i];
+      if (a.max_key < b.min_key) continue;
+      return Refuse(CauseKind::kLsm, {a.name, b.name},
+                    fmt::format("{} Conflict files are:\n{}\n{}", kLsmConflict, DescribeFile(a), DescribeFile(b)),
+                    fmt::format("Key ranges [{}, {}] and [{}, {}] overlap in level {} of bucket {}.", a.min_key,
+                                a.max_key, b.min_key, b.max_key, level, bucket));
     }
   }
   return Status::OK();
+}
+
+}  // namespace
+
+// ConflictDetection.checkConflicts, its steps in upstream's order.
+Status CheckConflicts(const TableState& base, const std::vector<FileChange>& delta, const ConflictContext& ctx,
+                      EventCause* cause) {
+  ConflictCheck check(base, delta, ctx, cause);
+  COMMITLAB_RETURN_IF_ERROR(check.CheckBucketKeepSame());
+  COMMITLAB_RETURN_IF_ERROR(check.CheckDeltaAlone());
+  COMMITLAB_RETURN_IF_ERROR(check.CheckDeleteInEntries());
+  if (!ctx.primary_key) return Status::OK();
+  return check.CheckKeyRanges();
 }
 
 }  // namespace commitlab::paimon

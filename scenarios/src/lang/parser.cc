@@ -27,7 +27,7 @@ constexpr std::array<std::string_view, 4> kSchedKinds = {"random", "pct", "round
 constexpr std::array<std::string_view, 1> kPctKeys = {"depth"};
 constexpr std::array<std::string_view, 2> kOnOff = {"on", "off"};
 constexpr std::string_view kDirectives =
-    "title, claim, source, table, writer, order, fault, latency, retry, idempotency-check, sched, seed, store, "
+    "title, title.zh, claim, claim.zh, source, table, writer, order, fault, latency, retry, idempotency-check, sched, seed, store, "
     "repeat, expect, or a step line WRITER: STEP";
 
 // The only value of a directive that takes one (title, seed, fault, ...).
@@ -121,7 +121,9 @@ Status Parser::ParseLine(const LineContext& ctx, std::string_view line) {
       return ctx.Error(t.col, fmt::format("unexpected \";\" (only step lines hold several steps)"));
   }
   if (d == "title") return ParseTitle(ctx, toks);
+  if (d == "title.zh") return ParseText(ctx, toks, &s_.title_zh);
   if (d == "claim") return ParseText(ctx, toks, &s_.claim);
+  if (d == "claim.zh") return ParseText(ctx, toks, &s_.claim_zh);
   if (d == "source") return ParseText(ctx, toks, &s_.source);
   if (d == "table") return ParseTable(ctx, toks);
   if (d == "writer") return ParseWriter(ctx, toks);

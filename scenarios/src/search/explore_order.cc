@@ -144,19 +144,10 @@ std::string PosRef(const Scenario& s, const std::vector<std::vector<Span>>& span
   return fmt::format("{}.{}{}", s.writers[p.writer].name, spans[p.writer][p.span].label, point ? ".publish" : "");
 }
 
-}  // namespace
-
-bool ReportShows(const RunReport& r, const std::string& kind) {
-  if (kind == "run error") return !r.run_errors.empty();
-  for (const ViolationReport& v : r.violations)
-    if (v.violation.kind == kind) return true;
-  for (const ExpectationResult& e : r.expectations)
-    if (!e.passed && "expect " + e.where == kind) return true;
-  return false;
-}
-
-Result<OrderLines> CounterexampleOrderLines(const Scenario& scenario, const RunOptions& base,
-                                            const ExploreFinding& finding) {
+// Replays the finding's decisions and returns its reads and publishes, each in its line's span
+// (`spans`, which also get their first publish).
+Result<std::vector<Effect>> ReplayEffects(const Scenario& scenario, const RunOptions& base,
+                                          const ExploreFinding& finding, std::vector<std::vector<Span>>* spans) {
   sim::History history;
   NullEventSink quiet;
   RunOptions run = base;
@@ -166,22 +157,25 @@ Result<OrderLines> CounterexampleOrderLines(const Scenario& scenario, const RunO
   std::vector<ExploredStep> steps;
   COMMITLAB_RETURN_IF_ERROR((ReplayExploration(scenario, run, finding.decisions, &steps)).status());
 
-  std::vector<std::vector<Span>> spans = LineSpans(scenario, history);
+  *spans = LineSpans(scenario, history);
   std::vector<Effect> effects;
   for (size_t i = 0; i < steps.size(); ++i) {
     const ExploredStep& st = steps[i];
     if (st.access != sim::StepAccess::kRead && st.access != sim::StepAccess::kPublish) continue;
     const int64_t pick = static_cast<int64_t>(i) + 1;
-    std::vector<Span>& mine = spans[static_cast<size_t>(st.writer)];
+    std::vector<Span>& mine = (*spans)[static_cast<size_t>(st.writer)];
     for (Span& s : mine)
       if (s.start <= pick && pick <= s.end && st.access == sim::StepAccess::kPublish && !s.first_publish)
         s.first_publish = pick;
     effects.push_back(
         {.pick = pick, .writer = static_cast<size_t>(st.writer), .access = st.access, .span = SpanAt(mine, pick)});
   }
+  return effects;
+}
 
-  // Happens-before between the spans' positions, from the conflicting pairs: for each effect, the
-  // latest conflicting effect of every other writer before it.
+// Happens-before between the spans' positions, from the conflicting pairs: for each effect, the
+// latest conflicting effect of every other writer before it.
+std::vector<Edge> ConflictEdges(const std::vector<Effect>& effects, const std::vector<std::vector<Span>>& spans) {
   std::vector<Edge> edges;
   for (size_t b = 0; b < effects.size(); ++b) {
     if (effects[b].span == nullptr) continue;
@@ -195,16 +189,62 @@ Result<OrderLines> CounterexampleOrderLines(const Scenario& scenario, const RunO
       if (std::find(edges.begin(), edges.end(), e) == edges.end()) edges.push_back(e);
     }
   }
-  // Keep an edge only when the file's order lines, the others and each writer's own order do not
-  // already imply it.
-  const std::vector<Edge> given = GivenEdges(scenario, spans);
-  for (size_t i = edges.size(); i-- > 0;) {
-    const Edge e = edges[i];
-    edges.erase(edges.begin() + static_cast<std::ptrdiff_t>(i));
-    std::vector<Edge> others = edges;
+  return edges;
+}
+
+// Keeps an edge only when the file's order lines, the others and each writer's own order do not
+// already imply it.
+void DropImpliedEdges(const std::vector<Edge>& given, std::vector<Edge>* edges) {
+  for (size_t i = edges->size(); i-- > 0;) {
+    const Edge e = (*edges)[i];
+    edges->erase(edges->begin() + static_cast<std::ptrdiff_t>(i));
+    std::vector<Edge> others = *edges;
     others.insert(others.end(), given.begin(), given.end());
-    if (!Reaches(e.from, e.to, others)) edges.insert(edges.begin() + static_cast<std::ptrdiff_t>(i), e);
+    if (!Reaches(e.from, e.to, others)) edges->insert(edges->begin() + static_cast<std::ptrdiff_t>(i), e);
   }
+}
+
+// How many of seeds 1..kOrderCheckSeeds show the finding in a timed run of `ordered`, with the
+// finding's faults and no `maybe` fault firing.
+int SeedsShowing(const Scenario& ordered, const RunOptions& base, const ExploreFinding& finding) {
+  NullEventSink quiet;
+  RunOptions check = base;
+  check.history = nullptr;
+  check.events = &quiet;
+  check.observer = nullptr;
+  check.choose_fault = MaybeFaultChooser("skip");
+  for (const std::string& rule : finding.faults)
+    if (Result<sim::FaultRule> r = sim::ParseFaultRule(rule); r.ok()) check.faults.push_back(*r);
+  int shown = 0;
+  for (uint64_t seed = 1; seed <= kOrderCheckSeeds; ++seed) {
+    check.seed = seed;
+    Result<RunReport> r = RunScenario(ordered, check);
+    if (r.ok() && ReportShows(*r, finding.kind)) ++shown;
+  }
+  return shown;
+}
+
+}  // namespace
+
+bool ReportShows(const RunReport& r, const std::string& kind) {
+  if (kind == "run error") return !r.run_errors.empty();
+  for (const ViolationReport& v : r.violations)
+    if (v.violation.kind == kind) return true;
+  for (const ExpectationResult& e : r.expectations)
+    if (!e.passed && "expect " + e.where == kind) return true;
+  return false;
+}
+
+// Replay the finding, order its conflicting reads and publishes, keep the edges nothing else
+// implies, write them as order lines and check the file they make.
+Result<OrderLines> CounterexampleOrderLines(const Scenario& scenario, const RunOptions& base,
+                                            const ExploreFinding& finding) {
+  std::vector<std::vector<Span>> spans;
+  COMMITLAB_ASSIGN_OR_RETURN(const std::vector<Effect> effects, ReplayEffects(scenario, base, finding, &spans));
+  std::vector<Edge> edges = ConflictEdges(effects, spans);
+  const std::vector<Edge> given = GivenEdges(scenario, spans);
+  DropImpliedEdges(given, &edges);
+
   std::set<std::string> unlabelled;
   std::vector<std::string> lines;
   for (const Edge& e : edges) {
@@ -238,19 +278,7 @@ Result<OrderLines> CounterexampleOrderLines(const Scenario& scenario, const RunO
         "replay the schedule";
     return out;
   }
-  RunOptions check = base;
-  check.history = nullptr;
-  check.events = &quiet;
-  check.observer = nullptr;
-  check.choose_fault = MaybeFaultChooser("skip");
-  for (const std::string& rule : finding.faults)
-    if (Result<sim::FaultRule> r = sim::ParseFaultRule(rule); r.ok()) check.faults.push_back(*r);
-  int shown = 0;
-  for (uint64_t seed = 1; seed <= kOrderCheckSeeds; ++seed) {
-    check.seed = seed;
-    Result<RunReport> r = RunScenario(*ordered, check);
-    if (r.ok() && ReportShows(*r, finding.kind)) ++shown;
-  }
+  const int shown = SeedsShowing(*ordered, base, finding);
   out.lines = std::move(lines);
   out.note = fmt::format("added to the file, a timed run shows it on {} of seeds 1..{}", shown, kOrderCheckSeeds);
   return out;

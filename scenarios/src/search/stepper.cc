@@ -6,8 +6,11 @@
 #include <map>
 #include <utility>
 
+#include "commitlab/scenarios/report_json.h"
+#include "commitlab/sim/explain.h"
 #include "commitlab/sim/history.h"
 #include "commitlab/sim/history_fields.h"
+#include "commitlab/sim/run_state.h"
 #include "commitlab/sim/schedule.h"
 
 namespace commitlab::scenarios {
@@ -57,98 +60,56 @@ class FollowThenPause final : public sim::Strategy {
   Pause* const out_;
 };
 
-std::string Num(const Json& e, const char* key) {
-  return e.contains(key) && e[key].is_number_integer() ? std::to_string(e[key].get<int64_t>()) : "?";
-}
-std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
-
-// One event of the last step, as a line for the stepper's screen.
-std::string EventLine(const Json& e) {
-  const std::string type = sim::StringField(e, "type");
-  const std::string who = sim::StringField(e, "writer");
-  if (type == "op_start") return fmt::format("{} starts {}", who, sim::StringField(e, "op"));
-  if (type == "op_end") {
-    const std::string op = sim::StringField(e, "op");
-    if (e.contains("saw")) return fmt::format("{} {}: saw {}", who, op, Num(e, "saw"));
-    if (op == "publish")
-      return fmt::format("{} publish #{}: {}", who, Num(e, "snapshot"), sim::StringField(e, "outcome"));
-    return fmt::format("{} {} done{}", who, op,
-                       sim::StringField(e, "file").empty() ? "" : ": " + sim::StringField(e, "file"));
+// The table rows of the state panel (as the timeline page's): its latest snapshot, and its live
+// files when the protocol's attempts name them all (Paimon), or its counters.
+std::string TableRow(const sim::RunState& state, size_t table) {
+  const sim::TableNow& t = state.tables()[table];
+  const sim::Language zh = state.language();
+  std::string text = state.LatestLine(table);
+  if (t.files_known) {
+    std::string files;
+    for (size_t i = 0; i < t.live_files.size() && i < 6; ++i)
+      files += (i ? sim::Say(zh, ", ", "、") : "") + sim::ShortFileName(t.live_files[i]);
+    if (t.live_files.size() > 6) files += sim::Say(zh, " and {0} more", " 等", t.live_files.size() - 6);
+    text += t.live_files.empty()
+                ? sim::Say(zh, "; no live file", "；没有存活文件")
+                : sim::Say(zh, "; {0} live file(s): {1}", "；存活文件 {0} 个：{1}", t.live_files.size(), files);
   }
-  if (type == "step_start") return fmt::format("{} line {}: {}", who, Num(e, "line"), sim::StringField(e, "op"));
-  if (type == "step_end") {
-    return fmt::format("{} line {} {}: {}", who, Num(e, "line"), sim::StringField(e, "status"),
-                       FirstLine(sim::StringField(e, sim::StringField(e, "status") == "failed" ? "error" : "detail")));
-  }
-  if (type == "gate_wait")
-    return fmt::format("{} waits at order {} (line {})", who, sim::StringField(e, "order"), Num(e, "line"));
-  if (type == "gate_open") return fmt::format("{} goes on past order {}", who, sim::StringField(e, "order"));
-  if (type == "retry_wait")
-    return fmt::format("{} waits {} ms", who, static_cast<double>(e.value("wait_us", 0)) / 1000.0);
-  if (type == "fault")
-    return fmt::format("{} fault {} at {}", who, sim::StringField(e, "effect"), sim::StringField(e, "point"));
-  if (type == "attempt") return fmt::format("{} attempt {} on base {}", who, Num(e, "attempt"), Num(e["plan"], "base"));
-  const std::string level = sim::StringField(e, "level");
-  return fmt::format("{} {}{}", who, level.empty() ? "" : level + " ", FirstLine(sim::StringField(e, "message")));
-}
-
-// How a writer stands after `e`, its latest event.
-void Track(const Json& e, StepperWriter* w) {
-  const std::string type = sim::StringField(e, "type");
-  if (type == "op_start") {
-    w->phase = "in " + sim::StringField(e, "op");
-  } else if (type == "op_end") {
-    w->phase = e.contains("saw") ? fmt::format("read the latest: {}", Num(e, "saw"))
-                                 : fmt::format("{} done", sim::StringField(e, "op"));
-  } else if (type == "attempt") {
-    w->attempt = static_cast<int>(e.value("attempt", 0));
-    if (e.contains("plan") && e["plan"].is_object() && e["plan"].contains("base") &&
-        e["plan"]["base"].is_number_integer())
-      w->base = e["plan"]["base"].get<int64_t>();
-    w->phase = fmt::format("attempt {}", w->attempt);
-  } else if (type == "retry_wait") {
-    w->phase = fmt::format("waits {} ms", static_cast<double>(e.value("wait_us", 0)) / 1000.0);
-  } else if (type == "gate_wait") {
-    w->phase = fmt::format("held at order line {}", Num(e, "line"));
-  } else if (type == "step_start") {
-    w->phase = fmt::format("line {}: {}", Num(e, "line"), sim::StringField(e, "op"));
-    w->failed = false;
-  } else if (type == "step_end") {
-    w->phase = fmt::format("line {} {}", Num(e, "line"), sim::StringField(e, "status"));
-    w->failed = sim::StringField(e, "status") == "failed";
-  } else if (type == "published") {
-    w->phase = "published #" + Num(e, "snapshot");
-  } else if (type == "atomic_commit_failed") {
-    w->phase = "lost the race for #" + Num(e, "snapshot");
-  } else if (type == "conflict" || type == "gave_up" || type == "crashed") {
-    w->phase = type == "conflict" ? "refused" : type == "gave_up" ? "gave up" : "crashed";
-  }
+  for (const auto& [key, value] : t.counters)
+    text += sim::Say(zh, "; counter {0} = {1}", "；计数器 {0} = {1}", key, value);
+  return text;
 }
 
 }  // namespace
 
-Result<std::unique_ptr<Stepper>> Stepper::Create(const Scenario& scenario, RunOptions options) {
+Result<std::unique_ptr<Stepper>> Stepper::Create(const Scenario& scenario, RunOptions options, sim::Language language) {
   COMMITLAB_ASSIGN_OR_RETURN(RunPlan plan, PlanRun(scenario, options));
   if (plan.free)
     return Status::InvalidArgument("the stepper runs a simulated scenario: pass --sched random (or pct, round-robin)");
-  std::unique_ptr<Stepper> s(new Stepper(scenario, std::move(options)));
+  std::unique_ptr<Stepper> s(new Stepper(scenario, std::move(options), language));
   COMMITLAB_RETURN_IF_ERROR(s->Replay());
   return s;
 }
 
 Status Stepper::Pick(int writer) {
-  if (state_.finished) return Status::InvalidArgument("the run is over");
+  if (state_.finished) return Status::InvalidArgument(sim::Say(language_, "the run is over", "运行已经结束"));
   for (const StepperWriter& w : state_.writers) {
     if (&w - state_.writers.data() != writer) continue;
-    if (!w.runnable) return Status::InvalidArgument(fmt::format("{} ({}) cannot run now", w.name, w.symbol));
+    if (!w.runnable) {
+      const std::string why = w.waits_for.empty() ? w.phase : w.waits_for;
+      return Status::InvalidArgument(sim::Say(language_, "{0} ({1}) cannot run now: {2}; the clock is at {3}",
+                                              "{0}（{1}）现在不能运行：{2}；时钟在 {3}", w.name, w.symbol, why,
+                                              sim::Clock(state_.now_micros)));
+    }
     picks_.push_back(writer);
     return Replay();
   }
-  return Status::InvalidArgument(fmt::format("there is no writer {}", sim::WriterSymbol(writer)));
+  return Status::InvalidArgument(
+      sim::Say(language_, "there is no writer {0}", "没有写入方 {0}", sim::WriterSymbol(writer)));
 }
 
 Status Stepper::PickAsTheSeedWould() {
-  if (state_.finished) return Status::InvalidArgument("the run is over");
+  if (state_.finished) return Status::InvalidArgument(sim::Say(language_, "the run is over", "运行已经结束"));
   return Pick(state_.seed_pick);
 }
 
@@ -172,9 +133,94 @@ Result<std::string> Stepper::CompleteSchedule() const {
   return report.schedule;
 }
 
+StepperState Stepper::Read(const sim::History& history, bool paused, const std::vector<int>& runnable, int seed_pick,
+                           RunReport* report) const {
+  StepperState next;
+  next.step = static_cast<int64_t>(picks_.size());
+  next.finished = !paused;
+  next.seed_pick = seed_pick;
+  for (int p : picks_) next.picks += sim::WriterSymbol(p);
+  const std::vector<std::string> lines = history.lines();
+  std::vector<Json> parsed;
+  parsed.reserve(lines.size());
+  for (const std::string& line : lines) parsed.push_back(Json::parse(line));
+  sim::RunState state(parsed.empty() ? Json::object() : parsed.front(), language_);
+  std::vector<std::string> before_rows;  // the writers' rows before the last pick
+  std::vector<std::string> before_tables;
+  size_t first_now = parsed.size();  // the first history line of the last pick
+  size_t last_now = parsed.size();   // past the last line this state shows
+  for (size_t i = 1; i < parsed.size(); ++i) {
+    const Json& e = parsed[i];
+    const int64_t step = sim::IntField(e, "step", -1);
+    // Events of the run after the pause (finished under a fallback strategy) are not this state's.
+    if (paused && step > next.step) {
+      last_now = i;
+      break;
+    }
+    // The footer's "the run is over" is the last screen's own line.
+    const bool now = next.step > 0 && step == next.step;
+    if (now && first_now == parsed.size()) {
+      first_now = i;
+      for (size_t w = 0; w < state.writers().size(); ++w) before_rows.push_back(state.WriterLine(w));
+      for (size_t t = 0; t < state.tables().size(); ++t) before_tables.push_back(TableRow(state, t));
+    }
+    for (std::string& said : state.Apply(e))
+      if (now) next.events.push_back(std::move(said));
+  }
+  for (size_t i = 0; i < scenario_.writers.size(); ++i) {
+    StepperWriter w{.name = scenario_.writers[i].name, .symbol = sim::WriterSymbol(static_cast<int>(i))};
+    for (size_t k = 0; k < state.writers().size(); ++k) {
+      const sim::WriterNow& now = state.writers()[k];
+      if (now.name != w.name) continue;
+      w.phase = now.phase;
+      w.waits_for = now.waits_for;
+      w.base = now.base;
+      w.attempt = now.attempt;
+      w.failed = now.failed;
+      w.changed = k < before_rows.size() && before_rows[k] != state.WriterLine(k);
+    }
+    next.writers.push_back(std::move(w));
+  }
+  for (int r : runnable)
+    if (static_cast<size_t>(r) < next.writers.size()) next.writers[static_cast<size_t>(r)].runnable = true;
+  for (size_t t = 0; t < state.tables().size(); ++t) {
+    const std::string row = TableRow(state, t);
+    next.tables.push_back(
+        {.name = state.tables()[t].name, .state = row, .changed = t < before_tables.size() && before_tables[t] != row});
+  }
+  if (!state.tables().empty()) next.latest = state.tables().front().latest;
+  next.now_micros = state.now_us();
+  next.why = WhyNow(parsed, first_now, last_now);
+  if (next.finished && report != nullptr) next.report = std::move(*report);
+  return next;
+}
+
+// The explanations (sim/explain.h) of the events in lines [first, last): a refusal's merge table,
+// a lost race's winner, a lost update once the run is over.
+std::vector<std::string> Stepper::WhyNow(const std::vector<Json>& parsed, size_t first, size_t last) const {
+  std::vector<std::string> out;
+  if (first >= parsed.size()) return out;
+  const std::vector<Json> upto(parsed.begin(), parsed.begin() + static_cast<std::ptrdiff_t>(last));
+  Result<std::vector<sim::Explanation>> why = sim::ExplainHistory(upto, language_);
+  if (!why.ok()) return out;
+  for (const sim::Explanation& x : *why) {
+    // Lines are 1-based: parsed[i] is line i + 1.
+    if (x.line < first + 1 || x.line > last || x.kind == "lost-race") continue;
+    for (size_t i = 0; i < x.lines.size(); ++i)
+      out.push_back((i == 0 ? sim::Say(language_, "why: ", "原因：")
+                            : std::string(language_ == sim::Language::kChinese ? 6 : 5, ' ')) +
+                    x.lines[i]);
+  }
+  return out;
+}
+
 Status Stepper::Replay() {
   RunOptions run = options_;
   sim::History history;
+  // What a reader of the history needs from its header: the tables and writers, the retry policy.
+  Result<RunPlan> plan = PlanRun(scenario_, options_);
+  if (!plan.ok()) return plan.status();
+  history.Header({{"scenario", {{"file", scenario_.file_name}, {"text", scenario_.text}}}, {"plan", PlanJson(*plan)}});
   NullEventSink none;
   Pause pause;
   run.history = &history;
@@ -186,44 +232,8 @@ Status Stepper::Replay() {
   Result<RunReport> report = RunScenario(scenario_, run);
   // A pause ends the run as a diverged schedule does; anything else is the run's own error.
   if (!report.ok() && !pause.paused) return report.status();
-
-  StepperState next;
-  next.step = static_cast<int64_t>(picks_.size());
-  next.finished = !pause.paused;
-  next.seed_pick = pause.seed_pick;
-  for (int p : picks_) next.picks += sim::WriterSymbol(p);
-  std::map<std::string, size_t> index;
-  std::vector<size_t> steps_ended(scenario_.writers.size(), 0);
-  for (size_t i = 0; i < scenario_.writers.size(); ++i) {
-    index[scenario_.writers[i].name] = i;
-    next.writers.push_back({.name = scenario_.writers[i].name,
-                            .symbol = sim::WriterSymbol(static_cast<int>(i)),
-                            .runnable = false,
-                            .phase = "not started"});
-  }
-  for (int r : pause.runnable)
-    if (static_cast<size_t>(r) < next.writers.size()) next.writers[static_cast<size_t>(r)].runnable = true;
-  for (const std::string& line : history.lines()) {
-    const Json e = Json::parse(line);
-    // Events of the run after the pause (finished under a fallback strategy) are not this state's.
-    if (pause.paused && e.contains("step") && e["step"].is_number_integer() && e["step"].get<int64_t>() > next.step)
-      break;
-    auto w = index.find(sim::StringField(e, "writer"));
-    if (w == index.end()) continue;
-    StepperWriter& writer = next.writers[w->second];
-    Track(e, &writer);
-    if (sim::StringField(e, "type") == "step_end") ++steps_ended[w->second];
-    if (sim::StringField(e, "type") == "published" && e.contains("snapshot") && e["snapshot"].is_number_integer())
-      next.latest = e["snapshot"].get<int64_t>();
-    if (e.contains("step") && e["step"].is_number_integer() && e["step"].get<int64_t>() == next.step && next.step > 0)
-      next.events.push_back(EventLine(e));
-  }
-  // A writer that stopped on a failure keeps saying so; one that reached its end is done.
-  for (size_t i = 0; i < next.writers.size(); ++i) {
-    if (!next.writers[i].runnable && !next.writers[i].failed && steps_ended[i] == scenario_.writers[i].steps.size())
-      next.writers[i].phase = "done";
-  }
-  if (next.finished && report.ok()) next.report = std::move(*report);
+  if (report.ok()) history.Footer(HistoryFooter(*report));  // the run's verdicts, for the last screen
+  StepperState next = Read(history, pause.paused, pause.runnable, pause.seed_pick, report.ok() ? &*report : nullptr);
   state_ = std::move(next);
   return Status::OK();
 }

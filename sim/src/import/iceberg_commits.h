@@ -37,8 +37,13 @@ struct SeqPoint {
 Status SequenceChecks(Checker* sink, int format_version, const SeqPoint& at, std::optional<int64_t> previous_seq,
                       int64_t previous_version);
 
-// A folder of metadata files, each a version (iceberg_chain.cc).
-Status ReadIcebergChain(const std::string& path, Checker* sink);
+// Format v2 on: the finding SequenceChecks hands the sink, if any (its writer left to the caller).
+std::optional<Finding> SequenceFinding(int format_version, const SeqPoint& at, std::optional<int64_t> previous_seq,
+                                       int64_t previous_version);
+
+// A folder of metadata files, each a version (iceberg_chain.cc), listed `memory_entries` names at
+// a time.
+Status ReadIcebergChain(const std::string& path, int64_t memory_entries, Checker* sink);
 
 }  // namespace commitlab::sim::import::internal
 

@@ -188,28 +188,75 @@ Result<IcebergLogEntry> LogEntry(const std::string& file, const std::string& key
   return entry;
 }
 
-// TableMetadata's constructor: both logs in time order, within a minute of clock skew.
-Status LogsSorted(const std::string& file, const Top& top, const IcebergMetadata& m) {
-  for (size_t i = 1; i < m.snapshot_log.size(); ++i)
-    if (m.snapshot_log[i].timestamp_ms - m.snapshot_log[i - 1].timestamp_ms < -kOneMinuteMs)
-      return Bad(file, top.Line("snapshot-log"), "[BUG] Expected sorted snapshot log entries.");
-  if (!m.snapshot_log.empty() && m.last_updated_ms - m.snapshot_log.back().timestamp_ms < -kOneMinuteMs)
+// TableMetadata's constructor wants both logs in time order, within a minute of clock skew. The
+// logs stream past: each keeps its newest time and whether an entry came too early.
+struct LogOrder {
+  int64_t entries = 0;
+  std::optional<int64_t> last_ms = {};
+  bool unsorted = false;
+
+  void Add(int64_t ms) {
+    if (last_ms && ms - *last_ms < -kOneMinuteMs) unsorted = true;
+    last_ms = ms;
+    ++entries;
+  }
+};
+
+// The checks in TableMetadata's order, once the whole file was read and validated.
+Status LogsSorted(const std::string& file, const Top& top, const IcebergMetadata& m, const LogOrder& snapshots,
+                  const LogOrder& metadata) {
+  if (snapshots.unsorted) return Bad(file, top.Line("snapshot-log"), "[BUG] Expected sorted snapshot log entries.");
+  if (snapshots.last_ms && m.last_updated_ms - *snapshots.last_ms < -kOneMinuteMs)
     return Bad(file, top.Line("last-updated-ms"),
                fmt::format("Invalid update timestamp {}: before last snapshot log entry at {}", m.last_updated_ms,
-                           m.snapshot_log.back().timestamp_ms));
-  for (size_t i = 1; i < m.metadata_log.size(); ++i)
-    if (m.metadata_log[i].timestamp_ms - m.metadata_log[i - 1].timestamp_ms < -kOneMinuteMs)
-      return Bad(file, top.Line("metadata-log"), "[BUG] Expected sorted previous metadata log entries.");
-  if (!m.metadata_log.empty() && m.last_updated_ms - m.metadata_log.back().timestamp_ms < -kOneMinuteMs)
+                           *snapshots.last_ms));
+  if (metadata.unsorted)
+    return Bad(file, top.Line("metadata-log"), "[BUG] Expected sorted previous metadata log entries.");
+  if (metadata.last_ms && m.last_updated_ms - *metadata.last_ms < -kOneMinuteMs)
     return Bad(file, top.Line("last-updated-ms"),
                fmt::format("Invalid update timestamp {}: before the latest metadata log entry timestamp {}",
-                           m.last_updated_ms, m.metadata_log.back().timestamp_ms));
+                           m.last_updated_ms, *metadata.last_ms));
   return Status::OK();
+}
+
+// One element of `snapshots`, as SnapshotParser.fromJson reads it.
+Result<IcebergSnapshot> ParseSnapshot(const std::string& file, const Json& v, size_t line) {
+  if (!v.is_object()) return Bad(file, line, fmt::format("Cannot parse table version from a non-object: {}", v.dump()));
+  const Util u(file, v, line);
+  IcebergSnapshot s{.line = line};
+  Result<std::optional<int64_t>> seq = u.LongOrNull("sequence-number");
+  Result<int64_t> id = u.Long("snapshot-id");
+  Result<std::optional<int64_t>> parent = u.LongOrNull("parent-snapshot-id");
+  Result<int64_t> ts = u.Long("timestamp-ms");
+  Result<std::optional<int64_t>> schema = u.LongOrNull("schema-id", true);
+  for (const Status& st : {seq.status(), id.status(), parent.status(), ts.status(), schema.status()})
+    COMMITLAB_RETURN_IF_ERROR(st);
+  s.sequence = seq->value_or(0);
+  s.id = *id;
+  s.parent = *parent;
+  s.timestamp_ms = *ts;
+  s.schema_id = *schema;
+  s.operation = "overwrite";  // "When the operation is not found, default to overwrite"
+  if (v.contains("summary")) {
+    const Json& sum = v["summary"];
+    if (!sum.is_object())
+      return Bad(file, line, fmt::format("Cannot parse summary from non-object value: {}", sum.dump()));
+    for (const auto& [k, val] : sum.items()) {
+      if (!val.is_string())
+        return Bad(file, line, fmt::format("Cannot parse to a string value: {}: {}", k, val.dump()));
+      if (k == "operation") {
+        s.operation = val.get<std::string>();
+      } else {
+        s.summary[k] = val;
+      }
+    }
+  }
+  return s;
 }
 
 }  // namespace
 
-Status ReadIcebergTop(const std::string& file, IcebergMetadata* out) {
+Status ReadIcebergTop(const std::string& file, IcebergMetadata* out, const SnapshotLogFn& log) {
   *out = IcebergMetadata{};
   out->file = file;
   Top top;
@@ -221,19 +268,40 @@ Status ReadIcebergTop(const std::string& file, IcebergMetadata* out) {
     top.lines[key] = line;
     return Status::OK();
   };
+  LogOrder snapshot_log;
+  LogOrder metadata_log;
   auto element = [&](const std::string& key, Json v, size_t line) -> Status {
     top.lines.try_emplace(key, line);
     COMMITLAB_ASSIGN_OR_RETURN(IcebergLogEntry e, LogEntry(file, key, v, line));
-    (key == "snapshot-log" ? out->snapshot_log : out->metadata_log).push_back(std::move(e));
+    if (key == "snapshot-log") {
+      snapshot_log.Add(e.timestamp_ms);
+      if (log) log(e);
+    } else {
+      metadata_log.Add(e.timestamp_ms);
+      out->last_metadata_log = std::move(e);
+    }
     return Status::OK();
   };
   COMMITLAB_RETURN_IF_ERROR(StreamObject(file, plan, "Cannot parse metadata from a non-object", member, element));
   COMMITLAB_RETURN_IF_ERROR(Validate(file, top, out));
-  return LogsSorted(file, top, *out);
+  out->snapshot_log_entries = snapshot_log.entries;
+  out->metadata_log_entries = metadata_log.entries;
+  return LogsSorted(file, top, *out, snapshot_log, metadata_log);
+}
+
+Status ReadIcebergSnapshotLog(const std::string& file, const SnapshotLogFn& log) {
+  auto member = [](const std::string&, Json, size_t) { return Status::OK(); };
+  auto element = [&](const std::string& key, Json v, size_t line) -> Status {
+    COMMITLAB_ASSIGN_OR_RETURN(IcebergLogEntry e, LogEntry(file, key, v, line));
+    log(e);
+    return Status::OK();
+  };
+  return StreamObject(file, {.whole = {}, .elements = {"snapshot-log"}}, "Cannot parse metadata from a non-object",
+                      member, element);
 }
 
 Status ReadIcebergSnapshots(const std::string& file, IcebergMetadata* meta,
-                            const std::function<Status(IcebergSnapshot)>& each) {
+                            const std::function<Status(IcebergSnapshot)>& each, const SnapshotLogFn& log) {
   // Only the snapshots the refs and current-snapshot-id name are looked for, so a file of many
   // snapshots keeps none of their ids.
   std::unordered_set<int64_t> wanted;
@@ -241,39 +309,13 @@ Status ReadIcebergSnapshots(const std::string& file, IcebergMetadata* meta,
   if (meta->current_snapshot_id >= 0) wanted.insert(meta->current_snapshot_id);
   std::unordered_set<int64_t> ids;  // those of `wanted` seen
   auto member = [](const std::string&, Json, size_t) { return Status::OK(); };
-  auto element = [&](const std::string&, Json v, size_t line) -> Status {
-    // SnapshotParser.fromJson.
-    if (!v.is_object())
-      return Bad(file, line, fmt::format("Cannot parse table version from a non-object: {}", v.dump()));
-    const Util u(file, v, line);
-    IcebergSnapshot s{.line = line};
-    Result<std::optional<int64_t>> seq = u.LongOrNull("sequence-number");
-    Result<int64_t> id = u.Long("snapshot-id");
-    Result<std::optional<int64_t>> parent = u.LongOrNull("parent-snapshot-id");
-    Result<int64_t> ts = u.Long("timestamp-ms");
-    Result<std::optional<int64_t>> schema = u.LongOrNull("schema-id", true);
-    for (const Status& st : {seq.status(), id.status(), parent.status(), ts.status(), schema.status()})
-      COMMITLAB_RETURN_IF_ERROR(st);
-    s.sequence = seq->value_or(0);
-    s.id = *id;
-    s.parent = *parent;
-    s.timestamp_ms = *ts;
-    s.schema_id = *schema;
-    s.operation = "overwrite";  // "When the operation is not found, default to overwrite"
-    if (v.contains("summary")) {
-      const Json& sum = v["summary"];
-      if (!sum.is_object())
-        return Bad(file, line, fmt::format("Cannot parse summary from non-object value: {}", sum.dump()));
-      for (const auto& [k, val] : sum.items()) {
-        if (!val.is_string())
-          return Bad(file, line, fmt::format("Cannot parse to a string value: {}: {}", k, val.dump()));
-        if (k == "operation") {
-          s.operation = val.get<std::string>();
-        } else {
-          s.summary[k] = val;
-        }
-      }
+  auto element = [&](const std::string& key, Json v, size_t line) -> Status {
+    if (key == "snapshot-log") {
+      COMMITLAB_ASSIGN_OR_RETURN(IcebergLogEntry e, LogEntry(file, key, v, line));
+      log(e);
+      return Status::OK();
     }
+    COMMITLAB_ASSIGN_OR_RETURN(IcebergSnapshot s, ParseSnapshot(file, v, line));
     // TableMetadata.indexAndValidateSnapshots.
     if (s.sequence > meta->last_sequence_number)
       return Bad(file, line,
@@ -283,8 +325,9 @@ Status ReadIcebergSnapshots(const std::string& file, IcebergMetadata* meta,
     ++meta->snapshots;
     return each(std::move(s));
   };
-  COMMITLAB_RETURN_IF_ERROR(StreamObject(file, {.whole = {}, .elements = {"snapshots"}},
-                                         "Cannot parse metadata from a non-object", member, element));
+  StreamPlan plan{.whole = {}, .elements = {"snapshots"}};
+  if (log) plan.elements.insert("snapshot-log");
+  COMMITLAB_RETURN_IF_ERROR(StreamObject(file, plan, "Cannot parse metadata from a non-object", member, element));
   // TableMetadata.validateRefs and the current snapshot.
   for (const auto& [name, id] : meta->refs)
     if (ids.count(id) == 0)

@@ -98,7 +98,7 @@ Status ImportLog(const ImportOptions& options, ImportSink* sink) {
   internal::Checker checker(sink);
   switch (format) {
     case Format::kDelta: return internal::ReadDeltaLog(options.path, &checker);
-    case Format::kIceberg: return internal::ReadIcebergMetadata(options.path, &checker);
+    case Format::kIceberg: return internal::ReadIcebergMetadata(options.path, options.memory_entries, &checker);
     case Format::kPaimon: return internal::ReadPaimonSnapshots(options.path, &checker);
   }
   return Status::InvalidArgument("unknown format");

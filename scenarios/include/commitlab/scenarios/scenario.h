@@ -402,6 +402,10 @@ struct Scenario {
   // on: a lab prints both with its verdict. "" when the file has none.
   std::string claim;
   std::string source;
+  // `title.zh "..."`, `claim.zh "..."`: the same in Chinese, for `--lang zh` (the lab, the stepper,
+  // the timeline). "" when the file has none; readers fall back to the English.
+  std::string title_zh;
+  std::string claim_zh;
   std::vector<Table> tables;
   std::vector<Writer> writers;
   std::vector<OrderEdge> order;

@@ -15,6 +15,7 @@
 
 #include "commitlab/core/status.h"
 #include "commitlab/sim/history.h"
+#include "commitlab/sim/language.h"
 
 namespace commitlab::sim {
 
@@ -26,13 +27,13 @@ struct Explanation {
   std::vector<std::string> lines = {};  // the first says what happened; the rest why
 };
 
-// The language of the explanations' own words; names, log lines and formulas stay as they are.
-enum class Language { kEnglish, kChinese };
-
 // The explanations of a whole history, in history order. InvalidArgument "line N: ..." when a
 // line is not what the format says.
 Result<std::vector<Explanation>> ExplainHistory(const std::vector<Json>& history,
                                                 Language language = Language::kEnglish);
+
+// What a kind of explanation is called, as a count says it: "lost races", 竞争落败, ...
+std::string ExplanationKindName(const std::string& kind, Language language);
 
 // Explanations as text: each first line after "why: " ("原因："), the rest indented under it;
 // past `max_per_kind` of one kind, one line says how many more there were.

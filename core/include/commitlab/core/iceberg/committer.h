@@ -95,7 +95,20 @@ class IcebergCommitter {
  private:
   struct CommitState;
   struct AttemptResult;
+  struct AttemptScope;
   AttemptResult Attempt(const Operation& op, CommitState& state, int attempt);
+  // The steps of an attempt, in order; each returns the attempt's result when it ends there.
+  std::optional<AttemptResult> RefreshBase(AttemptScope& a);
+  std::optional<AttemptResult> ValidateBase(AttemptScope& a);
+  std::optional<AttemptResult> WriteMetadataTree(AttemptScope& a);
+  std::optional<AttemptResult> Swap(AttemptScope& a);
+  AttemptResult Conclude(AttemptScope& a);
+  Status WriteAddedManifest(const Operation& op, CommitState& state);
+  // An event of the attempt, at the version it swaps to.
+  void EmitForAttempt(const AttemptScope& a, EventType type, Level level, std::string message);
+  // The attempt stops with `st`: an error, or (kCrashed) a crash that stops the writer where it stands.
+  AttemptResult Fatal(const AttemptScope& a, EventType type, Status st);
+  AttemptResult Refuse(const AttemptScope& a, Status st, const EventCause* cause);
   // Writes a metadata-tree file as one storage call.
   Status WriteFile(std::string path, FileKind kind);
   // cleanAll(): the manifest lists and manifests this commit wrote.

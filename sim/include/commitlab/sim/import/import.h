@@ -102,6 +102,11 @@ class ImportSink {
 struct ImportOptions {
   std::string path = {};
   std::optional<Format> format = {};  // detected when absent
+  // How many entries of a long list an Iceberg reader holds at a time: metadata file names of a
+  // folder (4,096 when 0), snapshot-log entries of one file (16,384 when 0). Fewer cost more
+  // passes over the folder or the file, never a different result; the tests set a few to take
+  // every pass.
+  int64_t memory_entries = 0;
 };
 
 // PATH's format from what it holds: a _delta_log folder (or PATH is one), a metadata/*.metadata.json
