@@ -43,13 +43,16 @@ class InvariantsTest : public ::testing::Test {
 
 // ---- Paimon ----
 
-// A store that answers ReadSnapshot(id) with a snapshot labelled id + 1: a broken SnapshotStore.
+// A store that answers a read of snapshot id with a snapshot labelled id + 1: a broken
+// SnapshotStore. The committer reads shared snapshots (ReadSnapshotRef); MemoryStore's
+// ReadSnapshot reads through it, so both answer wrongly.
 class MislabellingStore : public MemoryStore {
  public:
-  Result<Snapshot> ReadSnapshot(int64_t id) override {
-    Result<Snapshot> s = MemoryStore::ReadSnapshot(id);
-    if (s.ok()) s->id = id + 1;
-    return s;
+  Result<SnapshotRef> ReadSnapshotRef(int64_t id) override {
+    COMMITLAB_ASSIGN_OR_RETURN(SnapshotRef s, MemoryStore::ReadSnapshotRef(id));
+    auto mislabelled = std::make_shared<Snapshot>(*s);
+    mislabelled->id = id + 1;
+    return SnapshotRef(std::move(mislabelled));
   }
 };
 

@@ -43,13 +43,29 @@ void WarnIfChanged(const sim::Json& scenario, bool using_file) {
   }
 }
 
-void PrintDifference(const std::vector<sim::Json>& recorded, const sim::HistoryDifference& d, const std::string& path) {
+// `before`: the recorded lines just before the difference, oldest first.
+void PrintDifference(const std::vector<sim::Json>& before, const sim::HistoryDifference& d, const std::string& path) {
   fmt::print("replay differs from {} at event {} (line {}):\n", path, d.index + 1, d.index + 2);
-  const size_t from = d.index > kContext ? d.index - kContext : 0;
-  for (size_t i = from; i < d.index; ++i) fmt::print("  same:     {}\n", sim::DescribeHistoryLine(recorded[i]));
+  for (const sim::Json& line : before) fmt::print("  same:     {}\n", sim::DescribeHistoryLine(line));
   fmt::print("  recorded: {}\n", d.recorded ? sim::DescribeHistoryLine(*d.recorded) : "<end of history>");
   fmt::print("  replayed: {}\n", d.replayed ? sim::DescribeHistoryLine(*d.replayed) : "<end of history>");
   if (d.recorded && d.replayed) fmt::print("  changed:  {}\n", sim::DescribeChangedMembers(*d.recorded, *d.replayed));
+}
+
+// A history recorded on OS threads: read whole (its run was bounded by the wall clock), replayed
+// in the simulator with its reads and publishes as constraints.
+int ReplayThreads(const std::string& path, const scenarios::ReplayOptions& replay) {
+  Result<std::vector<sim::Json>> lines = ReadHistoryFile(path);
+  if (!lines.ok()) return UsageError(kCommand, lines.status().message());
+  Result<scenarios::ReplayOutcome> r = scenarios::ReplayHistory(*lines, replay);
+  if (!r.ok()) return UsageError(kCommand, HistoryWhere(path, r.status().message()));
+  if (!r->threads_problem.empty()) {
+    fmt::print("replay of the OS-thread run {} did not reproduce it: {}\n", path, r->threads_problem);
+    return kExitFailed;
+  }
+  fmt::print("replay reproduced the OS-thread run in the simulator: the same reads, publishes and outcome as `{}`\n",
+             r->command);
+  return kExitOk;
 }
 
 }  // namespace
@@ -78,40 +94,41 @@ int RunReplay(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (path.empty()) return UsageError(kCommand, "missing the history file to replay");
-  Result<std::vector<sim::Json>> lines = ReadHistoryFile(path);
-  if (!lines.ok()) return UsageError(kCommand, lines.status().message());
-  if (Status st = scenarios::CheckHistoryHeader(lines->front()); !st.ok())
+  // The history is read a line at a time: the header now, each event as the run reaches it.
+  Result<std::unique_ptr<HistoryFileLines>> file = HistoryFileLines::Open(path);
+  if (!file.ok()) return UsageError(kCommand, file.status().message());
+  std::string first;
+  Result<bool> has_header = (*file)->Next(&first);
+  if (!has_header.ok()) return UsageError(kCommand, HistoryWhere(path, has_header.status().message()));
+  if (!*has_header) return UsageError(kCommand, fmt::format("{}: empty file, not a history", path));
+  Result<sim::Json> header = sim::ParseHistoryLine(first, 1);
+  if (!header.ok()) return UsageError(kCommand, HistoryWhere(path, header.status().message()));
+  if (Status st = scenarios::CheckHistoryHeader(*header); !st.ok())
     return UsageError(kCommand, HistoryWhere(path, st.message()));
-  const sim::Json& recorded_scenario = lines->front()["scenario"];
+  const sim::Json& recorded_scenario = (*header)["scenario"];
   scenarios::ReplayOptions replay;
   if (vm.count("use-file")) {
-    const std::string file = recorded_scenario["file"].get<std::string>();
-    Result<std::string> text = ReadRegularFile(file, scenarios::kMaxFileBytes);
+    const std::string file_name = recorded_scenario["file"].get<std::string>();
+    Result<std::string> text = ReadRegularFile(file_name, scenarios::kMaxFileBytes);
     if (!text.ok()) {
       return UsageError(kCommand, fmt::format("--use-file: cannot read {}", text.status().code() == Code::kNotFound
-                                                                                ? file + ": no such file"
+                                                                                ? file_name + ": no such file"
                                                                                 : text.status().message()));
     }
     replay.scenario_text = std::move(*text);
   }
   WarnIfChanged(recorded_scenario, vm.count("use-file") > 0);
-  Result<scenarios::ReplayOutcome> r = scenarios::ReplayHistory(*lines, replay);
+  // CheckHistoryHeader made sure "plan" is an object; "sched" may still be anything.
+  const sim::Json& plan = (*header)["plan"];
+  const auto sched = plan.find("sched");
+  if (sched != plan.end() && sched->is_string() && *sched == "free") return ReplayThreads(path, replay);
+  Result<scenarios::StreamedReplay> r = scenarios::ReplayHistoryStreamed(*header, file->get(), replay, kContext);
   if (!r.ok()) return UsageError(kCommand, HistoryWhere(path, r.status().message()));
-  if (r->threads) {
-    if (!r->threads_problem.empty()) {
-      fmt::print("replay of the OS-thread run {} did not reproduce it: {}\n", path, r->threads_problem);
-      return kExitFailed;
-    }
-    fmt::print("replay reproduced the OS-thread run in the simulator: the same reads, publishes and outcome as `{}`\n",
-               r->command);
-    return kExitOk;
-  }
   if (r->difference) {
-    PrintDifference(r->recorded, *r->difference, path);
+    PrintDifference(r->before, *r->difference, path);
     return kExitFailed;
   }
-  const size_t events = r->recorded.size() - (r->recorded.back().value("type", "") == "footer" ? 1 : 0);
-  fmt::print("replay identical: {} events of `{}`\n", events, r->command);
+  fmt::print("replay identical: {} events of `{}`\n", r->events, r->command);
   return kExitOk;
 }
 

@@ -121,7 +121,7 @@ std::vector<std::string> ChainLines(const scenarios::TableReport& t, bool chines
   const std::string_view noun = !chinese ? entry : entry == "version" ? "版本" : "快照";
   for (size_t i = 0; i < t.chain.size(); ++i) {
     const Snapshot& s = t.chain[i];
-    const std::string op = i < t.operations.size() ? t.operations[i] : std::string(CommitKindName(s.kind));
+    const std::string op(t.operation(i));
     out.push_back(fmt::format("{} {}  {:<9}  user={}  parent={}  total={}", noun, s.id, op, s.commit_user, s.parent_id,
                               s.total_records));
   }

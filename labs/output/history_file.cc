@@ -107,6 +107,62 @@ Result<std::vector<sim::Json>> ReadHistoryFile(const std::string& path) {
   return lines;
 }
 
+namespace {
+
+// The longest line a history holds is its footer, with the schedule of the largest race (tens of
+// megabytes), or its header, with a scenario's text.
+constexpr size_t kMaxHistoryLineBytes = size_t{256} << 20;
+constexpr size_t kReadChunk = size_t{64} << 10;
+
+}  // namespace
+
+Result<std::unique_ptr<HistoryFileLines>> HistoryFileLines::Open(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status))
+    return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  if (!std::filesystem::is_regular_file(status))
+    return Status::InvalidArgument(fmt::format("{} is not a regular file", path));
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
+  return std::unique_ptr<HistoryFileLines>(new HistoryFileLines(f));
+}
+
+HistoryFileLines::~HistoryFileLines() { std::fclose(file_); }
+
+Result<bool> HistoryFileLines::Next(std::string* line) {
+  size_t scanned = at_;  // no newline in buffer_[at_, scanned)
+  for (;;) {
+    const size_t newline = buffer_.find('\n', scanned);
+    if (newline != std::string::npos) {
+      line->assign(buffer_, at_, newline - at_);
+      at_ = newline + 1;
+      ++line_number_;
+      return true;
+    }
+    if (buffer_.size() - at_ > kMaxHistoryLineBytes) {
+      return Status::InvalidArgument(
+          fmt::format("line {}: longer than {} MiB, not a history line", line_number_ + 1, kMaxHistoryLineBytes >> 20));
+    }
+    if (eof_) break;
+    buffer_.erase(0, at_);  // keep only the line begun
+    at_ = 0;
+    scanned = buffer_.size();
+    buffer_.resize(scanned + kReadChunk);
+    const size_t got = std::fread(buffer_.data() + scanned, 1, kReadChunk, file_);
+    buffer_.resize(scanned + got);
+    if (got < kReadChunk) {
+      if (std::ferror(file_)) return Status::InvalidArgument(fmt::format("line {}: cannot read it", line_number_ + 1));
+      eof_ = true;
+    }
+  }
+  if (at_ == buffer_.size()) return false;
+  line->assign(buffer_, at_);  // the last line, without a newline
+  at_ = buffer_.size();
+  ++line_number_;
+  return true;
+}
+
 Result<sim::Json> ReadHistoryHeader(const std::string& path) {
   Result<std::unique_ptr<std::ifstream>> in = OpenHistory(path);
   if (!in.ok()) return in.status();

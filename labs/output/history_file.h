@@ -5,6 +5,7 @@
 #ifndef COMMITLAB_LABS_HISTORY_FILE_H_
 #define COMMITLAB_LABS_HISTORY_FILE_H_
 
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "commitlab/core/status.h"
+#include "commitlab/scenarios/replay.h"
 #include "commitlab/scenarios/scenario.h"
 #include "commitlab/sim/history.h"
 
@@ -60,6 +62,29 @@ Result<std::vector<sim::Json>> ReadHistoryFile(const std::string& path);
 Status ForEachHistoryLine(const std::string& path, const std::function<Status(sim::Json, size_t)>& each);
 // Only the first line, parsed.
 Result<sim::Json> ReadHistoryHeader(const std::string& path);
+
+// A history file read one line at a time (a streamed replay holds one line, not the history).
+class HistoryFileLines final : public scenarios::RecordedLines {
+ public:
+  // InvalidArgument as ReadHistoryFile's for a file that is missing or not a regular file.
+  static Result<std::unique_ptr<HistoryFileLines>> Open(const std::string& path);
+  ~HistoryFileLines() override;
+  HistoryFileLines(const HistoryFileLines&) = delete;
+  HistoryFileLines& operator=(const HistoryFileLines&) = delete;
+
+  // InvalidArgument "line N: ..." for a line longer than any history writes, or a failed read.
+  Result<bool> Next(std::string* line) override;
+  size_t line_number() const override { return line_number_; }
+
+ private:
+  explicit HistoryFileLines(std::FILE* file) : file_(file) {}
+
+  std::FILE* const file_;
+  std::string buffer_;  // read, not yet returned: buffer_[at_, end)
+  size_t at_ = 0;
+  bool eof_ = false;
+  size_t line_number_ = 0;
+};
 
 }  // namespace commitlab::cli
 

@@ -31,19 +31,19 @@ TEST(LakesParserTest, IcebergTableAndSteps) {
   ASSERT_EQ(s.tables.size(), 1u);
   EXPECT_EQ(s.tables[0].protocol, Protocol::kIceberg);
   EXPECT_EQ(s.tables[0].isolation, "snapshot");
-  const std::vector<Step>& st = s.writers[0].steps;
+  const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 14u);
   EXPECT_TRUE(OpIs<ReadOp>(st[0].op));
-  const auto& append = OpAs<AppendOp>(st[1].op);
+  const auto append = OpAs<AppendOp>(st[1].op);
   EXPECT_EQ(append.data.rows, 2);
   EXPECT_EQ(append.data.min_key, 1);  // fresh keys, as Paimon's write gets them
   EXPECT_EQ(append.data.max_key, 2);
   EXPECT_EQ(append.data.partition, "dt=1");
-  const auto& overwrite = OpAs<OverwriteOp>(st[2].op);
+  const auto overwrite = OpAs<OverwriteOp>(st[2].op);
   EXPECT_EQ(overwrite.filter.expr, iceberg::Expression::Equal("dt", int64_t{1}));
   EXPECT_EQ(overwrite.isolation, "serializable");
   EXPECT_EQ(overwrite.data.min_key, 3);
-  const auto& del = OpAs<DeleteOp>(st[3].op);
+  const auto del = OpAs<DeleteOp>(st[3].op);
   EXPECT_EQ(del.filter.expr, iceberg::Expression::Equal("name", std::string("hits")));
   EXPECT_EQ(del.isolation, "");  // the table's
   EXPECT_EQ(OpAs<RewriteOp>(st[4].op).partition, "dt=2");
@@ -52,7 +52,7 @@ TEST(LakesParserTest, IcebergTableAndSteps) {
   EXPECT_TRUE(OpIs<ScanOp>(st[7].op));
   EXPECT_FALSE(OpAs<OrphansOp>(st[8].op).clean);
   EXPECT_TRUE(OpAs<OrphansOp>(st[9].op).clean);
-  const auto& init = OpAs<CounterOp>(st[10].op);
+  const auto init = OpAs<CounterOp>(st[10].op);
   EXPECT_EQ(init.action, CounterOp::Action::kInit);
   EXPECT_EQ(init.key, "hits");
   EXPECT_EQ(init.value, 10);
@@ -70,12 +70,12 @@ TEST(LakesParserTest, DeltaTableAndSteps) {
       "w: begin; read partition=x=1; read; add file=f1 partition=x=1 rows=3 data-change=false\n"
       "w: remove files=f1,f2 data-change=false; commit op=OPTIMIZE; begin; commit\n");
   EXPECT_EQ(s.tables[0].isolation, "WriteSerializable");
-  const std::vector<Step>& st = s.writers[0].steps;
+  const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 8u);
   EXPECT_TRUE(OpIs<BeginOp>(st[0].op));
   EXPECT_EQ(OpAs<DeltaReadOp>(st[1].op).partition, "x=1");
   EXPECT_EQ(OpAs<DeltaReadOp>(st[2].op).partition, "");
-  const auto& add = OpAs<AddOp>(st[3].op);
+  const auto add = OpAs<AddOp>(st[3].op);
   EXPECT_EQ(add.file, "f1");
   EXPECT_EQ(add.rows, 3);
   EXPECT_FALSE(add.data_change);
@@ -91,9 +91,9 @@ TEST(LakesParserTest, DeltaReadsByFilterAndTheWholeTable) {
       "table name=d protocol=delta partitions=a,b\n"
       "writer name=w\n"
       "w: begin; read filter=\"a >= 1 or b > 1\"; read whole-table; read\n");
-  const std::vector<Step>& st = s.writers[0].steps;
+  const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 4u);
-  const auto& ranged = OpAs<DeltaReadOp>(st[1].op);
+  const auto ranged = OpAs<DeltaReadOp>(st[1].op);
   ASSERT_TRUE(ranged.filter.has_value());
   EXPECT_EQ(ranged.filter->text, "a >= 1 or b > 1");
   EXPECT_EQ(ranged.filter->expr.op, iceberg::Expression::Op::kOr);
@@ -110,7 +110,7 @@ TEST(LakesParserTest, DeltaAppIdTransactions) {
       "writer name=w\n"
       "w: begin; read-txn app=query-1; add partition=x=3; txn app=query-1 version=7; commit op=STREAMING-UPDATE\n"
       "expect snapshot 1 operation=STREAMING-UPDATE\n");
-  const std::vector<Step>& st = s.writers[0].steps;
+  const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 5u);
   EXPECT_EQ(OpAs<ReadTxnOp>(st[1].op).app, "query-1");
   EXPECT_EQ(OpAs<TxnOp>(st[3].op).app, "query-1");
@@ -148,7 +148,7 @@ TEST(LakesParserTest, ExpectationsNameTheirTableAndFiltersTakeNegativeIntegers) 
   EXPECT_EQ(std::get<PerUserExpect>(s.expectations[2].body).snapshots.size(), 1u);
   EXPECT_EQ(std::get<CounterValueExpect>(s.expectations[3].body).table, 1u);
   EXPECT_EQ(std::get<LatestSnapshotExpect>(s.expectations[4].body).table, 0u);
-  const FilterSpec& f = OpAs<DeleteOp>(s.writers[1].steps[1].op).filter;
+  const FilterSpec f = OpAs<DeleteOp>(s.writers[1].steps[1].op).filter;
   EXPECT_EQ(f.expr, iceberg::Expression::Equal("id", int64_t{-5}));
   EXPECT_EQ(OpAs<OrphansOp>(s.writers[1].steps[2].op).older_than_micros, 120'000'000);
 }
@@ -205,7 +205,7 @@ TEST(LakesParserTest, ReplacePartitionsWritesOneFilePerPartition) {
       "writer name=w\n"
       "w: replace-partitions rows=2 partition=b=0,b=10 validate=data,append-only validate-from=start\n"
       "w: replace-partitions partition=b=3\n");
-  const auto& rp = OpAs<ReplacePartitionsOp>(s.writers[0].steps[0].op);
+  const auto rp = OpAs<ReplacePartitionsOp>(s.writers[0].steps[0].op);
   ASSERT_EQ(rp.files.size(), 2u);
   EXPECT_EQ(rp.files[0].partition, "b=0");
   EXPECT_EQ(rp.files[1].partition, "b=10");
@@ -216,7 +216,7 @@ TEST(LakesParserTest, ReplacePartitionsWritesOneFilePerPartition) {
   EXPECT_FALSE(rp.validation.no_conflicting_deletes);
   EXPECT_TRUE(rp.validation.append_only);
   EXPECT_TRUE(rp.validate_from_start);
-  const auto& plain = OpAs<ReplacePartitionsOp>(s.writers[0].steps[1].op);
+  const auto plain = OpAs<ReplacePartitionsOp>(s.writers[0].steps[1].op);
   EXPECT_FALSE(plain.validation.no_conflicting_data || plain.validation.no_conflicting_deletes ||
                plain.validation.append_only);
   EXPECT_FALSE(plain.validate_from_start);
@@ -231,7 +231,7 @@ TEST(LakesParserTest, RowDeltaDeletesByPositionOrEqualityAndMayAddRows) {
       "w: row-delta delete=\"b = 0 and id < 5\" rows=2 partition=b=1 conflict-filter=\"b = 0\" "
       "validate=data-files-exist,deletes validate-from=start\n"
       "w: row-delta delete-keys=3..4 partition=b=2\n");
-  const auto& merge = OpAs<RowDeltaOp>(s.writers[0].steps[0].op);
+  const auto merge = OpAs<RowDeltaOp>(s.writers[0].steps[0].op);
   ASSERT_TRUE(merge.delete_filter.has_value());
   EXPECT_EQ(merge.delete_filter->text, "b = 0 and id < 5");
   ASSERT_TRUE(merge.data.has_value());
@@ -244,7 +244,7 @@ TEST(LakesParserTest, RowDeltaDeletesByPositionOrEqualityAndMayAddRows) {
   EXPECT_FALSE(merge.validation.no_conflicting_data);
   EXPECT_TRUE(merge.validation.no_conflicting_deletes);
   EXPECT_TRUE(merge.validate_from_start);
-  const auto& eq = OpAs<RowDeltaOp>(s.writers[0].steps[1].op);
+  const auto eq = OpAs<RowDeltaOp>(s.writers[0].steps[1].op);
   EXPECT_EQ(eq.delete_keys, std::make_pair(int64_t{3}, int64_t{4}));
   EXPECT_EQ(eq.partition, "b=2");
   EXPECT_FALSE(eq.data.has_value());

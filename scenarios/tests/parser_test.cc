@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "protocols/paimon/paimon_steps.h"
@@ -87,14 +88,14 @@ TEST(ScenarioFilesTest, ConflictScenarioPinsTheLecture) {
   const Writer& writer = s.writers[0];
   ASSERT_EQ(writer.steps.size(), 6u);
   for (size_t i = 0; i < 3; ++i) {
-    const auto& w = OpAs<WriteOp>(writer.steps[2 * i].op);
+    const auto w = OpAs<WriteOp>(writer.steps[2 * i].op);
     const auto n = static_cast<int64_t>(i + 1);
     EXPECT_EQ(w.min_key, n);
     EXPECT_EQ(w.max_key, n);
     EXPECT_EQ(OpAs<CommitOp>(writer.steps[2 * i + 1].op).identifier, n);
   }
   EXPECT_EQ(writer.steps[5].label, "loaded");
-  const auto& plan = OpAs<CompactOp>(s.writers[1].steps[0].op);
+  const auto plan = OpAs<CompactOp>(s.writers[1].steps[0].op);
   EXPECT_TRUE(plan.all_files);
   EXPECT_EQ(plan.from_level, 0);
   EXPECT_EQ(plan.to_level, 5);
@@ -218,13 +219,13 @@ TEST(ParserTest, TableOptions) {
   EXPECT_EQ(p.buckets, 4);
   EXPECT_EQ(p.levels, 3);
   EXPECT_TRUE(p.ignore_empty_commit);
-  const auto& w = OpAs<WriteOp>(s.writers[0].steps[0].op);
+  const auto w = OpAs<WriteOp>(s.writers[0].steps[0].op);
   EXPECT_EQ(w.partition, "dt=2024-01-01/hr=1");
   EXPECT_EQ(w.bucket, 3);
   EXPECT_EQ(w.rows, 5);
   EXPECT_EQ(w.min_key, 1);
   EXPECT_EQ(w.max_key, 5);
-  const auto& c = OpAs<CompactOp>(s.writers[0].steps[1].op);
+  const auto c = OpAs<CompactOp>(s.writers[0].steps[1].op);
   EXPECT_EQ(c.partition, "dt=2024-01-01/hr=1");
   EXPECT_FALSE(c.all_files);
   EXPECT_EQ(c.files, (std::vector<int32_t>{0}));
@@ -239,10 +240,10 @@ TEST(ParserTest, WriteKeysAreFreshPerTableUnlessGiven) {
                          "b: write keys=10..11\n"  // given: rows 2
                          "a: write\n"              // 12..12
                          "b: write rows=2 keys=5..5\n");
-  const auto& a0 = OpAs<WriteOp>(s.writers[0].steps[0].op);
-  const auto& b0 = OpAs<WriteOp>(s.writers[1].steps[0].op);
-  const auto& a1 = OpAs<WriteOp>(s.writers[0].steps[1].op);
-  const auto& b1 = OpAs<WriteOp>(s.writers[1].steps[1].op);
+  const auto a0 = OpAs<WriteOp>(s.writers[0].steps[0].op);
+  const auto b0 = OpAs<WriteOp>(s.writers[1].steps[0].op);
+  const auto a1 = OpAs<WriteOp>(s.writers[0].steps[1].op);
+  const auto b1 = OpAs<WriteOp>(s.writers[1].steps[1].op);
   EXPECT_EQ(std::tie(a0.min_key, a0.max_key, a0.rows), std::make_tuple(1, 3, 1 * 3));
   EXPECT_EQ(std::tie(b0.min_key, b0.max_key, b0.rows), std::make_tuple(10, 11, 2));
   EXPECT_EQ(std::tie(a1.min_key, a1.max_key, a1.rows), std::make_tuple(12, 12, 1));
@@ -259,7 +260,7 @@ TEST(ParserTest, IdentifiersCheckpointsAndRestart) {
                          "a: commit checkpoint=cp\n"  // cp's 8, counter stays 9
                          "a: commit\n"                // 10
                          "a: filter-and-commit checkpoints=cp\n");
-  const std::vector<Step>& st = s.writers[0].steps;
+  const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 8u);
   EXPECT_EQ(OpAs<CommitOp>(st[0].op).identifier, 1);
   EXPECT_EQ(OpAs<CommitOp>(st[1].op).identifier, 7);
@@ -287,7 +288,7 @@ TEST(ParserTest, WritersWithTheirOwnBucketCountAndStrictMode) {
   EXPECT_EQ(s.writers[1].buckets, 0);  // the table's
   EXPECT_FALSE(s.writers[1].strict_mode_last_safe_snapshot.has_value());
   EXPECT_EQ(OpAs<WriteOp>(s.writers[0].steps[0].op).bucket, 3);
-  const Step& del = s.writers[1].steps[0];
+  const Step del = s.writers[1].steps[0];
   EXPECT_EQ(OpAs<DeleteDataFilesOp>(del.op).checkpoints, (std::vector<std::string>{"cp"}));
   EXPECT_EQ(OpName(del.op), "delete-data-files");
   EXPECT_FALSE(OpPublishes(del.op));
@@ -298,7 +299,7 @@ TEST(ParserTest, RepeatExpandsLabelsAndCheckpointNames) {
                          "repeat 3: a.c: write rows=1; checkpoint name=cp; commit checkpoint=cp\n"
                          "b.x: filter-and-commit checkpoints=cp[1],cp[3]\n"
                          "order a.c[2] -> b.x\n");
-  const std::vector<Step>& st = s.writers[0].steps;
+  const StepList& st = s.writers[0].steps;
   ASSERT_EQ(st.size(), 9u);
   EXPECT_EQ(st[0].label, "c[1]");
   EXPECT_EQ(st[3].label, "c[2]");
@@ -316,6 +317,66 @@ TEST(ParserTest, RepeatExpandsLabelsAndCheckpointNames) {
   EXPECT_EQ(s.order[0].before, (StepRef{0, 5}));
   EXPECT_EQ(s.order[0].after, (StepRef{1, 0}));
   EXPECT_EQ(s.order[0].pos, (SourcePos{7, 7}));
+}
+
+// A repeated line of fresh writes and plain commits is held once (StepList::push_repeat); read
+// back, each of its steps is the one the line expanded step by step gives, and so is every step
+// after it (the keys and identifiers the held line skips over).
+TEST(ParserTest, ARepeatHeldOnceReadsAsTheExpandedOne) {
+  // A partitioned table (a write names its partition), so that a held line's partitions are read back too.
+  const std::string text =
+      "title \"t\"\n"
+      "table name=T protocol=paimon primary-key=true partitions=dt buckets=2 levels=6\n"
+      "writer name=a\n"
+      "writer name=b\n"
+      "a: write rows=2 partition=dt=0\n"
+      "repeat 4: a: write rows=3 partition=dt=0; commit\n"
+      "repeat 3: b: write rows=1 partition=dt=0; write rows=2 partition=dt=1; commit; commit\n"
+      "repeat 2: a: write rows=1 keys=5..6 partition=dt=0; commit\n"    // given keys: expanded
+      "repeat 2: b.x: write rows=1 partition=dt=1; commit\n"            // a label: expanded
+      "repeat 2: a: write rows=1 partition=dt=0; checkpoint name=cp\n"  // another op: expanded
+      "a: restart\n"
+      "repeat 5: a: write rows=1 partition=dt=1; commit\n"
+      "b: write rows=4 partition=dt=0; commit\n";
+  Result<Scenario> lazy = ParseScenario(text, "t.scn");
+  Result<Scenario> eager = ParseScenario(text, "t.scn", {.lazy_repeats = false});
+  ASSERT_TRUE(lazy.ok()) << lazy.status().message();
+  ASSERT_TRUE(eager.ok()) << eager.status().message();
+  for (size_t w = 0; w < 2; ++w) {
+    const StepList& l = lazy->writers[w].steps;
+    const StepList& e = eager->writers[w].steps;
+    ASSERT_EQ(l.size(), e.size());
+    size_t i = 0;
+    for (const Step& step : l) {  // the range-for reads as [i] does
+      const Step want = e[i];
+      SCOPED_TRACE(::testing::Message() << "writer " << w << " step " << i);
+      EXPECT_EQ(step.pos, want.pos);
+      EXPECT_EQ(step.label, want.label);
+      EXPECT_EQ(step.iteration, want.iteration);
+      EXPECT_EQ(OpName(step.op), OpName(want.op));
+      if (const auto* x = OpIf<WriteOp>(step.op)) {
+        const auto y = OpAs<WriteOp>(want.op);
+        EXPECT_EQ(std::tie(x->rows, x->min_key, x->max_key, x->partition, x->bucket),
+                  std::tie(y.rows, y.min_key, y.max_key, y.partition, y.bucket));
+      }
+      if (const auto* x = OpIf<CommitOp>(step.op)) {
+        const auto y = OpAs<CommitOp>(want.op);
+        EXPECT_EQ(std::tie(x->identifier, x->checkpoint), std::tie(y.identifier, y.checkpoint));
+      }
+      ++i;
+    }
+    EXPECT_EQ(i, e.size());
+    auto is_restart = [](const Op& op) { return OpIs<RestartOp>(op); };
+    for (size_t from = 0; from <= e.size(); ++from) {
+      size_t want = from;
+      while (want < e.size() && !is_restart(e[want].op)) ++want;
+      EXPECT_EQ(l.NextWhere(from, is_restart), want) << "from " << from;
+    }
+  }
+  // The last iteration of the first held line: keys after the 2 rows before it and 3 x 3 rows.
+  const Step last = lazy->writers[0].steps[7];
+  EXPECT_EQ(last.iteration, 4);
+  EXPECT_EQ(OpAs<WriteOp>(last.op).min_key, 12);
 }
 
 TEST(ParserTest, OrderChainsAndForwardReferences) {

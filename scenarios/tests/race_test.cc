@@ -122,7 +122,7 @@ TEST_P(ThreadRaceTest, EveryCommitLandsExactlyOnce) {
   EXPECT_THAT(Violations(r), ::testing::IsEmpty());
   ASSERT_EQ(r.latest_snapshot(), writers * kCommits);
   std::map<std::string, std::set<int64_t>> identifiers;
-  const std::vector<Snapshot>& chain = r.table().chain;
+  const SnapshotChain& chain = r.table().chain;
   for (size_t i = 0; i < chain.size(); ++i) {
     EXPECT_EQ(chain[i].id, static_cast<int64_t>(i + 1));
     EXPECT_EQ(chain[i].parent_id, static_cast<int64_t>(i));

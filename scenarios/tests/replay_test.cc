@@ -61,6 +61,96 @@ TEST(ReplayTest, AThousandSeededRacesComeBackIdentical) {
   }
 }
 
+// A history's lines as text, read one at a time as `commitlab replay` reads its file.
+class Lines final : public RecordedLines {
+ public:
+  explicit Lines(std::vector<std::string> lines) : lines_(std::move(lines)) {}
+  Result<bool> Next(std::string* line) override {
+    if (at_ == lines_.size()) return false;
+    *line = lines_[at_++];
+    return true;
+  }
+  size_t line_number() const override { return at_; }
+
+ private:
+  std::vector<std::string> lines_;
+  size_t at_ = 1;  // the header is the caller's
+};
+
+std::vector<std::string> Texts(const std::vector<Json>& lines) {
+  std::vector<std::string> out;
+  for (const Json& l : lines) out.push_back(l.dump());
+  return out;
+}
+
+TEST(ReplayTest, AStreamedReplayComparesAsTheWholeOneDoes) {
+  Result<Scenario> race = RaceScenario({.commits = 50, .latency = kLatency});
+  ASSERT_TRUE(race.ok());
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const RunOptions o{.seed = seed, .sched = "random"};
+    const std::vector<Json> recorded =
+        Record(*race, o, {{"seed", seed}, {"sched", "random"}, {"schedule", nullptr}}, PlanOf(*race, o));
+    Lines lines(Texts(recorded));
+    Result<StreamedReplay> r = ReplayHistoryStreamed(recorded.front(), &lines);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_FALSE(r->difference.has_value()) << "seed " << seed << " differs at event " << r->difference->index;
+    EXPECT_EQ(r->events + 2, recorded.size());  // without the header and the footer
+  }
+}
+
+TEST(ReplayTest, AStreamedReplayNamesWhereItParts) {
+  Result<Scenario> race = RaceScenario({.commits = 5, .latency = kLatency});
+  ASSERT_TRUE(race.ok());
+  const RunOptions o{.seed = 3, .sched = "random"};
+  const std::vector<Json> recorded =
+      Record(*race, o, {{"seed", 3}, {"sched", "random"}, {"schedule", nullptr}}, PlanOf(*race, o));
+  std::vector<std::string> texts = Texts(recorded);
+
+  // An event changed by hand: found at its index, with the three before it.
+  std::vector<std::string> edited = texts;
+  Json changed = recorded[10];
+  changed["t_us"] = 123456789;
+  edited[10] = changed.dump();
+  Lines edited_lines(edited);
+  Result<StreamedReplay> r = ReplayHistoryStreamed(recorded.front(), &edited_lines);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->difference.has_value());
+  EXPECT_EQ(r->difference->index, 9u);  // the lines after the header
+  EXPECT_EQ((*r->difference->recorded)["t_us"], 123456789);
+  ASSERT_EQ(r->before.size(), 3u);
+  EXPECT_EQ(r->before.back(), recorded[9]);
+
+  // Members in another order are the same event.
+  std::vector<std::string> reordered = texts;
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : recorded[10].items()) keys.push_back(key);
+  Json shuffled = Json::object();
+  for (auto key = keys.rbegin(); key != keys.rend(); ++key) shuffled[*key] = recorded[10][*key];
+  ASSERT_NE(shuffled.dump(), texts[10]);
+  reordered[10] = shuffled.dump();
+  Lines reordered_lines(reordered);
+  r = ReplayHistoryStreamed(recorded.front(), &reordered_lines);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->difference.has_value());
+
+  // Cut short: the replay goes on past the recorded end.
+  std::vector<std::string> cut(texts.begin(), texts.begin() + 20);
+  Lines cut_lines(cut);
+  r = ReplayHistoryStreamed(recorded.front(), &cut_lines);
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r->difference.has_value());
+  EXPECT_EQ(r->difference->index, 19u);
+  EXPECT_FALSE(r->difference->recorded.has_value());
+
+  // A line that is not JSON, even after the first difference, is bad input named by its line.
+  std::vector<std::string> broken = edited;
+  broken[30] = "{not json";
+  Lines broken_lines(broken);
+  r = ReplayHistoryStreamed(recorded.front(), &broken_lines);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("line 31: not JSON"));
+}
+
 TEST(ReplayTest, ARaceOnThreadsComesBackWithTheSameOutcome) {
   Result<Scenario> race = RaceScenario({.writers = 3, .commits = 20, .latency = kLatency});
   ASSERT_TRUE(race.ok());

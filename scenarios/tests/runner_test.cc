@@ -192,7 +192,7 @@ expect latest-snapshot 4
     options.seed = seed;
     const RunReport r = MustRun(s, options);
     ASSERT_TRUE(r.ok()) << Problems(r);
-    const std::vector<Snapshot>& chain = r.table().chain;
+    const SnapshotChain& chain = r.table().chain;
     ASSERT_EQ(chain.size(), 4u);
     const Snapshot& compact = chain[3];
     ASSERT_EQ(compact.kind, CommitKind::kCompact);

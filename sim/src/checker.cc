@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
+#include <string_view>
+#include <type_traits>
+#include <unordered_set>
 #include <utility>
 
 #include "commitlab/core/paimon/table_state.h"
@@ -11,9 +15,10 @@
 namespace commitlab::sim {
 namespace {
 
-using CommitKey = std::tuple<std::string, int64_t, CommitKind>;
+// A commit as Paimon's idempotency check knows it: (user, identifier, kind).
+using CommitKey = std::tuple<std::string_view, int64_t, CommitKind>;
 
-std::string Describe(const std::string& user, int64_t identifier, CommitKind kind) {
+std::string Describe(std::string_view user, int64_t identifier, CommitKind kind) {
   return fmt::format("{} identifier {} kind {}", user, identifier, CommitKindName(kind));
 }
 
@@ -27,13 +32,70 @@ std::string IdList(const std::vector<int64_t>& ids) {
   return out;
 }
 
-// Called only when TableState::Apply refused `s`: reports each offending change and applies the
-// rest, so one bad snapshot does not make every later one look bad too.
-void ReplayLeniently(const Snapshot& s, TableState& state, std::vector<Violation>& out) {
+// The live files of a chain being replayed, by identity (partition, bucket, level, name), as
+// views of the chain's own strings: the checker of a long run holds a few words per live file,
+// where a TableState copies each file twice. Apply refuses what TableState::Apply refuses.
+class LiveSet {
+ public:
+  bool IsLive(const DataFile& f) const { return files_.count(KeyOf(f)) > 0; }
+  // REQUIRES: `f` outlives the set.
+  void Add(const DataFile& f) { files_.insert(KeyOf(f)); }
+  void Remove(const DataFile& f) { files_.erase(KeyOf(f)); }
+  // All of `s`'s changes, or (when one deletes a file that is not live or adds one that is) none.
+  bool Apply(const Snapshot& s) {
+    // Net ADD(+1) / DELETE(-1) per identity within this snapshot; a snapshot changes a few files.
+    std::vector<std::pair<Key, int>> pending;
+    for (const FileChange& c : s.changes) {
+      const Key key = KeyOf(c.file);
+      auto it = std::find_if(pending.begin(), pending.end(), [&](const auto& p) { return p.first == key; });
+      if (it == pending.end()) it = pending.insert(pending.end(), {key, 0});
+      const int live = (files_.count(key) > 0 ? 1 : 0) + it->second;
+      const bool add = c.kind == ChangeKind::kAdd;
+      if (add ? live > 0 : live <= 0) return false;
+      it->second += add ? 1 : -1;
+    }
+    for (const FileChange& c : s.changes) {
+      if (c.kind == ChangeKind::kAdd) {
+        Add(c.file);
+      } else {
+        Remove(c.file);
+      }
+    }
+    return true;
+  }
+
+ private:
+  struct Key {
+    std::string_view partition;
+    int32_t bucket;
+    int32_t level;
+    std::string_view name;
+    bool operator==(const Key&) const = default;
+  };
+  struct Hash {
+    size_t operator()(const Key& k) const {
+      const size_t h = std::hash<std::string_view>()(k.name);
+      return h ^ (std::hash<std::string_view>()(k.partition) * 31 + static_cast<size_t>(k.bucket) * 131 +
+                  static_cast<size_t>(k.level));
+    }
+  };
+  static Key KeyOf(const DataFile& f) { return {f.partition, f.bucket, f.level, f.name}; }
+
+  std::unordered_set<Key, Hash> files_;
+};
+
+// The checker's state of the table: TableState when the caller wants the live files back, else
+// the lighter LiveSet.
+bool ApplyTo(TableState& state, const Snapshot& s) { return state.Apply(s).ok(); }
+bool ApplyTo(LiveSet& state, const Snapshot& s) { return state.Apply(s); }
+
+// Called only when Apply refused `s`: reports each offending change and applies the rest, so one
+// bad snapshot does not make every later one look bad too.
+template <typename State>
+void ReplayLeniently(const Snapshot& s, State& state, std::vector<Violation>& out) {
   using FileKey = std::tuple<std::string_view, int32_t, int32_t, std::string_view>;
   std::map<FileKey, int> pending;  // net ADD(+1) / DELETE(-1) within this snapshot, as Apply counts
-  Snapshot valid = s;
-  valid.changes.clear();
+  std::vector<const FileChange*> valid;
   for (const FileChange& c : s.changes) {
     const DataFile& f = c.file;
     int& net = pending[FileKey(f.partition, f.bucket, f.level, f.name)];
@@ -48,12 +110,26 @@ void ReplayLeniently(const Snapshot& s, TableState& state, std::vector<Violation
       continue;
     }
     net += add ? 1 : -1;
-    valid.changes.push_back(c);
+    valid.push_back(&c);
   }
-  (void)state.Apply(valid);  // cannot fail: every change left was checked above
+  if constexpr (std::is_same_v<State, TableState>) {
+    Snapshot applied = s;
+    applied.changes.clear();
+    for (const FileChange* c : valid) applied.changes.push_back(*c);
+    (void)state.Apply(applied);  // cannot fail: every change left was checked above
+  } else {
+    for (const FileChange* c : valid) {  // the chain's own changes: the set views their strings
+      if (c->kind == ChangeKind::kAdd) {
+        state.Add(c->file);
+      } else {
+        state.Remove(c->file);
+      }
+    }
+  }
 }
 
-void CheckChain(const std::vector<Snapshot>& chain, std::vector<Violation>& out, TableState& state) {
+template <typename Chain, typename State>
+void CheckChain(const Chain& chain, std::vector<Violation>& out, State& state) {
   int64_t prev_id = 0;
   for (size_t i = 0; i < chain.size(); ++i) {
     const Snapshot& s = chain[i];
@@ -73,7 +149,7 @@ void CheckChain(const std::vector<Snapshot>& chain, std::vector<Violation>& out,
       out.push_back({"fork",
                      fmt::format("{} has parent {}, expected {}", DescribeSnapshot(s), s.parent_id, expected_parent),
                      s.id});
-    if (!state.Apply(s).ok()) ReplayLeniently(s, state, out);
+    if (!ApplyTo(state, s)) ReplayLeniently(s, state, out);
     prev_id = s.id;
   }
 }
@@ -119,6 +195,67 @@ void CheckCommit(const CommitKey& key, const CommitFacts& f, std::vector<Violati
   }
 }
 
+// One thing known about a commit: a record of what its writer was told, or a snapshot holding it.
+struct Fact {
+  CommitKey key;
+  bool in_chain = false;  // a snapshot; else a record
+  size_t order = 0;       // its index among the records, or in the chain
+};
+
+// Judges every recorded commit against the chain, in (user, identifier, kind) order. The facts are
+// sorted rather than gathered in a map: a run of a million commits holds one small entry for each.
+template <typename Chain>
+void CheckCommits(const Chain& chain, const std::vector<CommitRecord>& records, std::vector<Violation>& out) {
+  std::vector<Fact> facts;
+  facts.reserve(records.size() + chain.size());
+  for (size_t i = 0; i < records.size(); ++i)
+    facts.push_back({{records[i].user, records[i].identifier, records[i].kind}, false, i});
+  for (size_t i = 0; i < chain.size(); ++i) {
+    const Snapshot& s = chain[i];
+    facts.push_back({{s.commit_user, s.commit_identifier, s.kind}, true, i});
+  }
+  std::sort(facts.begin(), facts.end(), [](const Fact& a, const Fact& b) {
+    return std::tie(a.key, a.in_chain, a.order) < std::tie(b.key, b.in_chain, b.order);
+  });
+  for (size_t at = 0; at < facts.size();) {
+    size_t end = at;
+    CommitFacts f;
+    bool recorded = false;
+    for (; end < facts.size() && facts[end].key == facts[at].key; ++end) {
+      const Fact& x = facts[end];
+      if (x.in_chain) {
+        f.in_chain.push_back(chain[x.order].id);
+        continue;
+      }
+      recorded = true;
+      const CommitRecord& r = records[x.order];
+      if (r.outcome == CommitOutcome::kAcknowledged) {
+        f.acknowledged = true;
+        f.told.push_back(r.snapshot_id);
+      }
+      f.unknown |= r.outcome == CommitOutcome::kUnknown;
+    }
+    // Snapshots of commits nobody recorded (a writer outside the harness) are not judged here.
+    if (recorded) CheckCommit(facts[at].key, f, out);
+    at = end;
+  }
+}
+
+template <typename Chain>
+std::vector<Violation> Check(const Chain& chain, const std::vector<CommitRecord>& records, TableState* live) {
+  std::vector<Violation> out;
+  if (live != nullptr) {
+    TableState state;
+    CheckChain(chain, out, state);
+    *live = std::move(state);
+  } else {
+    LiveSet state;
+    CheckChain(chain, out, state);
+  }
+  CheckCommits(chain, records, out);
+  return out;
+}
+
 }  // namespace
 
 std::string_view CommitOutcomeName(CommitOutcome o) {
@@ -132,27 +269,12 @@ std::string_view CommitOutcomeName(CommitOutcome o) {
 
 std::vector<Violation> CheckInvariants(const std::vector<Snapshot>& chain, const std::vector<CommitRecord>& records,
                                        TableState* live) {
-  std::vector<Violation> out;
-  TableState state;
-  CheckChain(chain, out, state);
-  if (live != nullptr) *live = std::move(state);
+  return Check(chain, records, live);
+}
 
-  std::map<CommitKey, CommitFacts> commits;
-  for (const CommitRecord& r : records) {
-    CommitFacts& f = commits[CommitKey(r.user, r.identifier, r.kind)];
-    if (r.outcome == CommitOutcome::kAcknowledged) {
-      f.acknowledged = true;
-      f.told.push_back(r.snapshot_id);
-    }
-    f.unknown |= r.outcome == CommitOutcome::kUnknown;
-  }
-  // Snapshots of commits nobody recorded (a writer outside the harness) are not judged here.
-  for (const Snapshot& s : chain) {
-    auto it = commits.find(CommitKey(s.commit_user, s.commit_identifier, s.kind));
-    if (it != commits.end()) it->second.in_chain.push_back(s.id);
-  }
-  for (const auto& [key, facts] : commits) CheckCommit(key, facts, out);
-  return out;
+std::vector<Violation> CheckSharedChain(const SnapshotChain& chain, const std::vector<CommitRecord>& records,
+                                        TableState* live) {
+  return Check(chain, records, live);
 }
 
 void OutcomeRecorder::OnEvent(const Event& e) {

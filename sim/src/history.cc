@@ -19,6 +19,8 @@ Json FileNames(const std::vector<FileChange>& changes, ChangeKind kind) {
 
 History::History(std::ostream* out) : out_(out) {}
 
+History::History(LineSink sink) : out_(nullptr), sink_(std::move(sink)) {}
+
 void History::set_step_source(StepSource step) {
   MutexLock lock(&mu_);
   step_ = std::move(step);
@@ -28,22 +30,42 @@ void History::Header(const Json& fields) {
   Json line = {{"type", "header"}, {"format", kHistoryFormat}, {"version", kHistoryVersion}};
   for (const auto& [key, value] : fields.items()) line[key] = value;
   MutexLock lock(&mu_);
-  WriteLocked(line);
+  WriteJsonLocked(line);
 }
 
 void History::Footer(const Json& fields) {
   Json line = {{"type", "footer"}};
   for (const auto& [key, value] : fields.items()) line[key] = value;
   MutexLock lock(&mu_);
-  WriteLocked(line);
+  WriteJsonLocked(line);
 }
 
 void History::Record(std::string_view type, int64_t t_us, std::string_view writer, const Json& fields) {
-  Json line = {{"type", type}, {"t_us", t_us}, {"step", nullptr}, {"writer", writer}};
-  for (const auto& [key, value] : fields.items()) line[key] = value;
+  std::string line;
+  JsonWriter w = Begin(&line, type, t_us, writer);
+  for (const auto& [key, value] : fields.items()) w.Key(key).Value(value);  // the caller's keys: escaped
+  End(w);
+}
+
+JsonWriter History::Begin(std::string* line, std::string_view type, int64_t t_us, std::string_view writer) {
+  JsonWriter w(line, /*overwrite=*/true);
+  w.BeginObject().Str("type", type).Int("t_us", t_us).Name("step");
+  {
+    // Read under the lock: on OS threads there is no step, and in the simulator one writer runs.
+    MutexLock lock(&mu_);
+    if (step_) {
+      w.Int(step_());
+    } else {
+      w.Null();
+    }
+  }
+  w.Str("writer", writer);
+  return w;
+}
+
+void History::End(JsonWriter& w) {
+  const std::string_view line = w.EndObject().Byte('\n').Release();  // the buffer stays grown
   MutexLock lock(&mu_);
-  // Read under the lock: on OS threads there is no step, and in the simulator one writer runs.
-  if (step_) line["step"] = step_();
   WriteLocked(line);
 }
 
@@ -58,16 +80,23 @@ Status History::status() const {
   return Status::OK();
 }
 
-void History::WriteLocked(const Json& line) {
+void History::WriteJsonLocked(const Json& line) {
   // Invalid UTF-8 (a scenario's bytes) is replaced, never thrown about: the line still parses.
-  std::string text = line.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (out_ == nullptr) {
-    lines_.push_back(std::move(text));
-    return;
-  }
+  std::string text;
+  JsonWriter(&text).Value(line);  // a temporary: the text is cut to size when it goes
   text += '\n';
-  out_->write(text.data(), static_cast<std::streamsize>(text.size()));
-  failed_ = failed_ || !*out_;
+  WriteLocked(text);
+}
+
+void History::WriteLocked(std::string_view line) {
+  if (out_ != nullptr) {
+    out_->write(line.data(), static_cast<std::streamsize>(line.size()));
+    failed_ = failed_ || !*out_;
+  } else if (sink_) {
+    sink_(line.substr(0, line.size() - 1));
+  } else {
+    lines_.emplace_back(line.substr(0, line.size() - 1));
+  }
 }
 
 Json EventFields(const Event& e) {
@@ -101,6 +130,53 @@ Json EventFields(const Event& e) {
   }
   f["message"] = e.message;
   return f;
+}
+
+namespace {
+
+void AppendFileNames(const std::vector<FileChange>& changes, ChangeKind kind, JsonWriter* w) {
+  w->BeginArray();
+  for (const FileChange& c : changes)
+    if (c.kind == kind) w->String(c.file.name);
+  w->EndArray();
+}
+
+}  // namespace
+
+// The members EventFields builds, in its order (history_test.cc holds them to it).
+void AppendEventFields(const Event& e, JsonWriter* w) {
+  w->Str("level", LevelName(e.level))
+      .Str("user", e.user)
+      .Int("identifier", e.identifier)
+      .Str("kind", CommitKindName(e.kind))
+      .Int("attempt", e.attempt)
+      .Int("snapshot", e.snapshot_id);
+  switch (e.type) {
+    case EventType::kAttempt:
+      if (e.changes != nullptr || e.base_snapshot >= 0) {
+        w->Name("plan").BeginObject().Int("base", e.base_snapshot);
+        if (e.changes != nullptr) {
+          AppendFileNames(*e.changes, ChangeKind::kAdd, &w->Name("add"));
+          AppendFileNames(*e.changes, ChangeKind::kDelete, &w->Name("delete"));
+        }
+        w->EndObject();
+      }
+      break;
+    case EventType::kRetryWait:
+      w->Int("wait_us", e.wait_micros).Int("base_us", e.wait_base_micros).Int("jitter_us", e.wait_jitter_micros);
+      break;
+    case EventType::kConflict:
+      if (e.cause != nullptr) {
+        w->Name("cause").BeginObject().Str("kind", CauseKindName(e.cause->kind)).Name("files").BeginArray();
+        for (const std::string& f : e.cause->files) w->String(f);
+        w->EndArray();
+        if (e.cause->snapshot >= 0) w->Int("snapshot", e.cause->snapshot);
+        if (!e.cause->by.empty()) w->Str("by", e.cause->by);
+        w->EndObject();
+      }
+      break;
+    default: break;
+  }
 }
 
 Status CheckHistoryFormat(const Json& header) {

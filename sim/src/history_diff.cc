@@ -13,32 +13,31 @@ std::string Compact(const Json& v, size_t max = 120) {
   return s;
 }
 
-// JSON equality: members in any order (ordered_json's own == compares their order too).
-bool SameValue(const Json& a, const Json& b) {
+}  // namespace
+
+bool SameHistoryValue(const Json& a, const Json& b) {
   if (a.is_object() && b.is_object()) {
     if (a.size() != b.size()) return false;
     for (const auto& [key, value] : a.items()) {
       const auto it = b.find(key);
-      if (it == b.end() || !SameValue(value, *it)) return false;
+      if (it == b.end() || !SameHistoryValue(value, *it)) return false;
     }
     return true;
   }
   if (a.is_array() && b.is_array()) {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i)
-      if (!SameValue(a[i], b[i])) return false;
+      if (!SameHistoryValue(a[i], b[i])) return false;
     return true;
   }
   return a == b;
 }
 
-}  // namespace
-
 std::optional<HistoryDifference> FirstDifference(const std::vector<Json>& recorded, const std::vector<Json>& replayed) {
   const size_t n = std::max(recorded.size(), replayed.size());
   for (size_t i = 0; i < n; ++i) {
     const bool has_a = i < recorded.size(), has_b = i < replayed.size();
-    if (has_a && has_b && SameValue(recorded[i], replayed[i])) continue;
+    if (has_a && has_b && SameHistoryValue(recorded[i], replayed[i])) continue;
     HistoryDifference d{.index = i};
     if (has_a) d.recorded = recorded[i];
     if (has_b) d.replayed = replayed[i];
@@ -76,7 +75,7 @@ std::string DescribeChangedMembers(const Json& a, const Json& b) {
   for (const auto& [key, value] : a.items()) {
     if (!b.contains(key)) {
       add(key, Compact(value), "(absent)");
-    } else if (!SameValue(b[key], value)) {
+    } else if (!SameHistoryValue(b[key], value)) {
       add(key, Compact(value), Compact(b[key]));
     }
   }

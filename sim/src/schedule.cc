@@ -5,6 +5,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "commitlab/core/model.h"
+
 namespace commitlab::sim {
 namespace {
 
@@ -45,17 +47,38 @@ void RecordedSchedule::Append(int writer) {
   }
 }
 
+namespace {
+
+// WriterSymbol's text, appended: a schedule of hundreds of writers holds millions of them.
+void AppendWriterSymbol(int writer, std::string* out) {
+  if (writer >= 0 && writer < 26) {
+    out->push_back(static_cast<char>('a' + writer));
+  } else if (writer >= 26 && writer < 52) {
+    out->push_back(static_cast<char>('A' + writer - 26));
+  } else {
+    out->push_back('{');
+    AppendDecimal(writer, out);
+    out->push_back('}');
+  }
+}
+
+}  // namespace
+
 std::string WriterSymbol(int writer) {
-  if (writer >= 0 && writer < 26) return std::string(1, static_cast<char>('a' + writer));
-  if (writer >= 26 && writer < 52) return std::string(1, static_cast<char>('A' + writer - 26));
-  return fmt::format("{{{}}}", writer);
+  std::string out;
+  AppendWriterSymbol(writer, &out);
+  return out;
 }
 
 std::string FormatSchedule(const RecordedSchedule& schedule) {
   std::string out = fmt::format("{}{}w:{}s:", kTag, schedule.writers, schedule.steps());
+  // One symbol and a count per run: reserved at a symbol's longest for the writer count, plus a
+  // digit or two, so that the string grows once.
+  const size_t symbol = schedule.writers <= 52 ? 1 : 2 + std::to_string(schedule.writers).size();
+  out.reserve(out.size() + schedule.runs.size() * (symbol + 2));
   for (const ScheduleRun& r : schedule.runs) {
-    out += WriterSymbol(r.writer);
-    if (r.count != 1) out += std::to_string(r.count);
+    AppendWriterSymbol(r.writer, &out);
+    if (r.count != 1) AppendDecimal(r.count, &out);
   }
   return out;
 }

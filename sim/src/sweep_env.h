@@ -50,7 +50,12 @@ class SweepEnv final : public SimEnv {
     }
   }
   void EndStorageOp(StorageOp op) override { Defer(latency().ResponseMicros(op, rng())); }
-  Status FaultPoint(std::string_view) override { return Status::OK(); }
+  // A sweep injects no faults; but past its run's budget (WritersRun) a writer stops here, as in a
+  // simulated run (SimEnv::FaultPoint), so that a commit that never lands cannot spin for ever.
+  Status FaultPoint(std::string_view) override {
+    if (!scheduler()->over_budget()) return Status::OK();
+    return Status::Crashed(scheduler()->budget_verdict());
+  }
 
   int64_t throttled() const { return throttled_; }
 

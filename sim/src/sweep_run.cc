@@ -1,5 +1,7 @@
 // One simulated run of each sweep experiment: the real committers of the three table formats on
 // SweepEnv, each run with its own in-memory store, catalog or log.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -189,6 +191,14 @@ struct WriterTally {
   int64_t stopped_micros = 0;
 };
 
+// A run's step budget: far above what a run whose commits land takes (its attempts grow with
+// writers^2 / 2 at worst, each a few steps), so only a run that makes no progress (a commit that
+// can never land) reaches it, and it then ends with an error instead of spinning.
+int64_t RunStepBudget(int writers, int commits) {
+  const int64_t w = writers;
+  return std::max<int64_t>(4'000'000, 64 * w * w * commits);
+}
+
 // One run: `writers` writers of one protocol, each making `commits` commits (writing its data
 // file first), tallied. Random scheduling breaks ties between writers due at the same instant
 // without favouring low indices.
@@ -203,7 +213,8 @@ class WritersRun {
         env_(&scheduler_, latency, writers, capacity),
         writers_(writers, std::forward<Args>(args)..., &env_),
         tallies_(static_cast<size_t>(writers)) {
-    scheduler_.set_record_schedule(false);  // a sweep never replays a run
+    scheduler_.set_record_schedule(false);                      // a sweep never replays a run
+    scheduler_.set_budget(RunStepBudget(writers, commits), 0);  // the writers' FaultPoint stops them past it
     latencies_micros_.reserve(static_cast<size_t>(writers) * static_cast<size_t>(commits));
     for (int i = 0; i < writers; ++i) {
       // Two words of capture: std::function keeps them inline, with no allocation per writer.
@@ -214,6 +225,11 @@ class WritersRun {
   RunOutcome Run() {
     RunOutcome out;
     out.status = scheduler_.Run();
+    if (out.status.ok() && scheduler_.over_budget())
+      out.status = Status::RetriesExhausted(
+          fmt::format("a sweep run of {} writers was stopped after {} scheduler steps with commits still unlanded: "
+                      "one that never lands?",
+                      tallies_.size(), RunStepBudget(static_cast<int>(tallies_.size()), commits_)));
     for (size_t i = 0; i < tallies_.size(); ++i) {
       const WriterTally& t = tallies_[i];
       out.calls += writers_.calls(static_cast<int>(i));

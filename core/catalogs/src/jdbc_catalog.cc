@@ -58,7 +58,12 @@ Status MetadataFiles::Put(const iceberg::MetadataRef& m) {
     std::error_code ec;
     std::filesystem::create_directories(FolderOf(path), ec);
     if (ec) return Status::IOError(fmt::format("cannot create the folder of {}: {}", path, ec.message()));
-    COMMITLAB_RETURN_IF_ERROR(WriteFileAtomically(path, iceberg::EncodeMetadata(*m)));
+    std::string text;
+    {
+      MutexLock l(&encode_mu_);
+      text = iceberg::EncodeMetadata(*m, &texts_);
+    }
+    COMMITLAB_RETURN_IF_ERROR(WriteFileAtomically(path, text));
   }
   MutexLock l(&mu_);
   files_[m->location] = m;

@@ -173,16 +173,9 @@ Result<RestCatalog::Reply> RestCatalog::Send(std::string_view method, const std:
 
 Result<iceberg::MetadataRef> RestCatalog::ReadLoadResult(const std::string& body, const std::string& where,
                                                          const std::string& etag) {
-  const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("metadata") || !j["metadata"].is_object() || !j.contains("metadata-location") ||
-      !j["metadata-location"].is_string())
-    return Status::Corruption(fmt::format("{}: not a LoadTableResult (metadata-location and metadata)", where));
   // The last version read lends the snapshots it has: each load rebuilds only the new ones.
-  COMMITLAB_ASSIGN_OR_RETURN(
-      iceberg::MetadataRef m,
-      iceberg::DecodeMetadata(j["metadata"].dump(), where,
-                              {.location = j["metadata-location"].get<std::string>(), .table_name = qualified_},
-                              last_.get()));
+  COMMITLAB_ASSIGN_OR_RETURN(iceberg::MetadataRef m,
+                             iceberg::DecodeLoadResult(body, where, qualified_, last_.get(), &read_));
   uuid_ = m->Fields().uuid;
   last_ = m;
   etag_ = etag;
@@ -281,8 +274,10 @@ iceberg::CasResult RestCatalog::Commit(const iceberg::TableMetadata& base, icebe
   }
   if (sets_schema)
     requirements.push_back({{"type", "assert-current-schema-id"}, {"current-schema-id", base.current_schema_id}});
+  std::set<int64_t> in_base;  // not FindSnapshot for each: snapshots x snapshots
+  for (const iceberg::SnapshotRef& s : base.snapshots) in_base.insert(s->snapshot_id);
   for (const iceberg::SnapshotRef& s : next->snapshots)
-    if (base.FindSnapshot(s->snapshot_id) == nullptr)
+    if (in_base.count(s->snapshot_id) == 0)
       updates.push_back(
           {{"action", "add-snapshot"}, {"snapshot", json::parse(iceberg::EncodeSnapshot(*s, base.Fields().location))}});
   if (moves_main && next->current_snapshot_id)

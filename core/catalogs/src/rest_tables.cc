@@ -21,6 +21,9 @@
 namespace commitlab::catalogs {
 namespace {
 
+// A table version's entity tag: its metadata file's location (a load of it again is 304).
+std::string ETagOf(const iceberg::TableMetadata& m) { return "\"" + m.location + "\""; }
+
 namespace fs = std::filesystem;
 using internal::BadRequest;
 using internal::NoSuchNamespace;
@@ -164,7 +167,7 @@ RestReply RestTables::LoadResult(const Table& t) {
   std::string body = json({{"metadata-location", t.metadata->location}}).dump();
   body.pop_back();  // the metadata document goes in as it is written to the file
   body += ",\"metadata\":" + t.text + "}";
-  return {200, std::move(body), "\"" + t.metadata->location + "\""};
+  return {200, std::move(body), ETagOf(*t.metadata)};
 }
 
 RestReply RestTables::Install(const std::string& ns_dir, const std::string& table, iceberg::MetadataRef m,
@@ -173,7 +176,8 @@ RestReply RestTables::Install(const std::string& ns_dir, const std::string& tabl
   if (!existing.ok()) return ServiceFailure(existing.status().message());
   if (*existing != nullptr)
     return RestError(409, "AlreadyExistsException", fmt::format("Table already exists: {}.{}", ns_dir, table));
-  Table t{m, iceberg::EncodeMetadata(*m)};
+  Table t{m, ""};
+  t.text = iceberg::EncodeMetadata(*m, t.texts.get());
   if (Status st = Persist(ns_dir, table, t, write_metadata); !st.ok()) return ServiceFailure(st.message());
   return LoadResult(t);
 }
@@ -233,9 +237,9 @@ RestReply RestTables::Load(const std::string& ns, const std::string& table, std:
   Result<const Table*> t = Find(dir, table);
   if (!t.ok()) return ServiceFailure(t.status().message());
   if (*t == nullptr) return NoSuchTable(dir, table);
-  RestReply r = LoadResult(**t);
-  if (!if_none_match.empty() && if_none_match == r.etag) return {304, "", r.etag};
-  return r;
+  const std::string etag = ETagOf(*(*t)->metadata);
+  if (!if_none_match.empty() && if_none_match == etag) return {304, "", etag};
+  return LoadResult(**t);
 }
 
 RestReply RestTables::Exists(const std::string& ns, const std::string& table) {
@@ -262,7 +266,7 @@ RestReply RestTables::Commit(const std::string& ns, const std::string& table, st
   auto applied = internal::ApplyUpdates(now, (*b)["updates"], location, NowMillis());
   if (RestReply* refused = std::get_if<RestReply>(&applied)) return std::move(*refused);
   auto next = std::make_shared<const iceberg::TableMetadata>(std::move(std::get<0>(applied)));
-  Table t{next, iceberg::EncodeMetadata(*next)};
+  Table t{next, iceberg::EncodeMetadata(*next, (*found)->texts.get()), (*found)->texts};
   // 500 leaves the state unknown to the client, as the specification says. The pointer may or may
   // not have been replaced (a failed fsync after the rename): the table is read again from disk.
   if (Status st = Persist(dir, table, t, /*write_metadata=*/true); !st.ok()) {

@@ -56,8 +56,15 @@ ordered_json SchemasJson(const TableMetadata& m) {
 // The snapshot log: main's ancestors that are retained, oldest first (TableMetadata.snapshotLog
 // for a table whose main only ever moved forward, which is every table this engine writes).
 ordered_json SnapshotLogJson(const TableMetadata& m) {
-  std::vector<SnapshotRef> chain;
-  for (SnapshotRef s = m.CurrentSnapshot(); s != nullptr; s = s->parent_id ? m.FindSnapshot(*s->parent_id) : nullptr)
+  std::map<int64_t, const Snapshot*> by_id;  // not FindSnapshot: a walk of n snapshots would cost n x n
+  for (const SnapshotRef& s : m.snapshots) by_id.insert_or_assign(s->snapshot_id, s.get());  // newest wins
+  const auto find = [&by_id](std::optional<int64_t> id) -> const Snapshot* {
+    auto it = id ? by_id.find(*id) : by_id.end();
+    return it != by_id.end() ? it->second : nullptr;
+  };
+  std::vector<const Snapshot*> chain;
+  for (const Snapshot* s = find(m.current_snapshot_id); s != nullptr && chain.size() <= by_id.size();
+       s = find(s->parent_id))
     chain.push_back(s);
   ordered_json out = ordered_json::array();
   for (auto it = chain.rbegin(); it != chain.rend(); ++it)
@@ -72,23 +79,6 @@ ordered_json RefsJson(const TableMetadata& m) {
   for (const auto& [name, ref] : other.items())
     if (name != "main") refs[name] = ref;
   return refs;
-}
-
-ordered_json SnapshotsJson(const TableMetadata& m) {
-  ordered_json snapshots = ordered_json::array();
-  std::map<int64_t, const Snapshot*> written;
-  for (const SnapshotRef& s : m.snapshots) {
-    const Snapshot* parent = nullptr;
-    bool parent_known = !s->parent_id.has_value();
-    if (s->parent_id) {
-      auto it = written.find(*s->parent_id);
-      parent_known = it != written.end();
-      if (parent_known) parent = it->second;
-    }
-    snapshots.push_back(internal::SnapshotJson(*s, parent, parent_known, m.Fields().location));
-    written[s->snapshot_id] = s.get();
-  }
-  return snapshots;
 }
 
 // The element of `array` whose `key` is `id`, or null.
@@ -109,7 +99,7 @@ int64_t VersionOf(std::string_view location) {
 
 }  // namespace
 
-std::string EncodeMetadata(const TableMetadata& m) {
+std::string EncodeMetadata(const TableMetadata& m, SnapshotTexts* texts) {
   const TableFields& f = m.Fields();
   const int32_t v = f.format_version;
   const ordered_json extra = ArrayOr(f.extra, ordered_json::object());
@@ -141,15 +131,26 @@ std::string EncodeMetadata(const TableMetadata& m) {
   if (v >= 3) out["next-row-id"] = extra.value("next-row-id", ordered_json(0));
   if (extra.contains("encryption-keys")) out["encryption-keys"] = extra["encryption-keys"];
   out["refs"] = RefsJson(m);
-  out["snapshots"] = SnapshotsJson(m);
-  out["statistics"] = extra.value("statistics", ordered_json::array());
-  out["partition-statistics"] = extra.value("partition-statistics", ordered_json::array());
-  out["snapshot-log"] = SnapshotLogJson(m);
+  // The snapshots go in as text (SnapshotTexts), between the members before them and after them.
+  ordered_json after = ordered_json::object();
+  after["statistics"] = extra.value("statistics", ordered_json::array());
+  after["partition-statistics"] = extra.value("partition-statistics", ordered_json::array());
+  after["snapshot-log"] = SnapshotLogJson(m);
   ordered_json log = ordered_json::array();
   for (const MetadataLog::Entry& e : m.metadata_log.TimedEntries())
     log.push_back({{"timestamp-ms", e.timestamp_ms}, {"metadata-file", internal::Absolute(f.location, e.location)}});
-  out["metadata-log"] = std::move(log);
-  return json_io::Compact(out);
+  after["metadata-log"] = std::move(log);
+  SnapshotTexts fresh;
+  const std::string snapshots = (texts != nullptr ? texts : &fresh)->Encode(m);
+  std::string text = json_io::Compact(out);
+  text.pop_back();  // the closing '}' of the members before
+  const std::string rest = json_io::Compact(after);
+  text.reserve(text.size() + snapshots.size() + rest.size() + 16);
+  text += ",\"snapshots\":";
+  text += snapshots;
+  text += ',';
+  text.append(rest, 1);  // without its opening '{'
+  return text;
 }
 
 namespace {
@@ -239,10 +240,19 @@ std::map<int64_t, SnapshotRef> Known(const TableMetadata* previous, const TableM
   return out;
 }
 
+// The snapshot read before that the element at `i` stands in for, when it is a stand-in.
+const SnapshotRef* Kept(const std::map<size_t, SnapshotRef>* reused, const json& element, size_t i) {
+  if (reused == nullptr || !element.is_number()) return nullptr;
+  const auto it = reused->find(i);
+  return it != reused->end() ? &it->second : nullptr;
+}
+
 // The snapshots, the logs, and the checks across them.
-void ReadHistory(Reader& r, const json& j, TableMetadata* m, const TableMetadata* previous) {
+void ReadHistory(Reader& r, const json& j, TableMetadata* m, const TableMetadata* previous,
+                 const std::map<size_t, SnapshotRef>* reused) {
   const std::string_view location = m->Fields().location;
   const std::map<int64_t, SnapshotRef> known = Known(previous, *m);
+  std::set<int64_t> ids;  // read so far (FindSnapshot for each would cost snapshots x snapshots)
   if (const auto it = j.find("snapshots"); it != j.end()) {
     if (!it->is_array()) return r.Fail("", "Cannot parse snapshots from non-array");
     for (size_t i = 0; i < it->size() && r.ok(); ++i) {
@@ -250,11 +260,13 @@ void ReadHistory(Reader& r, const json& j, TableMetadata* m, const TableMetadata
       const auto seen = s.is_object() && s.contains("snapshot-id") && s["snapshot-id"].is_number_integer()
                             ? known.find(s["snapshot-id"].get<int64_t>())
                             : known.end();
-      SnapshotRef built = seen != known.end()
+      const SnapshotRef* kept = Kept(reused, s, i);
+      SnapshotRef built = kept != nullptr ? *kept
+                          : seen != known.end()
                               ? seen->second
                               : internal::ReadSnapshot(r, s, internal::At("", "snapshots", i), *m, location);
       if (built == nullptr) return;
-      if (m->FindSnapshot(built->snapshot_id) != nullptr)
+      if (!ids.insert(built->snapshot_id).second)
         return r.Fail(internal::At("", "snapshots", i), fmt::format("snapshot {} appears twice", built->snapshot_id));
       m->snapshots.push_back(std::move(built));
     }
@@ -277,10 +289,11 @@ void ReadHistory(Reader& r, const json& j, TableMetadata* m, const TableMetadata
 
 }  // namespace
 
-Result<MetadataRef> DecodeMetadata(std::string_view text, std::string_view where, const MetadataFileName& file,
-                                   const TableMetadata* previous) {
-  COMMITLAB_ASSIGN_OR_RETURN(json doc, internal::ParseDocument(text, where));
-  const json& j = doc;
+namespace internal {
+
+Result<MetadataRef> ReadDocument(const json& j, std::string_view where, const MetadataFileName& file,
+                                 const TableMetadata* previous, const std::map<size_t, SnapshotRef>* reused) {
+  if (!j.is_object()) return Status::Corruption(fmt::format("{}: expected a JSON object", where));
   Reader r;
   auto m = std::make_shared<TableMetadata>();
   auto f = std::make_shared<TableFields>();
@@ -304,9 +317,17 @@ Result<MetadataRef> DecodeMetadata(std::string_view text, std::string_view where
   m->table_name = file.table_name;
   m->location = file.location;
   m->version = VersionOf(file.location);
-  ReadHistory(r, j, m.get(), previous);
+  ReadHistory(r, j, m.get(), previous, reused);
   if (!r.ok()) return r.Error(where);
   return MetadataRef(std::move(m));
+}
+
+}  // namespace internal
+
+Result<MetadataRef> DecodeMetadata(std::string_view text, std::string_view where, const MetadataFileName& file,
+                                   const TableMetadata* previous) {
+  COMMITLAB_ASSIGN_OR_RETURN(json doc, internal::ParseDocument(text, where));
+  return internal::ReadDocument(doc, where, file, previous);
 }
 
 }  // namespace commitlab::iceberg

@@ -7,12 +7,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "commitlab/core/iceberg/metadata_json.h"
 #include "commitlab/core/iceberg/model.h"
 #include "commitlab/core/status.h"
 
@@ -73,6 +76,12 @@ ordered_json SnapshotJson(const Snapshot& s, const Snapshot* parent, bool parent
 // absent (a snapshot another client wrote, whose manifests this engine cannot read).
 SnapshotRef ReadSnapshot(Reader& r, const json& j, const std::string& at, const TableMetadata& table,
                          std::string_view table_location);
+
+// TableMetadataParser.fromJson on a parsed document (metadata_json.cc). `reused`: snapshots by
+// their position in "snapshots", whose element there is a stand-in (a number) for an object read
+// before (metadata_json_reuse.cc).
+Result<MetadataRef> ReadDocument(const json& j, std::string_view where, const MetadataFileName& file,
+                                 const TableMetadata* previous, const std::map<size_t, SnapshotRef>* reused = nullptr);
 
 }  // namespace commitlab::iceberg::internal
 

@@ -247,6 +247,22 @@ Result<const std::vector<FileChange>*> Committer::OverwriteChanges(const std::ve
   return &overwrite_changes_;
 }
 
+// One attempt's identity, as every event of it names it.
+struct Committer::Attempt {
+  int64_t identifier;
+  CommitKind kind;
+  int number;  // 1, 2, ...: the attempt as events count it
+  int64_t new_id;
+  const Snapshot* latest;
+  int64_t start_micros;
+  std::string_view kind_name;
+};
+
+Committer::AttemptResult Committer::Fatal(const Attempt& a, EventType type, Status st) {
+  EmitError(type, a.identifier, a.kind, a.number, a.new_id, st.message());
+  return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
+}
+
 Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>& given, int64_t identifier,
                                                   CommitKind kind, bool detect_conflicts, const Snapshot* latest,
                                                   const std::optional<int64_t>& failed_base_id, int attempt,
@@ -258,85 +274,104 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
     EmitError(EventType::kError, identifier, kind, attempt, 0, st.message());
     return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
   }
-  const int64_t new_id = latest_id + 1;
-  const std::string_view kind_name = CommitKindName(kind);
-  auto fatal = [&](EventType type, Status st) {
-    EmitError(type, identifier, kind, attempt, new_id, st.message());
-    return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
-  };
-  auto crashed = [&](Status st) { return fatal(EventType::kCrashed, std::move(st)); };
+  const Attempt a{identifier, kind, attempt, latest_id + 1, latest, start_micros, CommitKindName(kind)};
 
   const std::vector<FileChange>* changes_ptr = &given;
   if (overwrite_partition_ != nullptr) {
     Result<const std::vector<FileChange>*> ow = OverwriteChanges(given, latest);
-    if (!ow.ok()) return fatal(EventType::kError, ow.status());
+    if (!ow.ok()) return Fatal(a, EventType::kError, ow.status());
     changes_ptr = *ow;
   }
   const std::vector<FileChange>& changes = *changes_ptr;
 
-  // 1. After a failed publish, our snapshot may have landed anyway: look for it first.
-  if (failed_base_id && latest && options_.idempotency_check) {
-    Result<std::optional<int64_t>> found = FindOwnSnapshot(*failed_base_id, *latest, identifier, kind);
-    if (!found.ok()) return fatal(EventType::kError, found.status());
+  if (std::optional<AttemptResult> settled = BeforeAttempt(a, changes, failed_base_id)) return std::move(*settled);
+  if (std::optional<AttemptResult> refused = StartAttempt(a, changes, detect_conflicts)) return std::move(*refused);
+  PublishResult pr;
+  bool injected_loss = false;
+  if (std::optional<AttemptResult> stopped = WriteAndPublish(a, changes, &pr, &injected_loss))
+    return std::move(*stopped);
+  return PublishOutcomeOf(a, std::move(pr), injected_loss);
+}
+
+// FileStoreCommitImpl.tryCommitOnce before it builds the snapshot: after a failed publish, our
+// snapshot may have landed anyway (the idempotency check); then StrictModeChecker.check, and
+// update(newSnapshotId - 1). A result settles the attempt; nullopt goes on.
+std::optional<Committer::AttemptResult> Committer::BeforeAttempt(const Attempt& a,
+                                                                 const std::vector<FileChange>& changes,
+                                                                 const std::optional<int64_t>& failed_base_id) {
+  if (failed_base_id && a.latest && options_.idempotency_check) {
+    Result<std::optional<int64_t>> found = FindOwnSnapshot(*failed_base_id, *a.latest, a.identifier, a.kind);
+    if (!found.ok()) return Fatal(a, EventType::kError, found.status());
     if (found->has_value()) {
       ++stats_.idempotent_matches;
       ++stats_.committed;
       Emit({.type = EventType::kIdempotentMatch,
             .level = Level::kInfo,
-            .identifier = identifier,
-            .kind = kind,
-            .attempt = attempt,
+            .identifier = a.identifier,
+            .kind = a.kind,
+            .attempt = a.number,
             .snapshot_id = **found,
             .message = gate_.Message("Found snapshot {} committed by user {} with identifier {} and kind {} in a "
                                      "previous attempt. Skip committing it again.",
-                                     **found, user_, identifier, kind_name)});
-      return {AttemptResult::kSuccess, **found, Status::OK()};
+                                     **found, user_, a.identifier, a.kind_name)});
+      return AttemptResult{AttemptResult::kSuccess, **found, Status::OK()};
     }
   }
-  // StrictModeChecker.check, then update(newSnapshotId - 1), as FileStoreCommitImpl.tryCommitOnce.
   if (std::optional<int64_t>& safe = options_.strict_mode_last_safe_snapshot) {
     if (*safe >= 0) {
-      Result<std::string> refusal = StrictModeRefusal(*safe, new_id, kind, changes);
-      if (!refusal.ok()) return fatal(EventType::kError, refusal.status());
+      Result<std::string> refusal = StrictModeRefusal(*safe, a.new_id, a.kind, changes);
+      if (!refusal.ok()) return Fatal(a, EventType::kError, refusal.status());
       if (!refusal->empty()) {
         ++stats_.conflicts;
-        EmitError(EventType::kConflict, identifier, kind, attempt, new_id, *refusal);
-        return {AttemptResult::kFatal, 0, Status::Conflict(*refusal)};
+        EmitError(EventType::kConflict, a.identifier, a.kind, a.number, a.new_id, *refusal);
+        return AttemptResult{AttemptResult::kFatal, 0, Status::Conflict(*refusal)};
       }
     }
-    safe = new_id - 1;
+    safe = a.new_id - 1;
   }
+  return std::nullopt;
+}
+
+// The attempt counted and announced, then conflict detection against the live files of the
+// buckets we change. A result refuses the attempt; nullopt goes on to publish.
+std::optional<Committer::AttemptResult> Committer::StartAttempt(const Attempt& a,
+                                                                const std::vector<FileChange>& changes,
+                                                                bool detect_conflicts) {
   ++stats_.attempts;
   if (gate_.events())
     Emit({.type = EventType::kAttempt,
-          .identifier = identifier,
-          .kind = kind,
-          .attempt = attempt,
-          .snapshot_id = new_id,
-          .message = gate_.Message("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", new_id,
-                                   user_, identifier, kind_name),
-          .base_snapshot = latest_id,
+          .identifier = a.identifier,
+          .kind = a.kind,
+          .attempt = a.number,
+          .snapshot_id = a.new_id,
+          .message = gate_.Message("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", a.new_id,
+                                   user_, a.identifier, a.kind_name),
+          .base_snapshot = a.latest ? a.latest->id : 0,
           .changes = &changes});
-
-  // 2. Conflict detection against the live files of the buckets we change.
-  if (latest && detect_conflicts) {
-    if (Status st = AdvanceBase(*latest); !st.ok()) return fatal(EventType::kError, std::move(st));
-    ConflictContext ctx{options_.table, latest->commit_user, user_, options_.primary_key, kind};
-    EventCause cause;
-    if (Status st = CheckConflicts(base_, changes, ctx, &cause); !st.ok()) {
-      ++stats_.conflicts;
-      EmitError(EventType::kConflict, identifier, kind, attempt, new_id, st.message(), &cause);
-      return {AttemptResult::kFatal, 0, std::move(st)};
-    }
+  if (!a.latest || !detect_conflicts) return std::nullopt;
+  if (Status st = AdvanceBase(*a.latest); !st.ok()) return Fatal(a, EventType::kError, std::move(st));
+  ConflictContext ctx{options_.table, a.latest->commit_user, user_, options_.primary_key, a.kind};
+  EventCause cause;
+  if (Status st = CheckConflicts(base_, changes, ctx, &cause); !st.ok()) {
+    ++stats_.conflicts;
+    EmitError(EventType::kConflict, a.identifier, a.kind, a.number, a.new_id, st.message(), &cause);
+    return AttemptResult{AttemptResult::kFatal, 0, std::move(st)};
   }
+  return std::nullopt;
+}
 
-  // 3. Manifest: written before the snapshot, garbage if the publish never lands.
+// The manifest, then snapshot N+1 published: the store's answer in *pr, or the result of a fault
+// or a failed manifest write that stopped the attempt before it.
+std::optional<Committer::AttemptResult> Committer::WriteAndPublish(const Attempt& a,
+                                                                   const std::vector<FileChange>& changes,
+                                                                   PublishResult* pr, bool* injected_loss) {
+  // Manifest: written before the snapshot, garbage if the publish never lands.
   if (Status st = env_->FaultPoint(fault::kManifestBefore); !st.ok()) {
-    if (st.code() == Code::kCrashed) return crashed(std::move(st));
-    return fatal(EventType::kError,
+    if (st.code() == Code::kCrashed) return Fatal(a, EventType::kCrashed, std::move(st));
+    return Fatal(a, EventType::kError,
                  Status::IOError(fmt::format("Exception occurs when preparing snapshot #{} by user {} with hash {} and "
                                              "kind {}. Clean up. Caused by: {}",
-                                             new_id, user_, identifier, kind_name, st.message())));
+                                             a.new_id, user_, a.identifier, a.kind_name, st.message())));
   }
   // The attempt's snapshot is built in a member reused by every attempt: assigning into it keeps
   // the storage of its strings and file list, so a retry allocates nothing.
@@ -345,88 +380,92 @@ Committer::AttemptResult Committer::TryCommitOnce(const std::vector<FileChange>&
   env_->BeginStorageOp(StorageOp::kWriteManifest);
   Status written = store_->WriteManifest(s.delta_manifest, changes);
   env_->EndStorageOp(StorageOp::kWriteManifest);
-  if (!written.ok()) return fatal(EventType::kError, std::move(written));
+  if (!written.ok()) return Fatal(a, EventType::kError, std::move(written));
   ++stats_.manifests_written;
 
-  // 4. Publish snapshot N+1: the one atomic step.
-  s.id = new_id;
+  // Publish snapshot N+1: the one atomic step.
+  const int64_t latest_id = a.latest ? a.latest->id : 0;
+  s.id = a.new_id;
   s.parent_id = latest_id;
-  s.commit_identifier = identifier;
-  s.kind = kind;
+  s.commit_identifier = a.identifier;
+  s.kind = a.kind;
   s.time_millis = env_->NowMicros() / 1000;
   s.delta_records = DeltaRecords(changes);
-  s.total_records = (latest ? latest->total_records : 0) + s.delta_records;
+  s.total_records = (a.latest ? a.latest->total_records : 0) + s.delta_records;
   CheckReadyToPublish(s, changes, latest_id, user_);
-  PublishResult pr;
-  bool injected_loss = false;
   if (Status st = env_->FaultPoint(fault::kPublishBefore); !st.ok()) {
-    if (st.code() == Code::kCrashed) return crashed(std::move(st));
+    if (st.code() == Code::kCrashed) return Fatal(a, EventType::kCrashed, std::move(st));
     // LostRace: the rename returned false, as FileSystemCatalog's commit sees a lost race.
-    injected_loss = st.code() == Code::kLostRace;
-    pr = injected_loss ? PublishResult{PublishOutcome::kAlreadyExists, Status::OK()}
-                       : PublishResult{PublishOutcome::kError, std::move(st)};
-  } else {
-    env_->BeginStorageOp(StorageOp::kPublish);
-    pr = store_->Publish(s);
-    env_->EndStorageOp(StorageOp::kPublish);
-    if (pr.outcome == PublishOutcome::kPublished) {
-      if (Status after = env_->FaultPoint(fault::kPublishAfter); !after.ok()) {
-        if (after.code() == Code::kCrashed) return crashed(std::move(after));
-        pr = {PublishOutcome::kError, std::move(after)};
-      }
+    *injected_loss = st.code() == Code::kLostRace;
+    *pr = *injected_loss ? PublishResult{PublishOutcome::kAlreadyExists, Status::OK()}
+                         : PublishResult{PublishOutcome::kError, std::move(st)};
+    return std::nullopt;
+  }
+  env_->BeginStorageOp(StorageOp::kPublish);
+  *pr = store_->Publish(s);
+  env_->EndStorageOp(StorageOp::kPublish);
+  if (pr->outcome == PublishOutcome::kPublished) {
+    if (Status after = env_->FaultPoint(fault::kPublishAfter); !after.ok()) {
+      if (after.code() == Code::kCrashed) return Fatal(a, EventType::kCrashed, std::move(after));
+      *pr = {PublishOutcome::kError, std::move(after)};
     }
   }
+  return std::nullopt;
+}
 
+// What the store's answer makes of the attempt: a success, a lost race to retry, a refusal, or an
+// unknown outcome (retried, with the idempotency check first).
+Committer::AttemptResult Committer::PublishOutcomeOf(const Attempt& a, PublishResult pr, bool injected_loss) {
   switch (pr.outcome) {
     case PublishOutcome::kPublished:
       ++stats_.committed;
       if (gate_.events())
         Emit({.type = EventType::kPublished,
               .level = Level::kInfo,
-              .identifier = identifier,
-              .kind = kind,
-              .attempt = attempt,
-              .snapshot_id = new_id,
+              .identifier = a.identifier,
+              .kind = a.kind,
+              .attempt = a.number,
+              .snapshot_id = a.new_id,
               .message = gate_.Message("Successfully commit snapshot {} to table {} by user {} with identifier {} and "
                                        "kind {}.",
-                                       new_id, options_.table, user_, identifier, kind_name)});
-      return {AttemptResult::kSuccess, new_id, Status::OK()};
+                                       a.new_id, options_.table, user_, a.identifier, a.kind_name)});
+      return {AttemptResult::kSuccess, a.new_id, Status::OK()};
     case PublishOutcome::kAlreadyExists:
       ++stats_.atomic_failures;
       if (gate_.events())
         Emit({.type = EventType::kAtomicCommitFailed,
               .level = Level::kWarn,
-              .identifier = identifier,
-              .kind = kind,
-              .attempt = attempt,
-              .snapshot_id = new_id,
+              .identifier = a.identifier,
+              .kind = a.kind,
+              .attempt = a.number,
+              .snapshot_id = a.new_id,
               // Not gate_.Message(): its arguments would be formatted even when no sink wants the text.
-              .message =
-                  gate_.messages()
-                      ? fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and "
-                                    "kind {} after {} seconds. Skip clean up and try again.",
-                                    new_id, user_, identifier, kind_name, JavaSeconds(env_->NowMicros() - start_micros))
-                      : std::string(),
+              .message = gate_.messages()
+                             ? fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and "
+                                           "kind {} after {} seconds. Skip clean up and try again.",
+                                           a.new_id, user_, a.identifier, a.kind_name,
+                                           JavaSeconds(env_->NowMicros() - a.start_micros))
+                             : std::string(),
               .injected = injected_loss});
       return {AttemptResult::kRetry, 0, Status::OK()};
     case PublishOutcome::kError:
       // NotFound is a store's known refusal (DirStore: a file the snapshot adds is gone): nothing was
       // published and no retry can bring the file back, as TableCommitImpl.checkFilesExistence's
       // refusal.
-      if (pr.error.code() == Code::kNotFound) return fatal(EventType::kError, std::move(pr.error));
+      if (pr.error.code() == Code::kNotFound) return Fatal(a, EventType::kError, std::move(pr.error));
       break;
   }
   ++stats_.unknown_outcomes;
   std::string msg = fmt::format(
       "Exception occurs when committing snapshot #{} by user {} with identifier {} and kind {}. Cannot clean up "
       "because we can't determine the success. Caused by: {}",
-      new_id, user_, identifier, kind_name, pr.error.message());
+      a.new_id, user_, a.identifier, a.kind_name, pr.error.message());
   Emit({.type = EventType::kUnknownOutcome,
         .level = Level::kWarn,
-        .identifier = identifier,
-        .kind = kind,
-        .attempt = attempt,
-        .snapshot_id = new_id,
+        .identifier = a.identifier,
+        .kind = a.kind,
+        .attempt = a.number,
+        .snapshot_id = a.new_id,
         .message = msg});
   return {AttemptResult::kRetry, 0, Status::IOError(std::move(msg))};
 }
@@ -438,10 +477,10 @@ Result<std::optional<int64_t>> Committer::FindOwnSnapshot(int64_t from_id, const
   };
   for (int64_t id = from_id + 1; id < latest.id; ++id) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
-    Result<Snapshot> s = store_->ReadSnapshot(id);
+    Result<SnapshotRef> s = store_->ReadSnapshotRef(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
-    if (matches(*s)) return std::optional<int64_t>(id);
+    if (matches(**s)) return std::optional<int64_t>(id);
   }
   if (latest.id > from_id && matches(latest)) return std::optional<int64_t>(latest.id);
   return std::optional<int64_t>();
@@ -451,11 +490,11 @@ Status Committer::AdvanceBase(const Snapshot& latest) {
   if (latest.id < base_.snapshot_id()) base_ = TableState();  // the table went back: rebuild
   for (int64_t id = base_.snapshot_id() + 1; id < latest.id; ++id) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
-    Result<Snapshot> s = store_->ReadSnapshot(id);
+    Result<SnapshotRef> s = store_->ReadSnapshotRef(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
-    COMMITLAB_CHECK(s->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
-    COMMITLAB_RETURN_IF_ERROR(base_.Apply(*s));
+    COMMITLAB_CHECK((*s)->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
+    COMMITLAB_RETURN_IF_ERROR(base_.Apply(**s));
   }
   if (latest.id > base_.snapshot_id()) COMMITLAB_RETURN_IF_ERROR(base_.Apply(latest));
   COMMITLAB_CHECK(base_.snapshot_id() == latest.id, "the base is replayed up to the latest snapshot, no further");
@@ -477,11 +516,11 @@ Result<std::vector<Committable>> Committer::FilterCommitted(std::vector<Committa
     if ((*latest)->commit_user == user_) newest = (*latest)->commit_identifier;
     for (int64_t id = (*latest)->id - 1; !newest && id >= 1; --id) {
       env_->BeginStorageOp(StorageOp::kReadSnapshot);
-      Result<Snapshot> s = store_->ReadSnapshot(id);
+      Result<SnapshotRef> s = store_->ReadSnapshotRef(id);
       env_->EndStorageOp(StorageOp::kReadSnapshot);
       if (!s.ok()) return s.status();
-      COMMITLAB_CHECK(s->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
-      if (s->commit_user == user_) newest = s->commit_identifier;
+      COMMITLAB_CHECK((*s)->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
+      if ((*s)->commit_user == user_) newest = (*s)->commit_identifier;
     }
   }
   if (!newest) return committables;
@@ -519,9 +558,10 @@ Result<std::string> Committer::StrictModeRefusal(int64_t last_safe, int64_t new_
   if (partitions.empty()) return std::string();  // hasOverlapped*Partition: nothing changed, nothing overlaps
   for (int64_t id = last_safe + 1; id < new_id; ++id) {
     env_->BeginStorageOp(StorageOp::kReadSnapshot);
-    Result<Snapshot> s = store_->ReadSnapshot(id);
+    Result<SnapshotRef> read = store_->ReadSnapshotRef(id);
     env_->EndStorageOp(StorageOp::kReadSnapshot);
-    if (!s.ok()) return s.status();
+    if (!read.ok()) return read.status();
+    const SnapshotRef& s = *read;
     COMMITLAB_CHECK(s->id == id, "a store returns the snapshot asked for (SnapshotStore::ReadSnapshot)");
     if (s->commit_user == user_) continue;
     // commitlab keeps no index files (deletion vectors), so only the data files' partitions count:

@@ -22,22 +22,24 @@ Result<SnapshotRef> MemoryStore::LatestSnapshotRef() {
 }
 
 Result<Snapshot> MemoryStore::ReadSnapshot(int64_t id) {
+  Result<SnapshotRef> s = ReadSnapshotRef(id);
+  if (!s.ok()) return s.status();
+  return **s;
+}
+
+Result<SnapshotRef> MemoryStore::ReadSnapshotRef(int64_t id) {
   MaybeMutexLock lock(&mu_, locking_);
   if (id < 1 || id > static_cast<int64_t>(snapshots_.size()))
     return Status::NotFound(fmt::format("Snapshot file snapshot-{} does not exist.", id));
-  return *snapshots_[static_cast<size_t>(id - 1)];
+  const SnapshotRef& s = snapshots_[static_cast<size_t>(id - 1)];
+  COMMITLAB_DCHECK(s->id == id, "snapshot N is stored at index N - 1 (PutLocked keeps them in id order)");
+  return s;
 }
 
 Status MemoryStore::WriteManifest(const std::string& name, const std::vector<FileChange>&) {
   if (!keep_manifests_) return Status::OK();
   MaybeMutexLock lock(&mu_, locking_);
-  const size_t needed = name.size() + 1;
-  if (manifest_names_.empty() || manifest_names_.back().capacity() - manifest_names_.back().size() < needed) {
-    constexpr size_t kMinChunk = 4 << 10, kMaxChunk = 64 << 10;
-    manifest_names_.emplace_back().reserve(std::max(needed, std::clamp(manifest_bytes_, kMinChunk, kMaxChunk)));
-  }
-  manifest_names_.back().append(name).push_back('\0');
-  manifest_bytes_ += needed;
+  manifest_names_.Add(name);
   return Status::OK();
 }
 
@@ -85,12 +87,7 @@ std::vector<std::string> MemoryStore::ListManifests() {
   std::vector<std::string> names;
   {
     MaybeMutexLock lock(&mu_, locking_);
-    for (const std::string& chunk : manifest_names_) {
-      for (size_t at = 0, end; at < chunk.size(); at = end + 1) {
-        end = chunk.find('\0', at);
-        names.push_back(chunk.substr(at, end - at));
-      }
-    }
+    manifest_names_.ForEach([&names](std::string_view name) { names.emplace_back(name); });
   }
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -100,6 +97,12 @@ std::vector<std::string> MemoryStore::ListManifests() {
 std::vector<std::string> MemoryStore::ListDataFiles() {
   MaybeMutexLock lock(&mu_, locking_);
   return {data_files_.begin(), data_files_.end()};
+}
+
+void MemoryStore::ForEachFile(const std::function<void(std::string_view)>& f) {
+  MaybeMutexLock lock(&mu_, locking_);
+  manifest_names_.ForEach(f);
+  for (const std::string& name : data_files_) f(name);
 }
 
 }  // namespace commitlab

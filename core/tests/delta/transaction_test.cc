@@ -174,7 +174,7 @@ TEST_F(DeltaTransactionTest, TwoDeletesOfTheSameFileConflict) {
                          "that were deleted (for example f1) by a concurrent update. Please try the operation again."));
   EXPECT_THAT(vb.status().message(), HasSubstr("\"operation\":\"DELETE\""));
   EXPECT_EQ(b.stats().conflicts, 1);
-  EXPECT_EQ(sink_.Last(EventType::kConflict)->message, vb.status().message());
+  EXPECT_EQ(sink_.LastOf(EventType::kConflict).message, vb.status().message());
   EXPECT_EQ(*log_.LatestVersion(), 1);
 }
 
@@ -391,7 +391,7 @@ TEST_F(DeltaTransactionTest, DifferentAppIdsDoNotConflict) {
   b.SetTransactionVersion("query-b", 0);
   ASSERT_TRUE(a.Commit(Operation::kStreamingUpdate).ok());
   ASSERT_EQ(*b.Commit(Operation::kStreamingUpdate), 2);
-  EXPECT_EQ(sink_.Last(EventType::kPublished)->message, "Committed delta #2 to T/_delta_log");
+  EXPECT_EQ(sink_.LastOf(EventType::kPublished).message, "Committed delta #2 to T/_delta_log");
 }
 
 // OptimisticTransactionSuite "has SetTransaction version conflicts": one app id with two versions in
@@ -576,7 +576,7 @@ TEST_F(DeltaTransactionTest, ErrorAfterTheWriteLeavesTheVersionWritten) {
   env_.InjectOnce(fault::kPublishAfter, Status::IOError("simulated lost response"));
   EXPECT_EQ(a.Commit(Operation::kInsert).status().code(), Code::kIOError);
   EXPECT_EQ(*log_.LatestVersion(), 1);
-  EXPECT_EQ(sink_.Last(EventType::kUnknownOutcome)->snapshot_id, 1);
+  EXPECT_EQ(sink_.LastOf(EventType::kUnknownOutcome).snapshot_id, 1);
   EXPECT_EQ(sink_.Count(EventType::kPublished), 0);
 }
 

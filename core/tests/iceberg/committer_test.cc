@@ -69,9 +69,9 @@ TEST_F(IcebergCommitterTest, AppendBuildsTheNextMetadataVersionAndSnapshot) {
   EXPECT_EQ(FilesOf("writer-a", FileKind::kManifest), std::vector<std::string>{s->manifests[0]->path});
   EXPECT_EQ(FilesOf("writer-a", FileKind::kManifestList), std::vector<std::string>{s->manifest_list});
   EXPECT_EQ(FilesOf("writer-a", FileKind::kMetadata), std::vector<std::string>{m->location});
-  EXPECT_EQ(sink_.Last(EventType::kPublished)->message,
+  EXPECT_EQ(sink_.LastOf(EventType::kPublished).message,
             fmt::format("Committed snapshot {} (MergeAppend)", s->snapshot_id));
-  EXPECT_EQ(sink_.Last(EventType::kPublished)->snapshot_id, 1);  // the metadata version
+  EXPECT_EQ(sink_.LastOf(EventType::kPublished).snapshot_id, 1);  // the metadata version
   EXPECT_EQ(c.stats().attempts, 1);
   EXPECT_EQ(c.stats().committed, 1);
   EXPECT_EQ(env_.ops(StorageOp::kPublish), 1);
@@ -152,7 +152,7 @@ TEST_F(IcebergCommitterTest, WithRetriesSetToZeroTheLoserFailsAndLeavesOrphansTh
   EXPECT_EQ(b.stats().attempts, 1);
   EXPECT_EQ(b.stats().gave_up, 1);
   EXPECT_EQ(env_.slept_micros(), 0);
-  EXPECT_EQ(sink_.Last(EventType::kGaveUp)->message, r.status().message());
+  EXPECT_EQ(sink_.LastOf(EventType::kGaveUp).message, r.status().message());
 
   // cleanAll took b's manifest and manifest list; its data file and metadata file stay behind.
   EXPECT_TRUE(FilesOf("writer-b", FileKind::kManifest).empty());
@@ -196,7 +196,7 @@ TEST_F(IcebergCommitterTest, ExhaustedRetriesWaitPerIcebergsScheduleThenThrowCom
   EXPECT_GE(env_.slept_micros(), 1'500'000);
   EXPECT_LE(env_.slept_micros(), 1'646'000);
   EXPECT_EQ(sink_.Count(EventType::kRetryWait), 4);
-  EXPECT_EQ(sink_.Last(EventType::kRetryWait)->message,
+  EXPECT_EQ(sink_.LastOf(EventType::kRetryWait).message,
             fmt::format("Retrying task after failure: sleepTimeMs={} Table has been updated by another process: db.tbl",
                         env_.sleeps().back() / 1000));
   // cleanAll: every manifest list and the manifest are gone; the data and metadata files stay.
@@ -214,7 +214,7 @@ TEST_F(IcebergCommitterTest, TheTotalTimeoutNeverStopsTheSecondAttempt) {
   ASSERT_EQ(r.status().code(), Code::kRetriesExhausted);
   EXPECT_EQ(c.stats().attempts, 2);
   EXPECT_EQ(env_.sleeps().size(), 1u);
-  EXPECT_THAT(sink_.Last(EventType::kGaveUp)->message,
+  EXPECT_THAT(sink_.LastOf(EventType::kGaveUp).message,
               MatchesRegex("Stopping retries after 10[0-9] ms\\. CommitFailedException: Table has been updated.*"));
 }
 
@@ -227,7 +227,7 @@ TEST_F(IcebergCommitterTest, AnEmptyRetryBudgetStopsRetries) {
   Result<CommitResult> r = c.Commit(NewAppend(**losing.Current(), {Data("a")}));
   ASSERT_EQ(r.status().code(), Code::kRetriesExhausted);
   EXPECT_EQ(c.stats().attempts, 2);
-  EXPECT_THAT(sink_.Last(EventType::kGaveUp)->message, StartsWith("The retry budget is empty after 1 retries."));
+  EXPECT_THAT(sink_.LastOf(EventType::kGaveUp).message, StartsWith("The retry budget is empty after 1 retries."));
 }
 
 TEST_F(IcebergCommitterTest, AnUnknownOutcomeAfterTheSwapIsNeitherRetriedNorCleanedUp) {
@@ -334,7 +334,7 @@ TEST_F(IcebergCommitterTest, ASchemaChangeMakesAMetadataVersionWithoutASnapshot)
   EXPECT_EQ(Current()->version, 1);
   EXPECT_EQ(Current()->current_schema_id, 1);
   EXPECT_TRUE(Current()->snapshots.empty());
-  EXPECT_THAT(sink_.Last(EventType::kPublished)->message, StartsWith("Successfully committed to table db.tbl in "));
+  EXPECT_THAT(sink_.LastOf(EventType::kPublished).message, StartsWith("Successfully committed to table db.tbl in "));
 }
 
 // A sink that keeps events but reads no message.
@@ -402,10 +402,10 @@ TEST(IcebergCommitterSinkTest, WhatTheSinkWantsChangesNothingButTheEvents) {
     EXPECT_EQ(messageless.events[i].type, all.events[i].type);
     EXPECT_FALSE(all.events[i].message.empty()) << EventTypeName(all.events[i].type);
   }
-  EXPECT_EQ(messageless.Last(EventType::kAttempt)->message, "");
-  EXPECT_EQ(messageless.Last(EventType::kAtomicCommitFailed)->message, "");
-  EXPECT_EQ(messageless.Last(EventType::kRetryWait)->message, "");
-  EXPECT_EQ(messageless.Last(EventType::kPublished)->message, "");
+  EXPECT_EQ(messageless.LastOf(EventType::kAttempt).message, "");
+  EXPECT_EQ(messageless.LastOf(EventType::kAtomicCommitFailed).message, "");
+  EXPECT_EQ(messageless.LastOf(EventType::kRetryWait).message, "");
+  EXPECT_EQ(messageless.LastOf(EventType::kPublished).message, "");
 }
 
 TEST(IcebergModelTest, MetadataFilePathPadsTheVersionToFiveDigitsAsJavaDoes) {

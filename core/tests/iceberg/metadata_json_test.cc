@@ -124,6 +124,86 @@ TEST_F(MetadataJsonTest, AppendsDeletesRowDeltasAndExpiryReadBackSnapshotBySnaps
   EXPECT_THAT(EncodeMetadata(*before_expiry), ::testing::Not(HasSubstr("\"live-files\"")));
 }
 
+// Texts kept from version to version give the text a fresh encoding gives, also when a snapshot's
+// parent is expired (it is then written whole, not as its kept change) and when the location moves.
+TEST_F(MetadataJsonTest, KeptSnapshotTextsEncodeEachVersionAsAFreshEncodingDoes) {
+  SnapshotTexts texts;
+  auto same = [&texts](const TableMetadata& m) { EXPECT_EQ(EncodeMetadata(m, &texts), EncodeMetadata(m)); };
+  same(*Current());
+  FileRef a = Data("a", OneRow(), "dt=1");
+  for (int i = 0; i < 4; ++i) {
+    Commit(NewAppend(*Current(), {Data("f" + std::to_string(i), OneRow(), "dt=2")}));
+    same(*Current());
+  }
+  Commit(NewAppend(*Current(), {a}));
+  Commit(NewDeleteFiles(*Current(), {a}));
+  same(*Current());
+  Commit(NewExpireSnapshots({.retain_last = 2}));
+  const std::string expired = EncodeMetadata(*Current(), &texts);
+  EXPECT_EQ(expired, EncodeMetadata(*Current()));
+  EXPECT_THAT(expired, HasSubstr("\"live-files\""));  // the oldest retained, whole
+
+  auto moved = std::make_shared<TableMetadata>(*Current());
+  auto fields = std::make_shared<TableFields>(moved->Fields());
+  fields->location = "/elsewhere/tbl";
+  moved->fields = std::move(fields);
+  same(*moved);
+  EXPECT_THAT(EncodeMetadata(*moved, &texts), HasSubstr("/elsewhere/tbl/"));
+}
+
+// A LoadTableResult body with `m`'s metadata, as the REST server answers it.
+std::string LoadBody(const TableMetadata& m) {
+  return "{\"metadata-location\":\"/t/" + m.location + "\",\"metadata\":" + EncodeMetadata(m) + "}";
+}
+
+// Reading each answer with the snapshots read before gives what reading it afresh gives, and takes
+// the snapshots whose text is unchanged from before (the same objects) rather than reading them.
+TEST_F(MetadataJsonTest, ALoadResultReadWithTheSnapshotsReadBeforeIsReadAsAfresh) {
+  SnapshotsRead read;
+  MetadataRef last;
+  for (int i = 0; i < 4; ++i) {
+    Commit(NewAppend(*Current(), {Data("f" + std::to_string(i), OneRow(), "dt=1")}));
+    const std::string body = LoadBody(*Current());
+    Result<MetadataRef> reused = DecodeLoadResult(body, "load", "db.tbl", last.get(), &read);
+    Result<MetadataRef> afresh = DecodeLoadResult(body, "load", "db.tbl");
+    ASSERT_TRUE(reused.ok()) << reused.status().ToString();
+    ASSERT_TRUE(afresh.ok()) << afresh.status().ToString();
+    ExpectSameTable(**afresh, **reused);
+    EXPECT_EQ(read.by_id.size(), (*reused)->snapshots.size());
+    if (last != nullptr) {
+      EXPECT_EQ((*reused)->snapshots[0], last->snapshots[0]);  // not read again
+    }
+    last = *reused;
+  }
+  // A snapshot object whose text changed is read from its text, not taken from before.
+  std::string body = LoadBody(*Current());
+  const size_t at = body.find("\"added-records\":\"1\"");
+  ASSERT_NE(at, std::string::npos);
+  body.replace(at, std::string("\"added-records\":\"1\"").size(), "\"added-records\":\"9\"");
+  Result<MetadataRef> changed = DecodeLoadResult(body, "load", "db.tbl", nullptr, &read);
+  ASSERT_TRUE(changed.ok()) << changed.status().ToString();
+  EXPECT_EQ((*changed)->snapshots[0]->summary.at("added-records"), "9");
+  EXPECT_NE((*changed)->snapshots[0], last->snapshots[0]);
+}
+
+// A damaged answer is refused with the words reading it afresh gives, also when the snapshots
+// it shares with the last one read are not read again.
+TEST_F(MetadataJsonTest, ADamagedLoadResultIsRefusedAsReadingItAfreshRefusesIt) {
+  Commit(NewAppend(*Current(), {Data("a", OneRow())}));
+  SnapshotsRead read;
+  ASSERT_TRUE(DecodeLoadResult(LoadBody(*Current()), "load", "db.tbl", nullptr, &read).ok());
+  const std::string good = LoadBody(*Current());
+  for (const std::string& bad :
+       {good.substr(0, good.size() - 3), good + "x", "[" + good + "]", std::string("{\"metadata\":{}}"),
+        good.substr(0, good.find("\"snapshots\"")) + "\"snapshots\":[1]}}"}) {
+    Result<MetadataRef> reused = DecodeLoadResult(bad, "load", "db.tbl", nullptr, &read);
+    Result<MetadataRef> afresh = DecodeLoadResult(bad, "load", "db.tbl");
+    ASSERT_FALSE(afresh.ok()) << bad;
+    ASSERT_FALSE(reused.ok()) << bad;
+    EXPECT_EQ(reused.status().ToString(), afresh.status().ToString());
+  }
+}
+
 TEST_F(MetadataJsonTest, ASnapshotDecodesOntoItsParentAsAnAddSnapshotUpdate) {
   FileRef a = Data("a", OneRow());
   Commit(NewAppend(*Current(), {a}));

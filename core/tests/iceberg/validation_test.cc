@@ -78,7 +78,7 @@ TEST_P(IcebergValidationByLevelTest, OverwritesOfTheSamePartitionRefuseTheLoser)
               "ref(name=\"p\") == \"a\": [data/p=a/a0.parquet]");
   }
   EXPECT_EQ(LivePaths(), (std::vector<std::string>{a1->path(), b0_->path()}));
-  EXPECT_EQ(sink_.Last(EventType::kConflict)->message, st.message());
+  EXPECT_EQ(sink_.LastOf(EventType::kConflict).message, st.message());
   EXPECT_EQ(env_.slept_micros(), 0);
 }
 

@@ -76,7 +76,7 @@ TEST_F(CommitterTest, PublishesSnapshotOneThenTwo) {
   EXPECT_EQ(chain[1].parent_id, 1);
   EXPECT_EQ(chain[1].total_records, 2);
   EXPECT_EQ(chain[1].delta_records, 1);
-  EXPECT_EQ(sink_.Last(EventType::kPublished)->message,
+  EXPECT_EQ(sink_.LastOf(EventType::kPublished).message,
             "Successfully commit snapshot 2 to table race_log by user job-A with identifier 2 and kind APPEND.");
   EXPECT_EQ(c.stats().attempts, 2);
   EXPECT_EQ(c.stats().atomic_failures, 0);
@@ -260,7 +260,7 @@ TEST_F(CommitterTest, UnknownOutcomeIsResolvedByTheIdempotencyCheck) {
   EXPECT_EQ(c.stats().unknown_outcomes, 1);
   EXPECT_EQ(c.stats().idempotent_matches, 1);
   EXPECT_EQ(Chain().size(), 1u);
-  EXPECT_THAT(sink_.Last(EventType::kUnknownOutcome)->message,
+  EXPECT_THAT(sink_.LastOf(EventType::kUnknownOutcome).message,
               HasSubstr("Cannot clean up because we can't determine the success."));
 }
 

@@ -121,7 +121,7 @@ Status Parser::ResolveReferences() {
 }
 
 Status Parser::PublishStep(const RefText& ref, size_t writer, const LabelInfo& label, size_t* step) const {
-  const std::vector<Step>& steps = s_.writers[writer].steps;
+  const StepList& steps = s_.writers[writer].steps;
   for (size_t i = label.first; i <= label.last; ++i) {
     if (OpPublishes(steps[i].op)) {
       *step = i;

@@ -70,7 +70,8 @@ Status CheckForeignKeys(const LineContext& ctx, const Args& given, std::span<con
 
 }  // namespace
 
-Parser::Parser(std::string_view file_name, size_t max_steps) : file_name_(file_name), max_steps_(max_steps) {
+Parser::Parser(std::string_view file_name, size_t max_steps, bool lazy_repeats)
+    : file_name_(file_name), max_steps_(max_steps), lazy_repeats_(lazy_repeats) {
   s_.file_name = file_name_;
 }
 
@@ -380,7 +381,7 @@ Status Parser::Finish() {
 }  // namespace internal
 
 Result<Scenario> ParseScenario(std::string_view text, std::string_view file_name, ParseOptions options) {
-  Result<Scenario> s = internal::Parser(file_name, options.max_steps).Parse(text);
+  Result<Scenario> s = internal::Parser(file_name, options.max_steps, options.lazy_repeats).Parse(text);
   if (s.ok()) s->text = std::string(text);
   return s;
 }

@@ -24,7 +24,7 @@ namespace commitlab::scenarios::internal {
 
 class Parser {
  public:
-  Parser(std::string_view file_name, size_t max_steps);
+  Parser(std::string_view file_name, size_t max_steps, bool lazy_repeats = true);
   Result<Scenario> Parse(std::string_view text);
 
  private:
@@ -76,6 +76,10 @@ class Parser {
   Status ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out);
   Status Instantiate(const LineContext& ctx, size_t writer, const OpTemplate& tmpl, int iteration,
                      std::map<std::string, std::string, std::less<>>* line_checkpoints, Step* out);
+  // A repeated line held once in Writer::steps (StepList::push_repeat), when its iterations differ
+  // only in fresh keys and identifiers: false (nothing done) for any other line.
+  Result<bool> AddLazyRepeat(const LineContext& ctx, size_t writer, const std::vector<OpTemplate>& ops,
+                             const std::string& label, size_t iterations);
   Status WrongProtocolStep(const LineContext& ctx, const Token& name, const Writer& w, const Table& table);
   Status ResolveCheckpoint(const LineContext& ctx, std::string_view name, SourcePos pos,
                            const std::map<std::string, std::string, std::less<>>& line_checkpoints,
@@ -103,6 +107,7 @@ class Parser {
 
   std::string file_name_;
   const size_t max_steps_;
+  const bool lazy_repeats_;
   Scenario s_;
   std::map<std::string, size_t, std::less<>> writer_index_;
   std::map<std::string, int, std::less<>> users_;                      // commit user -> writers with it

@@ -119,6 +119,11 @@ Status Parser::ParseStepLine(const LineContext& ctx, Tokens toks, int64_t repeat
   list_entries_ += entries * iterations;
 
   Writer& writer = s_.writers[*w];
+  if (repeat != 0) {
+    Result<bool> lazy = AddLazyRepeat(ctx, *w, ops, label, iterations);
+    if (!lazy.ok()) return lazy.status();
+    if (*lazy) return Status::OK();
+  }
   for (size_t i = 1; i <= iterations; ++i) {
     const int iteration = repeat == 0 ? 0 : static_cast<int>(i);
     std::map<std::string, std::string, std::less<>> line_checkpoints;
@@ -130,11 +135,43 @@ Status Parser::ParseStepLine(const LineContext& ctx, Tokens toks, int64_t repeat
     }
     if (!label.empty()) {
       std::string name = Expanded(label, iteration);
-      writer.steps[first].label = name;
+      writer.steps.stored(first).label = name;
       labels_[*w].emplace(std::move(name), LabelInfo{first, writer.steps.size() - 1, ctx.line()});
     }
   }
   return Status::OK();
+}
+
+Result<bool> Parser::AddLazyRepeat(const LineContext& ctx, size_t writer, const std::vector<OpTemplate>& ops,
+                                   const std::string& label, size_t iterations) {
+  // Each iteration's write takes the table's next fresh keys and each commit the writer's next
+  // identifier (Instantiate): a line of only those is the same every time but for an offset. A
+  // label, a checkpoint or a given identifier or key range makes iterations differ otherwise.
+  // (StepOp::Advanced says which steps do: Paimon's write and plain commit.)
+  if (!lazy_repeats_ || iterations < 2 || !label.empty()) return false;
+  for (const OpTemplate& t : ops)
+    if (t.keys_given || t.identifier_given || t.op->Advanced(0, 0) == nullptr) return false;
+  const size_t table = s_.writers[writer].table;
+  const int64_t keys_before = next_key_[table];
+  const int64_t ids_before = last_identifier_[writer];
+  // The identifiers must not pass kMaxIdentifier (each step takes at most one): expanded, the line
+  // names where they would.
+  const auto n = static_cast<int64_t>(iterations);
+  if (ids_before > kMaxIdentifier - n * static_cast<int64_t>(ops.size())) return false;
+  std::vector<Step> first;
+  std::map<std::string, std::string, std::less<>> no_checkpoints;
+  for (const OpTemplate& tmpl : ops) {
+    Step step;
+    COMMITLAB_RETURN_IF_ERROR(Instantiate(ctx, writer, tmpl, 1, &no_checkpoints, &step));
+    first.push_back(std::move(step));
+  }
+  const int64_t key_stride = next_key_[table] - keys_before;
+  const int64_t id_stride = last_identifier_[writer] - ids_before;
+  // Where the other iterations leave the table's keys and the writer's identifiers.
+  next_key_[table] += (n - 1) * key_stride;
+  last_identifier_[writer] += (n - 1) * id_stride;
+  s_.writers[writer].steps.push_repeat(std::move(first), n, key_stride, id_stride);
+  return true;
 }
 
 Status Parser::ParseOp(const LineContext& ctx, size_t writer, Tokens toks, OpTemplate* out) {

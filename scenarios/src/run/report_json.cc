@@ -20,10 +20,7 @@ Json SnapshotJson(const Snapshot& s, std::string_view operation) {
 
 Json TableJson(const TableReport& t) {
   Json snapshots = Json::array();
-  for (size_t i = 0; i < t.chain.size(); ++i) {
-    const std::string_view op = i < t.operations.size() ? std::string_view(t.operations[i]) : "";
-    snapshots.push_back(SnapshotJson(t.chain[i], op));
-  }
+  for (size_t i = 0; i < t.chain.size(); ++i) snapshots.push_back(SnapshotJson(t.chain[i], t.operation(i)));
   Json counters = Json::object();
   for (const auto& [key, value] : t.counters) counters[key] = value;
   return {{"name", t.name},

@@ -74,7 +74,7 @@ class Evaluator {
 
   void Check(const SnapshotExpect& x, ExpectationResult* out) {
     const TableReport& table = Table(x.table);
-    const std::vector<Snapshot>& c = table.chain;
+    const SnapshotChain& c = table.chain;
     size_t found = c.size();
     for (size_t i = 0; i < c.size(); ++i)
       if (c[i].id == x.id) found = i;
@@ -83,8 +83,7 @@ class Evaluator {
       return;
     }
     const Snapshot& s = c[found];
-    const std::string operation =
-        found < table.operations.size() ? table.operations[found] : std::string(CommitKindName(s.kind));
+    const std::string operation(table.operation(found));
     out->passed = (!x.kind || s.kind == *x.kind) && (!x.user || s.commit_user == *x.user) &&
                   (!x.identifier || s.commit_identifier == *x.identifier) &&
                   (!x.total_records || s.total_records == *x.total_records) &&

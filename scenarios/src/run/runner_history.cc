@@ -28,120 +28,148 @@ WriterHistory::WriterHistory(sim::History* history, std::string writer,
                              std::function<std::string(std::string_view)> writer_of)
     : history_(history), writer_(std::move(writer)), writer_of_(std::move(writer_of)) {}
 
-void WriterHistory::Record(std::string_view type, const Json& fields) {
-  history_->Record(type, env_->NowMicros(), writer_, fields);
-}
-
-Json WriterHistory::Who(std::string_view user, int64_t snapshot) {
-  Json who = {{"snapshot", snapshot}, {"user", user}};
+void WriterHistory::AppendWho(std::string_view user, int64_t snapshot, sim::JsonWriter* w) {
+  w->Int("snapshot", snapshot).Str("user", user);
   const std::string writer = user.empty() ? "" : writer_of_(user);
-  who["writer"] = writer.empty() ? Json(nullptr) : Json(writer);
-  return who;
+  if (writer.empty()) {
+    w->Null("writer");
+  } else {
+    w->Str("writer", writer);
+  }
 }
 
 void WriterHistory::OnEvent(const Event& e) {
-  Json f = sim::EventFields(e);
+  sim::JsonWriter w = Begin(EventTypeName(e.type), e.time_micros);
+  sim::AppendEventFields(e, &w);
   if (e.type == EventType::kAtomicCommitFailed && e.injected) {
-    f["lost_to"] = {{"snapshot", e.snapshot_id}, {"user", ""}, {"writer", nullptr}, {"injected", true}};
+    w.Name("lost_to").BeginObject().Int("snapshot", e.snapshot_id).Str("user", "").Null("writer");
+    w.Bool("injected", true).EndObject();
   } else if (e.type == EventType::kAtomicCommitFailed && lookup_ != nullptr) {
-    f["lost_to"] = Who(lookup_->CommittedBy(e.snapshot_id), e.snapshot_id);
+    w.Name("lost_to").BeginObject();
+    AppendWho(lookup_->CommittedBy(e.snapshot_id), e.snapshot_id, &w);
+    w.EndObject();
   }
   if (e.type == EventType::kConflict && e.cause != nullptr) {
     if (e.cause->snapshot >= 0) {
-      Json c = Who(e.cause->by, e.cause->snapshot);
-      c["change"] = "committed";
-      f["culprit"] = std::move(c);
+      w.Name("culprit").BeginObject();
+      AppendWho(e.cause->by, e.cause->snapshot, &w);
+      w.Str("change", "committed").EndObject();
     } else if (lookup_ != nullptr) {
       // The attempt built on snapshot_id - 1: look no later than that (others may have committed
       // since), and past a file no snapshot touched (the writer's own new one in an LSM pair).
       for (const std::string& file : e.cause->files) {
         std::optional<TableLookup::Touch> t = lookup_->LastTouch(file, e.snapshot_id - 1);
         if (!t) continue;
-        Json c = Who(t->user, t->snapshot);
-        c["change"] = t->added ? "added" : "removed";
-        c["file"] = file;
-        f["culprit"] = std::move(c);
+        w.Name("culprit").BeginObject();
+        AppendWho(t->user, t->snapshot, &w);
+        w.Str("change", t->added ? "added" : "removed").Str("file", file).EndObject();
         break;
       }
     }
   }
-  if (f.contains("lost_to") || f.contains("culprit")) {  // the log line stays last
-    Json message = std::move(f["message"]);
-    f.erase("message");
-    f["message"] = std::move(message);
-  }
-  history_->Record(EventTypeName(e.type), e.time_micros, writer_, f);
+  sim::AppendEventMessage(e, &w);  // the log line stays last
+  End(w);
 }
 
 void WriterHistory::OpStart(StorageOp op) {
   in_op_ = true;
-  pending_ = Json::object();
-  Record("op_start", {{"op", StorageOpName(op)}});
+  notes_size_ = 0;
+  End(Begin("op_start").Str("op", StorageOpName(op)));
 }
 
 void WriterHistory::OpEnd(StorageOp op) {
-  Json f = {{"op", StorageOpName(op)}};
-  for (const auto& [key, value] : pending_.items()) f[key] = value;
+  sim::JsonWriter w = Begin("op_end");
+  w.Str("op", StorageOpName(op));
+  for (size_t i = 0; i < notes_size_; ++i) w.Raw(notes_[i].key, notes_[i].value);
   in_op_ = false;
-  pending_ = Json::object();
-  Record("op_end", f);
+  notes_size_ = 0;
+  End(w);
 }
 
-void WriterHistory::Note(Json fields) {
-  if (!in_op_) return;
-  if (!pending_.contains("at_us")) pending_["at_us"] = env_->NowMicros();
-  for (const auto& [key, value] : fields.items()) pending_[key] = value;
+std::string* WriterHistory::NoteSlot(std::string_view key) {
+  if (!in_op_) return nullptr;
+  auto next = [this](std::string_view k) -> std::string* {
+    if (notes_size_ == notes_.size()) notes_.emplace_back();
+    NoteMember& m = notes_[notes_size_++];
+    m.key = k;
+    m.value.clear();
+    return &m.value;
+  };
+  if (notes_size_ == 0) AppendDecimal(env_->NowMicros(), next("at_us"));
+  for (size_t i = 0; i < notes_size_; ++i) {
+    if (notes_[i].key == key) {
+      notes_[i].value.clear();
+      return &notes_[i].value;
+    }
+  }
+  return next(key);
 }
 
-void WriterHistory::Read(int64_t saw, Json more) {
-  more["saw"] = saw;
-  Note(std::move(more));
+void WriterHistory::NoteInt(std::string_view key, int64_t value) {
+  if (std::string* slot = NoteSlot(key)) AppendDecimal(value, slot);
+}
+
+void WriterHistory::NoteStr(std::string_view key, std::string_view value) {
+  if (std::string* slot = NoteSlot(key)) sim::AppendJsonString(value, slot);
+}
+
+void WriterHistory::NoteBool(std::string_view key, bool value) {
+  if (std::string* slot = NoteSlot(key)) slot->append(value ? "true" : "false");
+}
+
+void WriterHistory::Read(int64_t saw, std::optional<int64_t> sequence_number) {
+  if (sequence_number) NoteInt("sequence_number", *sequence_number);
+  NoteInt("saw", saw);
   if (gate_ != nullptr) gate_->After(index_, EffectGate::Effect::kRead, saw, PublishOutcome::kPublished);
 }
 
 void WriterHistory::Published(int64_t snapshot, PublishOutcome outcome) {
-  Note({{"snapshot", snapshot}, {"outcome", PublishOutcomeNote(outcome)}});
+  NoteInt("snapshot", snapshot);
+  NoteStr("outcome", PublishOutcomeNote(outcome));
   if (gate_ != nullptr) gate_->After(index_, EffectGate::Effect::kPublish, snapshot, outcome);
 }
 
 void WriterHistory::StepStart(const Step& step) {
-  Json f = {{"line", step.pos.line}, {"op", OpName(step.op)}};
-  if (!step.label.empty()) f["label"] = step.label;
-  Record("step_start", f);
+  sim::JsonWriter w = Begin("step_start");
+  w.Int("line", step.pos.line).Str("op", OpName(step.op));
+  if (!step.label.empty()) w.Str("label", step.label);
+  End(w);
 }
 
 void WriterHistory::StepEnd(const Step& step, const StepResult& r) {
-  Json f = {{"line", step.pos.line}, {"op", OpName(step.op)}, {"status", StepStatusName(r.status)}};
-  if (!step.label.empty()) f["label"] = step.label;
-  f["returned"] = r.committed;
-  if (r.status == StepStatus::kFailed) {
-    f["outcome"] = OutcomeName(r.outcome);
-    f["error"] = r.error;
-  }
-  f["detail"] = r.detail;
+  sim::JsonWriter w = Begin("step_end");
+  w.Int("line", step.pos.line).Str("op", OpName(step.op)).Str("status", StepStatusName(r.status));
+  if (!step.label.empty()) w.Str("label", step.label);
+  w.Int("returned", r.committed);
+  if (r.status == StepStatus::kFailed) w.Str("outcome", OutcomeName(r.outcome)).Str("error", r.error);
+  w.Str("detail", r.detail);
   if (r.counter) {
-    f["counter"] = {{"action", r.counter->action},
-                    {"key", r.counter->key},
-                    {"read", r.counter->read},
-                    {"read_at", r.counter->read_at},
-                    {"value", r.counter->value}};
+    w.Name("counter")
+        .BeginObject()
+        .Str("action", r.counter->action)
+        .Str("key", r.counter->key)
+        .Int("read", r.counter->read)
+        .Int("read_at", r.counter->read_at)
+        .Int("value", r.counter->value)
+        .EndObject();
   }
-  Record("step_end", f);
+  End(w);
 }
 
 void WriterHistory::GateWait(const OrderEdge& edge) {
-  Record("gate_wait", {{"order", edge.text}, {"line", edge.pos.line}});
+  End(Begin("gate_wait").Str("order", edge.text).Int("line", edge.pos.line));
 }
 
 void WriterHistory::GateOpen(const OrderEdge& edge) {
-  Record("gate_open", {{"order", edge.text}, {"line", edge.pos.line}});
+  End(Begin("gate_open").Str("order", edge.text).Int("line", edge.pos.line));
 }
 
 void WriterHistory::Fault(const sim::FiredFault& fired, const sim::FaultRule& rule) {
-  Record("fault", {{"point", fired.point},
-                   {"rule", sim::FormatFaultRule(rule)},
-                   {"hit", fired.hit},
-                   {"effect", sim::FormatFaultEffect(fired.effect)}});
+  End(Begin("fault")
+          .Str("point", fired.point)
+          .Str("rule", sim::FormatFaultRule(rule))
+          .Int("hit", fired.hit)
+          .Str("effect", sim::FormatFaultEffect(fired.effect)));
 }
 
 }  // namespace commitlab::scenarios::internal

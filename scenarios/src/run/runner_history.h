@@ -69,15 +69,19 @@ class WriterHistory final : public EventSink {
 
   void OpStart(StorageOp op);
   void OpEnd(StorageOp op);
-  // The store's side of the operation in flight: merged into its op_end, with the time it took
-  // effect ("at_us"). Ignored outside an operation.
-  void Note(sim::Json fields);
+  // The store's side of the operation in flight, as members of its op_end, after the time it took
+  // effect ("at_us", taken at the first note). A key noted again keeps its place and takes the
+  // new value. Ignored outside an operation.
+  void NoteInt(std::string_view key, int64_t value);
+  void NoteStr(std::string_view key, std::string_view value);
+  void NoteBool(std::string_view key, bool value);
   // A read of the latest snapshot or a publish, just before it takes effect and with what it did:
   // noted as above, and told to the effect gate.
   void BeforeEffect(EffectGate::Effect effect) {
     if (gate_ != nullptr) gate_->Before(index_, effect);
   }
-  void Read(int64_t saw, sim::Json more = sim::Json::object());
+  // `sequence_number`: Iceberg's, when the table has a snapshot (noted before "saw").
+  void Read(int64_t saw, std::optional<int64_t> sequence_number = std::nullopt);
   void Published(int64_t snapshot, PublishOutcome outcome);
 
   void StepStart(const Step& step);
@@ -87,8 +91,18 @@ class WriterHistory final : public EventSink {
   void Fault(const sim::FiredFault& fired, const sim::FaultRule& rule);
 
  private:
-  void Record(std::string_view type, const sim::Json& fields);
-  sim::Json Who(std::string_view user, int64_t snapshot);
+  // A member of the op_end to come: its key (a literal) and its value, written as JSON.
+  struct NoteMember {
+    std::string_view key;
+    std::string value;
+  };
+  // The line of an event of this writer at the Env's time now, with its members to add.
+  sim::JsonWriter Begin(std::string_view type) { return Begin(type, env_->NowMicros()); }
+  sim::JsonWriter Begin(std::string_view type, int64_t t_us) { return history_->Begin(&line_, type, t_us, writer_); }
+  void End(sim::JsonWriter& w) { history_->End(w); }
+  // The value slot of `key` in the op_end to come (cleared), or nullptr outside an operation.
+  std::string* NoteSlot(std::string_view key);
+  void AppendWho(std::string_view user, int64_t snapshot, sim::JsonWriter* w);
 
   sim::History* const history_;
   const std::string writer_;
@@ -98,7 +112,11 @@ class WriterHistory final : public EventSink {
   EffectGate* gate_ = nullptr;
   size_t index_ = 0;
   bool in_op_ = false;
-  sim::Json pending_;  // what the store noted for the operation in flight
+  // What the store noted for the operation in flight: notes_[0, notes_size_). The strings keep
+  // their capacity from one operation to the next, as line_ does from one line to the next.
+  std::vector<NoteMember> notes_;
+  size_t notes_size_ = 0;
+  std::string line_;
 };
 
 // The writer's Env as the history sees it: op_start before an operation's request hop, op_end

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "protocols/registry.h"
@@ -53,10 +57,12 @@ Status World::Open() {
     sinks_.push_back(std::make_unique<TeeEventSink>(std::move(sinks)));
   }
   if (options_.history != nullptr) {
-    auto writer_of = [this](std::string_view user) -> std::string {
-      for (const Writer& w : s_.writers)
-        if (w.commit_user == user) return w.name;
-      return "";
+    // The first writer of each commit user, looked up at every lost race and conflict.
+    auto names = std::make_shared<std::map<std::string, std::string, std::less<>>>();
+    for (const Writer& w : s_.writers) names->try_emplace(w.commit_user, w.name);
+    auto writer_of = [names](std::string_view user) -> std::string {
+      const auto it = names->find(user);
+      return it == names->end() ? std::string() : it->second;
     };
     for (const Writer& w : s_.writers)
       histories_.push_back(std::make_unique<WriterHistory>(options_.history, w.name, writer_of));

@@ -64,9 +64,10 @@ WriterRun::WriterRun(size_t index, WriterEnv env)
 
 void WriterRun::Run() {
   if (env_.on_start) env_.on_start();
-  const std::vector<Step>& steps = writer_.steps;
+  const StepList& steps = writer_.steps;
   size_t i = 0;
   while (i < steps.size()) {
+    const Step step = steps[i];  // a repeated line's step is made here (StepList)
     StepResult& r = report_.steps[i];
     if (Status gate = env_.gates->WaitToStart(index_, i); !gate.ok()) {
       r.status = StepStatus::kFailed;
@@ -77,17 +78,17 @@ void WriterRun::Run() {
     }
     script_error_ = false;
     (void)events_.TakeSawError();
-    if (env_.history != nullptr) env_.history->StepStart(steps[i]);
+    if (env_.history != nullptr) env_.history->StepStart(step);
     // A step that touches state shared between writers outside the engine's storage brackets
     // (StepOp::shares_state) must not be reordered past anything by the explorer: its line's
     // first step too, which starts before the next scheduling point. (An Iceberg counter marks
     // its own two moments: ProtocolContext::opaque_step.)
-    const bool shared = env_.opaque_step && steps[i].op->shares_state();
+    const bool shared = env_.opaque_step && step.op->shares_state();
     if (shared) {
       env_.opaque_step(sim::StepAccess::kOpaque);
       env_.mark_opaque(true);
     }
-    Status st = RunStep(steps[i], &r);
+    Status st = RunStep(step, i, &r);
     if (shared) env_.mark_opaque(false);
     r.status = st.ok() ? StepStatus::kOk : StepStatus::kFailed;
     if (!st.ok()) {
@@ -104,7 +105,7 @@ void WriterRun::Run() {
                          .message = r.error});
       }
     }
-    if (env_.history != nullptr) env_.history->StepEnd(steps[i], r);
+    if (env_.history != nullptr) env_.history->StepEnd(step, r);
     env_.gates->Finished(index_, i);
     if (env_.on_step) env_.on_step(index_, i, r);
     if (st.ok()) {
@@ -119,9 +120,7 @@ void WriterRun::Run() {
     // throws on a refused or given-up commit, and the job restarts from its checkpoint): it goes
     // on at its next step that resumes (Paimon's restart), if the script has one.
     if (r.outcome == Outcome::kCrashed) ++report_.crashes;
-    auto restart = std::find_if(steps.begin() + static_cast<std::ptrdiff_t>(i) + 1, steps.end(),
-                                [](const Step& s) { return s.op->resumes_after_failure(); });
-    const size_t next = static_cast<size_t>(restart - steps.begin());
+    const size_t next = steps.NextWhere(i + 1, [](const Op& op) { return op->resumes_after_failure(); });
     if (next == steps.size()) return Stop(r.outcome, r.error);
     for (size_t j = i + 1; j < next; ++j) {
       report_.steps[j].status = StepStatus::kSkipped;
@@ -154,9 +153,9 @@ Status WriterRun::BeforePublish() {
   return Status::Crashed(point_error_);
 }
 
-Status WriterRun::RunStep(const Step& step, StepResult* r) {
+Status WriterRun::RunStep(const Step& step, size_t index, StepResult* r) {
   current_ = &step;
-  current_index_ = static_cast<size_t>(&step - writer_.steps.data());
+  current_index_ = index;
   published_ = false;
   point_error_.clear();
   return protocol_->Run(step, r);

@@ -80,7 +80,7 @@ class WriterRun {
   const std::vector<std::string>& run_errors() const { return run_errors_; }
 
  private:
-  Status RunStep(const Step& step, StepResult* r);
+  Status RunStep(const Step& step, size_t index, StepResult* r);
 
   // A mistake of the script only a run can find: the writer stops and the run fails.
   Status ScriptError(std::string message);
@@ -97,7 +97,7 @@ class WriterRun {
   TeeEventSink sinks_;                       // the table's sinks and the writer's history
   ErrorWatch events_;                        // what the engine reports to
   std::unique_ptr<ProtocolWriter> protocol_;
-  const Step* current_ = nullptr;  // the step running
+  const Step* current_ = nullptr;  // the step running (Run's copy)
   size_t current_index_ = 0;
   bool published_ = false;   // the current step has passed its publish point
   std::string point_error_;  // a publish gate that can never open

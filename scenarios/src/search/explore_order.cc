@@ -105,7 +105,7 @@ Pos ToPos(const Effect& e, const std::vector<std::vector<Span>>& spans) {
 // The file's own order lines, between the spans the run had: they need not be said again.
 std::vector<Edge> GivenEdges(const Scenario& s, const std::vector<std::vector<Span>>& spans) {
   auto find = [&](const StepRef& ref, int phase) -> std::optional<Pos> {
-    const std::vector<Step>& steps = s.writers[ref.writer].steps;
+    const StepList& steps = s.writers[ref.writer].steps;
     size_t first = ref.step;  // the labelled step that starts the line
     while (first > 0 && steps[first].label.empty() && steps[first - 1].pos.line == steps[ref.step].pos.line) --first;
     for (size_t i = 0; i < spans[ref.writer].size(); ++i)

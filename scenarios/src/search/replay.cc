@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <deque>
 #include <limits>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include "commitlab/scenarios/parser.h"
@@ -119,20 +122,46 @@ Result<Scenario> RecordedScenario(const Json& header, const std::optional<std::s
   return Malformed(e);
 }
 
-Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const ReplayOptions& options) try {
-  if (lines.empty()) return Bad("empty history");
-  const Json& header = lines.front();
+namespace {
+
+// What a replay runs: the recorded options and scenario, and the command as recorded.
+struct Recorded {
+  RunOptions run;
+  Scenario scenario;
+  std::string command = {};  // "commitlab run scenarios/x.scn --seed 5"
+  bool threads = false;
+};
+
+Result<Recorded> ReadRecorded(const Json& header, const ReplayOptions& options) {
   COMMITLAB_RETURN_IF_ERROR(CheckHistoryHeader(header));
   COMMITLAB_ASSIGN_OR_RETURN(RunOptions run, RecordedRunOptions(header));
   COMMITLAB_ASSIGN_OR_RETURN(Scenario scenario, RecordedScenario(header, options.scenario_text));
-
-  ReplayOutcome out;
-  out.command = "commitlab " + header["command"].get<std::string>();
+  Recorded r{.run = std::move(run), .scenario = std::move(scenario)};
+  r.command = "commitlab " + header["command"].get<std::string>();
   if (header.contains("argv") && header["argv"].is_array())
     for (const Json& a : header["argv"])
-      if (a.is_string()) out.command += " " + a.get<std::string>();
+      if (a.is_string()) r.command += " " + a.get<std::string>();
+  r.threads = header["plan"].value("sched", "") == "free";
+  return r;
+}
+
+Status CannotRunAgain(const Status& st) {
+  return Status::InvalidArgument(fmt::format("the recorded run cannot run again: {}", st.message()));
+}
+
+}  // namespace
+
+Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const ReplayOptions& options) try {
+  if (lines.empty()) return Bad("empty history");
+  const Json& header = lines.front();
+  Result<Recorded> rec = ReadRecorded(header, options);
+  if (!rec.ok()) return rec.status();
+  RunOptions& run = rec->run;
+
+  ReplayOutcome out;
+  out.command = rec->command;
   out.recorded.assign(lines.begin() + 1, lines.end());
-  out.threads = header["plan"].value("sched", "") == "free";
+  out.threads = rec->threads;
 
   NullEventSink quiet;
   sim::History history;
@@ -141,19 +170,18 @@ Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const Replay
   std::unique_ptr<internal::ThreadReplay> constraints;
   if (out.threads) {
     COMMITLAB_ASSIGN_OR_RETURN(std::unique_ptr<internal::ThreadReplay> made,
-                               internal::ThreadReplay::Make(scenario, header, out.recorded));
+                               internal::ThreadReplay::Make(rec->scenario, header, out.recorded));
     constraints = std::move(made);
     run.sched = "random";  // the constraints decide what matters; the rest may interleave any way
     run.latency = sim::LatencyModel{};
     run.effect_gate = constraints.get();
   }
-  Result<RunReport> report = RunScenario(scenario, run);
+  Result<RunReport> report = RunScenario(rec->scenario, run);
   if (!report.ok() && constraints != nullptr && !constraints->first_problem().empty()) {
     out.threads_problem = constraints->first_problem();  // the deadlock the constraints made
     return out;
   }
-  if (!report.ok())
-    return Status::InvalidArgument(fmt::format("the recorded run cannot run again: {}", report.status().message()));
+  if (!report.ok()) return CannotRunAgain(report.status());
   history.Footer(HistoryFooter(*report));
   for (const std::string& line : history.lines()) out.replayed.push_back(Json::parse(line));
   if (constraints != nullptr) {
@@ -162,6 +190,109 @@ Result<ReplayOutcome> ReplayHistory(const std::vector<Json>& lines, const Replay
     out.difference = sim::FirstDifference(out.recorded, out.replayed);
   }
   return out;
+} catch (const Json::exception& e) {
+  return Malformed(e);
+}
+
+namespace {
+
+// Compares each line of the new run, as the history writes it, with the next recorded one. Past
+// the first difference (or an unreadable recorded line) it only counts.
+class LineComparer {
+ public:
+  LineComparer(RecordedLines* recorded, size_t context) : recorded_(recorded), context_(context) {}
+
+  void OnReplayed(std::string_view line) {
+    if (stopped()) return;
+    Result<bool> more = recorded_->Next(&recorded_line_);
+    if (!more.ok()) {
+      error_ = more.status();
+      return;
+    }
+    if (!*more) {
+      Differ(std::nullopt, Json::parse(line));
+      return;
+    }
+    if (recorded_line_ != line) {  // not the same bytes: the same value? (a history edited by hand)
+      Result<Json> recorded = sim::ParseHistoryLine(recorded_line_, recorded_->line_number());
+      if (!recorded.ok()) {
+        error_ = recorded.status();
+        return;
+      }
+      Json replayed = Json::parse(line);
+      if (!sim::SameHistoryValue(*recorded, replayed)) {
+        Differ(std::move(*recorded), std::move(replayed));
+        return;
+      }
+    }
+    last_was_footer_ = line.starts_with(R"({"type":"footer")");
+    Remember();
+    ++index_;
+  }
+
+  // After the run: a recorded line the run did not write is a difference too. Every recorded line
+  // is read, so that one that is not JSON is reported wherever it is.
+  Status Finish() {
+    while (error_.ok()) {
+      Result<bool> more = recorded_->Next(&recorded_line_);
+      if (!more.ok()) return more.status();
+      if (!*more) break;
+      Result<Json> recorded = sim::ParseHistoryLine(recorded_line_, recorded_->line_number());
+      if (!recorded.ok()) return recorded.status();
+      if (!difference_) Differ(std::move(*recorded), std::nullopt);
+    }
+    return error_;
+  }
+
+  StreamedReplay Take(std::string command) && {
+    StreamedReplay out{.command = std::move(command), .events = index_ - (last_was_footer_ ? 1 : 0)};
+    out.difference = std::move(difference_);
+    if (out.difference) {
+      for (const std::string& l : context_lines_) out.before.push_back(Json::parse(l));
+    }
+    return out;
+  }
+
+ private:
+  bool stopped() const { return difference_.has_value() || !error_.ok(); }
+  void Differ(std::optional<Json> recorded, std::optional<Json> replayed) {
+    difference_ =
+        sim::HistoryDifference{.index = index_, .recorded = std::move(recorded), .replayed = std::move(replayed)};
+  }
+  // Keeps the last `context_` recorded lines, for the lines before a difference.
+  void Remember() {
+    if (context_ == 0) return;
+    if (context_lines_.size() == context_) context_lines_.pop_front();
+    context_lines_.push_back(recorded_line_);
+  }
+
+  RecordedLines* const recorded_;
+  const size_t context_;
+  std::string recorded_line_;
+  std::deque<std::string> context_lines_;
+  size_t index_ = 0;  // lines after the header compared so far
+  bool last_was_footer_ = false;
+  std::optional<sim::HistoryDifference> difference_;
+  Status error_;
+};
+
+}  // namespace
+
+Result<StreamedReplay> ReplayHistoryStreamed(const Json& header, RecordedLines* recorded, const ReplayOptions& options,
+                                             size_t context) try {
+  Result<Recorded> rec = ReadRecorded(header, options);
+  if (!rec.ok()) return rec.status();
+  if (rec->threads) return Bad("a history recorded on OS threads is replayed whole (ReplayHistory)");
+  LineComparer compare(recorded, context);
+  NullEventSink quiet;
+  sim::History history([&compare](std::string_view line) { compare.OnReplayed(line); });
+  rec->run.events = &quiet;
+  rec->run.history = &history;
+  Result<RunReport> report = RunScenario(rec->scenario, rec->run);
+  if (!report.ok()) return CannotRunAgain(report.status());
+  history.Footer(HistoryFooter(*report));
+  COMMITLAB_RETURN_IF_ERROR(compare.Finish());
+  return std::move(compare).Take(std::move(rec->command));
 } catch (const Json::exception& e) {
   return Malformed(e);
 }

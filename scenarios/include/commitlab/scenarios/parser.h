@@ -31,6 +31,9 @@ struct ParseOptions {
   // A scenario built by a program (`commitlab race` with many writers) may need more steps than a
   // file a person writes; the run's memory grows with them.
   size_t max_steps = kMaxSteps;
+  // Off: every repeat line expanded step by step, as StepList holds the others (to test that the
+  // two read the same).
+  bool lazy_repeats = true;
 };
 
 // Parses scenario text; `file_name` only names the source in messages. No I/O. The text is kept

@@ -39,6 +39,32 @@ struct ReplayOutcome {
 // this build can replay, or the recorded run cannot run again.
 Result<ReplayOutcome> ReplayHistory(const std::vector<sim::Json>& lines, const ReplayOptions& options = {});
 
+// A recorded history's lines after its header, read one at a time.
+class RecordedLines {
+ public:
+  virtual ~RecordedLines() = default;
+  // The next line, without its newline, into `*line`; false past the last. InvalidArgument
+  // ("line N: ...") when it cannot be read.
+  virtual Result<bool> Next(std::string* line) = 0;
+  // The line number, from 1 for the header, of the line Next gave last.
+  virtual size_t line_number() const = 0;
+};
+
+struct StreamedReplay {
+  std::string command;                                    // as ReplayOutcome's
+  size_t events = 0;                                      // recorded lines compared, the footer not counted
+  std::optional<sim::HistoryDifference> difference = {};  // the first one; none: identical
+  std::vector<sim::Json> before = {};                     // the recorded lines just before it (at most `context`)
+};
+
+// ReplayHistory for a simulated recording, streamed: each line of the new run is compared with
+// the next recorded one as the run writes it (the same bytes, or else the same JSON value), so a
+// replay holds one recorded line and the `context` before it, however long the history.
+// InvalidArgument as ReplayHistory's, and for a recorded line that is not a JSON object; a history
+// recorded on OS threads is ReplayHistory's to replay.
+Result<StreamedReplay> ReplayHistoryStreamed(const sim::Json& header, RecordedLines* recorded,
+                                             const ReplayOptions& options = {}, size_t context = 3);
+
 // The parts of a header replay uses, checked: "line 1: ..." errors.
 Status CheckHistoryHeader(const sim::Json& header);
 // The recorded command's options, as RunScenario takes them.

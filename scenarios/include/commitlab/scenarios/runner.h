@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commitlab/core/commit_stats.h"
@@ -185,11 +186,18 @@ struct WriterReport {
 struct TableReport {
   std::string name = {};
   Protocol protocol = {};
-  std::vector<Snapshot> chain = {};          // read back from the store, ids 1..latest
-  std::vector<std::string> operations = {};  // per chain entry: Iceberg's or Delta's operation, or the kind
+  SnapshotChain chain = {};  // read back from the store, ids 1..latest (shared with it, not copied)
+  // Per chain entry: Iceberg's or Delta's operation. Empty for a Paimon table: the kind is its
+  // operation (operation()).
+  std::vector<std::string> operations = {};
   int64_t latest_snapshot = 0;
   int64_t orphan_files = 0;                      // manifests and data files no snapshot of the chain references
   std::map<std::string, int64_t> counters = {};  // Iceberg counters (iceberg_counter.h) in the current snapshot
+
+  // The operation of chain entry `i`: its entry in `operations`, or else its kind.
+  std::string_view operation(size_t i) const {
+    return i < operations.size() ? std::string_view(operations[i]) : CommitKindName(chain[i].kind);
+  }
 };
 
 struct ViolationReport {

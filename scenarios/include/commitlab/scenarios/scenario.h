@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -88,6 +89,10 @@ class StepOp {
   virtual bool told_by_its_log() const { return false; }
   // Entries of its lists (files, checkpoints): the parser bounds them over the whole file.
   virtual size_t list_entries() const { return 0; }
+  // For a repeated line held once (StepList): this step `keys` fresh keys and `identifiers` commit
+  // identifiers further on, as a later iteration instantiates it. Null (the default) when its
+  // iterations differ in anything else: the parser then expands the line step by step.
+  virtual std::unique_ptr<StepOp> Advanced(int64_t /*keys*/, int64_t /*identifiers*/) const { return nullptr; }
 };
 
 // The usual base of a step: Clone by copy.
@@ -141,6 +146,75 @@ struct Step {
   Op op;
 };
 
+// A writer's steps in script order with its repeats expanded, read as a std::vector<Step> was
+// (size(), [i], a range-for), but a `repeat N` line whose iterations differ only in their fresh
+// keys and commit identifiers (its steps write and commit) is held once, and the steps of its
+// iterations are made as they are read. A race of a million commits is two parsed steps, not two
+// million of about a kilobyte each. A step is read by value: hold a Step, not a reference into
+// one read from the list.
+class StepList {
+ public:
+  class const_iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = Step;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = Step;
+
+    const_iterator() = default;
+    const_iterator(const StepList* list, size_t i) : list_(list), i_(i) {}
+    Step operator*() const { return (*list_)[i_]; }
+    const_iterator& operator++() { return ++i_, *this; }
+    const_iterator operator++(int) { return {list_, i_++}; }
+    friend const_iterator operator+(const_iterator a, difference_type n) {
+      return {a.list_, a.i_ + static_cast<size_t>(n)};
+    }
+    friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
+      return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
+    }
+    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.i_ == b.i_; }
+
+   private:
+    const StepList* list_ = nullptr;
+    size_t i_ = 0;
+  };
+
+  Step operator[](size_t i) const;
+  size_t size() const { return size_; }
+  // The first step at or after `from` whose op passes `test`, or size(): without making the steps
+  // of a repeated line, whose iterations hold the same ops.
+  size_t NextWhere(size_t from, bool (*test)(const Op&)) const;
+  bool empty() const { return size_ == 0; }
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size_}; }
+
+  // Building (the parser). A step as it is.
+  void push_back(Step s);
+  // Step i, which push_back added (not one of a repeated line's).
+  Step& stored(size_t i);
+  // A repeated line: `first` is its first iteration's steps (iteration 1), and iteration k's are
+  // the same but for `iteration` = k, each write's keys `key_stride` * (k - 1) higher, and each
+  // commit's identifier `id_stride` * (k - 1) higher. REQUIRES: no label, and only WriteOp and
+  // CommitOp steps.
+  void push_repeat(std::vector<Step> first, int64_t count, int64_t key_stride, int64_t id_stride);
+
+ private:
+  // A run of stored steps (count 0), or a repeated line's first iteration (count > 0).
+  struct Segment {
+    size_t begin = 0;  // index of its first step in the list
+    std::vector<Step> steps = {};
+    int64_t count = 0;
+    int64_t key_stride = 0;
+    int64_t id_stride = 0;
+    size_t size() const { return count == 0 ? steps.size() : steps.size() * static_cast<size_t>(count); }
+  };
+  const Segment& SegmentOf(size_t i) const;
+
+  std::vector<Segment> segments_;
+  size_t size_ = 0;
+};
+
 struct Writer {
   SourcePos pos;
   std::string name;
@@ -150,7 +224,7 @@ struct Writer {
   int32_t buckets = 0;
   // Paimon: commit.strict-mode.last-safe-snapshot of the writer's committer (unset: off).
   std::optional<int64_t> strict_mode_last_safe_snapshot;
-  std::vector<Step> steps;  // in script order, repeats expanded
+  StepList steps;  // in script order, repeats expanded
 };
 
 struct StepRef {

@@ -43,7 +43,7 @@ Result<int64_t> NotingDeltaLog::LatestVersion() {
 
 Result<delta::CommitRef> NotingDeltaLog::Read(int64_t version) {
   Result<delta::CommitRef> c = target_->Read(version);
-  history_->Note({{"snapshot", version}});
+  history_->NoteInt("snapshot", version);
   return c;
 }
 

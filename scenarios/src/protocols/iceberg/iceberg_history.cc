@@ -57,9 +57,8 @@ Result<iceberg::MetadataRef> NotingCatalog::Current() {
   history_->BeforeEffect(EffectGate::Effect::kRead);
   Result<iceberg::MetadataRef> m = target_->Current();
   if (m.ok()) {
-    Json more = Json::object();
-    if ((*m)->current_snapshot_id) more["sequence_number"] = (*m)->last_sequence_number;
-    history_->Read((*m)->version, std::move(more));
+    history_->Read((*m)->version,
+                   (*m)->current_snapshot_id ? std::optional<int64_t>((*m)->last_sequence_number) : std::nullopt);
   }
   return m;
 }
@@ -92,22 +91,25 @@ iceberg::CasResult NotingCatalog::Commit(const iceberg::TableMetadata& base, ice
 }
 
 Status NotingFileIO::Write(iceberg::StoredFile f) {
-  Json note = {{"file", f.path}, {"kind", iceberg::FileKindName(f.kind)}};
+  const std::string path = f.path;
+  const iceberg::FileKind kind = f.kind;
   Status st = target_->Write(std::move(f));
-  if (!st.ok()) note["error"] = st.message();
-  history_->Note(std::move(note));
+  history_->NoteStr("file", path);
+  history_->NoteStr("kind", iceberg::FileKindName(kind));
+  if (!st.ok()) history_->NoteStr("error", st.message());
   return st;
 }
 
 Result<iceberg::FileRef> NotingFileIO::ReadDataFile(const std::string& path) {
   Result<iceberg::FileRef> r = target_->ReadDataFile(path);
-  history_->Note({{"file", path}});
+  history_->NoteStr("file", path);
   return r;
 }
 
 Status NotingFileIO::Delete(const std::string& path) {
   Status st = target_->Delete(path);
-  history_->Note({{"file", path}, {"deleted", st.ok()}});
+  history_->NoteStr("file", path);
+  history_->NoteBool("deleted", st.ok());
   return st;
 }
 

@@ -8,10 +8,13 @@
 #ifndef COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_HISTORY_H_
 #define COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_HISTORY_H_
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "commitlab/core/name_list.h"
 #include "commitlab/core/paimon/store.h"
 #include "run/runner_history.h"
 
@@ -36,13 +39,17 @@ class WriterStore final : public SnapshotStore {
     return r;
   }
   Result<Snapshot> ReadSnapshot(int64_t id) override {
-    if (history_ != nullptr) history_->Note({{"snapshot", id}});
+    if (history_ != nullptr) history_->NoteInt("snapshot", id);
     return table_->ReadSnapshot(id);
+  }
+  Result<SnapshotRef> ReadSnapshotRef(int64_t id) override {
+    if (history_ != nullptr) history_->NoteInt("snapshot", id);
+    return table_->ReadSnapshotRef(id);
   }
   Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override {
     Status st = table_->WriteManifest(name, changes);
-    if (st.ok()) written_.push_back(name);
-    if (history_ != nullptr) history_->Note({{"file", name}});
+    if (st.ok()) written_.Add(name);
+    if (history_ != nullptr) history_->NoteStr("file", name);
     return st;
   }
   PublishResult Publish(const Snapshot& s) override {
@@ -53,22 +60,23 @@ class WriterStore final : public SnapshotStore {
   }
   Status WriteDataFile(const DataFile& f) override {
     Status st = table_->WriteDataFile(f);
-    if (st.ok()) written_.push_back(f.name);
-    if (history_ != nullptr) history_->Note({{"file", f.name}});
+    if (st.ok()) written_.Add(f.name);
+    if (history_ != nullptr) history_->NoteStr("file", f.name);
     return st;
   }
   bool DataFileExists(const DataFile& f) override { return table_->DataFileExists(f); }
   Status DeleteDataFile(const DataFile& f) override { return table_->DeleteDataFile(f); }
   std::vector<std::string> ListManifests() override { return table_->ListManifests(); }
   std::vector<std::string> ListDataFiles() override { return table_->ListDataFiles(); }
+  void ForEachFile(const std::function<void(std::string_view)>& f) override { table_->ForEachFile(f); }
 
   // Manifest and data file names this writer wrote, in order.
-  const std::vector<std::string>& written() const { return written_; }
+  const NameList& written() const { return written_; }
 
  private:
   SnapshotStore* const table_;
   WriterHistory* const history_;
-  std::vector<std::string> written_;
+  NameList written_;
 };
 
 // Who committed a snapshot, and which snapshot last added or deleted a file: read straight from

@@ -4,6 +4,7 @@
 #define COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_STEPS_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,13 @@ namespace commitlab::scenarios {
 // write: a new L0 data file, pending in the writer until it commits or checkpoints.
 struct WriteOp final : StepOpBase<WriteOp> {
   std::string_view name() const override { return "write"; }
+  // Fresh keys in a later iteration of its repeat (given ones: the parser expands the line).
+  std::unique_ptr<StepOp> Advanced(int64_t keys, int64_t) const override {
+    auto next = std::make_unique<WriteOp>(*this);
+    next->min_key += keys;
+    next->max_key += keys;
+    return next;
+  }
 
   int64_t rows = 1;
   // Given with keys=LO..HI, or else the table's next fresh keys in file order, so the same file
@@ -35,6 +43,14 @@ struct CommitOp final : StepOpBase<CommitOp> {
   bool publishes() const override { return true; }
   bool shares_state() const override { return !checkpoint.empty(); }  // another writer's checkpoint
   bool told_by_its_log() const override { return true; }
+  // The next identifiers in a later iteration of its repeat; a checkpoint's commit names another
+  // checkpoint each time, so its line is expanded.
+  std::unique_ptr<StepOp> Advanced(int64_t, int64_t identifiers) const override {
+    if (!checkpoint.empty()) return nullptr;
+    auto next = std::make_unique<CommitOp>(*this);
+    next->identifier += identifiers;
+    return next;
+  }
 
   int64_t identifier = 0;  // given, else the writer's previous identifier + 1; the checkpoint's
   std::string checkpoint;  // "" or the name of a checkpoint saved on an earlier line

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <string_view>
 #include <utility>
 
 #include "commitlab/core/paimon/memory_store.h"
@@ -12,13 +14,16 @@
 namespace commitlab::scenarios::internal {
 namespace {
 
-// Every manifest and data file a snapshot of the chain names: what is not among them is orphaned.
-std::set<std::string> ReferencedBy(const std::vector<Snapshot>& chain) {
-  std::set<std::string> names;
+// Every manifest and data file a snapshot of the chain names, sorted and once each: what is not
+// among them is orphaned.
+std::vector<std::string_view> ReferencedBy(const SnapshotChain& chain) {
+  std::vector<std::string_view> names;
   for (const Snapshot& s : chain) {
-    names.insert(s.delta_manifest);
-    for (const FileChange& c : s.changes) names.insert(c.file.name);
+    names.push_back(s.delta_manifest);
+    for (const FileChange& c : s.changes) names.push_back(c.file.name);
   }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
 }
 
@@ -100,9 +105,9 @@ void PaimonTableRun::ShowSnapshots(std::optional<int64_t> id, const std::functio
     id = (*latest)->id;
   }
   for (; shown_ < *id; ++shown_) {
-    Result<Snapshot> s = store_->ReadSnapshot(shown_ + 1);
+    Result<SnapshotRef> s = store_->ReadSnapshotRef(shown_ + 1);
     if (!s.ok()) return;
-    show(*s);
+    show(**s);
   }
 }
 
@@ -118,10 +123,17 @@ void PaimonTableRun::Report(TableReport* out, std::vector<sim::Violation>* viola
     run_errors->push_back(fmt::format("table {}: cannot read the snapshot chain back: {}", out->name, read.message()));
   }
   out->latest_snapshot = out->chain.empty() ? 0 : out->chain.back().id;
-  for (const Snapshot& snap : out->chain) out->operations.emplace_back(CommitKindName(snap.kind));
-  referenced_ = ReferencedBy(out->chain);
-  for (const std::vector<std::string>& names : {store_->ListManifests(), store_->ListDataFiles()})
-    for (const std::string& name : names) out->orphan_files += Referenced(name) ? 0 : 1;
+  // A Paimon snapshot's operation is its kind: `operations` stays empty (TableReport::operation).
+  chain_ = out->chain;
+  referenced_ = ReferencedBy(chain_);
+  // The files no snapshot references, each counted once: few (a lost attempt's manifest, a
+  // crashed writer's files), where a store in memory lists millions of names.
+  std::vector<std::string> orphans;
+  store_->ForEachFile([&](std::string_view name) {
+    if (!Referenced(name)) orphans.emplace_back(name);
+  });
+  std::sort(orphans.begin(), orphans.end());
+  out->orphan_files = std::unique(orphans.begin(), orphans.end()) - orphans.begin();
   for (const sim::Violation& v : sim::CheckInvariants(out->chain, recorder_.records())) violations->push_back(v);
 }
 

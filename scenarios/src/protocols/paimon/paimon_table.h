@@ -5,6 +5,7 @@
 #ifndef COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_TABLE_H_
 #define COMMITLAB_SCENARIOS_PROTOCOLS_PAIMON_TABLE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commitlab/core/mutex.h"
@@ -51,7 +53,9 @@ class PaimonTableRun final : public TableRun {
   SnapshotStore* store() { return store_.get(); }
   Checkpoints* checkpoints() { return checkpoints_; }
   // After Report: whether a snapshot of the chain names file `name` (a manifest or a data file).
-  bool Referenced(const std::string& name) const { return referenced_.count(name) != 0; }
+  bool Referenced(std::string_view name) const {
+    return std::binary_search(referenced_.begin(), referenced_.end(), name);
+  }
 
  private:
   // Takes a claim (core/paimon/user_claim.h) on each commit user of the table, a directory table.
@@ -62,8 +66,11 @@ class PaimonTableRun final : public TableRun {
   std::unique_ptr<SnapshotStore> store_;
   std::vector<UserClaim> claims_;  // a directory table's: held until the run ends
   sim::OutcomeRecorder recorder_;
-  int64_t shown_ = 0;                 // the newest snapshot ShowSnapshots showed
-  std::set<std::string> referenced_;  // after Report: every file a snapshot of the chain names
+  int64_t shown_ = 0;  // the newest snapshot ShowSnapshots showed
+  // After Report: the chain read back (shared with the report), and every file a snapshot of it
+  // names, sorted: views of the chain's own strings, not a set of copies.
+  SnapshotChain chain_;
+  std::vector<std::string_view> referenced_;
 };
 
 // paimon_writer.cc

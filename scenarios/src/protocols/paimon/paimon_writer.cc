@@ -65,7 +65,7 @@ class PaimonWriter final : public ProtocolWriter {
 
   int64_t orphan_files() const override {
     int64_t n = 0;
-    for (const std::string& name : store_.written()) n += table_->Referenced(name) ? 0 : 1;
+    store_.written().ForEach([&](std::string_view name) { n += table_->Referenced(name) ? 0 : 1; });
     return n;
   }
 

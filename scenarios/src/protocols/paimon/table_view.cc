@@ -15,10 +15,10 @@ Status TableView::Refresh(SnapshotStore* store, Env* env) {
   if (last.id < state_.snapshot_id()) *this = TableView();  // the table went back: rebuild
   for (int64_t id = state_.snapshot_id() + 1; id < last.id; ++id) {
     env->BeginStorageOp(StorageOp::kReadSnapshot);
-    Result<Snapshot> s = store->ReadSnapshot(id);
+    Result<SnapshotRef> s = store->ReadSnapshotRef(id);
     env->EndStorageOp(StorageOp::kReadSnapshot);
     if (!s.ok()) return s.status();
-    COMMITLAB_RETURN_IF_ERROR(Apply(*s));
+    COMMITLAB_RETURN_IF_ERROR(Apply(**s));
   }
   if (last.id > state_.snapshot_id()) COMMITLAB_RETURN_IF_ERROR(Apply(last));
   return Status::OK();

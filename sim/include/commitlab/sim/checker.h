@@ -12,6 +12,7 @@
 #ifndef COMMITLAB_SIM_CHECKER_H_
 #define COMMITLAB_SIM_CHECKER_H_
 
+#include <concepts>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -22,6 +23,7 @@
 #include "commitlab/core/events.h"
 #include "commitlab/core/model.h"
 #include "commitlab/core/mutex.h"
+#include "commitlab/core/paimon/store.h"
 #include "commitlab/core/paimon/table_state.h"
 
 namespace commitlab::sim {
@@ -63,6 +65,15 @@ struct Violation {
 // live files after the replay (a change the replay refused is left out).
 std::vector<Violation> CheckInvariants(const std::vector<Snapshot>& chain, const std::vector<CommitRecord>& records,
                                        TableState* live = nullptr);
+// The same for a chain shared with its store (a run's, read back without a copy). A template only
+// so that CheckInvariants({}, {}) still means the overload above.
+std::vector<Violation> CheckSharedChain(const SnapshotChain& chain, const std::vector<CommitRecord>& records,
+                                        TableState* live);
+template <std::same_as<SnapshotChain> Chain>
+std::vector<Violation> CheckInvariants(const Chain& chain, const std::vector<CommitRecord>& records,
+                                       TableState* live = nullptr) {
+  return CheckSharedChain(chain, records, live);
+}
 
 // Turns the committer's events into CommitRecords, one per TryCommit (an APPEND and a COMPACT of
 // one Commit() are two). Published or idempotent_match => acknowledged; conflict, error or gave_up

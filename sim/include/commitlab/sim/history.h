@@ -21,6 +21,7 @@
 #include "commitlab/core/events.h"
 #include "commitlab/core/mutex.h"
 #include "commitlab/core/status.h"
+#include "commitlab/sim/json_writer.h"
 
 namespace commitlab::sim {
 
@@ -30,14 +31,23 @@ inline constexpr std::string_view kHistoryFormat = "commitlab-history";
 inline constexpr int kHistoryVersion = 1;
 
 // Thread-safe: writers on OS threads record concurrently; each line is written whole.
+//
+// An event line is written in place, without a DOM (json_writer.h): Begin starts it in the
+// caller's buffer with the four common members, the caller adds its members through the writer
+// Begin returns, and End(writer) closes it and writes it. Record does the same for members given
+// as JSON.
 class History {
  public:
   // The scheduler's step counter; without one (OS threads) "step" is null.
   using StepSource = std::function<int64_t()>;
+  // Where each line goes, whole and without its newline (a replay compares them as they come).
+  using LineSink = std::function<void(std::string_view line)>;
 
   // Lines go to `out` (not owned; it must outlive the history), or, when `out` is null, are kept
   // for lines().
   explicit History(std::ostream* out = nullptr);
+  // Lines go to `sink`, one call per line, in order.
+  explicit History(LineSink sink);
 
   void set_step_source(StepSource step);
 
@@ -48,16 +58,26 @@ class History {
   // {"type":<type>,"t_us":<t_us>,"step":<step>,"writer":<writer>, <fields>}
   void Record(std::string_view type, int64_t t_us, std::string_view writer, const Json& fields);
 
+  // Starts the event line {"type":<type>,"t_us":<t_us>,"step":<step>,"writer":<writer> in
+  // `*line`, a buffer the caller keeps from line to line (its old contents go; it stays grown);
+  // the writer returned adds the rest.
+  JsonWriter Begin(std::string* line, std::string_view type, int64_t t_us, std::string_view writer);
+  // Closes the line `w` (Begin's) writes and writes it whole.
+  void End(JsonWriter& w);
+
   // The lines kept so far (buffer mode), each without its newline.
   std::vector<std::string> lines() const;
   // Not OK once a write to the stream failed (a full disk, a closed pipe): the file is short.
   Status status() const;
 
  private:
-  void WriteLocked(const Json& line) REQUIRES(mu_);
+  // `line` ends with its newline.
+  void WriteLocked(std::string_view line) REQUIRES(mu_);
+  void WriteJsonLocked(const Json& line) REQUIRES(mu_);
 
   mutable Mutex mu_;
   std::ostream* const out_ PT_GUARDED_BY(mu_);
+  const LineSink sink_;
   StepSource step_ GUARDED_BY(mu_);
   std::vector<std::string> lines_ GUARDED_BY(mu_);
   bool failed_ GUARDED_BY(mu_) = false;
@@ -67,6 +87,10 @@ class History {
 // snapshot, then what its type carries (the plan of an attempt, a retry wait's inputs, a
 // conflict's cause), and the log line as "message".
 Json EventFields(const Event& e);
+// The same members written in place, but for "message": a caller may add members (who won a lost
+// race, who caused a conflict) before it, and then writes it with AppendEventMessage.
+void AppendEventFields(const Event& e, JsonWriter* w);
+inline void AppendEventMessage(const Event& e, JsonWriter* w) { w->Str("message", e.message); }
 
 // Parses one history line. InvalidArgument "line N: ..." when it is not a JSON object.
 Result<Json> ParseHistoryLine(std::string_view line, size_t line_number);

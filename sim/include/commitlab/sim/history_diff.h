@@ -21,6 +21,10 @@ struct HistoryDifference {
 };
 std::optional<HistoryDifference> FirstDifference(const std::vector<Json>& recorded, const std::vector<Json>& replayed);
 
+// Whether two lines hold the same JSON value: members in any order (ordered_json's own == compares
+// their order too).
+bool SameHistoryValue(const Json& a, const Json& b);
+
 // One line of a history for a person: "step 412  t=0.031s  job-B  atomic_commit_failed  attempt 2
 // snapshot 5  (lost to job-A)"; a footer or header by its type.
 std::string DescribeHistoryLine(const Json& line);

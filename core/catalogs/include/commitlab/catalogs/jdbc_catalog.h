@@ -25,6 +25,7 @@
 #include "commitlab/catalogs/pg_connection.h"
 #include "commitlab/core/env.h"
 #include "commitlab/core/iceberg/catalog.h"
+#include "commitlab/core/iceberg/metadata_json.h"
 #include "commitlab/core/mutex.h"
 
 namespace commitlab::catalogs {
@@ -54,6 +55,10 @@ class MetadataFiles {
   Mutex mu_;
   std::map<std::string, iceberg::MetadataRef> files_ GUARDED_BY(mu_);
   iceberg::MetadataRef newest_ GUARDED_BY(mu_);  // the newest version read from a file
+  // The snapshots' text of the last file written, so that the next version encodes only its new
+  // snapshots (metadata_json.h). Its own lock: encoding is not done under mu_.
+  Mutex encode_mu_;
+  iceberg::SnapshotTexts texts_ GUARDED_BY(encode_mu_);
 };
 
 struct JdbcTable {

@@ -25,6 +25,7 @@
 
 #include "commitlab/core/env.h"
 #include "commitlab/core/iceberg/catalog.h"
+#include "commitlab/core/iceberg/metadata_json.h"
 #include "commitlab/core/mutex.h"
 #include "commitlab/core/status.h"
 
@@ -106,6 +107,7 @@ class RestCatalog final : public iceberg::IcebergCatalog {
   std::string uuid_ GUARDED_BY(mu_);           // the table's, from the last load
   iceberg::MetadataRef last_ GUARDED_BY(mu_);  // the last version read, which lends its snapshots
   std::string etag_ GUARDED_BY(mu_);           // the ETag that version came with: a load sends it back (304: unchanged)
+  iceberg::SnapshotsRead read_ GUARDED_BY(mu_);  // its snapshots' text: the next answer is read for what is new
   std::optional<std::set<std::string>> served_ GUARDED_BY(mu_);  // /v1/config's endpoints
   int64_t requests_ GUARDED_BY(mu_) = 0;
   int64_t bytes_ GUARDED_BY(mu_) = 0;  // request and answer bodies

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "commitlab/catalogs/warehouse_lock.h"
+#include "commitlab/core/iceberg/metadata_json.h"
 #include "commitlab/core/iceberg/model.h"
 #include "commitlab/core/mutex.h"
 #include "commitlab/core/status.h"
@@ -90,6 +91,9 @@ class RestTables {
   struct Table {
     iceberg::MetadataRef metadata;
     std::string text;  // the metadata as written, served as it is
+    // Its snapshots' text, so that the next version encodes only its new ones (shared by a
+    // table's successive versions: one commit at a time holds the lock).
+    std::shared_ptr<iceberg::SnapshotTexts> texts = std::make_shared<iceberg::SnapshotTexts>();
   };
   RestTables(std::string warehouse, std::unique_ptr<WarehouseLock> lock)
       : warehouse_(std::move(warehouse)), lock_(std::move(lock)) {}

@@ -90,6 +90,17 @@ class Committer {
   AttemptResult TryCommitOnce(const std::vector<FileChange>& changes, int64_t identifier, CommitKind kind,
                               bool detect_conflicts, const Snapshot* latest,
                               const std::optional<int64_t>& failed_base_id, int attempt, int64_t start_micros);
+  // TryCommitOnce in its parts (FileStoreCommitImpl.tryCommitOnce): each part's result, when it
+  // has one, settles the attempt.
+  struct Attempt;
+  AttemptResult Fatal(const Attempt& a, EventType type, Status st);
+  std::optional<AttemptResult> BeforeAttempt(const Attempt& a, const std::vector<FileChange>& changes,
+                                             const std::optional<int64_t>& failed_base_id);
+  std::optional<AttemptResult> StartAttempt(const Attempt& a, const std::vector<FileChange>& changes,
+                                            bool detect_conflicts);
+  std::optional<AttemptResult> WriteAndPublish(const Attempt& a, const std::vector<FileChange>& changes,
+                                               PublishResult* pr, bool* injected_loss);
+  AttemptResult PublishOutcomeOf(const Attempt& a, PublishResult pr, bool injected_loss);
   // Scans (from_id, latest] for a snapshot of ours with this identifier and kind.
   Result<std::optional<int64_t>> FindOwnSnapshot(int64_t from_id, const Snapshot& latest, int64_t identifier,
                                                  CommitKind kind);

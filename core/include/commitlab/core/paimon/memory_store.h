@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commitlab/core/mutex.h"
+#include "commitlab/core/name_list.h"
 #include "commitlab/core/paimon/store.h"
 
 namespace commitlab {
@@ -26,6 +27,7 @@ class MemoryStore : public SnapshotStore {
   Result<std::optional<Snapshot>> LatestSnapshot() override;
   Result<SnapshotRef> LatestSnapshotRef() override;
   Result<Snapshot> ReadSnapshot(int64_t id) override;
+  Result<SnapshotRef> ReadSnapshotRef(int64_t id) override;
   Status WriteManifest(const std::string& name, const std::vector<FileChange>& changes) override;
   PublishResult Publish(const Snapshot& s) override;
   Status WriteDataFile(const DataFile& f) override;
@@ -33,6 +35,7 @@ class MemoryStore : public SnapshotStore {
   Status DeleteDataFile(const DataFile& f) override;
   std::vector<std::string> ListManifests() override;
   std::vector<std::string> ListDataFiles() override;
+  void ForEachFile(const std::function<void(std::string_view)>& f) override;
 
  protected:
   // Stores `s` as snapshot s.id even when that id exists: only a deliberately broken subclass
@@ -46,11 +49,9 @@ class MemoryStore : public SnapshotStore {
   // snapshots_[i] is snapshot i + 1, never null. Shared with readers, so a snapshot once stored
   // is never modified: PutLocked replaces the pointer.
   std::vector<SnapshotRef> snapshots_ GUARDED_BY(mu_);
-  // Every manifest name written, each followed by '\0'; listed sorted and deduplicated. Appended
-  // to chunks that are never regrown (each new one as large as all before it, up to 64 KiB), not a
-  // set or a vector of strings: a write allocates nothing of its own and copies only its name.
-  std::vector<std::string> manifest_names_ GUARDED_BY(mu_);
-  size_t manifest_bytes_ GUARDED_BY(mu_) = 0;
+  // Every manifest name written; listed sorted and deduplicated. Not a set or a vector of
+  // strings: a write allocates nothing of its own and copies only its name.
+  NameList manifest_names_ GUARDED_BY(mu_);
   std::set<std::string> data_files_ GUARDED_BY(mu_);
 };
 

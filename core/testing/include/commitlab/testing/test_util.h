@@ -2,6 +2,9 @@
 #ifndef COMMITLAB_TESTING_TEST_UTIL_H_
 #define COMMITLAB_TESTING_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
+
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -47,6 +50,15 @@ class RecordingSink : public EventSink {
     for (auto it = events.rbegin(); it != events.rend(); ++it)
       if (it->type == t) return &*it;
     return nullptr;
+  }
+  // The last event of type `t`, for a test that expects one: without it the test fails at the
+  // caller's line, naming the type, and reads an empty event instead of dereferencing null.
+  const RecordedEvent& LastOf(EventType t, std::source_location at = std::source_location::current()) const {
+    if (const RecordedEvent* e = Last(t)) return *e;
+    ADD_FAILURE_AT(at.file_name(), static_cast<int>(at.line()))
+        << "no " << EventTypeName(t) << " event among the " << events.size() << " recorded";
+    static const RecordedEvent kNone{};
+    return kNone;
   }
   std::vector<RecordedEvent> events;
 };

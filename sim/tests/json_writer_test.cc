@@ -1,0 +1,125 @@
+// JsonWriter writes the bytes nlohmann's dump(-1, ' ', false, replace) writes, so that a history
+// written in place is the one a DOM per line wrote: checked on every kind of value and on strings
+// of every byte, and for the engine events' members (AppendEventFields against EventFields).
+#include "commitlab/sim/json_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "commitlab/sim/history.h"
+
+namespace commitlab::sim {
+namespace {
+
+std::string Dumped(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+std::string Written(const Json& j) {
+  std::string out;
+  JsonWriter(&out).Value(j);
+  return out;
+}
+
+TEST(JsonWriterTest, WritesWhatNlohmannDumps) {
+  const Json j = {{"type", "op_end"},
+                  {"t_us", -5},
+                  {"big", uint64_t{18446744073709551615u}},
+                  {"min", std::numeric_limits<int64_t>::min()},
+                  {"step", nullptr},
+                  {"ok", true},
+                  {"no", false},
+                  {"ratio", 0.1},
+                  {"list", {1, "two", nullptr, Json::array(), Json::object()}},
+                  {"nested", {{"a", {{"b", {1, 2}}}}}}};
+  EXPECT_EQ(Written(j), Dumped(j));
+}
+
+TEST(JsonWriterTest, EscapesEveryByteAsNlohmannDoes) {
+  // Every single byte, then every pair of bytes that starts beyond ASCII (valid and invalid UTF-8
+  // alike), then some whole characters.
+  std::vector<std::string> strings;
+  for (int c = 0; c < 256; ++c) strings.emplace_back(1, static_cast<char>(c));
+  for (int a = 0x80; a < 256; ++a)
+    for (int b = 0; b < 256; b += 7) strings.push_back({static_cast<char>(a), static_cast<char>(b)});
+  for (const char* s : {"第 5 讲", "\xe2\x80\xa6 tail", "quote \" back \\ slash", "tab\tnew\nline\r\f\b", "\x7f del",
+                        "half \xe2\x80", "\xf0\x9f\x98\x80 emoji", ""})
+    strings.emplace_back(s);
+  for (const std::string& s : strings) {
+    std::string out;
+    AppendJsonString(s, &out);
+    EXPECT_EQ(out, Dumped(Json(s))) << s.size() << " bytes from "
+                                    << (s.empty() ? -1 : static_cast<int>(static_cast<unsigned char>(s[0])));
+  }
+}
+
+TEST(JsonWriterTest, AppendsToWhatTheStringHeldAndGrows) {
+  std::string out = "prefix ";
+  {
+    JsonWriter w(&out);
+    w.BeginArray();
+    for (int i = 0; i < 1000; ++i) w.String("element");  // past the room it started with
+    w.EndArray();
+  }
+  EXPECT_EQ(out.substr(0, 18), "prefix [\"element\",");
+  EXPECT_EQ(out.size(), 7 + 2 + 1000 * 9 + 999);
+  EXPECT_TRUE(Json::accept(out.substr(7)));
+}
+
+TEST(JsonWriterTest, MembersAndElementsAreSeparated) {
+  std::string out;
+  JsonWriter w(&out);
+  w.BeginObject().Str("a", "x").Int("b", 2).Key("c").BeginArray().String("y").Int(3).Null().EndArray();
+  w.Key("d").BeginObject().EndObject().Bool("e", false).Raw("f", "[1]").EndObject();
+  w.Done();
+  EXPECT_EQ(out, R"({"a":"x","b":2,"c":["y",3,null],"d":{},"e":false,"f":[1]})");
+}
+
+// The members WriterHistory writes for an engine event are EventFields' members, in its order.
+void ExpectSameFields(const Event& e) {
+  std::string out;
+  JsonWriter w(&out);
+  w.BeginObject();
+  AppendEventFields(e, &w);
+  AppendEventMessage(e, &w);
+  w.EndObject().Done();
+  EXPECT_EQ(out, Dumped(EventFields(e))) << EventTypeName(e.type);
+}
+
+TEST(JsonWriterTest, EventMembersAreEventFields) {
+  const std::vector<FileChange> changes = {{ChangeKind::kDelete, {.name = "f0"}}, {ChangeKind::kAdd, {.name = "f1"}}};
+  const EventCause cause{.kind = CauseKind::kValidation, .files = {"a", "b\"c"}, .snapshot = 4, .by = "job-B"};
+  const EventCause bare{.kind = CauseKind::kFileDeletion, .files = {}};
+  for (EventType type :
+       {EventType::kAttempt, EventType::kPublished, EventType::kAtomicCommitFailed, EventType::kUnknownOutcome,
+        EventType::kIdempotentMatch, EventType::kConflict, EventType::kRetryWait, EventType::kGaveUp,
+        EventType::kCrashed, EventType::kFiltered, EventType::kError}) {
+    Event e{.type = type,
+            .level = Level::kWarn,
+            .user = "job-A",
+            .identifier = 3,
+            .kind = CommitKind::kCompact,
+            .attempt = 2,
+            .snapshot_id = 6,
+            .wait_micros = 12000,
+            .time_micros = 99,
+            .message = "line\nwith \"quotes\" and 第 5 讲",
+            .base_snapshot = 5,
+            .changes = &changes,
+            .wait_base_micros = 10000,
+            .wait_jitter_micros = 2000,
+            .cause = &cause};
+    ExpectSameFields(e);
+    e.changes = nullptr;
+    e.cause = &bare;
+    ExpectSameFields(e);
+    e.base_snapshot = -1;
+    e.cause = nullptr;
+    ExpectSameFields(e);
+  }
+}
+
+}  // namespace
+}  // namespace commitlab::sim
