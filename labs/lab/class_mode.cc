@@ -297,6 +297,21 @@ bool MoveLastDown(size_t indent, std::string* line, std::string* rest) {
   return true;
 }
 
+// A term the lab says often is not split across lines (元数/据): when the break at `at` in `text`
+// falls inside one, its first part goes down too.
+void KeepWordWhole(const std::string& text, size_t at, size_t floor, std::string* line, std::string* rest) {
+  static constexpr std::string_view kTerms[] = {"元数据", "数据文件", "写入方", "快照"};
+  for (std::string_view term : kTerms) {
+    for (size_t part = 3; part < term.size(); part += 3) {  // each wide character is 3 bytes
+      if (at < part || text.compare(at - part, term.size(), term) != 0) continue;
+      if (line->size() < floor + part + 3 || !line->ends_with(term.substr(0, part))) return;
+      rest->insert(0, line->substr(line->size() - part));
+      line->erase(line->size() - part);
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> Wrap(const std::string& label, const std::string& text, size_t width) {
@@ -332,6 +347,8 @@ std::vector<std::string> Wrap(const std::string& label, const std::string& text,
         line.erase(last_break);
       }
       while (EndsWithOpening(line, floor) && line.size() > floor + 3) MoveLastDown(floor, &line, &rest);
+      if (IsWide(cp)) KeepWordWhole(text, start, floor, &line, &rest);
+      while (line.size() > floor && line.back() == ' ') line.pop_back();  // no trailing space
       out.push_back(line);
       line = std::string(indent, ' ') + rest;
       used = DisplayColumns(line);

@@ -171,5 +171,11 @@ TEST(ChineseTextTest, AViolationIsToldInChineseWithItsKindFirst) {
             "丢失的提交：已确认的提交（job-A，identifier 3，APPEND）不在表里");
 }
 
+TEST(ClassWrapTest, ATermStaysWholeAndNoLineEndsInASpace) {
+  EXPECT_THAT(Wrap("", "一二三元数据", 10), ElementsAre("一二三", "元数据"));
+  EXPECT_THAT(Wrap("", "一二三四 五六", 10), ElementsAre("一二三四", "五六"));
+  EXPECT_THAT(Wrap("", "一二三四，五六", 8), ElementsAre("一二三", "四，五六"));
+}
+
 }  // namespace
 }  // namespace commitlab::cli
