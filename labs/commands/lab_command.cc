@@ -66,7 +66,7 @@ const std::vector<Lab>& Labs() {
       {"paimon",
        "Paimon lab (S2 第 5 讲：并发提交——乐观锁、冲突检测、重试): concurrent commits, optimistic locking, "
        "conflict detection, retries, the store under the rename",
-       "Paimon 实验（S2 第 5 讲：并发提交——乐观锁、冲突检测、重试）：并发提交、乐观锁、冲突检测、重试、rename 之下的存储",
+       "Paimon 实验（S2 第 5 讲：并发提交——乐观锁、冲突检测、重试），以及 rename 之下的存储",
        {{"race", {"paimon_race.scn"}, /*on_threads=*/true},
         {"excerpt", {"paimon_race_excerpt.scn"}},
         {"conflict", {"paimon_conflict.scn"}},
@@ -184,7 +184,7 @@ void PrintSummary(const RunReport& r, bool matrix, const LabWords& words) {
     ++failed_jobs;
     const bool zh = words.language == sim::Language::kChinese;
     failed += fmt::format("{}{} {}", failed.empty() ? (zh ? "（" : " (") : (zh ? "，" : ", "), w.name,
-                          OutcomeWord(w.outcome, words.language));
+                          WriterOutcomeWord(w, words.language));
   }
   if (matrix) {
     fmt::print("\n{}\n", Say(words.matrix_tally, r.tally.atomic_failures, r.tally.conflicts, failed_jobs));
@@ -230,11 +230,12 @@ struct LabFlags {
   bool wait_for_keys = false;  // --class on a terminal: the key presses wait
   std::string timeline_dir;    // --timeline: one page per run, named by section and file
   std::string timeline_ext = "html";
-  bool explain = true;              // say why after each run (--no-explain: not)
-  const LabWords* words = nullptr;  // --lang
-  int lecture_run = 0;              // 1..3: the race as S2 第 5 讲's run N went
-  std::vector<std::string> argv;    // the command line, for the histories' headers
-  std::string lab;                  // its name, for the replay lines
+  bool explain = true;                     // say why after each run (--no-explain: not)
+  const LabWords* words = nullptr;         // --lang
+  int lecture_run = 0;                     // 1..3: the race as S2 第 5 讲's run N went
+  std::vector<std::string> argv;           // the command line, for the histories' headers
+  std::string lab;                         // its name, for the replay lines
+  std::vector<std::string> class_heading;  // --class: the lab's heading, wrapped, on the first screen
 };
 
 struct SectionRun {
@@ -376,7 +377,8 @@ bool PresentToClass(const Prepared& p, const LabSection& section, int number, co
                .report = &report,
                .why = recording.explanations(),
                .notes = LectureNotes(file, p.scenario, report, p.zh),
-               .matrix = section.matrix ? MatrixLines(report, file, p.zh, false) : std::vector<std::string>{}};
+               .matrix = section.matrix ? MatrixLines(report, file, p.zh, false) : std::vector<std::string>{},
+               .heading = flags.class_heading};
   const ClassScreen screen = MakeClassScreen(run, w);
   if (flags.wait_for_keys) fmt::print("\x1b[H\x1b[2J");
   for (const std::string& line : screen.ask) fmt::print("{}\n", line);
@@ -528,14 +530,16 @@ Status CheckLabFlags(const po::variables_map& vm, const std::vector<std::string>
 Result<bool> RunSections(const Lab& lab, const std::string& only, const fs::path& dir, const LabFlags& flags,
                          sim::Json* report, std::vector<std::string>* verdicts) {
   bool agrees = true;
-  bool go_on = true;  // --class: until q
+  bool go_on = true;              // --class: until q
+  LabFlags screen_flags = flags;  // --class: the lab's heading on the first screen only
   for (size_t i = 0; i < lab.sections.size() && go_on; ++i) {
     const LabSection& section = lab.sections[i];
     if (!only.empty() && section.key != only) continue;
     const int number = static_cast<int>(i) + 1;
     for (size_t f = 0; f < section.files.size() && go_on; ++f) {
       const std::string& file = section.files[f];
-      COMMITLAB_ASSIGN_OR_RETURN(SectionRun run, RunFile(section, number, dir, file, flags, &go_on));
+      COMMITLAB_ASSIGN_OR_RETURN(SectionRun run, RunFile(section, number, dir, file, screen_flags, &go_on));
+      screen_flags.class_heading.clear();
       const bool ok = run.report.ok();
       agrees = agrees && ok;
       verdicts->push_back(fmt::format("{:>2}. {:<11} {:<8} scenarios/{}", number, section.key,
@@ -578,8 +582,9 @@ int RunLab(const std::vector<std::string>& args) {
                                                {"sched", flags.sched ? sim::Json(*flags.sched) : sim::Json(nullptr)},
                                                {"seed", flags.seed ? sim::Json(*flags.seed) : sim::Json(nullptr)}});
   const std::string heading = flags.words->language == sim::Language::kChinese ? lab.heading_zh : lab.heading;
+  // --class: on the first screen, which clears the terminal before it.
   if (flags.in_class) {
-    for (const std::string& line : Wrap("", heading)) fmt::print("{}\n", line);
+    flags.class_heading = Wrap("", heading);
   } else if (!flags.json) {
     fmt::print("{}\n", heading);
   }

@@ -114,9 +114,10 @@ void PrintState(const scenarios::StepperState& s, sim::Language language) {
   size_t name_width = 6;
   for (const scenarios::StepperWriter& w : s.writers) name_width = std::max(name_width, w.name.size());
   for (const scenarios::StepperWriter& w : s.writers) {
-    const std::string attempt = w.attempt == 0 ? ""
-                                               : say("attempt {0}{1}", "第 {0} 次尝试{1}", w.attempt,
-                                                     w.base ? say(" on {0}", "，基于 {0}", *w.base) : std::string());
+    const std::string attempt = w.attempt == 0
+                                    ? ""
+                                    : say("attempt {0}{1}", "第 {0} 次尝试{1}", w.attempt,
+                                          w.base ? say(" on {0}", "，基于{1}", *w.base, w.base_name) : std::string());
     const std::string row = w.waits_for.empty() ? w.phase : say("{0}: {1}", "{0}：{1}", w.phase, w.waits_for);
     out += fmt::format("{}{} {:<{}}  {:<{}}  {:<16}  {}\n", w.changed ? "* " : "  ", w.symbol, w.name, name_width,
                        w.runnable ? say("runnable", "可运行") : "", zh ? 6 : 8, attempt, row);
@@ -247,7 +248,7 @@ int RunStep(const std::vector<std::string>& args) {
       st = (*stepper)->Pick(*w);
     } else {
       st = Status::InvalidArgument(sim::Say(language, "'{0}' is not a key here (a writer's letter{1}, n, u, s or q)",
-                                            "'{0}' 在这里不是按键（写入方的字母{1}、n、u、s 或 q）", *key,
+                                            "这里不能用 '{0}' 键（可用写入方的字母{1}、n、u、s 或 q）", *key,
                                             many ? sim::Say(language, ", '/' and a letter", "、'/' 加字母") : ""));
     }
     if (!st.ok()) {

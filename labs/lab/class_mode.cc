@@ -46,6 +46,7 @@ class Screen {
 
   ClassScreen Make() {
     ClassScreen s;
+    for (const std::string& line : r_.heading) s.ask.push_back(Cut(line, kClassColumns));
     s.ask.push_back(
         Cut(fmt::format("== {}. {}{}{} ==", r_.number, r_.key, zh_ ? "：" : ": ", r_.title), kClassColumns));
     Add(&s.ask, Wrap(T("claim:    ", "断言："), r_.claim));
@@ -57,19 +58,22 @@ class Screen {
     std::vector<std::string> run = Run();
     std::vector<std::string> why = Why();
     std::vector<std::string> tail = Tail();
-    // Everything on one screen: the why gives way first, then the run's details.
-    // Two lines stay for the key prompts after each half.
+    // Everything on one screen: the why gives way first, then the run's details (its last line,
+    // the invariants, stays longest); the verdict and the command that replays it stay. Two
+    // lines stay for the key prompts after each half.
     const size_t room = kClassLines - 2;
     const size_t fixed = s.ask.size() + 2 + tail.size();
-    while (fixed + run.size() + why.size() > room && why.size() > 3) why.pop_back();
-    while (fixed + run.size() + why.size() > room && run.size() > 2) run.erase(run.end() - 2);
+    const auto over = [&] { return fixed + run.size() + why.size() > room; };
+    while (over() && why.size() > 3) why.pop_back();
+    while (over() && run.size() > 2) run.erase(run.end() - 2);
+    while (over() && !why.empty()) why.pop_back();
+    while (over() && !run.empty()) run.pop_back();
     s.answer.push_back(T("-- the run --", "—— 运行 ——"));
     Add(&s.answer, run);
     s.answer.push_back(T("-- the answer --", "—— 答案 ——"));
     Add(&s.answer, why);
     Add(&s.answer, tail);
     for (std::string& line : s.answer) line = Cut(line, kClassColumns);
-    while (s.ask.size() + s.answer.size() > kClassLines - 2) s.answer.erase(s.answer.end() - 2);
     return s;
   }
 
@@ -93,13 +97,13 @@ class Screen {
       if (best_ != nullptr)
         for (const std::string& line : best_->lines)
           quoted = quoted || line.find(first.substr(0, 40)) != std::string::npos;
-      by_message[OutcomeWord(w.outcome, w_.language) +
+      by_message[WriterOutcomeWord(w, w_.language) +
                  (quoted ? T(" (why: below)", "（原因见下）") : (zh_ ? "：" : ": ") + first)]
           .push_back(w.name);
     }
     for (const auto& [message, who] : by_message) {
       std::string names;
-      for (const std::string& n : who) names += (names.empty() ? "" : ", ") + n;
+      for (const std::string& n : who) names += (names.empty() ? "" : T(", ", "、")) + n;
       Add(&out, Wrap("  " + names + " ", message));
     }
     const scenarios::Counters& c = report_.tally;
@@ -124,7 +128,7 @@ class Screen {
     for (const scenarios::ViolationReport& v : report_.violations)
       ++kinds[sim::ViolationKindName(v.violation.kind, w_.language)];
     std::string list;
-    for (const auto& [kind, n] : kinds) list += fmt::format("{}{} ×{}", list.empty() ? "" : ", ", kind, n);
+    for (const auto& [kind, n] : kinds) list += fmt::format("{}{} ×{}", list.empty() ? "" : T(", ", "、"), kind, n);
     out->push_back(
         fmt::format(fmt::runtime(report_.invariants_ok()
                                      ? T("  invariants: {} violation(s), each one the scenario expects: {}",
@@ -152,7 +156,7 @@ class Screen {
     bool pairs = false;
     for (const std::string& line : r_.matrix) {
       if (line.find("(table level)") != std::string::npos || line.find("（表级）") != std::string::npos) {
-        levels.push_back(line.substr(0, line.find_first_of(" （")));
+        levels.push_back(line.substr(0, std::min(line.find(" ("), line.find("（"))));
         rows.emplace_back();
         pairs = false;
       } else if (line.starts_with("  pairs") || line.starts_with("  两两之间")) {
@@ -168,12 +172,13 @@ class Screen {
                               levels[0], levels[1]));
     std::string header = "    " + std::string(10, ' ');
     for (size_t k = 1; k < names.size(); ++k)
-      header += names[k] + std::string(names[k].size() < 16 ? 16 - names[k].size() : 1, ' ');
+      header += names[k] + std::string(DisplayColumns(names[k]) < 16 ? 16 - DisplayColumns(names[k]) : 1, ' ');
     header.erase(header.find_last_not_of(' ') + 1);
     out.push_back(header);
     for (size_t i = 0; i < rows[0].size(); ++i) {
       const std::vector<std::string> a = cells(rows[0][i]), b = cells(rows[1][i]);
-      std::string line = "    " + a.front() + std::string(a.front().size() < 10 ? 10 - a.front().size() : 1, ' ');
+      const size_t label = DisplayColumns(a.front());
+      std::string line = "    " + a.front() + std::string(label < 10 ? 10 - label : 1, ' ');
       for (size_t k = 1; k < a.size() && k < b.size(); ++k) {
         const std::string cell = a[k] + "/" + b[k];
         line += cell + std::string(sim::DisplayColumns(cell) < 16 ? 16 - sim::DisplayColumns(cell) : 1, ' ');

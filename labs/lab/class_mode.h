@@ -29,8 +29,9 @@ struct ClassRun {
   std::string replay;  // the command that runs it again
   const scenarios::RunReport* report = nullptr;
   std::vector<sim::Explanation> why;
-  std::vector<std::string> notes;        // the lectures' corrections, computed from this run
-  std::vector<std::string> matrix = {};  // a conflict matrix's lines, when the section is one
+  std::vector<std::string> notes;         // the lectures' corrections, computed from this run
+  std::vector<std::string> matrix = {};   // a conflict matrix's lines, when the section is one
+  std::vector<std::string> heading = {};  // the lab's, above the first screen's section heading
 };
 
 // The screen: `ask` before the key press, `answer` after. Every line at most kClassColumns wide,

@@ -15,7 +15,7 @@ struct Question {
   const char* zh;
 };
 
-constexpr std::array<Question, 32> kQuestions = {{
+constexpr std::array<Question, 33> kQuestions = {{
     // S2 第 5 讲 (docs/lectures.md#s2-5).
     {"paimon_race.scn",
      "Two jobs each commit 30 times to one table at the same time. How many of the 60 commits land, and how many "
@@ -86,6 +86,10 @@ constexpr std::array<Question, 32> kQuestions = {{
     {"iceberg_overwrite_partitions.scn",
      "Two overwrites race, first of different days, then of the same day. Which of them commit?",
      "两个覆盖写入竞争：先是不同日期的分区，再是同一个分区。哪些能提交？"},
+    {"iceberg_overwrite_unvalidated.scn",
+     "Two writers overwrite the same day and nothing validates. writer-2 loses the swap and tries again: is it "
+     "refused, and whose rows does the day hold at the end?",
+     "两个写入方覆盖写入同一天，没有任何验证。writer-2 在条件式替换中落败后重试：它会被拒绝吗？最后这一天留下的是谁的行？"},
     {"iceberg_delete_isolation.scn",
      "A DELETE of a day races an INSERT into that day. Does the DELETE commit under serializable? Under snapshot?",
      "DELETE 某一天的数据，同时有人向这一天 INSERT。serializable 下 DELETE 能提交吗？snapshot 下呢？"},

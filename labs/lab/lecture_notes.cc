@@ -9,6 +9,7 @@
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/sim/history.h"
 #include "commitlab/sim/history_fields.h"
+#include "commitlab/sim/language.h"
 #include "commitlab/sim/text_width.h"
 #include "lab/commit_lock.h"
 
@@ -17,12 +18,8 @@ namespace {
 
 constexpr int kSeeds = 20;
 
-// The note in the lab's language; both forms take the same arguments ({0}, {1}, ...).
-template <typename... Args>
-std::string Say(bool chinese, const char* en, const char* zh, Args&&... args) {
-  const std::string s = fmt::format(fmt::runtime(chinese ? zh : en), std::forward<Args>(args)...);
-  return chinese ? sim::TidyChinese(s) : s;
-}
+// The notes' language: sim::Say takes it.
+sim::Language In(bool zh) { return zh ? sim::Language::kChinese : sim::Language::kEnglish; }
 
 const scenarios::WriterReport* WriterOf(const scenarios::RunReport& r, const std::string& name) {
   for (const scenarios::WriterReport& w : r.writers)
@@ -145,18 +142,20 @@ std::optional<std::string> UnvalidatedOverwriteNote(const scenarios::RunReport& 
   const Snapshot& last = report.table().chain.back();
   const scenarios::WriterReport* loser = WriterOf(report, last.commit_user);
   if (loser == nullptr) return std::nullopt;
-  const std::string head = Say(zh,
-                               "「04 事务与并发控制」 2.2's sketch of an overwrite asks for no validation, and says "
-                               "the loser fails",
-                               "「04 事务与并发控制」2.2 的覆盖写入示意没有要求任何验证，却说输的一方会失败");
+  const std::string head =
+      sim::Say(In(zh),
+               "「04 事务与并发控制」 2.2's sketch of an overwrite asks for no validation, and says "
+               "the loser fails",
+               "「04 事务与并发控制」2.2 的覆盖写入示意没有要求任何验证，却说输的一方会失败");
   const std::string spark =
-      Say(zh,
-          " Spark's overwrite asks for validation (validateNoConflictingData), which is what "
-          "refused same-2 in the run before.",
-          "Spark 的覆盖写入会要求验证（validateNoConflictingData），上一次运行里拦下 same-2 的正是它。");
+      sim::Say(In(zh),
+               " Spark's overwrite asks for validation (validateNoConflictingData), which is what "
+               "refused same-2 in the run before.",
+               "Spark 的覆盖写入会要求验证（validateNoConflictingData），上一次运行里拦下 same-2 的正是它。");
   if (loser->counters.atomic_failures > 0 && loser->outcome == scenarios::Outcome::kOk) {
     return head +
-           Say(zh,
+           sim::Say(
+               In(zh),
                "; without validation it does not: this run's {0} lost {1} swap(s), re-applied its overwrite and "
                "committed, and the day holds {2} rows, its own only.",
                "；不做验证就不会失败：本次运行 {0} 落败 {1} 次后把覆盖写入重新叠加并提交成功，这一天只剩 {2} 行，全是它的。",
@@ -164,9 +163,10 @@ std::optional<std::string> UnvalidatedOverwriteNote(const scenarios::RunReport& 
            spark;
   }
   return head +
-         Say(zh, "; this run's {0} lost no swap ({1}), so it shows neither a failure nor a silent replacement.",
-             "；本次运行 {0} 没有落败（{1}），所以既看不到失败，也看不到悄悄的替换。", last.commit_user,
-             scenarios::OutcomeName(loser->outcome)) +
+         sim::Say(In(zh),
+                  "; this run's {0} lost no swap ({1}), so it shows neither a failure nor a silent replacement.",
+                  "；本次运行 {0} 没有落败（{1}），所以既看不到失败，也看不到悄悄的替换。", last.commit_user,
+                  scenarios::OutcomeName(loser->outcome)) +
          spark;
 }
 
@@ -182,8 +182,8 @@ std::string SchemaChangeNote(const scenarios::RunReport& report, bool zh) {
     schema_lost += lost;
     to_data += lost && !w.name.ends_with("-schema-schema-l");
   }
-  return Say(
-      zh,
+  return sim::Say(
+      In(zh),
       "「无锁并发写入」, after the spec, has a schema change re-apply when the schema has not changed meanwhile; "
       "Iceberg Java's SchemaUpdate.commit does not retry at all: in this matrix the SCHEMA change committed second "
       "lost {0} of its {1} races, {2} of them to a data commit that left the schema as it was.",
@@ -200,13 +200,13 @@ bool Differ(double a, double b) { return std::fabs(a - b) >= std::max(2.0, 0.2 *
 
 std::string JitterNote(const JitterRuns& r, bool zh) {
   const std::string head =
-      Say(zh, "「S2 第 5 讲」 credits the 0-20 % jitter with keeping the two jobs from colliding again",
-          "「S2 第 5 讲」说 0~20% 的随机抖动让两个作业错开、不再一直撞车");
+      sim::Say(In(zh), "「S2 第 5 讲」 credits the 0-20 % jitter with keeping the two jobs from colliding again",
+               "「S2 第 5 讲」说 0~20% 的随机抖动让两个作业错开、不再一直撞车");
   if (r.jitter <= 0)
-    return head + Say(zh, "; this run's retry policy has no jitter, so there is nothing to compare.",
-                      "；本次运行的重试策略没有抖动，无从比较。");
-  const std::string numbers = Say(
-      zh,
+    return head + sim::Say(In(zh), "; this run's retry policy has no jitter, so there is nothing to compare.",
+                           "；本次运行的重试策略没有抖动，无从比较。");
+  const std::string numbers = sim::Say(
+      In(zh),
       "; simulated over seeds 1..{0}, the race's median lost races were {1:g} with jitter and {2:g} without; with "
       "every storage latency fixed at its mean, {3:g} and {4:g}",
       "；模拟 seed 1..{0}，抢号失败次数的中位数：有抖动 {1:g} 次，无抖动 {2:g} 次；把每种存储延迟固定为平均值时，{3:g} 次和 "
@@ -214,18 +214,18 @@ std::string JitterNote(const JitterRuns& r, bool zh) {
       r.seeds, r.with, r.without, r.fixed_with, r.fixed_without);
   std::string conclusion;
   if (Differ(r.with, r.without)) {
-    conclusion = r.with < r.without ? Say(zh, ": here the jitter does stagger them, {0:g} fewer lost races.",
-                                          "：这里抖动确实把它们错开了，少了 {0:g} 次。", r.without - r.with)
-                                    : Say(zh, ": here the jitter costs {0:g} more lost races.",
-                                          "：这里抖动反而多了 {0:g} 次。", r.with - r.without);
+    conclusion = r.with < r.without ? sim::Say(In(zh), ": here the jitter does stagger them, {0:g} fewer lost races.",
+                                               "：这里抖动确实把它们错开了，少了 {0:g} 次。", r.without - r.with)
+                                    : sim::Say(In(zh), ": here the jitter costs {0:g} more lost races.",
+                                               "：这里抖动反而多了 {0:g} 次。", r.with - r.without);
   } else if (Differ(r.fixed_with, r.fixed_without)) {
-    conclusion = Say(zh,
-                     ": at two writers the jitter changes nothing while storage latency varies, and matters only "
-                     "once it is fixed.",
-                     "：两个写入方时，存储延迟有随机性就显不出抖动的作用，延迟固定后抖动才起作用。");
+    conclusion = sim::Say(In(zh),
+                          ": at two writers the jitter changes nothing while storage latency varies, and matters only "
+                          "once it is fixed.",
+                          "：两个写入方时，存储延迟有随机性就显不出抖动的作用，延迟固定后抖动才起作用。");
   } else {
-    conclusion = Say(
-        zh,
+    conclusion = sim::Say(
+        In(zh),
         ": at two writers the jitter changes nothing, whether the storage latency varies or is "
         "fixed: the loser's own backoff wait (10 ms × 2^n) already puts it behind the winner.",
         "：两个写入方时抖动没有作用，无论存储延迟是随机的还是固定的：输的一方自己的退避等待（10 ms × 2^n）就已经把它"
@@ -237,8 +237,8 @@ std::string JitterNote(const JitterRuns& r, bool zh) {
 std::string TableLockNote(const LockRuns& r, bool zh) {
   const double occ_rate = r.occ_ms > 0 ? r.commits / (r.occ_ms / 1000.0) : 0;
   const double lock_rate = r.lock_ms > 0 ? r.commits / (r.lock_ms / 1000.0) : 0;
-  std::string text = Say(
-      zh,
+  std::string text = sim::Say(
+      In(zh),
       "「无锁并发写入」 argues against a table lock: the slowest job would make every other wait. The race with a lock "
       "held from reading the latest snapshot to the publish (simulated, seeds 1..{0}, medians): 0 lost races, {1} "
       "commits in {2:.0f} ms ({3:.0f}/s), {4:.0f} ms spent waiting for the lock; optimistic: {5:g} lost races, "
@@ -249,18 +249,18 @@ std::string TableLockNote(const LockRuns& r, bool zh) {
       r.seeds, r.commits, r.lock_ms, lock_rate, r.lock_wait_ms, r.occ_lost, r.occ_ms, occ_rate, r.occ_wait_ms);
   const double faster = std::fabs(occ_rate - lock_rate) / std::max(1e-9, std::min(occ_rate, lock_rate));
   if (faster < 0.05) {
-    text += Say(zh, ": the two are within 5 % of each other here.", "：两者相差不到 5%。");
+    text += sim::Say(In(zh), ": the two are within 5 % of each other here.", "：两者相差不到 5%。");
   } else if (lock_rate > occ_rate) {
-    text += Say(
-        zh,
+    text += sim::Say(
+        In(zh),
         ": with two writers and commits of a few ms the lock is {0:.0f} % faster, its queue cheaper than the "
         "backoff; the lecture's case is a slow holder, whose every millisecond each other writer waits too.",
         "：两个写入方、每次提交只要几毫秒时，表锁快 {0:.0f}%，排队比退避便宜；讲义说的是持锁者很慢的情形，它的每一毫秒"
         "其他写入方都得一起等。",
         faster * 100);
   } else {
-    text += Say(zh, ": optimistic commits are {0:.0f} % faster: their writers never queue.",
-                "：乐观提交快 {0:.0f}%：写入方从不排队。", faster * 100);
+    text += sim::Say(In(zh), ": optimistic commits are {0:.0f} % faster: their writers never queue.",
+                     "：乐观提交快 {0:.0f}%：写入方从不排队。", faster * 100);
   }
   return text;
 }
@@ -273,10 +273,11 @@ std::vector<std::string> LectureNotes(const std::string& file, const scenarios::
     const scenarios::WriterReport* snap = WriterOf(report, "snap-deleter");
     if (serial && snap) {
       auto outcome = [&](scenarios::Outcome o) {
-        return o == scenarios::Outcome::kOk ? Say(zh, "committed", "提交成功") : Say(zh, "was refused", "被拒绝");
+        return o == scenarios::Outcome::kOk ? sim::Say(In(zh), "committed", "提交成功")
+                                            : sim::Say(In(zh), "was refused", "被拒绝");
       };
-      notes.push_back(Say(
-          zh,
+      notes.push_back(sim::Say(
+          In(zh),
           "「04 事务与并发控制」 gives Iceberg Snapshot Isolation only, weaker than Serializable; 「无锁并发写入」 and "
           "upstream (IsolationLevel SERIALIZABLE, the default of write.delete.isolation-level) have serializable too. "
           "This run: the DELETE under serializable {0}, under snapshot {1}.",
@@ -286,8 +287,8 @@ std::vector<std::string> LectureNotes(const std::string& file, const scenarios::
           outcome(serial->outcome), outcome(snap->outcome)));
     }
   } else if (file == "iceberg_append_race.scn") {
-    notes.push_back(Say(
-        zh,
+    notes.push_back(sim::Say(
+        In(zh),
         "「04 事务与并发控制」 3.3 tells Delta apart by every writer racing for one log version; Iceberg's appends "
         "race the same way, for the catalog pointer: this run lost {0} race(s), each re-applied on the new metadata.",
         "「04 事务与并发控制」3.3 用“所有写入方争夺同一个日志版本号”来区分 Delta；Iceberg 的追加也一样在争夺 Catalog "
@@ -299,8 +300,8 @@ std::vector<std::string> LectureNotes(const std::string& file, const scenarios::
       const auto& chain = report.table().chain;
       const Snapshot& mine = chain.back();
       const Snapshot& theirs = chain[chain.size() - 2];
-      notes.push_back(Say(
-          zh,
+      notes.push_back(sim::Say(
+          In(zh),
           "「04 事务与并发控制」 2.2 writes the loser's failed swap as v41 → v43; a writer that read v41 builds v42, as the "
           "winner did. This run: {0} and {1} both built on v{2}; {1}'s swap to v{3} landed, {0}'s attempt at v{3} "
           "lost, and its retry made v{4}.",
@@ -313,8 +314,8 @@ std::vector<std::string> LectureNotes(const std::string& file, const scenarios::
     if (std::optional<std::string> note = UnvalidatedOverwriteNote(report, zh)) notes.push_back(*note);
   } else if (file == "iceberg_counter.scn") {
     if (const scenarios::WriterReport* b = WriterOf(report, "worker-b")) {
-      notes.push_back(Say(
-          zh,
+      notes.push_back(sim::Say(
+          In(zh),
           "「无锁并发写入」 has the loser first lose the conditional swap and be stopped by validation on its retry; "
           "here worker-b began its commit after worker-a's had landed: {0} lost swap(s), refused by validation on "
           "attempt {1}, with the same ValidationException.",
@@ -330,8 +331,8 @@ std::vector<std::string> LectureNotes(const std::string& file, const scenarios::
       serializable += t.starts_with("ser-");
       write_serializable += t.starts_with("ws-");
     }
-    notes.push_back(Say(
-        zh,
+    notes.push_back(sim::Say(
+        In(zh),
         "「04 事务与并发控制」 3.3 calls WriteSerializable Delta's default: it is Databricks' (and the code's "
         "IsolationLevel.DEFAULT), but open-source delta.isolationLevel defaults to and accepts only Serializable "
         "(DeltaConfig.ISOLATION_LEVEL). This matrix: {0} of its 25 cells refused under Serializable, {1} under "

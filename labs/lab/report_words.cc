@@ -5,6 +5,7 @@
 #include <set>
 
 #include "commitlab/scenarios/protocols.h"
+#include "commitlab/sim/detail_words.h"
 #include "commitlab/sim/protocol_words.h"
 #include "commitlab/sim/violation_words.h"
 
@@ -24,14 +25,15 @@ std::string Checked(Protocol p, Language language) {
 }  // namespace
 
 std::string OutcomeWord(scenarios::Outcome o, Language language) {
-  if (language != Language::kChinese) return std::string(scenarios::OutcomeName(o));
-  switch (o) {
-    case scenarios::Outcome::kOk: return "成功";
-    case scenarios::Outcome::kRefused: return "被拒绝";
-    case scenarios::Outcome::kGaveUp: return "放弃";
-    case scenarios::Outcome::kCrashed: return "崩溃";
+  return sim::OutcomeText(std::string(scenarios::OutcomeName(o)), language);
+}
+
+std::string WriterOutcomeWord(const scenarios::WriterReport& w, Language language) {
+  if (w.outcome == scenarios::Outcome::kRefused && w.counters.conflicts == 0) {
+    if (w.counters.unknown_outcomes > 0) return sim::OutcomeText("outcome unknown", language);
+    if (w.counters.attempts == 0) return sim::OutcomeText("failed", language);
   }
-  return "?";
+  return OutcomeWord(w.outcome, language);
 }
 
 std::string SnapshotLineIn(const Snapshot& s, Language language) {

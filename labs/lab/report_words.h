@@ -15,6 +15,11 @@ namespace commitlab::cli {
 
 // "refused", "gave-up", ...; 被拒绝, 放弃, ...
 std::string OutcomeWord(scenarios::Outcome o, sim::Language language);
+// How a writer ended, as a student should read it: a refusal after an unknown outcome and no
+// conflict is "outcome unknown" (结果未知: the publish may have landed, SnapshotProducer.commit's
+// CommitStateUnknownException), one without any publish attempt (a reader) "failed" (失败);
+// otherwise OutcomeWord.
+std::string WriterOutcomeWord(const scenarios::WriterReport& w, sim::Language language);
 // "snapshot 5  COMPACT  user=compact-job-1  identifier=1  total=3"; 快照 5 ...
 std::string SnapshotLineIn(const Snapshot& s, sim::Language language);
 // "invariants: ok (...)" or the violations, one a line; 不变量：...

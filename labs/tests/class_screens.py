@@ -2,7 +2,8 @@
 """class_screens.py LINES COLUMNS < `commitlab lab L --class`: fails (exit 1), naming the screen,
 when a screen is longer than LINES or wider than COLUMNS (East Asian wide characters count two),
 when a line repeats within a screen, when an engine's message is said twice in one, or when a
-wrapped line starts with a closing Chinese mark or ends with an opening one. A screen
+wrapped line starts with a closing Chinese mark or ends with an opening one, or when a section's
+screen asks no question to predict (class_questions.cc has none for its scenario). A screen
 begins at a section's heading ("== N. key ...") or the verdicts ("== Verdicts ==" / "== 结论 ==")."""
 import re
 import sys
@@ -36,6 +37,8 @@ for title, body in screens:
     for l in body:
         if re.match(r"^\s+[，。、；：）」』》？！]", l) or re.search(r"[（「『《]$", l):
             problems.append(f"{title}: broken against Chinese line-breaking rules: {l}")
+    if re.match(r"== \d+\. ", title) and not any(re.match(r"(predict:  |请预测：)\S", l) for l in body):
+        problems.append(f"{title}: no question to predict (labs/lab/class_questions.cc)")
     seen = set()
     for l in text:
         if l in seen:

@@ -151,7 +151,7 @@ lab_test(timeline_not_a_folder 2 "commitlab lab: --timeline README.md: cannot ma
 foreach(lab paimon iceberg delta)
   foreach(lang en zh)
     add_test(NAME lab.brief_${lab}_${lang}_fits_100_columns
-      COMMAND sh -c "$<TARGET_FILE:commitlab> lab ${lab} --brief --lang ${lang} | /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/max_columns.py 100"
+      COMMAND sh -c "out=$($<TARGET_FILE:commitlab> lab ${lab} --brief --lang ${lang}) || exit 1; printf '%s\\n' \"$out\" | /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/max_columns.py 100"
       WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   endforeach()
 endforeach()
@@ -167,29 +167,40 @@ lab_test(brief_json 2 "commitlab lab: --brief shortens the narration. --json has
 foreach(lab paimon iceberg delta)
   foreach(lang en zh)
     add_test(NAME lab.class_${lab}_${lang}_screens_fit_40_by_100
-      COMMAND sh -c "$<TARGET_FILE:commitlab> lab ${lab} --class --lang ${lang} | /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/class_screens.py 40 100"
+      COMMAND sh -c "out=$($<TARGET_FILE:commitlab> lab ${lab} --class --lang ${lang}) || exit 1; printf '%s\\n' \"$out\" | /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/class_screens.py 40 100"
       WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   endforeach()
 endforeach()
 lab_test(class_asks_then_answers 0 "== 3\\. conflict: Two compaction jobs delete the same L0 files ==.*predict: +Both compaction jobs planned from snapshot 3.*\\[Enter: run · q: quit\\].*-- the run --.*-- the answer --.*why: compact-job-2's COMPACT commit was refused: File deletion conflicts detected!.*verdict: AGREES \\(19 of 19 expectations held\\).*again: commitlab run scenarios/paimon_conflict\\.scn --seed 1 --sched random"
   lab paimon --experiment conflict --class)
+# A commit whose outcome nobody knows is not shown as refused (it landed on one table), nor is a
+# reader that failed: the words say what happened.
+lab_test(class_unknown_is_not_refused 0
+  "w2 outcome unknown \\(why: below\\).*w1 outcome unknown: CommitStateUnknownException: .*the publish took effect"
+  lab iceberg --experiment unknown --class)
+lab_test(class_unknown_is_not_refused_zh 0 "w2 结果未知（原因见下）.*w1 结果未知：CommitStateUnknownException"
+  lab iceberg --experiment unknown --class --lang zh)
+lab_test(class_failed_reader_is_not_refused 0 "gone-reader 失败：FileNotFoundException: File does not exist"
+  lab iceberg --experiment expiry --class --lang zh)
 lab_test(class_not_with_brief 2 "commitlab lab: --class is a narration of its own: not with --json, --brief or --verbose"
   lab paimon --class --brief)
 # --lang zh: everything a student reads is Chinese; English words stay only as the engines' log
 # lines and what they quote, identifiers, the scenario files' names and the lectures' own terms.
 # Outputs without log lines (--class, the stepper, a page) quote the log of the full lab runs.
+# Every command's exit status counts: the quotes' runs at seed 3, not every section's own schedule,
+# may differ from a claim (exit 1); anything above that (a usage error, a crash) fails the test.
 set(ZH_WORDS "/usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/zh_words.py scenarios")
 set(ZH_QUOTES ${CMAKE_CURRENT_BINARY_DIR}/zh-quotes)
 foreach(lab paimon iceberg delta)
   add_test(NAME lab.zh_${lab}_has_no_english_words_of_its_own
-    COMMAND sh -c "$<TARGET_FILE:commitlab> lab ${lab} --lang zh --sched random --seed 3 > '${ZH_QUOTES}-${lab}.txt'; ${ZH_WORDS} < '${ZH_QUOTES}-${lab}.txt' && $<TARGET_FILE:commitlab> lab ${lab} --class --lang zh | ${ZH_WORDS} --quotes '${ZH_QUOTES}-${lab}.txt'"
+    COMMAND sh -c "$<TARGET_FILE:commitlab> lab ${lab} --lang zh --sched random --seed 3 > '${ZH_QUOTES}-${lab}.txt'; [ $? -le 1 ] && ${ZH_WORDS} < '${ZH_QUOTES}-${lab}.txt' && out=$($<TARGET_FILE:commitlab> lab ${lab} --class --lang zh) && printf '%s\\n' \"$out\" | ${ZH_WORDS} --quotes '${ZH_QUOTES}-${lab}.txt'"
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()
 add_test(NAME step.zh_has_no_english_words_of_its_own
-  COMMAND sh -c "q='${ZH_QUOTES}-step.txt'; $<TARGET_FILE:commitlab> lab paimon --experiment conflict --lang zh > \"$q\"; $<TARGET_FILE:commitlab> step scenarios/paimon_conflict.scn --lang zh --keys \"$(printf 'n%.0s' $(seq 130))q\" < /dev/null | ${ZH_WORDS} --quotes \"$q\""
+  COMMAND sh -c "q='${ZH_QUOTES}-step.txt'; $<TARGET_FILE:commitlab> lab paimon --experiment conflict --lang zh > \"$q\" && out=$($<TARGET_FILE:commitlab> step scenarios/paimon_conflict.scn --lang zh --keys \"$(printf 'n%.0s' $(seq 130))q\" < /dev/null) && printf '%s\\n' \"$out\" | ${ZH_WORDS} --quotes \"$q\""
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 add_test(NAME timeline.zh_page_has_no_english_words_of_its_own
-  COMMAND sh -c "q='${ZH_QUOTES}-page.txt'; for l in paimon iceberg; do $<TARGET_FILE:commitlab> lab $l --lang zh --sched random --seed 3; done > \"$q\"; for f in paimon_conflict iceberg_counter_stale paimon_race; do $<TARGET_FILE:commitlab> timeline results/golden/$f.jsonl --lang zh -o '${CMAKE_CURRENT_BINARY_DIR}/zh-'$f.html > /dev/null && ${ZH_WORDS} --html --quotes \"$q\" < '${CMAKE_CURRENT_BINARY_DIR}/zh-'$f.html || exit 1; done"
+  COMMAND sh -c "q='${ZH_QUOTES}-page.txt'; for l in paimon iceberg; do $<TARGET_FILE:commitlab> lab $l --lang zh --sched random --seed 3; [ $? -le 1 ] || exit 1; done > \"$q\" || exit 1; for f in paimon_conflict iceberg_counter_stale paimon_race; do $<TARGET_FILE:commitlab> timeline results/golden/$f.jsonl --lang zh -o '${CMAKE_CURRENT_BINARY_DIR}/zh-'$f.html > /dev/null && ${ZH_WORDS} --html --quotes \"$q\" < '${CMAKE_CURRENT_BINARY_DIR}/zh-'$f.html || exit 1; done"
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
 add_executable(brief_test tests/brief_test.cc)

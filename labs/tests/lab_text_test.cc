@@ -2,9 +2,15 @@
 // table's chain, and the Delta conflict matrix laid out from a run.
 #include "lab/lab_text.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <regex>
+
+#include "commitlab/sim/fill.h"
+#include "commitlab/sim/text_width.h"
+#include "commitlab/sim/violation_words.h"
 #include "lab/class_mode.h"
 #include "lab/lecture_notes.h"
 
@@ -128,6 +134,41 @@ TEST(ClassModeTest, WrapKeepsChinesePunctuationWithItsCharacter) {
   EXPECT_THAT(Wrap("断言：", "一二三四。五六", 14), ElementsAre("断言：一二三", "      四。五六"));
   EXPECT_THAT(Wrap("断言：", "一二 abc）五六", 15), ElementsAre("断言：一二", "      abc）五六"));
   EXPECT_THAT(Wrap("断言：", "一二三（四五", 14), ElementsAre("断言：一二三", "      （四五"));
+}
+
+TEST(ClassScreenTest, ALongScreenGivesUpTheWhyAndTheRunNeverTheVerdictOrTheReplay) {
+  const scenarios::RunReport report;
+  ClassRun run;
+  run.file = "paimon_conflict.scn";
+  for (int i = 0; i < 52; ++i) run.claim += fmt::format("a long claim, part {} of it, said at length ", i);
+  run.replay = "commitlab run scenarios/paimon_conflict.scn --seed 1";
+  run.report = &report;
+  run.why.push_back({.line = 1, .writer = "w", .kind = "conflict", .lines = std::vector<std::string>(12, "why")});
+  run.notes = std::vector<std::string>(6, "a note");
+  const ClassScreen screen = MakeClassScreen(run, *FindLabWords("en"));
+  EXPECT_LE(screen.ask.size() + screen.answer.size(), kClassLines - 2);
+  ASSERT_GE(screen.answer.size(), 2U);
+  EXPECT_THAT(screen.answer[screen.answer.size() - 2], ::testing::StartsWith("verdict: "));
+  EXPECT_EQ(screen.answer.back(), "again: " + run.replay);
+}
+
+TEST(ChineseTextTest, TidyChineseKeepsAnIndentAndDropsSpacesInsideALine) {
+  EXPECT_EQ(sim::TidyChinese("\n  （被选中的写入方）\n  第 1 步"), "\n  （被选中的写入方）\n  第 1 步");
+  EXPECT_EQ(sim::TidyChinese("  （缩进）"), "  （缩进）");
+  EXPECT_EQ(sim::TidyChinese("写入方 （a） 提交 ， 然后"), "写入方（a）提交，然后");
+}
+
+TEST(ChineseTextTest, FillTakesGroupsUpToNinetyNineAndLeavesAMissingOneEmpty) {
+  const std::string text = "a b c d e f g h i j k";
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(text, m, std::regex(R"((\w) (\w) (\w) (\w) (\w) (\w) (\w) (\w) (\w) (\w) (\w))")));
+  EXPECT_EQ(sim::Fill("{1}…{10}{11}[{12}]{x}", m), "a…jk[]{x}");
+}
+
+TEST(ChineseTextTest, AViolationIsToldInChineseWithItsKindFirst) {
+  EXPECT_EQ(sim::ViolationSentence("lost", "acknowledged commit of job-A identifier 3 kind APPEND is not in the table",
+                                   sim::Language::kChinese),
+            "丢失的提交：已确认的提交（job-A，identifier 3，APPEND）不在表里");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // `commitlab step` driven through a pseudo-terminal, as a person at a keyboard drives it: single
-// keys act without Enter, undo and save work, and the terminal is left as it was found.
+// keys act without Enter, undo and save work, and the terminal is left as it was found. And
+// `commitlab lab --class` on a terminal: the lab's heading is on its first screen, not wiped.
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
@@ -12,6 +13,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -19,11 +21,12 @@ using Clock = std::chrono::steady_clock;
 
 class StepSession {
  public:
-  StepSession() {
+  explicit StepSession(std::vector<const char*> args = {"commitlab", "step", "scenarios/paimon_conflict.scn"}) {
+    args.push_back(nullptr);
     pid_ = ::forkpty(&master_, nullptr, nullptr, nullptr);
     if (pid_ == 0) {
       if (::chdir(COMMITLAB_SOURCE_DIR) != 0) ::_exit(127);
-      ::execl(COMMITLAB_BINARY, "commitlab", "step", "scenarios/paimon_conflict.scn", static_cast<char*>(nullptr));
+      ::execv(COMMITLAB_BINARY, const_cast<char* const*>(args.data()));
       ::_exit(127);
     }
   }
@@ -122,6 +125,19 @@ TEST(StepPtyTest, CtrlCStillInterruptsAndRestoresTheTerminal) {
   s.Type('\x03');             // the terminal turns it into SIGINT
   EXPECT_EQ(s.Finish(), -1);  // ended by the signal, as an interrupted program should
   EXPECT_TRUE(s.Canonical());
+}
+
+TEST(ClassPtyTest, TheLabsHeadingIsOnTheFirstScreenAfterTheTerminalIsCleared) {
+  StepSession s({"commitlab", "lab", "paimon", "--experiment", "conflict", "--class", "--lang", "zh"});
+  ASSERT_TRUE(s.started());
+  ASSERT_TRUE(s.ReadUntil("\x1b[2J"));  // the first screen clears the terminal
+  ASSERT_TRUE(s.ReadUntil("[按 Enter 运行，q 退出]"));
+  EXPECT_NE(s.seen().find("Paimon 实验（S2 第 5 讲：并发提交——乐观锁、冲突检测、重试）"), std::string::npos)
+      << s.seen();
+  EXPECT_NE(s.seen().find("== 3. conflict："), std::string::npos) << s.seen();
+  s.Type('q');
+  s.Type('\n');
+  EXPECT_EQ(s.Finish(), 0);
 }
 
 }  // namespace

@@ -79,6 +79,21 @@ std::pair<uint32_t, uint32_t> PngSize(const std::string& bytes) {
   return {be32(16), be32(20)};
 }
 
+// Writes `bytes` to `path` whole or not at all: into a temporary file beside it, checked, then
+// renamed over it (a README screenshot is never left half-written).
+void WriteWhole(const std::string& path, const std::string& bytes) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << bytes;
+    f.close();
+    ASSERT_TRUE(f) << "cannot write " << tmp;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  ASSERT_FALSE(ec) << "cannot rename " << tmp << " to " << path << ": " << ec.message();
+}
+
 std::string ReadBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -279,7 +294,7 @@ TEST_F(TimelineBrowserTest, TheConflictShowsGatesAndTheRefusalAndLeavesAScreensh
   // `./run.sh screenshots` keeps it for the README.
   const char* keep = std::getenv("COMMITLAB_SCREENSHOT_DIR");
   const std::string out = (keep != nullptr ? std::string(keep) : dir_) + "/paimon_conflict.png";
-  std::ofstream(out, std::ios::binary) << png;
+  WriteWhole(out, png);
   EXPECT_EQ(PngSize(ReadBytes(out)).first, w);
 }
 
@@ -294,16 +309,24 @@ TEST_F(TimelineBrowserTest, TheStepperWalksEveryStepOfTheConflictAndShowsTheTabl
   // One page step per scheduler step that recorded an event, and the footer's.
   std::vector<int64_t> steps;
   int64_t held = -1, landed = -1, refused = -1;
+  int64_t held_line = -1, failed_line = -1;  // the scenario's lines, as the history names them
   for (const Json& e : h) {
     if (!e.contains("step") || !e["step"].is_number_integer()) continue;
     const int64_t s = e["step"].get<int64_t>();
     if (steps.empty() || steps.back() != s) steps.push_back(s);
     const std::string type = e.value("type", "");
-    if (type == "gate_wait" && e.value("line", 0) == 35) held = s;
+    if (type == "gate_wait" && e.value("order", "") == "compact-job-1.commit -> compact-job-2.commit") {
+      held = s;
+      held_line = e.value("line", int64_t{-1});
+    }
+    if (type == "step_end" && e.value("writer", "") == "compact-job-2" && e.value("status", "") == "failed")
+      failed_line = e.value("line", int64_t{-1});
     if (type == "op_end" && e.value("op", "") == "publish" && e.value("snapshot", 0) == 5) landed = s;
     if (type == "conflict") refused = s;
   }
   ASSERT_GT(held, 0);
+  ASSERT_GT(held_line, 0);
+  ASSERT_GT(failed_line, 0);
   ASSERT_GT(landed, held);
   ASSERT_GT(refused, landed);
   const size_t n = steps.size() + 1;
@@ -336,14 +359,15 @@ TEST_F(TimelineBrowserTest, TheStepperWalksEveryStepOfTheConflictAndShowsTheTabl
   EXPECT_EQ(panel()["later"], 0);
 
   const Json& waiting = seen[held];
-  EXPECT_EQ(waiting["rows"]["compact-job-2"], "held at order line 35: waits for compact-job-1 to reach commit");
+  EXPECT_EQ(waiting["rows"]["compact-job-2"],
+            "held at order line " + std::to_string(held_line) + ": waits for compact-job-1 to reach commit");
   EXPECT_GT(waiting["later"].get<int>(), 0) << "what has not happened yet is dimmed";
   const Json& five = seen[landed];
   EXPECT_EQ(five["rows"]["table conflict_orders (paimon)"],
             "latest snapshot #5 (COMPACT compact-job-1); 1 live file(s): data-c42237bc…-0.parquet");
   EXPECT_THAT(five["said"], ::testing::Contains("compact-job-1's publish took effect: snapshot #5 is the table's now"));
   const Json& no = seen[refused];
-  EXPECT_EQ(no["rows"]["compact-job-2"], "line 30 failed (refused)");
+  EXPECT_EQ(no["rows"]["compact-job-2"], "line " + std::to_string(failed_line) + " failed (refused)");
   EXPECT_THAT(no["said"],
               ::testing::Contains("compact-job-2 is refused: File deletion conflicts detected! Give up committing."));
   // The refusal's cause: an arrow from snapshot #5, which deleted the file.
@@ -364,8 +388,7 @@ TEST_F(TimelineBrowserTest, TheStepperWalksEveryStepOfTheConflictAndShowsTheTabl
   const std::string png = Base64Decode(shot.at("data").get<std::string>());
   EXPECT_GT(PngSize(png).second, 300u);
   const char* keep = std::getenv("COMMITLAB_SCREENSHOT_DIR");
-  std::ofstream(std::string(keep != nullptr ? keep : dir_.c_str()) + "/paimon_conflict_stepped.png", std::ios::binary)
-      << png;
+  WriteWhole(std::string(keep != nullptr ? keep : dir_.c_str()) + "/paimon_conflict_stepped.png", png);
 }
 
 // A legend says what each mark means; the lane names and the axis stay in view when zoomed and

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "commitlab/sim/fill.h"
+
 namespace commitlab::sim {
 namespace {
 
@@ -70,7 +72,7 @@ const std::vector<Form>& Forms() {
        "读取 v{1}（快照 {2}）：计划读 {3} 个文件"},
       {std::regex(R"(scan of snapshot (\S+): (\d+) row\(s\))"), "扫描快照 {1}：{2} 行"},
       {std::regex(R"(row delta: no row matches (.*) as of v(\d+) \(snapshot (\S+)\))"),
-       "row delta：v{2}（快照 {3}）中没有行匹配 {1}"},
+       "行级变更（row delta）：v{2}（快照 {3}）中没有行匹配 {1}"},
       {std::regex(R"(nothing to rewrite as of v(\d+) \(snapshot (\S+)\))"), "v{1}（快照 {2}）中没有可重写的文件"},
       {std::regex(R"(expire retain-last=(\d+): (\d+) snapshot\(s\) expired, (\d+) file\(s\) deleted)"),
        "快照过期 retain-last={1}：过期 {2} 个快照，删除 {3} 个文件"},
@@ -101,22 +103,6 @@ const std::vector<Form>& Forms() {
   return *forms;
 }
 
-std::string Fill(const char* zh, const std::smatch& m) {
-  std::string out;
-  for (const char* p = zh; *p != '\0'; ++p) {
-    if (*p == '{' && p[1] >= '1' && p[1] <= '9' && (p[2] == '}' || (p[2] >= '0' && p[2] <= '9' && p[3] == '}'))) {
-      const bool two = p[2] != '}';
-      const size_t group =
-          two ? static_cast<size_t>((p[1] - '0') * 10 + (p[2] - '0')) : static_cast<size_t>(p[1] - '0');
-      out += group < m.size() ? m[group].str() : "";
-      p += two ? 3 : 2;
-    } else {
-      out += *p;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string StepDetailSentence(const std::string& detail, Language language) {
@@ -136,9 +122,11 @@ std::string StepDetailSentence(const std::string& detail, Language language) {
 
 std::string OutcomeText(const std::string& outcome, Language language) {
   if (language != Language::kChinese) return outcome;
-  // The outcomes a step_end or writer_end names (scenarios' OutcomeName).
+  // The outcomes a step_end or writer_end names (scenarios' OutcomeName), and the two a lab names a
+  // refusal that was none: a commit whose outcome nobody knows, a step that failed without a commit.
   static constexpr std::pair<std::string_view, const char*> kWords[] = {
-      {"ok", "成功"}, {"refused", "被拒绝"}, {"gave-up", "放弃"}, {"crashed", "崩溃"}};
+      {"ok", "成功"},      {"refused", "被拒绝"},           {"gave-up", "放弃"},
+      {"crashed", "崩溃"}, {"outcome unknown", "结果未知"}, {"failed", "失败"}};
   for (const auto& [en, zh] : kWords)
     if (outcome == en) return zh;
   return outcome;

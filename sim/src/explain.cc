@@ -222,7 +222,7 @@ class Explainer {
         x.lines.push_back(
             T("Iceberg neither retries it nor cleans up (SnapshotProducer.commit): the new metadata may "
               "be the table's; only a read of the table can tell",
-              "Iceberg 既不重试也不清理（SnapshotProducer.commit）：新的 metadata 可能已是表的当前状态，"
+              "Iceberg 既不重试也不清理（SnapshotProducer.commit）：新的元数据可能已是表的当前状态，"
               "只有读表才知道"));
       }
       waiting_[writer] = out_.size() - 1;
@@ -601,7 +601,7 @@ std::string ExplanationKindName(const std::string& kind, Language language) {
                                     {"unknown-outcome", "unknown-outcome", "结果未知"},
                                     {"crash", "crash", "崩溃"},
                                     {"lost-update", "lost-update", "丢失更新"},
-                                    {"violation", "violation", "违规"}};
+                                    {"violation", "violation", "违反"}};
   for (const Name& n : kNames)
     if (kind == n.kind) return language == Language::kChinese ? n.zh : n.en;
   return kind;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "commitlab/sim/detail_words.h"
+#include "commitlab/sim/history_fields.h"
 #include "commitlab/sim/protocol_words.h"
 
 namespace commitlab::sim {
@@ -92,6 +93,24 @@ std::string RunState::LatestLine(size_t table) const {
   if (!t.latest) return F("no snapshot yet", "还没有快照");
   const std::string by = t.latest_kind.empty() ? t.latest_by : t.latest_kind + " " + t.latest_by;
   return Say(language_, "latest {0} ({1})", "最新是 {0}（{1}）", IdOf(table, *t.latest), by);
+}
+
+std::string RunState::TableLine(size_t table, size_t max_files) const {
+  const TableNow& t = tables_[table];
+  std::string text = LatestLine(table);
+  if (t.files_known) {
+    std::string files;
+    for (size_t i = 0; i < t.live_files.size() && i < max_files; ++i)
+      files += (i ? F(", ", "、") : "") + ShortFileName(t.live_files[i]);
+    if (t.live_files.size() > max_files)
+      files += Say(language_, " and {0} more", " 等", t.live_files.size() - max_files);
+    text += t.live_files.empty()
+                ? F("; no live file", "；没有存活文件")
+                : Say(language_, "; {0} live file(s): {1}", "；存活文件 {0} 个：{1}", t.live_files.size(), files);
+  }
+  for (const auto& [key, value] : t.counters)
+    text += Say(language_, "; counter {0} = {1}", "；计数器 {0} = {1}", key, value);
+  return text;
 }
 
 std::string RunState::WriterLine(size_t writer) const {

@@ -38,11 +38,14 @@ std::string TidyChinese(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   char32_t before = 0;  // the last code point written
+  bool indent = true;   // only spaces since the start or the last line break
   for (size_t i = 0; i < text.size();) {
     const size_t start = i;
     const char32_t cp = NextCodePoint(text, &i);
-    if (cp == ' ' && before != 0) {
-      // A run of spaces between two wide characters, or next to Chinese punctuation, is dropped.
+    // An indent (spaces at the start or after a line break) stays; elsewhere a run of spaces
+    // between two wide characters, or next to Chinese punctuation, is dropped.
+    indent = cp == '\n' || (indent && cp == ' ');
+    if (cp == ' ' && !indent) {
       size_t j = i;
       while (j < text.size() && text[j] == ' ') ++j;
       size_t k = j;

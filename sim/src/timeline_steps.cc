@@ -4,6 +4,9 @@
 
 namespace commitlab::sim {
 
+// A table row of the page names at most this many live files.
+constexpr size_t kPageFiles = 8;
+
 StepRecorder::StepRecorder(const Json& header, Language language, const std::map<std::string, size_t>& lanes,
                            size_t max_steps, Timeline* out)
     : state_(header, language), lanes_(lanes), max_steps_(max_steps), out_(out) {
@@ -15,27 +18,10 @@ StepRecorder::StepRecorder(const Json& header, Language language, const std::map
     start.writers.emplace_back(lane, writer_rows_[lane]);
   }
   for (size_t t = 0; t < table_rows_.size(); ++t) {
-    table_rows_[t] = TableText(t);
+    table_rows_[t] = state_.TableLine(t, kPageFiles);
     start.tables.emplace_back(t, table_rows_[t]);
   }
   out_->steps.push_back(std::move(start));
-}
-
-std::string StepRecorder::TableText(size_t table) const {
-  const TableNow& t = state_.tables()[table];
-  std::string text = state_.LatestLine(table);
-  const Language zh = state_.language();
-  if (t.files_known) {
-    std::string files;
-    for (size_t i = 0; i < t.live_files.size() && i < 8; ++i)
-      files += (i ? Say(zh, ", ", "、") : "") + ShortFileName(t.live_files[i]);
-    if (t.live_files.size() > 8) files += Say(zh, " and {0} more", " 等", t.live_files.size() - 8);
-    text += t.live_files.empty()
-                ? Say(zh, "; no live file", "；没有存活文件")
-                : Say(zh, "; {0} live file(s): {1}", "；存活文件 {0} 个：{1}", t.live_files.size(), files);
-  }
-  for (const auto& [key, value] : t.counters) text += Say(zh, "; counter {0} = {1}", "；计数器 {0} = {1}", key, value);
-  return text;
 }
 
 void StepRecorder::Add(const Json& e, double x) {
@@ -67,7 +53,7 @@ void StepRecorder::Close() {
     current_.writers.emplace_back(lane->second, row);
   }
   for (size_t t = 0; t < table_rows_.size(); ++t) {
-    std::string row = TableText(t);
+    std::string row = state_.TableLine(t, kPageFiles);
     if (row == table_rows_[t]) continue;
     table_rows_[t] = row;
     current_.tables.emplace_back(t, std::move(row));

@@ -26,7 +26,6 @@ class StepRecorder {
 
  private:
   void Close();
-  std::string TableText(size_t table) const;
 
   RunState state_;
   const std::map<std::string, size_t>& lanes_;

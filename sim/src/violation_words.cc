@@ -4,6 +4,8 @@
 #include <regex>
 #include <string_view>
 
+#include "commitlab/sim/fill.h"
+
 namespace commitlab::sim {
 namespace {
 
@@ -24,8 +26,10 @@ constexpr std::array<KindName, 11> kKinds = {{{"lost", "丢失的提交"},
                                               {"missing_file", "缺失的文件"}}};
 
 // One form a checker writes and its Chinese: `zh` takes the regex's groups as {1}, {2}, ...
+// (sim::Fill). Compiled once.
 struct Form {
-  const char* pattern;
+  Form(const char* re, const char* chinese) : pattern(re), zh(chinese) {}
+  std::regex pattern;
   const char* zh;
 };
 // The forms of CheckCounter (iceberg_counter.cc), CheckCommit (checker.cc), IcebergTableRun::Report
@@ -58,19 +62,6 @@ const std::array<Form, 11>& Forms() {
   return kForms;
 }
 
-std::string Fill(const char* zh, const std::smatch& m) {
-  std::string out;
-  for (const char* p = zh; *p != '\0'; ++p) {
-    if (*p == '{' && p[1] >= '1' && p[1] <= '9' && p[2] == '}') {
-      out += m[static_cast<size_t>(p[1] - '0')].str();
-      p += 2;
-    } else {
-      out += *p;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string ViolationKindName(const std::string& kind, Language language) {
@@ -85,7 +76,7 @@ std::string ViolationSentence(const std::string& kind, const std::string& messag
   // Always the kind first: 丢失更新：计数器 hits 是 15，...
   for (const Form& f : Forms()) {
     std::smatch m;
-    if (std::regex_match(message, m, std::regex(f.pattern)))
+    if (std::regex_match(message, m, f.pattern))
       return TidyChinese(ViolationKindName(kind, language) + "：" + Fill(f.zh, m));
   }
   return ViolationKindName(kind, language) + "：" + message;

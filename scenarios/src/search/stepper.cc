@@ -16,6 +16,10 @@
 namespace commitlab::scenarios {
 namespace {
 
+// A table row of the stepper's state panel names at most this many live files (fewer than the
+// page's: a terminal is narrower).
+constexpr size_t kPanelFiles = 6;
+
 using sim::Json;
 
 // Where a replay stopped: the point the user chooses at.
@@ -59,26 +63,6 @@ class FollowThenPause final : public sim::Strategy {
   const bool pause_;
   Pause* const out_;
 };
-
-// The table rows of the state panel (as the timeline page's): its latest snapshot, and its live
-// files when the protocol's attempts name them all (Paimon), or its counters.
-std::string TableRow(const sim::RunState& state, size_t table) {
-  const sim::TableNow& t = state.tables()[table];
-  const sim::Language zh = state.language();
-  std::string text = state.LatestLine(table);
-  if (t.files_known) {
-    std::string files;
-    for (size_t i = 0; i < t.live_files.size() && i < 6; ++i)
-      files += (i ? sim::Say(zh, ", ", "、") : "") + sim::ShortFileName(t.live_files[i]);
-    if (t.live_files.size() > 6) files += sim::Say(zh, " and {0} more", " 等", t.live_files.size() - 6);
-    text += t.live_files.empty()
-                ? sim::Say(zh, "; no live file", "；没有存活文件")
-                : sim::Say(zh, "; {0} live file(s): {1}", "；存活文件 {0} 个：{1}", t.live_files.size(), files);
-  }
-  for (const auto& [key, value] : t.counters)
-    text += sim::Say(zh, "; counter {0} = {1}", "；计数器 {0} = {1}", key, value);
-  return text;
-}
 
 }  // namespace
 
@@ -162,7 +146,7 @@ StepperState Stepper::Read(const sim::History& history, bool paused, const std::
     if (now && first_now == parsed.size()) {
       first_now = i;
       for (size_t w = 0; w < state.writers().size(); ++w) before_rows.push_back(state.WriterLine(w));
-      for (size_t t = 0; t < state.tables().size(); ++t) before_tables.push_back(TableRow(state, t));
+      for (size_t t = 0; t < state.tables().size(); ++t) before_tables.push_back(state.TableLine(t, kPanelFiles));
     }
     for (std::string& said : state.Apply(e))
       if (now) next.events.push_back(std::move(said));
@@ -175,6 +159,7 @@ StepperState Stepper::Read(const sim::History& history, bool paused, const std::
       w.phase = now.phase;
       w.waits_for = now.waits_for;
       w.base = now.base;
+      if (now.base) w.base_name = state.IdOf(now.table, *now.base);
       w.attempt = now.attempt;
       w.failed = now.failed;
       w.changed = k < before_rows.size() && before_rows[k] != state.WriterLine(k);
@@ -184,7 +169,7 @@ StepperState Stepper::Read(const sim::History& history, bool paused, const std::
   for (int r : runnable)
     if (static_cast<size_t>(r) < next.writers.size()) next.writers[static_cast<size_t>(r)].runnable = true;
   for (size_t t = 0; t < state.tables().size(); ++t) {
-    const std::string row = TableRow(state, t);
+    const std::string row = state.TableLine(t, kPanelFiles);
     next.tables.push_back(
         {.name = state.tables()[t].name, .state = row, .changed = t < before_tables.size() && before_tables[t] != row});
   }

@@ -29,6 +29,7 @@ struct StepperWriter {
   std::string phase = {};            // "claims snapshot #5 (rename)", "held at order line 31", "finished", ...
   std::string waits_for = {};        // what must happen before it goes on: "waits for writer to reach loaded"
   std::optional<int64_t> base = {};  // the snapshot (version) its current attempt builds on
+  std::string base_name = {};        // that snapshot in the run's language: "快照 #2", "版本 3", ...
   int attempt = 0;                   // its current attempt, 0 before the first
   bool failed = false;               // its last step failed (refused, gave up, crashed)
   bool changed = false;              // its row is not what it was before the last pick

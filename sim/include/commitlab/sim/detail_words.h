@@ -13,7 +13,8 @@ namespace commitlab::sim {
 
 // `detail` in `language`; a detail of a form not in the tables stays as the runner wrote it.
 std::string StepDetailSentence(const std::string& detail, Language language);
-// A writer's or step's outcome as a history names it ("refused", "gave-up", ...) in `language`.
+// A writer's or step's outcome as a history names it ("refused", "gave-up", ...), or as a lab names
+// it ("outcome unknown", "failed"), in `language`.
 std::string OutcomeText(const std::string& outcome, Language language);
 
 }  // namespace commitlab::sim

@@ -60,6 +60,10 @@ class RunState {
   std::string IdOf(size_t table, int64_t id) const;
   // "latest snapshot #5 (COMPACT by compact-job-1)" or "no snapshot yet".
   std::string LatestLine(size_t table) const;
+  // The table's row of a state panel (the stepper's, the timeline page's): its latest snapshot,
+  // its live files (at most `max_files` named) when its attempts name them all (Paimon), its
+  // counters.
+  std::string TableLine(size_t table, size_t max_files) const;
   // The writer's row: its phase, and what it waits for after a colon.
   std::string WriterLine(size_t writer) const;
 
