@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -31,7 +33,17 @@ Result<std::string> ScratchDir(std::string_view prefix) {
   return (parent / fmt::format("{}-{}-{}", prefix, getpid(), stamp % 1'000'000)).string();
 }
 
-void WriteText(std::FILE* out, std::string_view text) { (void)std::fwrite(text.data(), 1, text.size(), out); }
+namespace {
+std::atomic<int> g_first_write_error{0};
+}  // namespace
+
+void WriteText(std::FILE* out, std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), out) == text.size()) return;
+  int none = 0;
+  g_first_write_error.compare_exchange_strong(none, errno != 0 ? errno : EIO);
+}
+
+int FirstWriteError() { return g_first_write_error.load(); }
 
 int UsageError(std::string_view command, std::string_view message) {
   fmt::print(stderr, "commitlab {}: {}\nTry 'commitlab {} --help'.\n", command, message, command);

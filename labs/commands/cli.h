@@ -33,8 +33,12 @@ bool ParseArgs(std::string_view command, const std::vector<std::string>& args,
 
 // Writes `text` to `out` without throwing: what writers print from their fibers must not throw
 // (an exception cannot cross a fiber's stack). A failed write shows in ferror(out), which main
-// checks when the command returns.
+// checks when the command returns, with the reason FirstWriteError keeps.
 void WriteText(std::FILE* out, std::string_view text);
+
+// The errno of the first WriteText that failed, 0 if none did: ferror keeps only that a write failed,
+// and errno is overwritten long before main looks.
+int FirstWriteError();
 
 // A fresh directory for scratch tables, named PREFIX-<pid>-<n>: under results/tmp when run from
 // the project (ignored by git), else under the system's temp directory ($TMPDIR, else /tmp). Not

@@ -92,8 +92,9 @@ const char* g_command = "";
 int Flushed(std::string_view command) {
   errno = 0;
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    Complain(command, fmt::format("writing to standard output failed: {}",
-                                  errno != 0 ? std::strerror(errno) : "the stream failed"));
+    const int err = errno != 0 ? errno : commitlab::cli::FirstWriteError();
+    Complain(command,
+             fmt::format("writing to standard output failed: {}", err != 0 ? std::strerror(err) : "the stream failed"));
     return commitlab::cli::kExitUsage;
   }
   return commitlab::cli::kExitOk;

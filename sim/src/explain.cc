@@ -47,16 +47,6 @@ struct Nouns {
   }
 };
 
-// The value of `key=` on a scenario line, "" when absent.
-std::string KeyValue(std::string_view line, std::string_view key) {
-  for (size_t p = line.find(key); p != std::string_view::npos; p = line.find(key, p + 1)) {
-    if (p > 0 && line[p - 1] != ' ' && line[p - 1] != '\t') continue;
-    std::string_view v = line.substr(p + key.size());
-    return std::string(v.substr(0, v.find_first_of(" \t#")));
-  }
-  return "";
-}
-
 // What the scenario text in the header says about its tables: their protocol (when they agree,
 // else Paimon's words) and which table each writer writes (`writer name=W table=T`, else the
 // first table). Snapshot ids are per table, and events do not name theirs.

@@ -22,16 +22,6 @@ void ForEachLine(const std::string& text, F each) {
   }
 }
 
-// The value of `key=` on a scenario line, "" when absent.
-std::string KeyValue(std::string_view line, std::string_view key) {
-  for (size_t p = line.find(key); p != std::string_view::npos; p = line.find(key, p + 1)) {
-    if (p > 0 && line[p - 1] != ' ' && line[p - 1] != '\t') continue;
-    std::string_view v = line.substr(p + key.size());
-    return std::string(v.substr(0, v.find_first_of(" \t#")));
-  }
-  return "";
-}
-
 // The quoted text of `directive "..."` on `line`, "" when the line is not that directive.
 std::string Quoted(std::string_view line, std::string_view directive) {
   if (!line.starts_with(directive) || line.size() <= directive.size() + 2 || line[directive.size()] != ' ') return "";
@@ -42,6 +32,15 @@ std::string Quoted(std::string_view line, std::string_view directive) {
 }
 
 }  // namespace
+
+std::string KeyValue(std::string_view line, std::string_view key) {
+  for (size_t p = line.find(key); p != std::string_view::npos; p = line.find(key, p + 1)) {
+    if (p > 0 && line[p - 1] != ' ' && line[p - 1] != '\t') continue;
+    std::string_view v = line.substr(p + key.size());
+    return std::string(v.substr(0, v.find_first_of(" \t#")));
+  }
+  return "";
+}
 
 std::string StringField(const Json& e, const char* key) {
   return e.is_object() && e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string();

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commitlab/sim/history.h"
@@ -41,6 +42,9 @@ HistoryTables TablesOfHeader(const Json& header);
 // The scenario's title (`title.zh` in Chinese when the text has one), else its file name, else
 // "commitlab run".
 std::string ScenarioTitle(const Json& header, Language language = Language::kEnglish);
+
+// The value of `key=` on a scenario line, "" when absent.
+std::string KeyValue(std::string_view line, std::string_view key);
 
 }  // namespace commitlab::sim
 
