@@ -80,15 +80,22 @@ std::string HistoryWhere(const std::string& path, std::string_view message) {
 
 namespace {
 
-// Opens a history file for reading, refusing what is not one: missing, not a regular file (a FIFO
-// would block, a device never end), or too large.
-Result<std::unique_ptr<std::ifstream>> OpenHistory(const std::string& path) {
+// Refuses a path that is not a history file: missing, or not a regular file (a FIFO would block, a
+// device never end). Both readers below start here.
+Status CheckHistoryPath(const std::string& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status))
     return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
   if (!std::filesystem::is_regular_file(status))
     return Status::InvalidArgument(fmt::format("{} is not a regular file", path));
+  return Status::OK();
+}
+
+// Opens a history file for reading whole; too large is refused too.
+Result<std::unique_ptr<std::ifstream>> OpenHistory(const std::string& path) {
+  COMMITLAB_RETURN_IF_ERROR(CheckHistoryPath(path));
+  std::error_code ec;
   if (std::filesystem::file_size(path, ec) > kMaxHistoryBytes)
     return Status::InvalidArgument(fmt::format("{} is larger than {} bytes", path, kMaxHistoryBytes));
   auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
@@ -117,12 +124,7 @@ constexpr size_t kReadChunk = size_t{64} << 10;
 }  // namespace
 
 Result<std::unique_ptr<HistoryFileLines>> HistoryFileLines::Open(const std::string& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status))
-    return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
-  if (!std::filesystem::is_regular_file(status))
-    return Status::InvalidArgument(fmt::format("{} is not a regular file", path));
+  COMMITLAB_RETURN_IF_ERROR(CheckHistoryPath(path));
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return Status::InvalidArgument(fmt::format("cannot open history file {}", path));
   return std::unique_ptr<HistoryFileLines>(new HistoryFileLines(f));
