@@ -4,10 +4,10 @@
 
 #include <cctype>
 #include <cstdio>
-#include <regex>
 #include <string>
 #include <string_view>
 
+#include "commitlab/sim/std_regex.h"
 #include "commitlab/sim/text_width.h"
 #include "lab/lab_text.h"
 

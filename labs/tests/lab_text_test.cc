@@ -6,9 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <regex>
-
 #include "commitlab/sim/fill.h"
+#include "commitlab/sim/std_regex.h"
 #include "commitlab/sim/text_width.h"
 #include "commitlab/sim/violation_words.h"
 #include "lab/class_mode.h"

@@ -7,7 +7,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <string>
 
 #include "commitlab/scenarios/explore.h"
@@ -15,6 +14,7 @@
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/scenarios/stepper.h"
 #include "commitlab/sim/import/import.h"
+#include "commitlab/sim/std_regex.h"
 
 namespace commitlab::scenarios {
 namespace {

@@ -1,11 +1,11 @@
 #include "commitlab/sim/detail_words.h"
 
-#include <regex>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "commitlab/sim/fill.h"
+#include "commitlab/sim/std_regex.h"
 
 namespace commitlab::sim {
 namespace {

@@ -1,10 +1,10 @@
 #include "commitlab/sim/violation_words.h"
 
 #include <array>
-#include <regex>
 #include <string_view>
 
 #include "commitlab/sim/fill.h"
+#include "commitlab/sim/std_regex.h"
 
 namespace commitlab::sim {
 namespace {

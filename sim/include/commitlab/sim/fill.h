@@ -4,8 +4,9 @@
 #ifndef COMMITLAB_SIM_FILL_H_
 #define COMMITLAB_SIM_FILL_H_
 
-#include <regex>
 #include <string>
+
+#include "commitlab/sim/std_regex.h"
 
 namespace commitlab::sim {
 
