@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "commands/cli.h"
@@ -44,10 +45,16 @@ void PrintFiredFaults(const scenarios::RunReport& r) {
 }
 
 void PrintRunReport(std::string_view command, const sim::Json& settings, const scenarios::RunReport& r) {
-  sim::Json out = ReportEnvelope(command, settings);
-  out["runs"].push_back(scenarios::RunJson(r));
-  out["ok"] = r.ok();
-  PrintJsonLine(out);
+  // The envelope's members, then the run streamed (WriteRunJson): no document holds its snapshots.
+  const sim::Json envelope = Envelope(scenarios::kReportFormat, scenarios::kReportVersion, command, settings);
+  std::string line;
+  sim::JsonWriter w(&line);
+  w.BeginObject();
+  for (const auto& [key, value] : envelope.items()) w.Key(key).Value(value);
+  w.Name("runs").BeginArray();
+  scenarios::WriteRunJson(r, w);
+  w.EndArray().Bool("ok", r.ok()).EndObject().Byte('\n').Done();
+  WriteText(stdout, line);
 }
 
 }  // namespace commitlab::cli

@@ -136,7 +136,7 @@ TEST(LakesRunnerTest, CounterIncrementsThatOverflowAreARunErrorNotWrappedValues)
   EXPECT_THAT(r.run_errors[0], HasSubstr("does not fit in a 64-bit integer"));
   const WriterReport& a = W(r, "a");
   int64_t last = 0;
-  for (const StepResult& step : a.steps)
+  for (const StepRecord& step : a.steps)
     if (step.status == StepStatus::kOk) last = step.committed;
   EXPECT_GT(last, 9'000'000'000'000'000'000);  // every value it wrote grew: none wrapped
 }

@@ -1,34 +1,41 @@
 #include "commitlab/scenarios/report_json.h"
 
+#include <string>
 #include <utility>
+
+#include "commitlab/sim/json_writer.h"
 
 namespace commitlab::scenarios {
 namespace {
 
 using sim::Json;
 
-Json SnapshotJson(const Snapshot& s, std::string_view operation) {
-  return {{"id", s.id},
-          {"parent", s.parent_id},
-          {"kind", CommitKindName(s.kind)},
-          {"operation", operation},
-          {"user", s.commit_user},
-          {"identifier", s.commit_identifier},
-          {"total_records", s.total_records},
-          {"delta_records", s.delta_records}};
-}
-
-Json TableJson(const TableReport& t) {
-  Json snapshots = Json::array();
-  for (size_t i = 0; i < t.chain.size(); ++i) snapshots.push_back(SnapshotJson(t.chain[i], t.operation(i)));
-  Json counters = Json::object();
-  for (const auto& [key, value] : t.counters) counters[key] = value;
-  return {{"name", t.name},
-          {"protocol", ProtocolName(t.protocol)},
-          {"latest_snapshot", t.latest_snapshot},
-          {"orphan_files", t.orphan_files},
-          {"snapshots", std::move(snapshots)},
-          {"counters", std::move(counters)}};
+// A table with every snapshot, written as it is read: a million-commit race's report is mostly
+// this array, and a JSON document holding it took more memory than the run.
+void WriteTable(const TableReport& t, sim::JsonWriter& w) {
+  w.BeginObject()
+      .Str("name", t.name)
+      .Str("protocol", ProtocolName(t.protocol))
+      .Int("latest_snapshot", t.latest_snapshot)
+      .Int("orphan_files", t.orphan_files)
+      .Name("snapshots")
+      .BeginArray();
+  for (size_t i = 0; i < t.chain.size(); ++i) {
+    const Snapshot& s = t.chain[i];
+    w.BeginObject()
+        .Int("id", s.id)
+        .Int("parent", s.parent_id)
+        .Str("kind", CommitKindName(s.kind))
+        .Str("operation", t.operation(i))
+        .Str("user", s.commit_user)
+        .Int("identifier", s.commit_identifier)
+        .Int("total_records", s.total_records)
+        .Int("delta_records", s.delta_records)
+        .EndObject();
+  }
+  w.EndArray().Name("counters").BeginObject();
+  for (const auto& [key, value] : t.counters) w.Key(key).Int(value);
+  w.EndObject().EndObject();
 }
 
 Json WriterJson(const WriterReport& w) {
@@ -98,25 +105,44 @@ void AddFiredTotal(const RunReport& r, Json* out) {
 
 }  // namespace
 
+void WriteRunJson(const RunReport& r, sim::JsonWriter& w) {
+  w.BeginObject()
+      .Str("scenario", r.scenario)
+      .Str("title", r.title)
+      .Name("seed")
+      .Uint(r.plan.seed)
+      .Str("sched", r.plan.strategy)
+      .Bool("ok", r.ok())
+      .Name("tables")
+      .BeginArray();
+  for (const TableReport& t : r.tables) WriteTable(t, w);
+  w.EndArray().Name("writers").BeginArray();
+  for (const WriterReport& x : r.writers) w.Value(WriterJson(x));
+  w.EndArray()
+      .Value("tally", CountersJson(r.tally))
+      .Value("verdicts", VerdictsJson(r))
+      .Value("faults_fired", Json(r.fired_faults));
+  if (r.schedule.empty()) {
+    w.Null("schedule");
+  } else {
+    w.Str("schedule", r.schedule);
+  }
+  if (r.plan.free) {
+    w.Null("virtual_us");
+  } else {
+    w.Int("virtual_us", r.virtual_micros);
+  }
+  if (r.fired_faults_total > static_cast<int64_t>(r.fired_faults.size()))
+    w.Int("faults_fired_total", r.fired_faults_total);
+  w.EndObject();
+}
+
 Json RunJson(const RunReport& r) {
-  Json tables = Json::array();
-  for (const TableReport& t : r.tables) tables.push_back(TableJson(t));
-  Json writers = Json::array();
-  for (const WriterReport& w : r.writers) writers.push_back(WriterJson(w));
-  Json out = {{"scenario", r.scenario},
-              {"title", r.title},
-              {"seed", r.plan.seed},
-              {"sched", r.plan.strategy},
-              {"ok", r.ok()},
-              {"tables", std::move(tables)},
-              {"writers", std::move(writers)},
-              {"tally", CountersJson(r.tally)},
-              {"verdicts", VerdictsJson(r)},
-              {"faults_fired", r.fired_faults},
-              {"schedule", r.schedule.empty() ? Json(nullptr) : Json(r.schedule)},
-              {"virtual_us", r.plan.free ? Json(nullptr) : Json(r.virtual_micros)}};
-  AddFiredTotal(r, &out);
-  return out;
+  std::string text;
+  sim::JsonWriter w(&text);
+  WriteRunJson(r, w);
+  w.Done();
+  return Json::parse(text);  // one formatter: the document is what WriteRunJson writes
 }
 
 Json HistoryFooter(const RunReport& r) {

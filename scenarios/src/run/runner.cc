@@ -106,6 +106,12 @@ std::string_view StepStatusName(StepStatus s) {
   return "?";
 }
 
+std::string_view WriterReport::StepError(size_t i) const {
+  const auto it = std::lower_bound(step_errors.begin(), step_errors.end(), i,
+                                   [](const auto& e, size_t step) { return e.first < step; });
+  return it != step_errors.end() && it->first == i ? std::string_view(it->second) : std::string_view();
+}
+
 int64_t CounterValue(const Counters& c, Counter counter) {
   switch (counter) {
     case Counter::kCommitted: return c.committed;

@@ -31,8 +31,8 @@ struct Ending {
 
 Ending LineEnding(const WriterReport& w, size_t first, size_t last) {
   for (size_t i = first; i <= last; ++i) {
-    const StepResult& s = w.steps[i];
-    if (s.status == StepStatus::kFailed) return {s.outcome, s.error, {}};
+    const StepRecord& s = w.steps[i];
+    if (s.status == StepStatus::kFailed) return {s.outcome, std::string(w.StepError(i)), {}};
     if (s.status != StepStatus::kOk) return {std::nullopt, "", StepStatusName(s.status)};
   }
   return {Outcome::kOk, "", {}};
@@ -165,7 +165,7 @@ class Evaluator {
     const std::string label = fmt::format("{}.{}", w.name, s_.writers[x.writer].steps[x.first_step].label);
     int64_t sum = 0;
     for (size_t i = x.first_step; i <= x.last_step; ++i) {
-      const StepResult& s = w.steps[i];
+      const StepRecord& s = w.steps[i];
       if (s.status == StepStatus::kNotRun || s.status == StepStatus::kSkipped) {
         out->seen = fmt::format("{} {}", label, StepStatusName(s.status));
         return;

@@ -143,7 +143,7 @@ RunReport World::Finish() {
     r.tables.push_back(std::move(table));
   }
   for (size_t i = 0; i < writers_.size(); ++i) {
-    WriterReport w = writers_[i]->Report();
+    WriterReport w = writers_[i]->TakeReport();
     w.counters.orphan_files = writers_[i]->orphan_files();
     Counters sum = w.counters;
     sum.orphan_files = 0;  // the tally counts orphans per table: a file is one file whoever wrote it

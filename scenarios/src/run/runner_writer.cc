@@ -68,11 +68,9 @@ void WriterRun::Run() {
   size_t i = 0;
   while (i < steps.size()) {
     const Step step = steps[i];  // a repeated line's step is made here (StepList)
-    StepResult& r = report_.steps[i];
     if (Status gate = env_.gates->WaitToStart(index_, i); !gate.ok()) {
-      r.status = StepStatus::kFailed;
-      r.outcome = Outcome::kRefused;
-      r.error = gate.message();
+      report_.steps[i] = {.status = StepStatus::kFailed, .outcome = Outcome::kRefused};
+      report_.step_errors.emplace_back(i, gate.message());
       run_errors_.push_back(gate.message());
       return Stop(Outcome::kRefused, gate.message());
     }
@@ -88,6 +86,7 @@ void WriterRun::Run() {
       env_.opaque_step(sim::StepAccess::kOpaque);
       env_.mark_opaque(true);
     }
+    StepResult r;
     Status st = RunStep(step, i, &r);
     if (shared) env_.mark_opaque(false);
     r.status = st.ok() ? StepStatus::kOk : StepStatus::kFailed;
@@ -108,6 +107,8 @@ void WriterRun::Run() {
     if (env_.history != nullptr) env_.history->StepEnd(step, r);
     env_.gates->Finished(index_, i);
     if (env_.on_step) env_.on_step(index_, i, r);
+    report_.steps[i] = {.status = r.status, .outcome = r.outcome, .committed = r.committed};
+    if (!st.ok()) report_.step_errors.emplace_back(i, r.error);
     if (st.ok()) {
       ++i;
       continue;
@@ -166,8 +167,8 @@ Status WriterRun::ScriptError(std::string message) {
   return Status::InvalidArgument(fmt::format("{}: {}: {}", env_.scenario->Where(current_->pos), writer_.name, message));
 }
 
-WriterReport WriterRun::Report() const {
-  WriterReport out = report_;
+WriterReport WriterRun::TakeReport() {
+  WriterReport out = std::move(report_);
   out.counters = protocol_->counters();
   return out;
 }

@@ -72,8 +72,8 @@ class WriterRun {
   // to the next restart after a crash.
   void Run();
 
-  // The report without orphan files (the world counts those).
-  WriterReport Report() const;
+  // The report without orphan files (the world counts those), moved out: call once, after Run.
+  WriterReport TakeReport();
   // Once its table has reported: the files this writer wrote that no snapshot references.
   int64_t orphan_files() const { return protocol_->orphan_files(); }
   // Errors that mean the script could not go on as written (see RunReport::run_errors).

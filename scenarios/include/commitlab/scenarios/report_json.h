@@ -8,6 +8,7 @@
 
 #include "commitlab/scenarios/runner.h"
 #include "commitlab/sim/history.h"
+#include "commitlab/sim/json_writer.h"
 
 namespace commitlab::scenarios {
 
@@ -25,6 +26,9 @@ sim::Json VerdictsJson(const RunReport& r);
 // One run: scenario, title, seed, sched, ok, tables (with their snapshots), writers, tally,
 // verdicts, faults fired, schedule, virtual time.
 sim::Json RunJson(const RunReport& r);
+// The same run written into `w` as it is read (the bytes JsonWriter::Value(RunJson(r)) writes),
+// without a document holding every snapshot: what `race --json` prints.
+void WriteRunJson(const RunReport& r, sim::JsonWriter& w);
 // The history's footer fields: schedule, virtual time, verdicts, tally.
 sim::Json HistoryFooter(const RunReport& r);
 

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "commitlab/core/commit_stats.h"
@@ -162,6 +163,16 @@ struct StepResult {
   std::optional<CounterStepValues> counter = {};  // counter read, add and commit
 };
 
+// What a run's report keeps of a step once it has ended: what expectations read. The step's detail
+// and counter values are told while it ends (RunObserver::OnStep, the history) and not kept: a
+// million-commit race would hold two of them a commit.
+// Its error, if it failed, is kept apart (WriterReport::StepError): most steps have none.
+struct StepRecord {
+  StepStatus status = StepStatus::kNotRun;
+  Outcome outcome = Outcome::kOk;  // kFailed: how it failed
+  int64_t committed = 0;           // as StepResult::committed
+};
+
 // The counters of `expect writer W COUNTER` and `expect tally COUNTER`: core's one tally, as the
 // engines count it and the runner sums it (per writer over its committers, per run over its writers).
 using Counters = CommitStats;
@@ -177,7 +188,12 @@ struct WriterReport {
   // counts as recovered); otherwise the failure that stopped it, with its message.
   Outcome outcome = Outcome::kOk;
   std::string error = {};              // "" when kOk
-  std::vector<StepResult> steps = {};  // one per Writer::steps entry
+  std::vector<StepRecord> steps = {};  // one per Writer::steps entry
+  // The whole message of each failed step, by step index, in step order.
+  std::vector<std::pair<size_t, std::string>> step_errors = {};
+
+  // Step `i`'s error: "" unless it failed.
+  std::string_view StepError(size_t i) const;
 };
 
 // Iceberg and Delta tables are reported in the same shape: an Iceberg snapshot's id is its
