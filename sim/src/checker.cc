@@ -318,6 +318,20 @@ void OutcomeRecorder::OnEvent(const Event& e) {
 std::vector<CommitRecord> OutcomeRecorder::records() const {
   MutexLock lock(&mu_);
   std::vector<CommitRecord> out = closed_;
+  AppendOpen(&out);
+  return out;
+}
+
+std::vector<CommitRecord> OutcomeRecorder::TakeRecords() {
+  MutexLock lock(&mu_);
+  std::vector<CommitRecord> out = std::move(closed_);
+  closed_.clear();
+  AppendOpen(&out);
+  open_.clear();
+  return out;
+}
+
+void OutcomeRecorder::AppendOpen(std::vector<CommitRecord>* out) const {
   std::vector<std::pair<size_t, CommitRecord>> still_open;
   for (const auto& [key, open] : open_) {
     const bool unknown = open.maybe_published || open.in_attempt;
@@ -326,8 +340,7 @@ std::vector<CommitRecord> OutcomeRecorder::records() const {
                            unknown ? CommitOutcome::kUnknown : CommitOutcome::kFailed, 0}});
   }
   std::sort(still_open.begin(), still_open.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [order, record] : still_open) out.push_back(std::move(record));
-  return out;
+  for (auto& [order, record] : still_open) out->push_back(std::move(record));
 }
 
 }  // namespace commitlab::sim

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/model.h"
 
 namespace commitlab::sim {
@@ -33,18 +34,59 @@ bool ReadNumber(std::string_view text, size_t* pos, int64_t* out) {
 
 }  // namespace
 
-int64_t RecordedSchedule::steps() const {
-  int64_t n = 0;
-  for (const ScheduleRun& r : runs) n += r.count;
-  return n;
+namespace {
+
+void PutVarint(uint64_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
 }
 
-void RecordedSchedule::Append(int writer) {
-  if (!runs.empty() && runs.back().writer == writer) {
-    ++runs.back().count;
-  } else {
-    runs.push_back({writer, 1});
+uint64_t GetVarint(std::string_view bytes, size_t* pos) {
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto b = static_cast<unsigned char>(bytes[(*pos)++]);
+    v |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if (b < 0x80) return v;
   }
+}
+
+}  // namespace
+
+void ScheduleRuns::Append(int writer, int64_t count) {
+  COMMITLAB_DCHECK(writer >= 0 && count >= 1, "a run names a writer and at least one step");
+  steps_ += count;
+  if (open_.count > 0 && open_.writer == writer) {
+    open_.count += count;
+    return;
+  }
+  if (open_.count > 0) {
+    PutVarint(static_cast<uint64_t>(open_.writer), &bytes_);
+    PutVarint(static_cast<uint64_t>(open_.count), &bytes_);
+    ++closed_;
+  }
+  open_ = {writer, count};
+}
+
+ScheduleRuns::Iterator::Iterator(const ScheduleRuns* runs, size_t index) : runs_(runs), index_(index) {
+  if (index_ == 0) Load();
+}
+
+void ScheduleRuns::Iterator::Load() {
+  if (index_ < runs_->closed_) {
+    current_.writer = static_cast<int>(GetVarint(runs_->bytes_, &pos_));
+    current_.count = static_cast<int64_t>(GetVarint(runs_->bytes_, &pos_));
+  } else if (index_ == runs_->closed_) {
+    current_ = runs_->open_;
+  }
+}
+
+ScheduleRuns::Iterator& ScheduleRuns::Iterator::operator++() {
+  ++index_;
+  Load();
+  return *this;
 }
 
 namespace {
@@ -132,11 +174,7 @@ Result<RecordedSchedule> ParseSchedule(std::string_view text) {
         return error(fmt::format("bad repeat count after writer {} at offset {}: expected 1 to {}",
                                  WriterSymbol(static_cast<int>(writer)), at, kMaxCount));
     }
-    if (!out.runs.empty() && out.runs.back().writer == writer) {
-      out.runs.back().count += count;  // "a2a3" is legal, if not canonical
-    } else {
-      out.runs.push_back({static_cast<int>(writer), count});
-    }
+    out.runs.Append(static_cast<int>(writer), count);  // "a2a3" is legal, if not canonical: one run
     total += count;
     if (total > kMaxCount) return error("too many steps");
   }

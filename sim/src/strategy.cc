@@ -99,7 +99,7 @@ class ReplayStrategy final : public Strategy {
 
   Status Start(std::span<const std::string> writers, uint64_t) override {
     names_.assign(writers.begin(), writers.end());
-    run_ = 0;
+    run_ = schedule_.runs.begin();
     offset_ = 0;
     if (static_cast<int>(writers.size()) != schedule_.writers)
       return Status::InvalidArgument(
@@ -109,15 +109,15 @@ class ReplayStrategy final : public Strategy {
   }
 
   Result<int> Pick(const SchedulePoint& p) override {
-    if (run_ >= schedule_.runs.size())
+    if (run_ == schedule_.runs.end())
       return Status::InvalidArgument(fmt::format(
           "schedule diverged at step {}: the schedule ends there, but {} can still run", p.step, List(p.runnable)));
-    const int expected = schedule_.runs[run_].writer;
+    const int expected = (*run_).writer;
     if (!std::binary_search(p.runnable.begin(), p.runnable.end(), expected))
       return Status::InvalidArgument(
           fmt::format("schedule diverged at step {}: the schedule runs {} next, but only {} can run", p.step,
                       Name(expected), List(p.runnable)));
-    if (++offset_ == schedule_.runs[run_].count) {
+    if (++offset_ == (*run_).count) {
       ++run_;
       offset_ = 0;
     }
@@ -125,7 +125,7 @@ class ReplayStrategy final : public Strategy {
   }
 
   Status Finish(int64_t steps) override {
-    if (run_ >= schedule_.runs.size()) return Status::OK();
+    if (run_ == schedule_.runs.end()) return Status::OK();
     return Status::InvalidArgument(
         fmt::format("schedule diverged at step {}: every writer has finished, but the schedule has {} more steps",
                     steps, schedule_.steps() - steps));
@@ -149,7 +149,7 @@ class ReplayStrategy final : public Strategy {
 
   const RecordedSchedule schedule_;
   std::vector<std::string> names_;
-  size_t run_ = 0;      // index into schedule_.runs
+  ScheduleRuns::Iterator run_ = {};  // into schedule_.runs
   int64_t offset_ = 0;  // steps taken within that run
 };
 

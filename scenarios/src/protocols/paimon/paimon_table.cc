@@ -134,7 +134,7 @@ void PaimonTableRun::Report(TableReport* out, std::vector<sim::Violation>* viola
   });
   std::sort(orphans.begin(), orphans.end());
   out->orphan_files = std::unique(orphans.begin(), orphans.end()) - orphans.begin();
-  for (const sim::Violation& v : sim::CheckInvariants(out->chain, recorder_.records())) violations->push_back(v);
+  for (const sim::Violation& v : sim::CheckInvariants(out->chain, recorder_.TakeRecords())) violations->push_back(v);
 }
 
 }  // namespace commitlab::scenarios::internal

@@ -87,6 +87,9 @@ class OutcomeRecorder : public EventSink {
   bool wants_messages() const override { return false; }
   // Closed records in the order they closed, then open ones (as unknown) in the order they opened.
   std::vector<CommitRecord> records() const;
+  // The same, moved out: the recorder is empty after. For the end of a run, which would otherwise
+  // hold every record twice.
+  std::vector<CommitRecord> TakeRecords();
 
  private:
   using Key = std::tuple<std::string, int64_t, CommitKind>;
@@ -95,6 +98,9 @@ class OutcomeRecorder : public EventSink {
     bool in_attempt = false;       // an attempt started and its publish has not been answered
     bool maybe_published = false;  // an earlier publish ended in an unknown outcome
   };
+
+  // Appends the open records (as unknown), in the order they opened.
+  void AppendOpen(std::vector<CommitRecord>* out) const REQUIRES(mu_);
 
   mutable Mutex mu_;
   std::vector<CommitRecord> closed_ GUARDED_BY(mu_);
