@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
+#include "commitlab/core/check.h"
 #include "commitlab/core/paimon/table_state.h"
 
 namespace commitlab::sim {
@@ -195,40 +199,75 @@ void CheckCommit(const CommitKey& key, const CommitFacts& f, std::vector<Violati
   }
 }
 
-// One thing known about a commit: a record of what its writer was told, or a snapshot holding it.
+// One thing known about a commit: a record of what its writer was told, or a snapshot holding it,
+// in 16 bytes (a run of a million commits holds two a commit). Users are numbered in name order, so
+// sorting by number sorts by name.
 struct Fact {
-  CommitKey key;
-  bool in_chain = false;  // a snapshot; else a record
-  size_t order = 0;       // its index among the records, or in the chain
+  int64_t identifier = 0;
+  uint32_t user_kind = 0;    // user << 2 | kind
+  uint32_t chain_order = 0;  // in_chain << 31 | order (its index among the records, or in the chain)
+
+  uint32_t user() const { return user_kind >> 2; }
+  CommitKind kind() const { return static_cast<CommitKind>(user_kind & 3); }
+  bool in_chain() const { return (chain_order >> 31) != 0; }
+  size_t order() const { return chain_order & ~(uint32_t{1} << 31); }
+  bool SameCommit(const Fact& o) const { return identifier == o.identifier && user_kind == o.user_kind; }
 };
+static_assert(static_cast<int>(CommitKind::kOverwrite) < 4, "a fact keeps the kind in two bits");
+
+// The facts of every record and snapshot, users numbered in name order (`users` gets the names).
+template <typename Chain>
+std::vector<Fact> Facts(const Chain& chain, const std::vector<CommitRecord>& records,
+                        std::vector<std::string_view>* users) {
+  COMMITLAB_CHECK(records.size() < (size_t{1} << 31) && chain.size() < (size_t{1} << 31),
+                  "a fact numbers its record or snapshot in 31 bits");
+  std::unordered_map<std::string_view, uint32_t> seen;  // a user's number in the order first seen
+  std::vector<Fact> facts;
+  facts.reserve(records.size() + chain.size());
+  auto add = [&](std::string_view user, int64_t identifier, CommitKind kind, bool in_chain, size_t i) {
+    const auto [it, inserted] = seen.try_emplace(user, static_cast<uint32_t>(users->size()));
+    if (inserted) users->push_back(user);
+    facts.push_back({identifier, it->second << 2 | static_cast<uint32_t>(kind),
+                     static_cast<uint32_t>(in_chain) << 31 | static_cast<uint32_t>(i)});
+  };
+  for (size_t i = 0; i < records.size(); ++i) add(records[i].user, records[i].identifier, records[i].kind, false, i);
+  for (size_t i = 0; i < chain.size(); ++i) add(chain[i].commit_user, chain[i].commit_identifier, chain[i].kind, true, i);
+  COMMITLAB_CHECK(users->size() < (size_t{1} << 30), "a fact numbers its user in 30 bits");
+  // Renumber in name order.
+  std::vector<uint32_t> by_name(users->size());
+  std::iota(by_name.begin(), by_name.end(), 0);
+  std::sort(by_name.begin(), by_name.end(), [&](uint32_t a, uint32_t b) { return (*users)[a] < (*users)[b]; });
+  std::vector<uint32_t> rank(users->size());
+  for (uint32_t r = 0; r < by_name.size(); ++r) rank[by_name[r]] = r;
+  std::vector<std::string_view> sorted(users->size());
+  for (uint32_t u = 0; u < rank.size(); ++u) sorted[rank[u]] = (*users)[u];
+  *users = std::move(sorted);
+  for (Fact& f : facts) f.user_kind = rank[f.user()] << 2 | (f.user_kind & 3);
+  return facts;
+}
 
 // Judges every recorded commit against the chain, in (user, identifier, kind) order. The facts are
 // sorted rather than gathered in a map: a run of a million commits holds one small entry for each.
 template <typename Chain>
 void CheckCommits(const Chain& chain, const std::vector<CommitRecord>& records, std::vector<Violation>& out) {
-  std::vector<Fact> facts;
-  facts.reserve(records.size() + chain.size());
-  for (size_t i = 0; i < records.size(); ++i)
-    facts.push_back({{records[i].user, records[i].identifier, records[i].kind}, false, i});
-  for (size_t i = 0; i < chain.size(); ++i) {
-    const Snapshot& s = chain[i];
-    facts.push_back({{s.commit_user, s.commit_identifier, s.kind}, true, i});
-  }
+  std::vector<std::string_view> users;
+  std::vector<Fact> facts = Facts(chain, records, &users);
   std::sort(facts.begin(), facts.end(), [](const Fact& a, const Fact& b) {
-    return std::tie(a.key, a.in_chain, a.order) < std::tie(b.key, b.in_chain, b.order);
+    return std::tuple(a.user(), a.identifier, a.user_kind, a.chain_order) <
+           std::tuple(b.user(), b.identifier, b.user_kind, b.chain_order);
   });
   for (size_t at = 0; at < facts.size();) {
     size_t end = at;
     CommitFacts f;
     bool recorded = false;
-    for (; end < facts.size() && facts[end].key == facts[at].key; ++end) {
+    for (; end < facts.size() && facts[end].SameCommit(facts[at]); ++end) {
       const Fact& x = facts[end];
-      if (x.in_chain) {
-        f.in_chain.push_back(chain[x.order].id);
+      if (x.in_chain()) {
+        f.in_chain.push_back(chain[x.order()].id);
         continue;
       }
       recorded = true;
-      const CommitRecord& r = records[x.order];
+      const CommitRecord& r = records[x.order()];
       if (r.outcome == CommitOutcome::kAcknowledged) {
         f.acknowledged = true;
         f.told.push_back(r.snapshot_id);
@@ -236,7 +275,8 @@ void CheckCommits(const Chain& chain, const std::vector<CommitRecord>& records, 
       f.unknown |= r.outcome == CommitOutcome::kUnknown;
     }
     // Snapshots of commits nobody recorded (a writer outside the harness) are not judged here.
-    if (recorded) CheckCommit(facts[at].key, f, out);
+    const Fact& c = facts[at];
+    if (recorded) CheckCommit({users[c.user()], c.identifier, c.kind()}, f, out);
     at = end;
   }
 }
