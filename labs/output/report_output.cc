@@ -52,7 +52,7 @@ void PrintRunReport(std::string_view command, const sim::Json& settings, const s
   w.BeginObject();
   for (const auto& [key, value] : envelope.items()) w.Key(key).Value(value);
   w.Name("runs").BeginArray();
-  scenarios::WriteRunJson(r, w);
+  scenarios::WriteRunJson(r, w, [](std::string_view piece) { WriteText(stdout, piece); });
   w.EndArray().Bool("ok", r.ok()).EndObject().Byte('\n').Done();
   WriteText(stdout, line);
 }

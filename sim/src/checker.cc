@@ -231,7 +231,8 @@ std::vector<Fact> Facts(const Chain& chain, const std::vector<CommitRecord>& rec
                      static_cast<uint32_t>(in_chain) << 31 | static_cast<uint32_t>(i)});
   };
   for (size_t i = 0; i < records.size(); ++i) add(records[i].user, records[i].identifier, records[i].kind, false, i);
-  for (size_t i = 0; i < chain.size(); ++i) add(chain[i].commit_user, chain[i].commit_identifier, chain[i].kind, true, i);
+  for (size_t i = 0; i < chain.size(); ++i)
+    add(chain[i].commit_user, chain[i].commit_identifier, chain[i].kind, true, i);
   COMMITLAB_CHECK(users->size() < (size_t{1} << 30), "a fact numbers its user in 30 bits");
   // Renumber in name order.
   std::vector<uint32_t> by_name(users->size());

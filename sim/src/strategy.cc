@@ -150,7 +150,7 @@ class ReplayStrategy final : public Strategy {
   const RecordedSchedule schedule_;
   std::vector<std::string> names_;
   ScheduleRuns::Iterator run_ = {};  // into schedule_.runs
-  int64_t offset_ = 0;  // steps taken within that run
+  int64_t offset_ = 0;               // steps taken within that run
 };
 
 Result<int64_t> ParseInt(std::string_view spec, std::string_view key, std::string_view value, int64_t lo, int64_t hi) {

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -119,6 +121,37 @@ TEST(JsonWriterTest, EventMembersAreEventFields) {
     e.cause = nullptr;
     ExpectSameFields(e);
   }
+}
+
+TEST(JsonWriterTest, DrainedPiecesJoinToTheWholeValue) {
+  auto write = [](JsonWriter& w, const std::function<void(JsonWriter&, int)>& after) {
+    w.BeginObject().Name("items").BeginArray();
+    for (int i = 0; i < 5000; ++i) {
+      w.BeginObject().Int("i", i).Str("s", "a\"b").EndObject();
+      after(w, i);
+    }
+    w.EndArray().Bool("ok", true).EndObject();
+  };
+  std::string whole;
+  {
+    JsonWriter w(&whole);
+    write(w, [](JsonWriter&, int) {});
+  }
+  std::string buffer, joined;
+  size_t largest = 0;
+  {
+    JsonWriter w(&buffer);
+    write(w, [&](JsonWriter& x, int i) {
+      if (i % 1000 == 999)
+        x.Drain([&](std::string_view piece) {
+          joined += piece;
+          largest = std::max(largest, piece.size());
+        });
+    });
+  }
+  joined += buffer;
+  EXPECT_EQ(joined, whole);
+  EXPECT_LT(largest, whole.size() / 3);  // never held whole
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "commitlab/scenarios/report_json.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -12,7 +13,8 @@ using sim::Json;
 
 // A table with every snapshot, written as it is read: a million-commit race's report is mostly
 // this array, and a JSON document holding it took more memory than the run.
-void WriteTable(const TableReport& t, sim::JsonWriter& w) {
+void WriteTable(const TableReport& t, sim::JsonWriter& w, const std::function<void(std::string_view)>& drain) {
+  constexpr size_t kPiece = 4096;  // snapshots written between drains
   w.BeginObject()
       .Str("name", t.name)
       .Str("protocol", ProtocolName(t.protocol))
@@ -32,6 +34,7 @@ void WriteTable(const TableReport& t, sim::JsonWriter& w) {
         .Int("total_records", s.total_records)
         .Int("delta_records", s.delta_records)
         .EndObject();
+    if (drain && (i + 1) % kPiece == 0) w.Drain(drain);
   }
   w.EndArray().Name("counters").BeginObject();
   for (const auto& [key, value] : t.counters) w.Key(key).Int(value);
@@ -105,7 +108,7 @@ void AddFiredTotal(const RunReport& r, Json* out) {
 
 }  // namespace
 
-void WriteRunJson(const RunReport& r, sim::JsonWriter& w) {
+void WriteRunJson(const RunReport& r, sim::JsonWriter& w, const std::function<void(std::string_view)>& drain) {
   w.BeginObject()
       .Str("scenario", r.scenario)
       .Str("title", r.title)
@@ -115,7 +118,7 @@ void WriteRunJson(const RunReport& r, sim::JsonWriter& w) {
       .Bool("ok", r.ok())
       .Name("tables")
       .BeginArray();
-  for (const TableReport& t : r.tables) WriteTable(t, w);
+  for (const TableReport& t : r.tables) WriteTable(t, w, drain);
   w.EndArray().Name("writers").BeginArray();
   for (const WriterReport& x : r.writers) w.Value(WriterJson(x));
   w.EndArray()
@@ -140,7 +143,7 @@ void WriteRunJson(const RunReport& r, sim::JsonWriter& w) {
 Json RunJson(const RunReport& r) {
   std::string text;
   sim::JsonWriter w(&text);
-  WriteRunJson(r, w);
+  WriteRunJson(r, w, {});
   w.Done();
   return Json::parse(text);  // one formatter: the document is what WriteRunJson writes
 }

@@ -4,6 +4,7 @@
 #ifndef COMMITLAB_SCENARIOS_REPORT_JSON_H_
 #define COMMITLAB_SCENARIOS_REPORT_JSON_H_
 
+#include <functional>
 #include <string_view>
 
 #include "commitlab/scenarios/runner.h"
@@ -27,8 +28,9 @@ sim::Json VerdictsJson(const RunReport& r);
 // verdicts, faults fired, schedule, virtual time.
 sim::Json RunJson(const RunReport& r);
 // The same run written into `w` as it is read (the bytes JsonWriter::Value(RunJson(r)) writes),
-// without a document holding every snapshot: what `race --json` prints.
-void WriteRunJson(const RunReport& r, sim::JsonWriter& w);
+// without a document holding every snapshot: what `race --json` prints. With `drain`, what is
+// written so far goes to it every few thousand snapshots (JsonWriter::Drain).
+void WriteRunJson(const RunReport& r, sim::JsonWriter& w, const std::function<void(std::string_view)>& drain);
 // The history's footer fields: schedule, virtual time, verdicts, tally.
 sim::Json HistoryFooter(const RunReport& r);
 

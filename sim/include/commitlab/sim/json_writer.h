@@ -51,6 +51,13 @@ class JsonWriter {
     done_ = true;
     return {out_->data(), len_};
   }
+  // Hands what was written so far to `sink` (a callable taking std::string_view) and goes on writing
+  // from the string's start: a long value written out in pieces, never held whole.
+  template <typename Sink>
+  void Drain(Sink&& sink) {
+    sink(std::string_view(out_->data(), len_));
+    len_ = 0;
+  }
   // A byte outside JSON (a history line's newline).
   JsonWriter& Byte(char c) {
     Put(c);
