@@ -190,7 +190,7 @@ class Scheduler {
   static constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max();
   int64_t step_limit_ = kNoLimit;   // max_steps_, or kNoLimit without one or once the verdict is in
   int64_t clock_limit_ = kNoLimit;  // max_virtual_micros_, likewise
-  std::string budget_verdict_;  // "" while within budget
+  std::string budget_verdict_;      // "" while within budget
   std::vector<int> over_budget_running_;
 };
 
