@@ -70,11 +70,11 @@ sweep_test(capacity_too_high 2 "--capacity \"2000000\": piece \"2000000\": out o
 # main at 8da86dc, before the sweep's per-call cost was cut (so a faster sweep must be the same
 # sweep). Brooker's set-up at several seeds and policies, against a limited store, the capacity
 # experiment and the three protocols. Record again only for a deliberate change of the model:
-# SWEEP_GOLDEN_WRITE=1 ctest -R golden_sweep.
-set(SWEEP_GOLDEN ${CMAKE_CURRENT_SOURCE_DIR}/tests/sweep_golden.sh)
+# GOLDEN_WRITE=1 ctest -R golden_sweep.
+set(GOLDEN_JSON ${CMAKE_CURRENT_SOURCE_DIR}/tests/golden_json.sh)
 function(sweep_golden name)
   add_test(NAME golden_sweep.${name}
-    COMMAND ${SWEEP_GOLDEN} ${PROJECT_SOURCE_DIR}/results/golden/sweep/${name}.json -- $<TARGET_FILE:commitlab> sweep --json ${ARGN})
+    COMMAND ${GOLDEN_JSON} 0 ${PROJECT_SOURCE_DIR}/results/golden/sweep/${name}.json -- $<TARGET_FILE:commitlab> sweep --json ${ARGN})
   set_tests_properties(golden_sweep.${name} PROPERTIES LABELS golden)
 endfunction()
 sweep_golden(brooker_seed1 --experiment brooker --runs 10 --seed 1)
