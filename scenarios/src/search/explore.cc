@@ -283,6 +283,7 @@ Status Search::Execute() {
   run.observer = nullptr;
   run.effect_gate = nullptr;
   run.untimed = true;
+  run.step_details = false;  // narration nobody reads here
   run.schedule.clear();
   run.wrap_strategy = [this](std::unique_ptr<sim::Strategy>) -> std::unique_ptr<sim::Strategy> {
     return std::make_unique<ExploreStrategy>(this);
