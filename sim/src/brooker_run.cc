@@ -1,5 +1,5 @@
 // Brooker's experiment against an unlimited store as an event loop: each writer is a small state
-// machine, the sleepers a WakeQueue, and nothing else runs. It is the committer path of
+// machine, the sleepers a PackedWakeQueue, and nothing else runs. It is the committer path of
 // RunBrookerThroughCommitter (sweep_run.cc: Paimon's Committer on fibers, under SweepEnv and the
 // Scheduler) with everything that path does not need taken out, and it reproduces that path
 // draw for draw and step for step, so their RunOutcomes are equal (sweep_test.cc compares them
@@ -19,18 +19,21 @@
 //   the step budget                   WritersRun's RunStepBudget, failing the next fault point
 //                                     (SweepEnv::FaultPoint) as a crash once the run is past it
 //
-// A change to any of those must be made here too; the equality test says when it was not.
+// A change to any of those must be made here too; the equality test says when it was not. A run
+// whose clock would pass what the packed heap holds (PackedWakeQueue::fits: 17 years) is run
+// through the committer instead.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "commitlab/core/retry_policy.h"
 #include "commitlab/sim/sweep.h"
-#include "commitlab/sim/wake_queue.h"
+#include "packed_wake_queue.h"
 
 namespace commitlab::sim {
 namespace {
@@ -60,13 +63,15 @@ class BrookerLoop {
         latency_(latency),
         rng_(seed),
         writers_(static_cast<size_t>(writers)),
+        sleepers_(writers),
         step_limit_(std::max<int64_t>(4'000'000, 64 * int64_t{writers} * writers)) {
     ready_.reserve(static_cast<size_t>(writers));
     for (int i = 0; i < writers; ++i) ready_.push_back(i);
     latencies_.reserve(static_cast<size_t>(writers));
   }
 
-  RunOutcome Run() {
+  // nullopt: the clock would pass what the heap holds (see the file comment).
+  std::optional<RunOutcome> Run() {
     rng_.Next();  // the strategy's set-up draw (Scheduler::Run)
     for (int w = NextWriter(); w >= 0;) {
       BrookerWriter& bw = writers_[static_cast<size_t>(w)];
@@ -77,6 +82,7 @@ class BrookerLoop {
         w = NextWriter();
       }
     }
+    if (overflowed_) return std::nullopt;
     return Outcome();
   }
 
@@ -158,11 +164,15 @@ class BrookerLoop {
     const int64_t room = std::numeric_limits<int64_t>::max() - now_;
     const int64_t wake = micros <= 0 ? now_ : now_ + std::min(micros, room);
     if (wake > now_) {
+      if (!sleepers_.fits(wake)) {
+        overflowed_ = true;
+        return -1;
+      }
       RemoveReady(w);
       const WakeQueue::Entry self{wake, w};
       if (!ready_.empty()) {
         sleepers_.Push(self);
-      } else if (sleepers_.empty() || wake < sleepers_.earliest().wake_micros) {
+      } else if (sleepers_.empty() || wake < sleepers_.earliest_wake()) {
         now_ = wake;
         ready_.push_back(w);
       } else {
@@ -177,8 +187,8 @@ class BrookerLoop {
 
   // Scheduler::NextWriter under the random strategy: -1 once every writer has ended.
   [[gnu::always_inline]] int NextWriter() {
-    if (ready_.empty() && !sleepers_.empty()) now_ = std::max(now_, sleepers_.earliest().wake_micros);
-    while (!sleepers_.empty() && sleepers_.earliest().wake_micros <= now_) {
+    if (ready_.empty() && !sleepers_.empty()) now_ = std::max(now_, sleepers_.earliest_wake());
+    while (!sleepers_.empty() && sleepers_.earliest_wake() <= now_) {
       const int w = sleepers_.earliest().writer;
       sleepers_.PopEarliest();
       ready_.insert(std::upper_bound(ready_.begin(), ready_.end(), w), w);
@@ -221,19 +231,21 @@ class BrookerLoop {
   Rng rng_;
   std::vector<BrookerWriter> writers_;
   std::vector<int> ready_;  // runnable now, ascending (Scheduler::ready_)
-  WakeQueue sleepers_;
+  internal::PackedWakeQueue sleepers_;
   std::vector<int64_t> latencies_;
   int64_t now_ = 0;
   int64_t steps_ = 0;
   const int64_t step_limit_;
   int64_t published_ = 0;  // the latest snapshot id
   int64_t calls_ = 0;
+  bool overflowed_ = false;
 };
 
 }  // namespace
 
 RunOutcome RunBrookerLoop(int writers, const RetryPolicy& policy, uint64_t seed, const LatencyModel& latency) {
-  return BrookerLoop(writers, policy, seed, latency).Run();
+  if (std::optional<RunOutcome> r = BrookerLoop(writers, policy, seed, latency).Run()) return *std::move(r);
+  return RunBrookerThroughCommitter(writers, policy, seed, latency);
 }
 
 }  // namespace commitlab::sim

@@ -215,6 +215,23 @@ TEST(BrookerLoopTest, EveryRunEqualsTheRunThroughTheCommitter) {
   EXPECT_EQ(runs, 5 * 6 * 13 * 3);
 }
 
+// A wait of 50 million days puts the loser's clock past what the loop's packed heap holds
+// (PackedWakeQueue::fits): the run goes through the committer instead, with the same outcome.
+TEST(BrookerLoopTest, AClockPastThePackedHeapStillEqualsTheCommitter) {
+  const RetryPolicy policy = Policy("fixed:base=50000000d,retries=1");
+  for (int writers : {2, 3}) {
+    const RunOutcome want = RunBrookerThroughCommitter(writers, policy, 5, ConstantHops());
+    const RunOutcome got = RunBrookerLoop(writers, policy, 5, ConstantHops());
+    ASSERT_TRUE(got.status.ok()) << got.status.ToString();
+    EXPECT_GT(got.finish_micros, int64_t{1} << 61) << writers;
+    EXPECT_EQ(got.calls, want.calls);
+    EXPECT_EQ(got.commits_ok, want.commits_ok);
+    EXPECT_EQ(got.gave_up, want.gave_up);
+    EXPECT_EQ(got.finish_micros, want.finish_micros);
+    EXPECT_EQ(got.latencies_micros, want.latencies_micros);
+  }
+}
+
 // Both give up by the total timeout and by the retry count somewhere in the comparison above.
 TEST(BrookerLoopTest, TheComparedPoliciesGiveUpBothWays) {
   const LatencyModel hops = ConstantHops();
