@@ -118,6 +118,9 @@ struct RunOptions {
   // StepResult::detail empty. It is narration (the history, the lab, a step's observer) and a
   // search that runs the scenario a million times reads none of it (`commitlab explore`).
   bool step_details = true;
+  // Off (simulated runs): the scheduler keeps no schedule and RunReport::schedule stays empty. The
+  // explorer picks every step itself and formats a schedule only for the executions it reports.
+  bool record_schedule = true;
 };
 
 // What a run will do, resolved from the scenario and the options before anything runs.
