@@ -1,7 +1,7 @@
 # How the suite is labelled, so `ctest -L unit` (or -LE long) picks a part of it:
 #   unit      GoogleTest binaries of the libraries and the CLI's pieces
 #   scenario  the scenario language's tests (parser, runner, upstream cases, explorer)
-#   golden    each scenario's recorded history replayed, and the histories' schema
+#   golden    each scenario's recorded history replayed, the histories' schema, and the sweeps' recorded rows
 #   cli       the commitlab binary run as a user would (commands, labs, reports, schemas)
 #   browser   timeline pages in headless chromium, the stepper on a pseudo-terminal
 #   bench     each Google Benchmark binary for a moment (it still runs; timings are not judged)

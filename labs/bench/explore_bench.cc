@@ -9,6 +9,7 @@
 namespace commitlab::scenarios {
 namespace {
 
+// The same race as scenarios/tests/data/race_2x2.scn, whose explorations are golden.
 constexpr char kRace[] = R"(title "2x2 race"
 table name=t protocol=paimon
 writer name=job-A

@@ -19,16 +19,19 @@ RetryPolicy PolicyNamed(std::string_view name) {
   return DefaultRetryPolicy(RetryKind::kNone);
 }
 
-// One Brooker run: N = 100 writers, one commit each, Brooker's latency.
-void BM_BrookerRun(benchmark::State& state, std::string_view policy_name) {
+// One Brooker run: N = 100 writers, one commit each, Brooker's latency, as the sweep runs it
+// (RunBrookerLoop); BM_BrookerRunThroughCommitter runs the same through Paimon's committer on
+// fibers, the reference the loop reproduces.
+template <RunOutcome (*kRun)(int, const RetryPolicy&, uint64_t, const LatencyModel&, const StoreCapacity&)>
+void BrookerRun(benchmark::State& state, std::string_view policy_name) {
   TuneAllocatorForSweeps();
   const RetryPolicy policy = PolicyNamed(policy_name);
   const LatencyModel latency = *ParseLatencyModel(kBrookerLatencySpec);
   constexpr int kWriters = 100;
   int64_t calls = 0, gave_up = 0, run = 0;
   for (auto _ : state) {
-    RunOutcome r = RunBrookerOnce(kWriters, policy,
-                                  RunSeed(1, Experiment::kBrooker, kWriters, policy, static_cast<int>(run++)), latency);
+    RunOutcome r = kRun(kWriters, policy, RunSeed(1, Experiment::kBrooker, kWriters, policy, static_cast<int>(run++)),
+                        latency, {});
     if (!r.status.ok()) state.SkipWithError(r.status.message().c_str());
     calls += r.calls;
     gave_up += r.gave_up;
@@ -38,6 +41,14 @@ void BM_BrookerRun(benchmark::State& state, std::string_view policy_name) {
   state.counters["gave_up/run"] = static_cast<double>(gave_up) / runs;
   state.counters["calls/s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
 }
+void BM_BrookerRun(benchmark::State& state, std::string_view policy_name) {
+  BrookerRun<RunBrookerOnce>(state, policy_name);
+}
+void BM_BrookerRunThroughCommitter(benchmark::State& state, std::string_view policy_name) {
+  BrookerRun<RunBrookerThroughCommitter>(state, policy_name);
+}
+BENCHMARK_CAPTURE(BM_BrookerRunThroughCommitter, none, "none")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BrookerRunThroughCommitter, full_jitter, "full-jitter")->Unit(benchmark::kMillisecond);
 
 // One Paimon formats run: 16 appenders x 30 commits, the race's latency (sim::kLectureLatencySpec).
 void BM_AppendersRun(benchmark::State& state, std::string_view policy_name) {

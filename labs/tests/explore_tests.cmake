@@ -54,3 +54,20 @@ add_test(NAME cli.shrink_expects_every_kind_it_shows
 # The file's seed line decides, as for run.
 cli_source_test(explore_uses_the_files_seed 1 "^explore scenarios/paimon_race_excerpt.scn: seed 268,.*INCOMPLETE: stopped after --max-executions 5"
   explore scenarios/paimon_race_excerpt.scn --max-executions 5)
+
+# Golden explorations: each one's report byte for byte as recorded in results/golden/explore/ by
+# the build of main at 8da86dc, before the explorer's per-execution cost was cut (so a faster
+# search must be the same search: the same executions, outcomes and findings). GOLDEN_JSON is
+# labs/tests/golden_json.sh (sweep_tests.cmake); record again only for a deliberate change:
+# GOLDEN_WRITE=1 ctest -R golden_explore.
+function(explore_golden name code)
+  add_test(NAME golden_explore.${name}
+    COMMAND ${GOLDEN_JSON} ${code} ${PROJECT_SOURCE_DIR}/results/golden/explore/${name}.json -- $<TARGET_FILE:commitlab> explore --json ${ARGN}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(golden_explore.${name} PROPERTIES LABELS golden)
+endfunction()
+explore_golden(race_2x2 0 scenarios/tests/data/race_2x2.scn)
+explore_golden(race_2x2_unreduced 0 scenarios/tests/data/race_2x2.scn --no-reduction --max-executions 20000)
+explore_golden(check_then_put 1 scenarios/object_store_check_then_put.scn --ignore-order)
+explore_golden(counter_stale 1 scenarios/iceberg_counter_stale.scn --ignore-order)
+explore_golden(idempotent_lost_publish 0 scenarios/paimon_idempotent.scn --fault job-Y:publish.before:maybe:lost)

@@ -65,3 +65,21 @@ sweep_test(advise_two_protocols 2 "--advise takes one protocol, not \"paimon,del
 sweep_test(advise_with_appenders 2 "--appenders does not go with --advise \\(the point is --writers\\)" --advise --appenders 8)
 sweep_test(advise_with_experiment 2 "--experiment does not go with --advise" --advise --experiment brooker)
 sweep_test(capacity_too_high 2 "--capacity \"2000000\": piece \"2000000\": out of range 0..1000000" --experiment brooker --capacity 2000000)
+
+# Golden sweeps: each one's rows byte for byte as recorded in results/golden/sweep/ by the build of
+# main at 8da86dc, before the sweep's per-call cost was cut (so a faster sweep must be the same
+# sweep). Brooker's set-up at several seeds and policies, against a limited store, the capacity
+# experiment and the three protocols. Record again only for a deliberate change of the model:
+# GOLDEN_WRITE=1 ctest -R golden_sweep.
+set(GOLDEN_JSON ${CMAKE_CURRENT_SOURCE_DIR}/tests/golden_json.sh)
+function(sweep_golden name)
+  add_test(NAME golden_sweep.${name}
+    COMMAND ${GOLDEN_JSON} 0 ${PROJECT_SOURCE_DIR}/results/golden/sweep/${name}.json -- $<TARGET_FILE:commitlab> sweep --json ${ARGN})
+  set_tests_properties(golden_sweep.${name} PROPERTIES LABELS golden)
+endfunction()
+sweep_golden(brooker_seed1 --experiment brooker --runs 10 --seed 1)
+sweep_golden(brooker_seed7 --experiment brooker --n 10,100,190 --runs 10 --seed 7)
+sweep_golden(brooker_policies --experiment brooker --n 5,33,150 --policies none,full-jitter:base=1ms,exponential:base=2ms,cap=500ms,paimon,iceberg:retries=2 --runs 30 --seed 42)
+sweep_golden(brooker_limited_store --experiment brooker --capacity 700 --n 10,60 --runs 20 --seed 5)
+sweep_golden(capacity --experiment capacity --runs 5 --seed 3)
+sweep_golden(formats --experiment formats --appenders 2,8 --commits 5 --runs 3 --seed 4)

@@ -148,15 +148,10 @@ void Scheduler::AddReady(int writer) {
   }
 }
 
-void Scheduler::RemoveReady(int writer) {
-  if (ready_.size() == 1) {
-    COMMITLAB_CHECK(ready_.front() == writer, "only a runnable writer leaves the ready list");
-    ready_.clear();  // it was the one: a large sweep's usual case, without a search
-  } else {
-    const auto it = std::lower_bound(ready_.begin(), ready_.end(), writer);
-    COMMITLAB_CHECK(it != ready_.end() && *it == writer, "only a runnable writer leaves the ready list");
-    ready_.erase(it);
-  }
+void Scheduler::RemoveReadySearched(int writer) {
+  const auto it = std::lower_bound(ready_.begin(), ready_.end(), writer);
+  COMMITLAB_CHECK(it != ready_.end() && *it == writer, "only a runnable writer leaves the ready list");
+  ready_.erase(it);
 }
 
 void Scheduler::BreakDeadlock() {
@@ -227,11 +222,13 @@ int Scheduler::NextWriter() {
   if (record_schedule_) schedule_.Append(pick);
   ++steps_;
   last_ = pick;
-  if (budget_verdict_.empty() && (max_steps_ > 0 || max_virtual_micros_ > 0)) CheckBudget();
+  if (steps_ > step_limit_ || now_ > clock_limit_) [[unlikely]]
+    CheckBudget();
   return pick;
 }
 
 void Scheduler::CheckBudget() {
+  step_limit_ = clock_limit_ = kNoLimit;  // the verdict is given once
   if (max_steps_ > 0 && steps_ > max_steps_) {
     budget_verdict_ = fmt::format("gave up after {} steps (the --max-steps budget)", max_steps_);
   } else if (max_virtual_micros_ > 0 && now_ > max_virtual_micros_) {

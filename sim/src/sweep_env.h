@@ -30,6 +30,9 @@ namespace commitlab::sim::internal {
 // effect on arrival sees and changes the store as it would when its service ends; and (b) the
 // caller reaches the store right after BeginStorageOp returns, with no scheduling point between.
 // More servers, priorities or a yield there would break it.
+//
+// Its sleeps declare no step access (SimEnv::SleepMicros does): only the explorer's strategy reads
+// it, and a sweep runs the random one.
 class SweepEnv final : public SimEnv {
  public:
   SweepEnv(Scheduler* scheduler, const LatencyModel& latency, int writers, const StoreCapacity& capacity)
@@ -46,7 +49,7 @@ class SweepEnv final : public SimEnv {
     if (capacity_.limited()) {
       Serve(op);
     } else if (op == StorageOp::kReadLatest || op == StorageOp::kReadSnapshot || op == StorageOp::kPublish) {
-      SimEnv::SleepMicros(std::exchange(pending(), 0));
+      Sleep(std::exchange(pending(), 0));
     }
   }
   void EndStorageOp(StorageOp op) override { Defer(latency().ResponseMicros(op, rng())); }
@@ -63,7 +66,7 @@ class SweepEnv final : public SimEnv {
   // The request has been sent (its hop is pending): it arrives, queues or is refused.
   void Serve(StorageOp op) {
     for (int refusals = 0;; ++refusals) {
-      SimEnv::SleepMicros(std::exchange(pending(), 0));
+      Sleep(std::exchange(pending(), 0));
       const int64_t now = SimEnv::NowMicros();
       const int64_t wait = std::max<int64_t>(0, server_free_micros_ - now);
       // Refused when `queue` requests wait already (the one in service does not count).

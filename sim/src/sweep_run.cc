@@ -275,6 +275,12 @@ Protocol LectureProtocol() { return Protocol::kPaimon; }
 
 RunOutcome RunBrookerOnce(int writers, const RetryPolicy& policy, uint64_t seed, const LatencyModel& latency,
                           const StoreCapacity& capacity) {
+  return capacity.limited() ? RunBrookerThroughCommitter(writers, policy, seed, latency, capacity)
+                            : RunBrookerLoop(writers, policy, seed, latency);
+}
+
+RunOutcome RunBrookerThroughCommitter(int writers, const RetryPolicy& policy, uint64_t seed,
+                                      const LatencyModel& latency, const StoreCapacity& capacity) {
   // Brooker's client makes exactly two calls per attempt; the idempotency scan would add snapshot
   // reads, and the data file is not his.
   return WritersRun<PaimonWriters>(writers, /*commits=*/1, seed, latency, capacity, policy,

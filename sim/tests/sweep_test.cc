@@ -174,6 +174,72 @@ TEST(BrookerRunTest, WritersThatExhaustTheirRetriesGiveUpAndAreCounted) {
   EXPECT_THAT(r.latencies_micros, ElementsAre(40'000));  // give-ups have no latency sample
 }
 
+// The sweep's Brooker runs go through RunBrookerLoop, an event loop that must reproduce Paimon's
+// committer on fibers (RunBrookerThroughCommitter) draw for draw: every field of every run equal,
+// the order of the latencies included. Latency models with ties (constant hops), with zero
+// latency (every sleep a yield, every step a draw among several ready writers) and with drawn
+// manifest hops; policies that give up by retry count and by total timeout.
+TEST(BrookerLoopTest, EveryRunEqualsTheRunThroughTheCommitter) {
+  const std::vector<LatencyModel> latencies = {
+      *ParseLatencyModel(kBrookerLatencySpec), ConstantHops(), *ParseLatencyModel(kLectureLatencySpec),
+      *ParseLatencyModel("read-latest=const:0;publish=const:0"),
+      *ParseLatencyModel("read-latest=exponential:3;write-manifest=uniform:0,2;publish=normal:1,4")};
+  std::vector<RetryPolicy> policies = DefaultSweepPolicies();
+  for (std::string_view spec :
+       {"iceberg:retries=0", "iceberg:timeout=60ms", "paimon:base=1ms,cap=4ms,retries=3", "fixed:base=3ms,retries=2",
+        "exponential:base=1ms,cap=20ms", "full-jitter:base=100us,cap=1ms"})
+    policies.push_back(Policy(spec));
+  int runs = 0;
+  for (size_t l = 0; l < latencies.size(); ++l) {
+    for (int writers : {1, 2, 3, 7, 20, 64}) {
+      for (const RetryPolicy& policy : policies) {
+        for (uint64_t seed = 1; seed <= 3; ++seed) {
+          const RunOutcome want = RunBrookerThroughCommitter(writers, policy, seed, latencies[l]);
+          const RunOutcome got = RunBrookerLoop(writers, policy, seed, latencies[l]);
+          const std::string where =
+              fmt::format("latency {} N={} {} seed {}", l, writers, FormatRetryPolicy(policy), seed);
+          ASSERT_TRUE(want.status.ok()) << where << ": " << want.status.ToString();
+          ASSERT_TRUE(got.status.ok()) << where << ": " << got.status.ToString();
+          ASSERT_EQ(got.calls, want.calls) << where;
+          ASSERT_EQ(got.commits_ok, want.commits_ok) << where;
+          ASSERT_EQ(got.gave_up, want.gave_up) << where;
+          ASSERT_EQ(got.completion_micros, want.completion_micros) << where;
+          ASSERT_EQ(got.finish_micros, want.finish_micros) << where;
+          ASSERT_EQ(got.latencies_micros, want.latencies_micros) << where;
+          ASSERT_EQ(got.throttled, want.throttled) << where;
+          ++runs;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(runs, 5 * 6 * 13 * 3);
+}
+
+// A wait of 50 million days puts the loser's clock past what the loop's packed heap holds
+// (PackedWakeQueue::fits): the run goes through the committer instead, with the same outcome.
+TEST(BrookerLoopTest, AClockPastThePackedHeapStillEqualsTheCommitter) {
+  const RetryPolicy policy = Policy("fixed:base=50000000d,retries=1");
+  for (int writers : {2, 3}) {
+    const RunOutcome want = RunBrookerThroughCommitter(writers, policy, 5, ConstantHops());
+    const RunOutcome got = RunBrookerLoop(writers, policy, 5, ConstantHops());
+    ASSERT_TRUE(got.status.ok()) << got.status.ToString();
+    EXPECT_GT(got.finish_micros, int64_t{1} << 61) << writers;
+    EXPECT_EQ(got.calls, want.calls);
+    EXPECT_EQ(got.commits_ok, want.commits_ok);
+    EXPECT_EQ(got.gave_up, want.gave_up);
+    EXPECT_EQ(got.finish_micros, want.finish_micros);
+    EXPECT_EQ(got.latencies_micros, want.latencies_micros);
+  }
+}
+
+// Both give up by the total timeout and by the retry count somewhere in the comparison above.
+TEST(BrookerLoopTest, TheComparedPoliciesGiveUpBothWays) {
+  const LatencyModel hops = ConstantHops();
+  EXPECT_GT(RunBrookerLoop(20, Policy("iceberg:timeout=60ms"), 1, hops).gave_up, 0);
+  EXPECT_GT(RunBrookerLoop(20, Policy("fixed:base=3ms,retries=2"), 1, hops).gave_up, 0);
+  EXPECT_EQ(RunBrookerLoop(20, DefaultRetryPolicy(RetryKind::kNone), 1, hops).gave_up, 0);
+}
+
 TEST(AppendersRunTest, EveryCommitLandsUnderUnlimitedRetries) {
   RunOutcome r =
       RunAppendersOnce(4, 5, DefaultRetryPolicy(RetryKind::kFullJitter), 3, *ParseLatencyModel(kLectureLatencySpec));

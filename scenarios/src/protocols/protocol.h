@@ -50,6 +50,7 @@ struct ProtocolContext {
   WriterHistory* history = nullptr;  // null when the run keeps no history
   RetryPolicy retry = {};
   bool idempotency_check = true;
+  bool step_details = true;  // RunOptions::step_details: false when nobody reads StepResult::detail
   std::function<Status(std::string)> script_error = {};
   // Before touching state shared with other writers outside the storage brackets (which Iceberg
   // counters are initialised): Scheduler::OpaqueStep in a simulated run; may be empty.

@@ -58,6 +58,7 @@ Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, con
   if (options.wrap_strategy) strategy = options.wrap_strategy(std::move(strategy));
   sim::Scheduler scheduler(std::move(strategy), plan.seed);
   scheduler.set_untimed(options.untimed);
+  scheduler.set_record_schedule(options.record_schedule);
   const RunBudgets defaults = DefaultBudgets(s);
   scheduler.set_budget(options.max_steps.value_or(defaults.max_steps),
                        options.max_virtual_micros.value_or(defaults.max_virtual_micros));
@@ -76,7 +77,7 @@ Result<RunReport> RunSimulated(const Scenario& s, const RunOptions& options, con
   // replayed schedule that diverged) means the run was not the one asked for.
   if (!status.ok() && !gates->deadlocked()) return status;
   RunReport report = world.Finish();
-  report.schedule = scheduler.ScheduleString();
+  if (options.record_schedule) report.schedule = scheduler.ScheduleString();
   report.drawn_settings = scheduler.strategy().DrawnSettings();
   report.virtual_micros = scheduler.now_micros();
   if (scheduler.over_budget()) {

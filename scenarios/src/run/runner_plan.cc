@@ -151,6 +151,7 @@ Result<RunPlan> PlanRun(const Scenario& scenario, const RunOptions& options) {
   plan.retry =
       scenario.retry ? scenario.retry->policy : internal::ModuleOf(scenario.tables.front().protocol).default_retry();
   plan.idempotency_check = scenario.idempotency_check;
+  plan.step_details = options.step_details;
   plan.store = options.store;
   if (plan.store != StoreKind::kMemory && options.dir.empty())
     return Status::InvalidArgument("a directory store needs a directory");

@@ -54,6 +54,7 @@ WriterRun::WriterRun(size_t index, WriterEnv env)
                       .history = env_.history,
                       .retry = env_.plan->retry,
                       .idempotency_check = env_.plan->idempotency_check,
+                      .step_details = env_.plan->step_details,
                       .script_error = [this](std::string m) { return ScriptError(std::move(m)); },
                       .opaque_step = env_.opaque_step};
   protocol_ = env_.table->MakeWriter(std::move(ctx));

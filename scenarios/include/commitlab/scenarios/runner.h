@@ -115,6 +115,13 @@ struct RunOptions {
   // May be empty; simulated runs only. Wraps the strategy the plan names (the stepper drives a
   // run through one that follows the picks made so far and then pauses).
   std::function<std::unique_ptr<sim::Strategy>(std::unique_ptr<sim::Strategy>)> wrap_strategy = {};
+  // Off: the steps of the hot paths (a Paimon write and commit, an Iceberg or Delta commit) leave
+  // StepResult::detail empty. It is narration (the history, the lab, a step's observer) and a
+  // search that runs the scenario a million times reads none of it (`commitlab explore`).
+  bool step_details = true;
+  // Off (simulated runs): the scheduler keeps no schedule and RunReport::schedule stays empty. The
+  // explorer picks every step itself and formats a schedule only for the executions it reports.
+  bool record_schedule = true;
 };
 
 // What a run will do, resolved from the scenario and the options before anything runs.
@@ -129,6 +136,7 @@ struct RunPlan {
   bool idempotency_check = true;
   StoreKind store = StoreKind::kMemory;
   std::string object_store = {};  // the scenario's `store object:MODE`: "check-then-put", ...; "" for none
+  bool step_details = true;       // RunOptions::step_details
 };
 
 // Checks the scenario's fault and latency lines (errors are "file:line:col: ..."), the options

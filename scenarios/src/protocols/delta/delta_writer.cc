@@ -173,8 +173,9 @@ class DeltaWriter final : public ProtocolWriter {
     if (!version.ok()) return version.status();
     table_->Acknowledged(ctx_.writer->commit_user, *version);
     r->committed = 1;
-    r->detail =
-        fmt::format("commit {} read at version {}: version {} ({})", op.operation, read_version, *version, level);
+    if (ctx_.step_details)
+      r->detail =
+          fmt::format("commit {} read at version {}: version {} ({})", op.operation, read_version, *version, level);
     return Status::OK();
   }
 

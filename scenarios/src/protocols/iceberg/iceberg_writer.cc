@@ -120,10 +120,12 @@ class IcebergWriter final : public ProtocolWriter {
       const iceberg::SnapshotRef s = c->committed->FindSnapshot(*c->snapshot_id);
       table_->Acknowledged(*c->snapshot_id, s != nullptr ? s->sequence_number : 0);
       r->committed = 1;
-      made = fmt::format("snapshot {} (sequence {})", *c->snapshot_id, s != nullptr ? s->sequence_number : 0);
+      if (ctx_.step_details)
+        made = fmt::format("snapshot {} (sequence {})", *c->snapshot_id, s != nullptr ? s->sequence_number : 0);
     }
-    r->detail = fmt::format("{}: v{} -> v{}, {}, {} attempt(s)", what, c->base->version, c->committed->version, made,
-                            c->attempts);
+    if (ctx_.step_details)
+      r->detail = fmt::format("{}: v{} -> v{}, {}, {} attempt(s)", what, c->base->version, c->committed->version, made,
+                              c->attempts);
   }
 
   Status Read(StepResult* r) {

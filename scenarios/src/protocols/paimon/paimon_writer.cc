@@ -104,10 +104,10 @@ class PaimonWriter final : public ProtocolWriter {
   Status Write(const WriteOp& op, StepResult* r) {
     DataFile f = NewFile(op.partition, op.bucket, 0, op.min_key, op.max_key, op.rows);
     COMMITLAB_RETURN_IF_ERROR(paimon::WriteDataFile(ctx_.env, &store_, f));
-    // Appended, not formatted: every write of every explored execution makes one.
-    r->detail = "write " + ShortName(f.name) + " (" + BucketName(f.partition, f.bucket) + ", L0, keys " +
-                std::to_string(f.min_key) + ".." + std::to_string(f.max_key) + ", rows=" + std::to_string(f.row_count) +
-                ")";
+    if (ctx_.step_details)
+      r->detail = "write " + ShortName(f.name) + " (" + BucketName(f.partition, f.bucket) + ", L0, keys " +
+                  std::to_string(f.min_key) + ".." + std::to_string(f.max_key) +
+                  ", rows=" + std::to_string(f.row_count) + ")";
     pending_append_.push_back({ChangeKind::kAdd, std::move(f)});
     return Status::OK();
   }
@@ -184,9 +184,10 @@ class PaimonWriter final : public ProtocolWriter {
         op.overwrite ? committer_->Overwrite(*op.overwrite, c) : committer_->Commit(c, op.check_append_files);
     committer_->set_ignore_empty_commit(table_ignores_empty);
     r->committed = committer_->stats().committed - before;
-    r->detail = "commit identifier " + std::to_string(c.identifier) +
-                (op.checkpoint.empty() ? "" : " (checkpoint " + op.checkpoint + ")") + ": " +
-                std::to_string(r->committed) + " snapshot(s)";
+    if (ctx_.step_details)
+      r->detail = "commit identifier " + std::to_string(c.identifier) +
+                  (op.checkpoint.empty() ? "" : " (checkpoint " + op.checkpoint + ")") + ": " +
+                  std::to_string(r->committed) + " snapshot(s)";
     return n.ok() ? Status::OK() : n.status();
   }
 

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -115,6 +116,8 @@ class Scheduler {
   void set_budget(int64_t max_steps, int64_t max_virtual_micros) {
     max_steps_ = max_steps;
     max_virtual_micros_ = max_virtual_micros;
+    step_limit_ = max_steps > 0 ? max_steps : kNoLimit;
+    clock_limit_ = max_virtual_micros > 0 ? max_virtual_micros : kNoLimit;
   }
   bool over_budget() const { return !budget_verdict_.empty(); }
   const std::string& budget_verdict() const { return budget_verdict_; }
@@ -141,12 +144,20 @@ class Scheduler {
   int NextWriter();
   // ready_ stays sorted. REQUIRES for RemoveReady: `writer` is in ready_.
   void AddReady(int writer);
-  void RemoveReady(int writer);
+  void RemoveReady(int writer) {
+    if (ready_.size() == 1 && ready_.front() == writer) {
+      ready_.clear();  // it was the one: a large sweep's usual case, without a search or a call
+    } else {
+      RemoveReadySearched(writer);
+    }
+  }
+  void RemoveReadySearched(int writer);
   // Every unfinished writer is blocked: records the deadlock and releases them all.
   void BreakDeadlock();
   // At a scheduling point of the current writer: lets the picked writer run, if it is another.
   void Reschedule();
-  // After a step: records the budget's verdict the first time the run passes it.
+  // After a step past step_limit_ or clock_limit_: records the budget's verdict (once: it then
+  // lifts both limits, so that a step costs two comparisons and no call, within budget or past it).
   void CheckBudget();
 
   const uint64_t seed_;
@@ -176,7 +187,10 @@ class Scheduler {
   bool untimed_ = false;
   int64_t max_steps_ = 0;
   int64_t max_virtual_micros_ = 0;
-  std::string budget_verdict_;  // "" while within budget
+  static constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max();
+  int64_t step_limit_ = kNoLimit;   // max_steps_, or kNoLimit without one or once the verdict is in
+  int64_t clock_limit_ = kNoLimit;  // max_virtual_micros_, likewise
+  std::string budget_verdict_;      // "" while within budget
   std::vector<int> over_budget_running_;
 };
 

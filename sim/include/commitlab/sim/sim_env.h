@@ -43,14 +43,16 @@ class SimEnv : public Env {
   Scheduler* scheduler() const { return scheduler_; }
   const LatencyModel& latency() const { return latency_; }
 
- private:
-  // A scheduling point whose next step's access the caller has declared.
+ protected:
+  // A scheduling point whose next step's access the caller has declared (or, in a sweep, which no
+  // strategy reads: SweepEnv sleeps without declaring it).
   void Sleep(int64_t micros) {
     const int64_t now = scheduler_->now_micros();
     const int64_t room = std::numeric_limits<int64_t>::max() - now;  // a wake-up time never overflows
     scheduler_->SleepUntil(micros <= 0 ? now : now + std::min(micros, room));
   }
 
+ private:
   Scheduler* const scheduler_;
   const LatencyModel latency_;
   FaultPlan* const faults_;

@@ -95,8 +95,16 @@ struct RunOutcome {
 };
 
 // One Brooker run: `writers` writers, one commit each (the sweep passes kBrookerLatencySpec).
+// Against an unlimited store it is RunBrookerLoop, else RunBrookerThroughCommitter.
 RunOutcome RunBrookerOnce(int writers, const RetryPolicy& policy, uint64_t seed, const LatencyModel& latency,
                           const StoreCapacity& capacity = {});
+// The reference: Paimon's Committer for each writer, on fibers, under the Scheduler and SweepEnv.
+RunOutcome RunBrookerThroughCommitter(int writers, const RetryPolicy& policy, uint64_t seed,
+                                      const LatencyModel& latency, const StoreCapacity& capacity = {});
+// The same run against an unlimited store as an event loop that reproduces the reference draw
+// for draw and step for step (brooker_run.cc says what it mirrors): equal RunOutcomes at a third
+// of the instructions. The sweep runs this one; sweep_test.cc holds the two equal.
+RunOutcome RunBrookerLoop(int writers, const RetryPolicy& policy, uint64_t seed, const LatencyModel& latency);
 // One formats run: `writers` appenders x `commits` commits each through `protocol`; a writer
 // stops at its first failed commit (the sweep passes kLectureLatencySpec).
 RunOutcome RunAppendersOnce(int writers, int commits, const RetryPolicy& policy, uint64_t seed,
