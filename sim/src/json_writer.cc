@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace commitlab::sim {
 namespace {
@@ -132,25 +133,24 @@ JsonWriter& JsonWriter::String(std::string_view v) {
   return *this;
 }
 
-JsonWriter& JsonWriter::Int(int64_t v) {
-  Separate();
-  char digits[20];  // "-9223372036854775808"
-  char* const end = digits + sizeof digits;
-  char* first = DigitsBefore(v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), end);
-  if (v < 0) *--first = '-';
-  Put(std::string_view(first, static_cast<size_t>(end - first)));
-  comma_ = true;
-  return *this;
+size_t JsonWriter::WriteDecimal(uint64_t v, char* to) {
+  // The digit count from the bit width (log10(2) ~ 1233 / 4096), one too many below a power of 10.
+  static constexpr std::array<uint64_t, 20> kPowers = [] {
+    std::array<uint64_t, 20> p{};
+    p[0] = 1;
+    for (size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+    return p;
+  }();
+  const auto t = static_cast<size_t>((std::bit_width(v) * 1233) >> 12);  // 0..19
+  const size_t n = v == 0 ? 1 : t + 1 - (v < kPowers[t] ? 1 : 0);
+  DigitsBefore(v, to + n);
+  return n;
 }
 
-JsonWriter& JsonWriter::Uint(uint64_t v) {
-  Separate();
-  char digits[20];  // "18446744073709551615"
-  char* const end = digits + sizeof digits;
-  const char* first = DigitsBefore(v, end);
-  Put(std::string_view(first, static_cast<size_t>(end - first)));
-  comma_ = true;
-  return *this;
+size_t JsonWriter::WriteDecimal(int64_t v, char* to) {
+  if (v >= 0) return WriteDecimal(static_cast<uint64_t>(v), to);
+  *to = '-';
+  return 1 + WriteDecimal(0 - static_cast<uint64_t>(v), to + 1);
 }
 
 JsonWriter& JsonWriter::Bool(bool v) {
@@ -189,26 +189,6 @@ JsonWriter& JsonWriter::Value(const nlohmann::ordered_json& v) {
       comma_ = true;
       return *this;
   }
-}
-
-JsonWriter& JsonWriter::Raw(std::string_view name, std::string_view json) {
-  Name(name);
-  Put(json);
-  comma_ = true;
-  return *this;
-}
-
-JsonWriter& JsonWriter::Open(char c) {
-  Separate();
-  Put(c);
-  comma_ = false;
-  return *this;
-}
-
-JsonWriter& JsonWriter::Close(char c) {
-  Put(c);
-  comma_ = true;
-  return *this;
 }
 
 void JsonWriter::Quoted(std::string_view s) {

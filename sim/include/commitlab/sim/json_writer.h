@@ -72,8 +72,19 @@ class JsonWriter {
 
   // Values: an array element, or the value of the Key before.
   JsonWriter& String(std::string_view v);
-  JsonWriter& Int(int64_t v);
-  JsonWriter& Uint(uint64_t v);
+  // Inline (the digits are not): a line's numbers are written where its bytes go, no call between.
+  JsonWriter& Int(int64_t v) {
+    Separate();
+    len_ += WriteDecimal(v, Room(20));  // "-9223372036854775808"
+    comma_ = true;
+    return *this;
+  }
+  JsonWriter& Uint(uint64_t v) {
+    Separate();
+    len_ += WriteDecimal(v, Room(20));  // "18446744073709551615"
+    comma_ = true;
+    return *this;
+  }
   JsonWriter& Bool(bool v);
   JsonWriter& Null();
   // Any value (a header's settings, a footer's verdicts): walked, its strings written as String
@@ -98,7 +109,12 @@ class JsonWriter {
   JsonWriter& Null(std::string_view name) { return Name(name).Null(); }
   JsonWriter& Value(std::string_view name, const nlohmann::ordered_json& v) { return Name(name).Value(v); }
   // A value already written as JSON (by another JsonWriter).
-  JsonWriter& Raw(std::string_view name, std::string_view json);
+  JsonWriter& Raw(std::string_view name, std::string_view json) {
+    Name(name);
+    Put(json);
+    comma_ = true;
+    return *this;
+  }
   // Key for a format's own member name: no escaping. REQUIRES: `name` needs none. Inline, so that
   // a literal name is copied as a constant number of bytes.
   JsonWriter& Name(std::string_view name) {
@@ -114,8 +130,21 @@ class JsonWriter {
   }
 
  private:
-  JsonWriter& Open(char c);
-  JsonWriter& Close(char c);
+  JsonWriter& Open(char c) {
+    Separate();
+    Put(c);
+    comma_ = false;
+    return *this;
+  }
+  JsonWriter& Close(char c) {
+    Put(c);
+    comma_ = true;
+    return *this;
+  }
+  // The decimal digits of `v` (a '-' first when negative) at `to`, which has room for 20 bytes;
+  // returns how many were written.
+  static size_t WriteDecimal(int64_t v, char* to);
+  static size_t WriteDecimal(uint64_t v, char* to);
   void Separate() {
     if (comma_) Put(',');
   }
