@@ -38,6 +38,28 @@ TEST(HistoryTest, LinesHaveTheirTypeFirstAndTheCommonMembersInOrder) {
   EXPECT_TRUE(h.status().ok());
 }
 
+// Event lines reach the stream in pieces; Flush, the footer and the end of the history write
+// what is pending, so that nothing recorded is left out.
+TEST(HistoryTest, FlushAndTheEndOfTheHistoryWriteEveryLine) {
+  const std::string line = R"({"type":"fault","t_us":0,"step":null,"writer":"w","point":"publish.after"})"
+                           "\n";
+  std::ostringstream out;
+  {
+    History h(&out);
+    h.Record("fault", 0, "w", {{"point", "publish.after"}});
+    h.Flush();
+    EXPECT_EQ(out.str(), line);
+    h.Record("fault", 0, "w", {{"point", "publish.after"}});
+  }
+  EXPECT_EQ(out.str(), line + line);
+  std::ostringstream many;
+  {
+    History h(&many);
+    for (int i = 0; i < 1000; ++i) h.Record("fault", 0, "w", {{"point", "publish.after"}});
+  }
+  EXPECT_EQ(many.str().size(), 1000 * line.size());
+}
+
 TEST(HistoryTest, BufferModeKeepsTheLines) {
   History h;
   h.Record("fault", 0, "w", {{"point", "publish.after"}});

@@ -57,6 +57,73 @@ TEST(JsonWriterTest, EscapesEveryByteAsNlohmannDoes) {
   }
 }
 
+// Multibyte characters are copied as they are only when well-formed: every lead byte with second
+// bytes at the edges of its range (overlong forms, surrogates, past U+10FFFF, cut short), inside
+// longer strings whose other bytes are plain or escaped, each against nlohmann.
+TEST(JsonWriterTest, CopiesWellFormedUtf8AndReplacesTheRestAsNlohmannDoes) {
+  std::vector<std::string> strings;
+  for (int lead = 0xc0; lead < 0x100; ++lead) {
+    for (int second : {0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0}) {
+      for (const char* tail : {"", "\x80", "\x80\x80", "\x80\x80\x80",
+                               "\x80"
+                               "a",
+                               "\x80\x80\\"}) {
+        const std::string ch = std::string(1, static_cast<char>(lead)) + static_cast<char>(second) + tail;
+        strings.push_back(ch);
+        strings.push_back("detail " + ch + " tail \"quoted\"");
+      }
+    }
+  }
+  for (const std::string& s : strings) {
+    std::string out;
+    JsonWriter(&out).String(s);
+    EXPECT_EQ(out, Dumped(Json(s))) << Json(s).dump(-1, ' ', true, Json::error_handler_t::replace);
+  }
+}
+
+TEST(JsonWriterTest, WritesIntegersAtEveryLength) {
+  std::vector<int64_t> values = {0, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+  for (int64_t p = 1; p <= 1'000'000'000'000'000'000; p *= 10) {
+    for (int64_t v : {p - 1, p, p + 1, 2 * p - 1}) {
+      values.push_back(v);
+      values.push_back(-v);
+    }
+  }
+  for (int64_t v : values) {
+    std::string out;
+    JsonWriter(&out).Int(v);
+    EXPECT_EQ(out, std::to_string(v));
+    out.clear();
+    JsonWriter(&out).Uint(static_cast<uint64_t>(v));
+    EXPECT_EQ(out, std::to_string(static_cast<uint64_t>(v)));
+  }
+}
+
+// Short strings are tested in overlapping pieces: a byte to escape anywhere in them is found.
+TEST(JsonWriterTest, FindsTheByteToEscapeAnywhereInAShortString) {
+  for (size_t n = 1; n <= 17; ++n) {
+    EXPECT_TRUE(IsPlainJsonString(std::string(n, 'x')));
+    for (size_t at = 0; at < n; ++at) {
+      for (char c : {'"', '\\', '\n', '\x01', '\x7f', '\xe2'}) {
+        std::string s(n, 'x');
+        s[at] = c;
+        EXPECT_EQ(IsPlainJsonString(s), c == '\x7f') << n << " bytes, at " << at;
+        std::string out;
+        JsonWriter(&out).String(s);
+        EXPECT_EQ(out, Dumped(Json(s)));
+      }
+    }
+  }
+  EXPECT_TRUE(IsPlainJsonString(""));
+}
+
+TEST(JsonWriterTest, AWordIsWrittenAsStrWritesIt) {
+  std::string word, str;
+  JsonWriter(&word).BeginObject().Word("type", "op_start").Word("op", "write-data").EndObject();
+  JsonWriter(&str).BeginObject().Str("type", "op_start").Str("op", "write-data").EndObject();
+  EXPECT_EQ(word, str);
+}
+
 TEST(JsonWriterTest, AppendsToWhatTheStringHeldAndGrows) {
   std::string out = "prefix ";
   {

@@ -1,5 +1,6 @@
 #include "commitlab/core/delta/transaction.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -314,8 +315,9 @@ OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version
     Emit({.type = EventType::kAttempt,
           .attempt = attempt,
           .snapshot_id = version,
-          .message = gate_.Message("{}Attempting to commit version {} with {} actions with {} isolation level",
-                                   check_line, version, info_.actions.ActionCount(), IsolationLevelName(level_)),
+          .message =
+              gate_.Message(FMT_COMPILE("{}Attempting to commit version {} with {} actions with {} isolation level"),
+                            check_line, version, info_.actions.ActionCount(), IsolationLevelName(level_)),
           .base_snapshot = version - 1,
           .changes = &plan_});
   auto crashed = [&](Status st) {
@@ -366,7 +368,7 @@ OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version
         Emit({.type = EventType::kPublished,
               .attempt = attempt,
               .snapshot_id = version,
-              .message = gate_.Message("Committed delta #{} to {}/_delta_log", version, options_.table)});
+              .message = gate_.Message(FMT_COMPILE("Committed delta #{} to {}/_delta_log"), version, options_.table)});
       return WriteStep::kWritten;
     }
     case WriteOutcome::kAlreadyExists:
@@ -376,7 +378,7 @@ OptimisticTransaction::WriteStep OptimisticTransaction::DoCommit(int64_t version
               .level = Level::kWarn,
               .attempt = attempt,
               .snapshot_id = version,
-              .message = gate_.Message("java.nio.file.FileAlreadyExistsException: {}", LogPath(version)),
+              .message = gate_.Message(FMT_COMPILE("java.nio.file.FileAlreadyExistsException: {}"), LogPath(version)),
               .injected = injected_loss});
       return WriteStep::kCollided;
     case WriteOutcome::kError: break;

@@ -1,5 +1,6 @@
 #include "commitlab/core/iceberg/committer.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <limits>
@@ -230,7 +231,8 @@ Result<CommitResult> IcebergCommitter::Commit(const Operation& op) {
             .kind = EventKind(op),
             .attempt = attempt,
             .wait_micros = wait,
-            .message = gate_.Message("Retrying task after failure: sleepTimeMs={} {}", wait / 1000, r.message),
+            .message =
+                gate_.Message(FMT_COMPILE("Retrying task after failure: sleepTimeMs={} {}"), wait / 1000, r.message),
             .wait_base_micros = next.base_micros,
             .wait_jitter_micros = next.jitter_micros});
     env_->SleepMicros(wait);
@@ -301,8 +303,8 @@ std::optional<IcebergCommitter::AttemptResult> IcebergCommitter::RefreshBase(Att
           .kind = a.kind,
           .attempt = a.attempt,
           .snapshot_id = a.new_version,
-          .message = gate_.Message("Committing {} to table {}: metadata v{} -> v{} (attempt {})", a.op_class,
-                                   catalog_->table_name(), a.base->version, a.new_version, a.attempt),
+          .message = gate_.Message(FMT_COMPILE("Committing {} to table {}: metadata v{} -> v{} (attempt {})"),
+                                   a.op_class, catalog_->table_name(), a.base->version, a.new_version, a.attempt),
           .base_snapshot = a.base->version,
           .changes = &a.state.plan});
   return std::nullopt;
@@ -418,13 +420,13 @@ IcebergCommitter::AttemptResult IcebergCommitter::Conclude(AttemptScope& a) {
         ++stats_.committed;
         snapshot_id = a.state.snapshot_id;
         EmitForAttempt(a, EventType::kPublished, Level::kInfo,
-                       gate_.Message("Committed snapshot {} ({})", a.state.snapshot_id, a.op_class));
+                       gate_.Message(FMT_COMPILE("Committed snapshot {} ({})"), a.state.snapshot_id, a.op_class));
         // Every manifest list but the committed one is garbage now.
         for (const std::string& list : a.state.manifest_lists)
           if (list != a.ctx.manifest_list) (void)DeleteFile(list);
       } else {
         EmitForAttempt(a, EventType::kPublished, Level::kInfo,
-                       gate_.Message("Successfully committed to table {} in {} ms", catalog_->table_name(),
+                       gate_.Message(FMT_COMPILE("Successfully committed to table {} in {} ms"), catalog_->table_name(),
                                      (env_->NowMicros() - a.attempt_start) / 1000));
       }
       return {.kind = AttemptResult::kSuccess,

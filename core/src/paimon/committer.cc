@@ -1,5 +1,6 @@
 #include "commitlab/core/paimon/committer.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -183,7 +184,8 @@ Result<int64_t> Committer::TryCommit(const std::vector<FileChange>& changes, int
             .kind = kind,
             .attempt = retry + 1,
             .wait_micros = wait,
-            .message = gate_.Message("Retry commit after waiting {} ms.", static_cast<double>(wait) / 1000.0),
+            .message =
+                gate_.Message(FMT_COMPILE("Retry commit after waiting {} ms."), static_cast<double>(wait) / 1000.0),
             .wait_base_micros = next.base_micros,
             .wait_jitter_micros = next.jitter_micros});
     } else {
@@ -344,8 +346,8 @@ std::optional<Committer::AttemptResult> Committer::StartAttempt(const Attempt& a
           .kind = a.kind,
           .attempt = a.number,
           .snapshot_id = a.new_id,
-          .message = gate_.Message("Try to commit snapshot #{} by user {} with identifier {} and kind {}.", a.new_id,
-                                   user_, a.identifier, a.kind_name),
+          .message = gate_.Message(FMT_COMPILE("Try to commit snapshot #{} by user {} with identifier {} and kind {}."),
+                                   a.new_id, user_, a.identifier, a.kind_name),
           .base_snapshot = a.latest ? a.latest->id : 0,
           .changes = &changes});
   if (!a.latest || !detect_conflicts) return std::nullopt;
@@ -426,9 +428,10 @@ Committer::AttemptResult Committer::PublishOutcomeOf(const Attempt& a, PublishRe
               .kind = a.kind,
               .attempt = a.number,
               .snapshot_id = a.new_id,
-              .message = gate_.Message("Successfully commit snapshot {} to table {} by user {} with identifier {} and "
-                                       "kind {}.",
-                                       a.new_id, options_.table, user_, a.identifier, a.kind_name)});
+              .message = gate_.Message(
+                  FMT_COMPILE("Successfully commit snapshot {} to table {} by user {} with identifier {} and "
+                              "kind {}."),
+                  a.new_id, options_.table, user_, a.identifier, a.kind_name)});
       return {AttemptResult::kSuccess, a.new_id, Status::OK()};
     case PublishOutcome::kAlreadyExists:
       ++stats_.atomic_failures;
@@ -440,12 +443,13 @@ Committer::AttemptResult Committer::PublishOutcomeOf(const Attempt& a, PublishRe
               .attempt = a.number,
               .snapshot_id = a.new_id,
               // Not gate_.Message(): its arguments would be formatted even when no sink wants the text.
-              .message = gate_.messages()
-                             ? fmt::format("Atomic commit failed for snapshot #{} by user {} with identifier {} and "
-                                           "kind {} after {} seconds. Skip clean up and try again.",
-                                           a.new_id, user_, a.identifier, a.kind_name,
-                                           JavaSeconds(env_->NowMicros() - a.start_micros))
-                             : std::string(),
+              .message =
+                  gate_.messages()
+                      ? fmt::format(
+                            FMT_COMPILE("Atomic commit failed for snapshot #{} by user {} with identifier {} and "
+                                        "kind {} after {} seconds. Skip clean up and try again."),
+                            a.new_id, user_, a.identifier, a.kind_name, JavaSeconds(env_->NowMicros() - a.start_micros))
+                      : std::string(),
               .injected = injected_loss});
       return {AttemptResult::kRetry, 0, Status::OK()};
     case PublishOutcome::kError:

@@ -7,6 +7,12 @@ namespace {
 
 using sim::Json;
 
+std::string JsonString(std::string_view s) {
+  std::string json;
+  sim::AppendJsonString(s, &json);
+  return json;
+}
+
 }  // namespace
 
 std::string_view PublishOutcomeNote(PublishOutcome o) {
@@ -26,7 +32,10 @@ std::optional<PublishOutcome> ParsePublishOutcomeNote(std::string_view note) {
 
 WriterHistory::WriterHistory(sim::History* history, std::string writer,
                              std::function<std::string(std::string_view)> writer_of)
-    : history_(history), writer_(std::move(writer)), writer_of_(std::move(writer_of)) {}
+    : history_(history),
+      writer_(std::move(writer)),
+      writer_json_(JsonString(writer_)),
+      writer_of_(std::move(writer_of)) {}
 
 void WriterHistory::AppendWho(std::string_view user, int64_t snapshot, sim::JsonWriter* w) {
   w->Int("snapshot", snapshot).Str("user", user);
@@ -74,12 +83,12 @@ void WriterHistory::OnEvent(const Event& e) {
 void WriterHistory::OpStart(StorageOp op) {
   in_op_ = true;
   notes_size_ = 0;
-  End(Begin("op_start").Str("op", StorageOpName(op)));
+  End(Begin("op_start").Word("op", StorageOpName(op)));
 }
 
 void WriterHistory::OpEnd(StorageOp op) {
   sim::JsonWriter w = Begin("op_end");
-  w.Str("op", StorageOpName(op));
+  w.Word("op", StorageOpName(op));
   for (size_t i = 0; i < notes_size_; ++i) w.Raw(notes_[i].key, notes_[i].value);
   in_op_ = false;
   notes_size_ = 0;
@@ -131,17 +140,17 @@ void WriterHistory::Published(int64_t snapshot, PublishOutcome outcome) {
 
 void WriterHistory::StepStart(const Step& step) {
   sim::JsonWriter w = Begin("step_start");
-  w.Int("line", step.pos.line).Str("op", OpName(step.op));
+  w.Int("line", step.pos.line).Word("op", OpName(step.op));
   if (!step.label.empty()) w.Str("label", step.label);
   End(w);
 }
 
 void WriterHistory::StepEnd(const Step& step, const StepResult& r) {
   sim::JsonWriter w = Begin("step_end");
-  w.Int("line", step.pos.line).Str("op", OpName(step.op)).Str("status", StepStatusName(r.status));
+  w.Int("line", step.pos.line).Word("op", OpName(step.op)).Word("status", StepStatusName(r.status));
   if (!step.label.empty()) w.Str("label", step.label);
   w.Int("returned", r.committed);
-  if (r.status == StepStatus::kFailed) w.Str("outcome", OutcomeName(r.outcome)).Str("error", r.error);
+  if (r.status == StepStatus::kFailed) w.Word("outcome", OutcomeName(r.outcome)).Str("error", r.error);
   w.Str("detail", r.detail);
   if (r.counter) {
     w.Name("counter")

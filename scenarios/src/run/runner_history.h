@@ -98,7 +98,9 @@ class WriterHistory final : public EventSink {
   };
   // The line of an event of this writer at the Env's time now, with its members to add.
   sim::JsonWriter Begin(std::string_view type) { return Begin(type, env_->NowMicros()); }
-  sim::JsonWriter Begin(std::string_view type, int64_t t_us) { return history_->Begin(&line_, type, t_us, writer_); }
+  sim::JsonWriter Begin(std::string_view type, int64_t t_us) {
+    return history_->BeginQuoted(&line_, type, t_us, writer_json_);
+  }
   void End(sim::JsonWriter& w) { history_->End(w); }
   // The value slot of `key` in the op_end to come (cleared), or nullptr outside an operation.
   std::string* NoteSlot(std::string_view key);
@@ -106,6 +108,7 @@ class WriterHistory final : public EventSink {
 
   sim::History* const history_;
   const std::string writer_;
+  const std::string writer_json_;  // writer_ as a JSON string, written into every line
   const std::function<std::string(std::string_view)> writer_of_;
   Env* env_ = nullptr;
   TableLookup* lookup_ = nullptr;

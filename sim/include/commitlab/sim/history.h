@@ -30,12 +30,14 @@ using Json = nlohmann::ordered_json;
 inline constexpr std::string_view kHistoryFormat = "commitlab-history";
 inline constexpr int kHistoryVersion = 1;
 
-// Thread-safe: writers on OS threads record concurrently; each line is written whole.
+// Thread-safe: writers on OS threads record concurrently; each line is written whole. While a
+// step source is set (a scheduler runs every writer on its one thread) the history takes no lock.
 //
 // An event line is written in place, without a DOM (json_writer.h): Begin starts it in the
 // caller's buffer with the four common members, the caller adds its members through the writer
 // Begin returns, and End(writer) closes it and writes it. Record does the same for members given
-// as JSON.
+// as JSON. To a stream, event lines go in pieces of about 8 KiB (what a file stream buffers
+// anyway); the header, the footer, Flush and the destructor write what is pending.
 class History {
  public:
   // The scheduler's step counter; without one (OS threads) "step" is null.
@@ -48,7 +50,14 @@ class History {
   explicit History(std::ostream* out = nullptr);
   // Lines go to `sink`, one call per line, in order.
   explicit History(LineSink sink);
+  // Writes what is pending to the stream.
+  ~History();
+  History(const History&) = delete;
+  History& operator=(const History&) = delete;
 
+  // Set (and cleared) while no line is being recorded, before the writers start and after they
+  // end. A step source is a scheduler's: while it is set, every line comes from the scheduler's
+  // one thread, and the history takes no lock (as MemoryStore in a simulation).
   void set_step_source(StepSource step);
 
   // {"type":"header","format":"commitlab-history","version":1, <fields>}
@@ -60,25 +69,37 @@ class History {
 
   // Starts the event line {"type":<type>,"t_us":<t_us>,"step":<step>,"writer":<writer> in
   // `*line`, a buffer the caller keeps from line to line (its old contents go; it stays grown);
-  // the writer returned adds the rest.
+  // the writer returned adds the rest. `type` is one of the format's words (JsonWriter::Word).
   JsonWriter Begin(std::string* line, std::string_view type, int64_t t_us, std::string_view writer);
+  // The same with the writer's name already a JSON string (AppendJsonString's), as a writer's taps
+  // keep it: quoted once, not scanned again for every line.
+  JsonWriter BeginQuoted(std::string* line, std::string_view type, int64_t t_us, std::string_view writer_json);
   // Closes the line `w` (Begin's) writes and writes it whole.
   void End(JsonWriter& w);
+  // Writes the lines pending to the stream.
+  void Flush();
 
   // The lines kept so far (buffer mode), each without its newline.
   std::vector<std::string> lines() const;
-  // Not OK once a write to the stream failed (a full disk, a closed pipe): the file is short.
+  // Not OK once a write to the stream failed (a full disk, a closed pipe): the file is short. Lines
+  // pending are not written yet: ask after the footer or Flush.
   Status status() const;
 
  private:
+  // The line's type, time and step: Begin's members but the writer.
+  JsonWriter Start(std::string* line, std::string_view type, int64_t t_us);
   // `line` ends with its newline.
   void WriteLocked(std::string_view line) REQUIRES(mu_);
   void WriteJsonLocked(const Json& line) REQUIRES(mu_);
+  void FlushLocked() REQUIRES(mu_);
 
   mutable Mutex mu_;
   std::ostream* const out_ PT_GUARDED_BY(mu_);
   const LineSink sink_;
-  StepSource step_ GUARDED_BY(mu_);
+  // Written only while no line is recorded (set_step_source), read by every line.
+  StepSource step_;
+  bool one_thread_ = false;              // a step source is set: no lock
+  std::string pending_ GUARDED_BY(mu_);  // lines for out_ not yet written to it
   std::vector<std::string> lines_ GUARDED_BY(mu_);
   bool failed_ GUARDED_BY(mu_) = false;
 };

@@ -24,7 +24,13 @@
 #include <string>
 #include <string_view>
 
+#include "commitlab/core/check.h"
+
 namespace commitlab::sim {
+
+// Whether `s` is written as a JSON string as it is, between quotes: no control character, '"',
+// '\\' or byte beyond ASCII.
+bool IsPlainJsonString(std::string_view s);
 
 class JsonWriter {
  public:
@@ -73,8 +79,19 @@ class JsonWriter {
 
   // Values: an array element, or the value of the Key before.
   JsonWriter& String(std::string_view v);
-  JsonWriter& Int(int64_t v);
-  JsonWriter& Uint(uint64_t v);
+  // Inline (the digits are not): a line's numbers are written where its bytes go, no call between.
+  JsonWriter& Int(int64_t v) {
+    Separate();
+    len_ += WriteDecimal(v, Room(20));  // "-9223372036854775808"
+    comma_ = true;
+    return *this;
+  }
+  JsonWriter& Uint(uint64_t v) {
+    Separate();
+    len_ += WriteDecimal(v, Room(20));  // "18446744073709551615"
+    comma_ = true;
+    return *this;
+  }
   JsonWriter& Bool(bool v);
   JsonWriter& Null();
   // Any value (a header's settings, a footer's verdicts): walked, its strings written as String
@@ -84,18 +101,57 @@ class JsonWriter {
   // Members: the name, then the value. A member's name is written as it is, unescaped: pass the
   // names of a format (the history's "t_us", "writer", ...), never data; Key escapes.
   JsonWriter& Str(std::string_view name, std::string_view v) { return Name(name).String(v); }
+  // A member whose value is one of the format's own words (an event type, an operation, a level):
+  // written as it is, like Name, without the scan for bytes to escape. REQUIRES: `v` needs none
+  // (checked in builds with asserts); pass Str anything that comes from data.
+  JsonWriter& Word(std::string_view name, std::string_view v) {
+    COMMITLAB_DCHECK(IsPlainJsonString(v), "a format's word needs no escaping");
+    Name(name);
+    QuotedAsIs(v);
+    comma_ = true;
+    return *this;
+  }
   JsonWriter& Int(std::string_view name, int64_t v) { return Name(name).Int(v); }
   JsonWriter& Bool(std::string_view name, bool v) { return Name(name).Bool(v); }
   JsonWriter& Null(std::string_view name) { return Name(name).Null(); }
   JsonWriter& Value(std::string_view name, const nlohmann::ordered_json& v) { return Name(name).Value(v); }
   // A value already written as JSON (by another JsonWriter).
-  JsonWriter& Raw(std::string_view name, std::string_view json);
-  // Key for a format's own member name: no escaping. REQUIRES: `name` needs none.
-  JsonWriter& Name(std::string_view name);
+  JsonWriter& Raw(std::string_view name, std::string_view json) {
+    Name(name);
+    Put(json);
+    comma_ = true;
+    return *this;
+  }
+  // Key for a format's own member name: no escaping. REQUIRES: `name` needs none. Always inline
+  // (GCC called it otherwise), so that a literal name is copied as a constant number of bytes.
+  [[gnu::always_inline]] JsonWriter& Name(std::string_view name) {
+    Separate();
+    char* at = Room(name.size() + 3);
+    at[0] = '"';
+    Copy(at + 1, name);
+    at[name.size() + 1] = '"';
+    at[name.size() + 2] = ':';
+    len_ += name.size() + 3;
+    comma_ = false;
+    return *this;
+  }
 
  private:
-  JsonWriter& Open(char c);
-  JsonWriter& Close(char c);
+  JsonWriter& Open(char c) {
+    Separate();
+    Put(c);
+    comma_ = false;
+    return *this;
+  }
+  JsonWriter& Close(char c) {
+    Put(c);
+    comma_ = true;
+    return *this;
+  }
+  // The decimal digits of `v` (a '-' first when negative) at `to`, which has room for 20 bytes;
+  // returns how many were written.
+  static size_t WriteDecimal(int64_t v, char* to);
+  static size_t WriteDecimal(uint64_t v, char* to);
   void Separate() {
     if (comma_) Put(',');
   }
@@ -123,13 +179,27 @@ class JsonWriter {
     } else if (n >= 4 && n < 8) {
       std::memcpy(to, from, 4);
       std::memcpy(to + n - 4, from + n - 4, 4);
-    } else if (n < 4) {
-      for (size_t i = 0; i < n; ++i) to[i] = from[i];
+    } else if (n < 4) {  // first, middle and last: all of them (a loop would become a call to memcpy)
+      if (n == 0) return;
+      to[0] = from[0];
+      to[n / 2] = from[n / 2];
+      to[n - 1] = from[n - 1];
+    } else if (n <= 32) {  // two overlapping 16-byte blocks
+      std::memcpy(to, from, 16);
+      std::memcpy(to + n - 16, from + n - 16, 16);
     } else {
       std::memcpy(to, from, n);
     }
   }
   void Quoted(std::string_view s);
+  // `s` between quotes, copied as it is. REQUIRES: IsPlainJsonString(s).
+  void QuotedAsIs(std::string_view s) {
+    char* at = Room(s.size() + 2);
+    at[0] = '"';
+    Copy(at + 1, s);
+    at[s.size() + 1] = '"';
+    len_ += s.size() + 2;
+  }
 
   std::string* const out_;
   size_t len_;          // out_[0, len_) is written; the rest is room
