@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <string>
+#include <vector>
 
 #include "commitlab/core/check.h"
 #include "commitlab/core/model.h"
@@ -36,12 +39,14 @@ bool ReadNumber(std::string_view text, size_t* pos, int64_t* out) {
 
 namespace {
 
-void PutVarint(uint64_t v, std::string* out) {
+// Writes `v` as a varint at `at`; returns the end. Room: 10 bytes.
+char* PutVarint(uint64_t v, char* at) {
   while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    *at++ = static_cast<char>((v & 0x7f) | 0x80);
     v >>= 7;
   }
-  out->push_back(static_cast<char>(v));
+  *at++ = static_cast<char>(v);
+  return at;
 }
 
 uint64_t GetVarint(std::string_view bytes, size_t* pos) {
@@ -62,9 +67,10 @@ void ScheduleRuns::Append(int writer, int64_t count) {
     open_.count += count;
     return;
   }
-  if (open_.count > 0) {
-    PutVarint(static_cast<uint64_t>(open_.writer), &bytes_);
-    PutVarint(static_cast<uint64_t>(open_.count), &bytes_);
+  if (open_.count > 0) {  // one append a closed run: a 512-writer race closes one nearly every step
+    char run[20];
+    char* end = PutVarint(static_cast<uint64_t>(open_.count), PutVarint(static_cast<uint64_t>(open_.writer), run));
+    bytes_.append(run, static_cast<size_t>(end - run));
     ++closed_;
   }
   open_ = {writer, count};
@@ -118,8 +124,15 @@ std::string FormatSchedule(const RecordedSchedule& schedule) {
   // digit or two, so that the string grows once.
   const size_t symbol = schedule.writers <= 52 ? 1 : 2 + std::to_string(schedule.writers).size();
   out.reserve(out.size() + schedule.runs.size() * (symbol + 2));
+  // Every writer's symbol made once: a 512-writer race writes "{N}" millions of times.
+  std::vector<std::string> symbols(static_cast<size_t>(std::max(schedule.writers, 0)));
+  for (size_t w = 0; w < symbols.size(); ++w) symbols[w] = WriterSymbol(static_cast<int>(w));
   for (const ScheduleRun& r : schedule.runs) {
-    AppendWriterSymbol(r.writer, &out);
+    if (static_cast<size_t>(r.writer) < symbols.size()) {
+      out += symbols[static_cast<size_t>(r.writer)];
+    } else {
+      AppendWriterSymbol(r.writer, &out);  // a schedule built by hand may name any writer
+    }
     if (r.count != 1) AppendDecimal(r.count, &out);
   }
   return out;
