@@ -94,6 +94,9 @@ class PctStrategy final : public Strategy {
 class ReplayStrategy final : public Strategy {
  public:
   explicit ReplayStrategy(RecordedSchedule schedule) : schedule_(std::move(schedule)) {}
+  // run_ points into schedule_: a copy would read the original's.
+  ReplayStrategy(const ReplayStrategy&) = delete;
+  ReplayStrategy& operator=(const ReplayStrategy&) = delete;
 
   std::string Describe() const override { return "replay:" + FormatSchedule(schedule_); }
 

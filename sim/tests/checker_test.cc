@@ -208,6 +208,10 @@ TEST(OutcomeRecorderTest, ClassifiesWhatTheWriterWasTold) {
                                        CommitRecord{"job-A", 6, CommitKind::kAppend, CommitOutcome::kFailed, 0},
                                        CommitRecord{"job-A", 7, CommitKind::kAppend, CommitOutcome::kFailed, 0},
                                        CommitRecord{"job-A", 8, CommitKind::kCompact, CommitOutcome::kUnknown, 0}));
+  // TakeRecords gives the same records, in the same order, and leaves the recorder empty.
+  const std::vector<CommitRecord> before = r.records();
+  EXPECT_EQ(r.TakeRecords(), before);
+  EXPECT_THAT(r.records(), IsEmpty());
 }
 
 // --- End to end: the engine, a fault plan and the checker ------------------------------------

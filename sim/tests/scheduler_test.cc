@@ -545,6 +545,39 @@ TEST(ScheduleStringTest, FormatsRunsCompactly) {
   EXPECT_EQ(*back, s);
 }
 
+std::vector<ScheduleRun> Runs(const RecordedSchedule& s) {
+  std::vector<ScheduleRun> out;
+  for (ScheduleRun r : s.runs) out.push_back(r);
+  return out;
+}
+
+TEST(ScheduleStringTest, RunsOfManyStepsAndHighWritersRoundTrip) {
+  // Writers and counts past 127 take two varint bytes each; the last run is still open.
+  RecordedSchedule s{.writers = 300, .runs = {}};
+  for (int i = 0; i < 300; ++i) s.Append(200);
+  s.Append(1);
+  for (int i = 0; i < 129; ++i) s.Append(299);
+  EXPECT_EQ(s.steps(), 430);
+  EXPECT_EQ(s.runs.size(), 3u);
+  EXPECT_EQ(Runs(s), (std::vector<ScheduleRun>{{200, 300}, {1, 1}, {299, 129}}));
+  EXPECT_EQ(FormatSchedule(s), "sched1:300w:430s:{200}300b{299}129");
+  Result<RecordedSchedule> back = ParseSchedule(FormatSchedule(s));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(*back, s);
+}
+
+TEST(ScheduleStringTest, EmptyAndSingleRunSchedules) {
+  Result<RecordedSchedule> empty = ParseSchedule("sched1:1w:0s:");
+  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+  EXPECT_TRUE(empty->runs.empty());
+  EXPECT_TRUE(empty->runs.begin() == empty->runs.end());
+  EXPECT_EQ(FormatSchedule(*empty), "sched1:1w:0s:");
+  Result<RecordedSchedule> one = ParseSchedule("sched1:1w:5s:a2a3");
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  EXPECT_EQ(Runs(*one), (std::vector<ScheduleRun>{{0, 5}}));
+  EXPECT_EQ(FormatSchedule(*one), "sched1:1w:5s:a5");
+}
+
 TEST(ScheduleStringTest, ParsingIgnoresWhitespaceAndMergesRepeatedWriters) {
   Result<RecordedSchedule> s = ParseSchedule("  sched1:2w:7s:ab3\n  a a\tb ");
   ASSERT_TRUE(s.ok()) << s.status().ToString();
