@@ -83,11 +83,12 @@ TEST(JsonWriterTest, CopiesWellFormedUtf8AndReplacesTheRestAsNlohmannDoes) {
 
 TEST(JsonWriterTest, WritesIntegersAtEveryLength) {
   std::vector<int64_t> values = {0, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
-  for (int64_t p = 1; p <= 1'000'000'000'000'000'000; p *= 10) {
+  for (int64_t p = 1;; p *= 10) {  // 1 .. 10^18; stops before p * 10 would overflow
     for (int64_t v : {p - 1, p, p + 1, 2 * p - 1}) {
       values.push_back(v);
       values.push_back(-v);
     }
+    if (p > std::numeric_limits<int64_t>::max() / 10) break;
   }
   for (int64_t v : values) {
     std::string out;
