@@ -101,9 +101,8 @@ Json VerdictsJson(const RunReport& r) {
 namespace {
 
 // A run whose faults fired more often than the report lists says how often in all.
-void AddFiredTotal(const RunReport& r, Json* out) {
-  if (r.fired_faults_total > static_cast<int64_t>(r.fired_faults.size()))
-    (*out)["faults_fired_total"] = r.fired_faults_total;
+bool MoreFiredThanListed(const RunReport& r) {
+  return r.fired_faults_total > static_cast<int64_t>(r.fired_faults.size());
 }
 
 }  // namespace
@@ -135,8 +134,7 @@ void WriteRunJson(const RunReport& r, sim::JsonWriter& w, const std::function<vo
   } else {
     w.Int("virtual_us", r.virtual_micros);
   }
-  if (r.fired_faults_total > static_cast<int64_t>(r.fired_faults.size()))
-    w.Int("faults_fired_total", r.fired_faults_total);
+  if (MoreFiredThanListed(r)) w.Int("faults_fired_total", r.fired_faults_total);
   w.EndObject();
 }
 
@@ -155,7 +153,7 @@ Json HistoryFooter(const RunReport& r) {
               {"tally", CountersJson(r.tally)},
               {"faults_fired", r.fired_faults},
               {"verdicts", VerdictsJson(r)}};
-  AddFiredTotal(r, &out);
+  if (MoreFiredThanListed(r)) out["faults_fired_total"] = r.fired_faults_total;
   return out;
 }
 
